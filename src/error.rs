@@ -1,0 +1,79 @@
+//! The crate's error type: one variant per kind of refusal.
+//!
+//! Every public function that can be handed bad input returns `Result<_, Error>`; none
+//! panics and none returns NaN as a result. The type is `Send + Sync + 'static` so it
+//! can travel through `anyhow` (argmin's cost functions) and threads (rayon).
+use thiserror::Error;
+
+/// Why shiftdp refused to produce a number.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// A parameter is outside its domain (negative μ, δ ∉ (0,1), p ∉ [0,1], …).
+    #[error("invalid {name} = {value}: {reason}")]
+    Parameter {
+        /// Parameter name as the user wrote it (e.g. `mu`, `delta`).
+        name: String,
+        /// The offending value, as given.
+        value: String,
+        /// What the domain is.
+        reason: String,
+    },
+    /// A number could not be parsed.
+    #[error("cannot parse {input:?}: {reason}")]
+    Parse {
+        /// The text given.
+        input: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The requested MPFR precision is out of range.
+    #[error("precision {bits} bits is out of range: choose {min}..={max}")]
+    Precision {
+        /// Requested bits.
+        bits: u64,
+        /// Smallest accepted.
+        min: u32,
+        /// Largest accepted.
+        max: u32,
+    },
+    /// A function was evaluated outside its domain.
+    #[error("{what}: {reason}")]
+    Domain {
+        /// The function.
+        what: String,
+        /// Its domain.
+        reason: String,
+    },
+    /// A result could not be certified at the requested precision.
+    #[error("could not certify {what}: {reason}")]
+    NotCertified {
+        /// The quantity.
+        what: String,
+        /// Why.
+        reason: String,
+    },
+    /// A hypothesis of a published result does not hold for the given setting.
+    #[error("{result} does not apply: hypothesis {hypothesis} fails ({detail})")]
+    Hypothesis {
+        /// Result id, e.g. `BSA24 Thm 4.2`.
+        result: String,
+        /// Hypothesis label as in the proof file, e.g. `H2: 0 < η < 2/M`.
+        hypothesis: String,
+        /// The values that violate it.
+        detail: String,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::Parameter`].
+    pub fn param(name: &str, value: impl ToString, reason: &str) -> Self {
+        Error::Parameter {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// Result alias.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,521 @@
+//! Enclosures: MPFR intervals `[lo, hi]` that are guaranteed to contain an exact value.
+//!
+//! An [`Enclosure`] is the MPFR implementation of the [`Real`](super::Real) abstraction.
+//! Every operation rounds its lower end toward −∞ and its upper end toward +∞ (through
+//! [`rounding`](super::rounding)), so the exact result of the same formula on any
+//! values inside the input enclosures lies inside the output. A privacy bound computed
+//! as an enclosure is reported by its *upper* end (μ, ε, δ, Rényi values) and a
+//! tradeoff value by its *lower* end: that is the safe direction of SPEC §8.
+//!
+//! Precision is the number of bits of both ends. It is chosen by the caller and kept by
+//! every operation (the result of a binary operation has the larger precision).
+//!
+//! # Example
+//! ```
+//! use shiftdp::precision::Enclosure;
+//! let x = Enclosure::parse(128, "0.1").unwrap();   // 0.1 is not binary: lo < 0.1 < hi
+//! assert!(x.lo() < x.hi());
+//! let y = x.clone() * x.clone();                      // encloses 0.01
+//! assert!(y.lower_f64() <= 0.01 && 0.01 <= y.upper_f64());
+//! ```
+use super::rounding as r;
+use crate::error::Error;
+use rug::Float;
+use rug::float::{Constant, Round, Special};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An interval `[lo, hi]` of MPFR numbers containing an exact real value.
+#[derive(Clone)]
+pub struct Enclosure {
+    lo: Float,
+    hi: Float,
+}
+
+impl fmt::Debug for Enclosure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}, {}]@{}",
+            r::to_decimal_down(&self.lo, 20),
+            r::to_decimal_up(&self.hi, 20),
+            self.prec()
+        )
+    }
+}
+
+fn fmin(a: Float, b: Float) -> Float {
+    match a.partial_cmp(&b) {
+        Some(Ordering::Greater) => b,
+        Some(_) => a,
+        None => Float::with_val(a.prec(), Special::Nan),
+    }
+}
+
+fn fmax(a: Float, b: Float) -> Float {
+    match a.partial_cmp(&b) {
+        Some(Ordering::Less) => b,
+        Some(_) => a,
+        None => Float::with_val(a.prec(), Special::Nan),
+    }
+}
+
+impl Enclosure {
+    /// Smallest supported precision in bits.
+    pub const MIN_BITS: u32 = 24;
+    /// Largest supported precision in bits (a practical limit, far below MPFR's).
+    pub const MAX_BITS: u32 = 1 << 20;
+
+    /// Checks a requested precision.
+    ///
+    /// # Errors
+    /// [`Error::Precision`] outside `MIN_BITS..=MAX_BITS`.
+    pub fn check_bits(bits: u32) -> Result<u32, Error> {
+        if (Self::MIN_BITS..=Self::MAX_BITS).contains(&bits) {
+            Ok(bits)
+        } else {
+            Err(Error::Precision {
+                bits: bits as u64,
+                min: Self::MIN_BITS,
+                max: Self::MAX_BITS,
+            })
+        }
+    }
+
+    /// The enclosure `[lo, hi]`; returns `None` unless `lo ≤ hi`.
+    pub fn new(lo: Float, hi: Float) -> Option<Self> {
+        (lo <= hi).then_some(Enclosure { lo, hi })
+    }
+
+    /// An enclosure of the f64 `x` at `prec` bits (exact when `prec ≥ 53`).
+    pub fn from_f64(prec: u32, x: f64) -> Self {
+        Enclosure {
+            lo: Float::with_val_round(prec, x, Round::Down).0,
+            hi: Float::with_val_round(prec, x, Round::Up).0,
+        }
+    }
+
+    /// An enclosure of the integer `n`.
+    pub fn from_u64(prec: u32, n: u64) -> Self {
+        Enclosure {
+            lo: Float::with_val_round(prec, n, Round::Down).0,
+            hi: Float::with_val_round(prec, n, Round::Up).0,
+        }
+    }
+
+    /// An enclosure of the decimal number `s` (e.g. `"1e-1000"`, `"0.1"`), exact in
+    /// the sense that the decimal value lies in `[lo, hi]`.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] if `s` is not a finite decimal number.
+    pub fn parse(prec: u32, s: &str) -> Result<Self, Error> {
+        let t = s.trim();
+        let bad = || Error::Parse {
+            input: s.to_string(),
+            reason: "not a finite decimal number".into(),
+        };
+        let parsed = Float::parse(t).map_err(|_| bad())?;
+        let lo = Float::with_val_round(prec, parsed, Round::Down).0;
+        let parsed = Float::parse(t).map_err(|_| bad())?;
+        let hi = Float::with_val_round(prec, parsed, Round::Up).0;
+        if !lo.is_finite() || !hi.is_finite() {
+            return Err(bad());
+        }
+        Ok(Enclosure { lo, hi })
+    }
+
+    /// Enclosure of π.
+    pub fn pi(prec: u32) -> Self {
+        Enclosure {
+            lo: Float::with_val_round(prec, Constant::Pi, Round::Down).0,
+            hi: Float::with_val_round(prec, Constant::Pi, Round::Up).0,
+        }
+    }
+
+    /// Enclosure of √2.
+    pub fn sqrt2(prec: u32) -> Self {
+        Self::from_u64(prec, 2).sqrt()
+    }
+
+    /// The whole real line (a valid but useless enclosure).
+    pub fn everything(prec: u32) -> Self {
+        Enclosure {
+            lo: Float::with_val(prec, Special::NegInfinity),
+            hi: Float::with_val(prec, Special::Infinity),
+        }
+    }
+
+    /// Precision in bits.
+    pub fn prec(&self) -> u32 {
+        self.lo.prec().max(self.hi.prec())
+    }
+    /// Lower end.
+    pub fn lo(&self) -> &Float {
+        &self.lo
+    }
+    /// Upper end.
+    pub fn hi(&self) -> &Float {
+        &self.hi
+    }
+    /// Lower end as the f64 at or below it.
+    pub fn lower_f64(&self) -> f64 {
+        r::to_f64_down(&self.lo)
+    }
+    /// Upper end as the f64 at or above it.
+    pub fn upper_f64(&self) -> f64 {
+        r::to_f64_up(&self.hi)
+    }
+    /// Midpoint rounded to nearest (an estimate, not a bound).
+    pub fn mid(&self) -> Float {
+        let s = Float::with_val(self.prec() + 1, &self.lo + &self.hi);
+        Float::with_val(self.prec(), s / 2u32)
+    }
+    /// Midpoint as f64 (an estimate).
+    pub fn mid_f64(&self) -> f64 {
+        self.mid().to_f64()
+    }
+    /// Both ends finite and ordered.
+    pub fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite() && self.lo <= self.hi
+    }
+    /// `hi − lo` rounded up.
+    pub fn width(&self) -> Float {
+        r::sub_up(self.prec(), &self.hi, &self.lo)
+    }
+    /// `(hi − lo)/|mid|` as f64 (∞ when the midpoint is 0 and the width is not).
+    pub fn rel_width(&self) -> f64 {
+        let w = self.width();
+        if w.is_zero() {
+            return 0.0;
+        }
+        let m = self.mid().abs();
+        if m.is_zero() {
+            return f64::INFINITY;
+        }
+        (w / m).to_f64()
+    }
+    /// True when every point of the enclosure is `> 0`.
+    pub fn is_positive(&self) -> bool {
+        self.lo.is_sign_positive() && !self.lo.is_zero()
+    }
+    /// True when the enclosure certainly lies at or below `x`.
+    pub fn certainly_le(&self, x: &Float) -> bool {
+        self.hi <= *x
+    }
+    /// True when the enclosure certainly lies at or above `x`.
+    pub fn certainly_ge(&self, x: &Float) -> bool {
+        self.lo >= *x
+    }
+    /// The same enclosure re-rounded (outward) to `prec` bits.
+    pub fn with_prec(&self, prec: u32) -> Self {
+        Enclosure {
+            lo: Float::with_val_round(prec, &self.lo, Round::Down).0,
+            hi: Float::with_val_round(prec, &self.hi, Round::Up).0,
+        }
+    }
+
+    fn p2(&self, o: &Self) -> u32 {
+        self.prec().max(o.prec())
+    }
+
+    /// `[a,b] + [c,d] = [a+c ↓, b+d ↑]`.
+    pub fn add(&self, o: &Self) -> Self {
+        let p = self.p2(o);
+        Enclosure {
+            lo: r::add_down(p, &self.lo, &o.lo),
+            hi: r::add_up(p, &self.hi, &o.hi),
+        }
+    }
+    /// `[a,b] − [c,d] = [a−d ↓, b−c ↑]`.
+    pub fn sub(&self, o: &Self) -> Self {
+        let p = self.p2(o);
+        Enclosure {
+            lo: r::sub_down(p, &self.lo, &o.hi),
+            hi: r::sub_up(p, &self.hi, &o.lo),
+        }
+    }
+    /// Product: min/max of the four end products, each rounded outward.
+    pub fn mul(&self, o: &Self) -> Self {
+        let p = self.p2(o);
+        if self.lo.is_sign_positive() && o.lo.is_sign_positive() {
+            // common case: both non-negative
+            return Enclosure {
+                lo: r::mul_down(p, &self.lo, &o.lo),
+                hi: r::mul_up(p, &self.hi, &o.hi),
+            };
+        }
+        let lo = fmin(
+            fmin(r::mul_down(p, &self.lo, &o.lo), r::mul_down(p, &self.lo, &o.hi)),
+            fmin(r::mul_down(p, &self.hi, &o.lo), r::mul_down(p, &self.hi, &o.hi)),
+        );
+        let hi = fmax(
+            fmax(r::mul_up(p, &self.lo, &o.lo), r::mul_up(p, &self.lo, &o.hi)),
+            fmax(r::mul_up(p, &self.hi, &o.lo), r::mul_up(p, &self.hi, &o.hi)),
+        );
+        Enclosure { lo, hi }
+    }
+    /// Quotient; a divisor enclosure containing 0 gives the whole line.
+    pub fn div(&self, o: &Self) -> Self {
+        let p = self.p2(o);
+        let zero_in = o.lo.cmp0() != Some(Ordering::Greater) && o.hi.cmp0() != Some(Ordering::Less);
+        if zero_in {
+            return Self::everything(p);
+        }
+        let lo = fmin(
+            fmin(r::div_down(p, &self.lo, &o.lo), r::div_down(p, &self.lo, &o.hi)),
+            fmin(r::div_down(p, &self.hi, &o.lo), r::div_down(p, &self.hi, &o.hi)),
+        );
+        let hi = fmax(
+            fmax(r::div_up(p, &self.lo, &o.lo), r::div_up(p, &self.lo, &o.hi)),
+            fmax(r::div_up(p, &self.hi, &o.lo), r::div_up(p, &self.hi, &o.hi)),
+        );
+        Enclosure { lo, hi }
+    }
+    /// Negation (exact).
+    pub fn neg(&self) -> Self {
+        Enclosure {
+            lo: Float::with_val(self.hi.prec(), -&self.hi),
+            hi: Float::with_val(self.lo.prec(), -&self.lo),
+        }
+    }
+    /// Square `x²` (tight when the enclosure straddles 0).
+    pub fn square(&self) -> Self {
+        let p = self.prec();
+        let a = self.lo.clone().abs();
+        let b = self.hi.clone().abs();
+        let (small, big) = if a < b { (a, b) } else { (b, a) };
+        let straddle = self.lo.is_sign_negative() && self.hi.is_sign_positive();
+        Enclosure {
+            lo: if straddle {
+                Float::with_val(p, 0)
+            } else {
+                r::mul_down(p, &small, &small)
+            },
+            hi: r::mul_up(p, &big, &big),
+        }
+    }
+    /// `√x`; the negative part of the enclosure is cut at 0 (NaN if wholly negative).
+    pub fn sqrt(&self) -> Self {
+        let p = self.prec();
+        let lo = if self.lo.is_sign_negative() {
+            Float::with_val(p, 0)
+        } else {
+            r::sqrt_down(p, &self.lo)
+        };
+        Enclosure {
+            lo,
+            hi: r::sqrt_up(p, &self.hi),
+        }
+    }
+    /// `e^x` (increasing).
+    pub fn exp(&self) -> Self {
+        let p = self.prec();
+        Enclosure {
+            lo: r::exp_down(p, &self.lo),
+            hi: r::exp_up(p, &self.hi),
+        }
+    }
+    /// `e^x − 1` (increasing).
+    pub fn exp_m1(&self) -> Self {
+        let p = self.prec();
+        Enclosure {
+            lo: r::exp_m1_down(p, &self.lo),
+            hi: r::exp_m1_up(p, &self.hi),
+        }
+    }
+    /// `ln x` (increasing; NaN/−∞ ends where x ≤ 0).
+    pub fn ln(&self) -> Self {
+        let p = self.prec();
+        Enclosure {
+            lo: r::ln_down(p, &self.lo),
+            hi: r::ln_up(p, &self.hi),
+        }
+    }
+    /// `ln(1 + x)` (increasing).
+    pub fn ln_1p(&self) -> Self {
+        let p = self.prec();
+        Enclosure {
+            lo: r::ln_1p_down(p, &self.lo),
+            hi: r::ln_1p_up(p, &self.hi),
+        }
+    }
+    /// `erfc x` (decreasing).
+    pub fn erfc(&self) -> Self {
+        let p = self.prec();
+        Enclosure {
+            lo: r::erfc_down(p, &self.hi),
+            hi: r::erfc_up(p, &self.lo),
+        }
+    }
+    /// `x^n` for an enclosure of non-negative numbers.
+    pub fn powu(&self, n: u64) -> Self {
+        let p = self.prec();
+        if n == 0 {
+            return Self::from_u64(p, 1);
+        }
+        if self.lo.is_sign_negative() && !self.lo.is_zero() {
+            // general case through repeated squaring of intervals
+            let mut base = self.clone();
+            let mut acc = Self::from_u64(p, 1);
+            let mut k = n;
+            while k > 0 {
+                if k & 1 == 1 {
+                    acc = acc.mul(&base);
+                }
+                base = base.square();
+                k >>= 1;
+            }
+            return acc;
+        }
+        Enclosure {
+            lo: r::powu_down(p, &self.lo, n),
+            hi: r::powu_up(p, &self.hi, n),
+        }
+    }
+    /// `x^y = exp(y ln x)` for positive `x`.
+    pub fn powf(&self, y: &Self) -> Self {
+        self.ln().mul(y).exp()
+    }
+    /// Smallest integer ≥ x, as an enclosure.
+    pub fn ceil(&self) -> Self {
+        Enclosure {
+            lo: self.lo.clone().ceil(),
+            hi: self.hi.clone().ceil(),
+        }
+    }
+    /// Largest integer ≤ x.
+    pub fn floor(&self) -> Self {
+        Enclosure {
+            lo: self.lo.clone().floor(),
+            hi: self.hi.clone().floor(),
+        }
+    }
+    /// Pointwise minimum.
+    pub fn min(&self, o: &Self) -> Self {
+        Enclosure {
+            lo: fmin(self.lo.clone(), o.lo.clone()),
+            hi: fmin(self.hi.clone(), o.hi.clone()),
+        }
+    }
+    /// Pointwise maximum.
+    pub fn max(&self, o: &Self) -> Self {
+        Enclosure {
+            lo: fmax(self.lo.clone(), o.lo.clone()),
+            hi: fmax(self.hi.clone(), o.hi.clone()),
+        }
+    }
+    /// Standard normal CDF `Φ(x) = erfc(−x/√2)/2` (increasing).
+    pub fn phi(&self) -> Self {
+        let p = self.prec();
+        let arg = self.neg().div(&Self::sqrt2(p + 8));
+        arg.erfc().with_prec(p).half()
+    }
+    /// Upper tail `1 − Φ(x) = Φ(−x) = erfc(x/√2)/2`, without cancellation.
+    pub fn phi_c(&self) -> Self {
+        self.neg().phi()
+    }
+    /// `ln Φ(x)`, accurate in both tails (`ln_1p(−Φ(−x))` for `x > 0`).
+    pub fn ln_phi(&self) -> Self {
+        if self.is_positive() {
+            self.phi_c().neg().ln_1p()
+        } else {
+            self.phi().ln()
+        }
+    }
+    /// Standard normal density `φ(x) = e^{−x²/2}/√(2π)`.
+    pub fn npdf(&self) -> Self {
+        let p = self.prec();
+        let two_pi = Self::pi(p + 8).mul(&Self::from_u64(p + 8, 2));
+        self.square().half().neg().exp().div(&two_pi.sqrt()).with_prec(p)
+    }
+    /// `x / 2` (exact).
+    pub fn half(&self) -> Self {
+        Enclosure {
+            lo: Float::with_val(self.lo.prec(), &self.lo / 2u32),
+            hi: Float::with_val(self.hi.prec(), &self.hi / 2u32),
+        }
+    }
+    /// The hull of two enclosures.
+    pub fn hull(&self, o: &Self) -> Self {
+        Enclosure {
+            lo: fmin(self.lo.clone(), o.lo.clone()),
+            hi: fmax(self.hi.clone(), o.hi.clone()),
+        }
+    }
+}
+
+macro_rules! op_impl {
+    ($tr:ident, $m:ident) => {
+        impl std::ops::$tr for Enclosure {
+            type Output = Enclosure;
+            fn $m(self, o: Enclosure) -> Enclosure {
+                Enclosure::$m(&self, &o)
+            }
+        }
+        impl std::ops::$tr<&Enclosure> for &Enclosure {
+            type Output = Enclosure;
+            fn $m(self, o: &Enclosure) -> Enclosure {
+                Enclosure::$m(self, o)
+            }
+        }
+    };
+}
+op_impl!(Add, add);
+op_impl!(Sub, sub);
+op_impl!(Mul, mul);
+op_impl!(Div, div);
+
+impl std::ops::Neg for Enclosure {
+    type Output = Enclosure;
+    fn neg(self) -> Enclosure {
+        Enclosure::neg(&self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contains(e: &Enclosure, x: &Float) -> bool {
+        e.lo() <= x && x <= e.hi()
+    }
+
+    #[test]
+    fn phi_encloses_high_precision_value() {
+        for &x in &[-40.0, -8.5, -1.0, 0.0, 0.3, 2.0, 9.0] {
+            let e = Enclosure::from_f64(64, x).phi();
+            let exact = Float::with_val(2000, -x) / Float::with_val(2000, 2).sqrt();
+            let exact = exact.erfc() / 2u32;
+            assert!(contains(&e, &exact), "x={x} {e:?}");
+            assert!(e.rel_width() < 1e-15, "x={x} {e:?}");
+        }
+    }
+
+    #[test]
+    fn ln_phi_accurate_in_upper_tail() {
+        // ln Φ(10) = ln(1 − Φ(−10)) ≈ −7.6e−24: must not collapse to 0
+        let e = Enclosure::from_f64(64, 10.0).ln_phi();
+        assert!(e.hi().is_sign_negative() && !e.hi().is_zero());
+        assert!(e.rel_width() < 1e-15);
+    }
+
+    #[test]
+    fn division_by_zero_enclosure_is_everything() {
+        let a = Enclosure::from_f64(64, 1.0);
+        let z = Enclosure::new(Float::with_val(64, -1), Float::with_val(64, 1)).unwrap();
+        assert!(!(a / z).is_finite());
+    }
+
+    #[test]
+    fn parse_rejects_garbage_and_infinity() {
+        assert!(Enclosure::parse(64, "abc").is_err());
+        assert!(Enclosure::parse(64, "inf").is_err());
+        assert!(Enclosure::parse(64, "1e-1000").is_ok());
+    }
+
+    #[test]
+    fn precision_range_checked() {
+        assert!(Enclosure::check_bits(10).is_err());
+        assert!(Enclosure::check_bits(256).is_ok());
+    }
+}

@@ -1,0 +1,160 @@
+//! Directed rounding primitives on MPFR numbers (`rug::Float`).
+//!
+//! Every privacy-critical operation in shiftdp is built from the paired functions of
+//! this module. The suffix names the rounding direction and is the contract:
+//!
+//! * `*_up`: the result is **≥** the exact mathematical value (rounded toward +∞);
+//! * `*_down`: the result is **≤** the exact mathematical value (rounded toward −∞).
+//!
+//! MPFR rounds each of these functions correctly in the requested direction, so each
+//! contract holds with no further error term. The functions take the working
+//! precision `prec` (bits) explicitly; inputs are used exactly as given.
+//!
+//! # Example
+//! ```
+//! use shiftdp::precision::rounding::{div_down, div_up};
+//! use rug::Float;
+//! let one = Float::with_val(64, 1);
+//! let three = Float::with_val(64, 3);
+//! let lo = div_down(64, &one, &three);
+//! let hi = div_up(64, &one, &three);
+//! assert!(lo < hi); // 1/3 is not representable: the two directions differ by one ulp
+//! ```
+use rug::Float;
+use rug::float::Round;
+use rug::ops::Pow;
+
+macro_rules! binary {
+    ($up:ident, $down:ident, $op:tt, $what:literal) => {
+        #[doc = concat!("`", $what, "` rounded toward +∞ (result ≥ exact).")]
+        pub fn $up(prec: u32, a: &Float, b: &Float) -> Float {
+            Float::with_val_round(prec, a $op b, Round::Up).0
+        }
+        #[doc = concat!("`", $what, "` rounded toward −∞ (result ≤ exact).")]
+        pub fn $down(prec: u32, a: &Float, b: &Float) -> Float {
+            Float::with_val_round(prec, a $op b, Round::Down).0
+        }
+    };
+}
+
+binary!(add_up, add_down, +, "a + b");
+binary!(sub_up, sub_down, -, "a − b");
+binary!(mul_up, mul_down, *, "a · b");
+binary!(div_up, div_down, /, "a / b");
+
+macro_rules! unary {
+    ($up:ident, $down:ident, $method:ident, $what:literal) => {
+        #[doc = concat!("`", $what, "` rounded toward +∞ (result ≥ exact).")]
+        pub fn $up(prec: u32, a: &Float) -> Float {
+            // exact copy, function rounded up, then (if narrower) rounded up again
+            let mut x = Float::with_val(prec.max(a.prec()), a);
+            x.$method(Round::Up);
+            Float::with_val_round(prec, &x, Round::Up).0
+        }
+        #[doc = concat!("`", $what, "` rounded toward −∞ (result ≤ exact).")]
+        pub fn $down(prec: u32, a: &Float) -> Float {
+            let mut x = Float::with_val(prec.max(a.prec()), a);
+            x.$method(Round::Down);
+            Float::with_val_round(prec, &x, Round::Down).0
+        }
+    };
+}
+
+// The argument is copied exactly (at the larger of the two precisions), so the only
+// roundings are the function's own and the final narrowing, both in the named direction.
+unary!(exp_up, exp_down, exp_round, "exp(a)");
+unary!(ln_up, ln_down, ln_round, "ln(a)");
+unary!(sqrt_up, sqrt_down, sqrt_round, "√a");
+unary!(ln_1p_up, ln_1p_down, ln_1p_round, "ln(1 + a)");
+unary!(exp_m1_up, exp_m1_down, exp_m1_round, "exp(a) − 1");
+
+/// `erfc(a)` rounded toward +∞ (result ≥ exact).
+pub fn erfc_up(prec: u32, a: &Float) -> Float {
+    let mut x = Float::with_val(prec.max(a.prec()), a);
+    x.erfc_round(Round::Up);
+    Float::with_val_round(prec, &x, Round::Up).0
+}
+
+/// `erfc(a)` rounded toward −∞ (result ≤ exact).
+pub fn erfc_down(prec: u32, a: &Float) -> Float {
+    let mut x = Float::with_val(prec.max(a.prec()), a);
+    x.erfc_round(Round::Down);
+    Float::with_val_round(prec, &x, Round::Down).0
+}
+
+/// `a^n` for `a ≥ 0` rounded toward +∞ (result ≥ exact).
+pub fn powu_up(prec: u32, a: &Float, n: u64) -> Float {
+    let e = Float::with_val(64, n);
+    Float::with_val_round(prec, a.pow(&e), Round::Up).0
+}
+
+/// `a^n` for `a ≥ 0` rounded toward −∞ (result ≤ exact).
+pub fn powu_down(prec: u32, a: &Float, n: u64) -> Float {
+    let e = Float::with_val(64, n);
+    Float::with_val_round(prec, a.pow(&e), Round::Down).0
+}
+
+/// The f64 at or above `a` (result ≥ exact).
+pub fn to_f64_up(a: &Float) -> f64 {
+    a.to_f64_round(Round::Up)
+}
+
+/// The f64 at or below `a` (result ≤ exact).
+pub fn to_f64_down(a: &Float) -> f64 {
+    a.to_f64_round(Round::Down)
+}
+
+/// Decimal string with `digits` significant digits, rounded toward +∞ (value ≥ `a`).
+pub fn to_decimal_up(a: &Float, digits: usize) -> String {
+    a.to_string_radix_round(10, Some(digits), Round::Up)
+}
+
+/// Decimal string with `digits` significant digits, rounded toward −∞ (value ≤ `a`).
+pub fn to_decimal_down(a: &Float, digits: usize) -> String {
+    a.to_string_radix_round(10, Some(digits), Round::Down)
+}
+
+/// Next f64 above `x` (for finite `x`): used to push an f64 bound one ulp in the safe
+/// direction.
+pub fn next_up_f64(x: f64) -> f64 {
+    x.next_up()
+}
+
+/// Next f64 below `x`.
+pub fn next_down_f64(x: f64) -> f64 {
+    x.next_down()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_bracket_exact_value() {
+        let p = 53;
+        let one = Float::with_val(p, 1);
+        let ten = Float::with_val(p, 10);
+        let lo = div_down(p, &one, &ten);
+        let hi = div_up(p, &one, &ten);
+        // 0.1 at 1000 bits lies between the two f64-precision roundings
+        let exact = Float::with_val(1000, Float::parse("0.1").unwrap());
+        assert!(lo < exact && exact < hi);
+        let e_lo = exp_down(p, &one);
+        let e_hi = exp_up(p, &one);
+        let e = Float::with_val(1000, 1).exp();
+        assert!(e_lo < e && e < e_hi);
+        let c_lo = erfc_down(p, &ten);
+        let c_hi = erfc_up(p, &ten);
+        let c = Float::with_val(1000, 10).erfc();
+        assert!(c_lo < c && c < c_hi);
+    }
+
+    #[test]
+    fn pow_brackets() {
+        let c = Float::with_val(53, 0.9);
+        let lo = powu_down(53, &c, 1000);
+        let hi = powu_up(53, &c, 1000);
+        let exact = Float::with_val(2000, &c).pow(1000u32);
+        assert!(lo <= exact && exact <= hi && lo < hi);
+    }
+}

@@ -1,0 +1,672 @@
+//! Gaussian tradeoff functions G(μ) and their exact (ε, δ) conversion.
+//!
+//! # Formulas
+//! * `G(μ)(α) = Φ(Φ⁻¹(1 − α) − μ) = 1 − Φ(Φ⁻¹(α) + μ)` (BSA24 Def 2.4; DRS22).
+//! * `G(μ₁) ⊗ G(μ₂) = G(√(μ₁² + μ₂²))` (DRS22 Cor 2).
+//! * `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` (DRS22 Cor 1), decreasing in ε and
+//!   increasing in μ; `ε(δ)` is its inverse (0 when `δ ≥ δ(0) = 2Φ(μ/2) − 1`).
+//! * `δ′(ε) = −e^ε Φ(−ε/μ − μ/2)` (Newton steps below).
+//!
+//! # Rounding
+//! A reported ε is an upper bound on the true ε(δ): it is accepted only once
+//! `δ(ε_reported) ≤ δ` is certified, which by monotonicity gives `ε_reported ≥ ε(δ)`.
+//! A reported δ is the upper end of an enclosure of δ(ε). μ enters through its upper end
+//! for upper bounds and its lower end for lower bounds (δ increases with μ).
+//!
+//! # Two paths
+//! * **f64** (`Precision::F64`): Newton in doubles, then certification with a stated
+//!   error model: each `erfc` evaluation is within relative error [`ERFC_REL_ERR`] of
+//!   the truth (validated against 512-bit MPFR in the tests), and an argument error of
+//!   one ulp perturbs `Φ(x)` by at most `(|x|+1)²·2⁻⁵²` relatively. If the model cannot
+//!   certify 1e−11 relative accuracy, or a term leaves the normal f64 range, the
+//!   computation falls back to MPFR at 64 bits and says so ([`Path::MpfrFallback`]).
+//! * **MPFR** (`Precision::Bits(b)`): Newton at `b + 40` bits, then a certified bracket
+//!   `[ε_lo, ε_hi]` from interval evaluations of δ, widened working precision if the
+//!   subtraction in δ(ε) cancels too much (Ziv's strategy).
+//!
+//! # References
+//! J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 84 (2022).
+use super::Tradeoff;
+use crate::error::{Error, Result};
+use crate::precision::special;
+use crate::precision::{Enclosure, Precision};
+use rug::Float;
+use rug::float::Round;
+
+/// Assumed relative error of the f64 `erfc` used on the f64 path (statrs). The tests of
+/// this module check it against 512-bit MPFR on a dense grid.
+pub const ERFC_REL_ERR: f64 = 8e-15;
+
+/// Relative accuracy the f64 path must certify before it answers; otherwise MPFR.
+pub const F64_TARGET_REL: f64 = 1e-11;
+
+/// The Gaussian tradeoff function `G(μ)`.
+///
+/// # Example
+/// ```
+/// use shiftdp::tradeoff::{Gaussian, Tradeoff};
+/// let g = Gaussian::new(1.0).unwrap();
+/// // G(1)(0.05) = Φ(Φ⁻¹(0.95) − 1) ≈ 0.7405
+/// assert!((g.eval(0.05) - 0.740_489).abs() < 1e-5);
+/// assert!(g.eval_down(0.05) <= g.eval(0.05));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gaussian {
+    mu: f64,
+}
+
+/// How a certified value was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    /// The f64 path met its accuracy target.
+    F64,
+    /// The f64 path could not certify; MPFR at 64 bits answered instead.
+    MpfrFallback,
+    /// MPFR at the requested precision.
+    Mpfr(u32),
+}
+
+impl Path {
+    /// Short description for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Path::F64 => "f64".into(),
+            Path::MpfrFallback => "mpfr-64 (f64 fallback)".into(),
+            Path::Mpfr(b) => format!("mpfr-{b}"),
+        }
+    }
+}
+
+/// A certified real value: the exact value lies in `enclosure`; a bound is reported by
+/// the side that is safe for it (its upper end for ε and δ).
+#[derive(Debug, Clone)]
+pub struct Certified {
+    /// Enclosure of the exact value.
+    pub enclosure: Enclosure,
+    /// How it was computed.
+    pub path: Path,
+}
+
+impl Certified {
+    /// The upper end (the reported bound for ε, δ, μ).
+    pub fn upper(&self) -> &Float {
+        self.enclosure.hi()
+    }
+    /// The lower end.
+    pub fn lower(&self) -> &Float {
+        self.enclosure.lo()
+    }
+    /// Relative width of the enclosure.
+    pub fn rel_width(&self) -> f64 {
+        self.enclosure.rel_width()
+    }
+}
+
+/// Validates a GDP parameter given as an enclosure: finite and ≥ 0.
+fn check_mu(mu: &Enclosure) -> Result<()> {
+    if !mu.is_finite() || mu.lo().is_sign_negative() && !mu.lo().is_zero() {
+        return Err(Error::param("mu", format!("{mu:?}"), "must be finite and ≥ 0"));
+    }
+    Ok(())
+}
+
+fn check_delta(delta: &Enclosure) -> Result<()> {
+    let prec = delta.prec();
+    if !delta.is_finite()
+        || delta.lo() <= &Float::with_val(prec, 0)
+        || delta.hi() >= &Float::with_val(prec, 1)
+    {
+        return Err(Error::param("delta", format!("{delta:?}"), "must satisfy 0 < δ < 1"));
+    }
+    Ok(())
+}
+
+fn check_eps(eps: &Enclosure) -> Result<()> {
+    if !eps.is_finite() {
+        return Err(Error::param("epsilon", format!("{eps:?}"), "must be finite"));
+    }
+    Ok(())
+}
+
+impl Gaussian {
+    /// `G(μ)` for finite `μ ≥ 0`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] if `μ` is negative, NaN or infinite.
+    pub fn new(mu: f64) -> Result<Self> {
+        if !mu.is_finite() || mu < 0.0 {
+            return Err(Error::param("mu", mu, "must be finite and ≥ 0"));
+        }
+        Ok(Gaussian { mu })
+    }
+    /// The parameter μ.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+    /// `G(μ₁) ⊗ G(μ₂) = G(√(μ₁² + μ₂²))`, μ rounded up (a valid, never smaller, bound).
+    pub fn compose(&self, other: &Gaussian) -> Gaussian {
+        Gaussian {
+            mu: compose_mu_up(&[self.mu, other.mu]),
+        }
+    }
+    /// Slope `G(μ)′(α) = −exp(−μ Φ⁻¹(α) − μ²/2)` (an estimate).
+    pub fn slope(&self, alpha: f64) -> f64 {
+        -(-self.mu * special::phi_inv(alpha) - 0.5 * self.mu * self.mu).exp()
+    }
+    /// Certified enclosure of `G(μ)(α) = 1 − Φ(Φ⁻¹(α) + μ)` for enclosures `α ⊂ (0,1)`.
+    ///
+    /// # Errors
+    /// [`Error::Domain`] if α is not inside (0, 1).
+    pub fn eval_enclosure(mu: &Enclosure, alpha: &Enclosure) -> Result<Enclosure> {
+        let z = special::phi_inv_enclosure(alpha)?;
+        Ok((z + mu.clone()).phi_c())
+    }
+    /// `δ(ε)` of G(μ) as a certified value at the given precision.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for a bad μ or ε; [`Error::NotCertified`] if MPFR cannot
+    /// enclose the value (e.g. exponent overflow).
+    pub fn delta(mu: &Enclosure, eps: &Enclosure, prec: Precision) -> Result<Certified> {
+        check_mu(mu)?;
+        check_eps(eps)?;
+        if let Precision::F64 = prec {
+            if let Some(c) = delta_f64(mu, eps) {
+                return Ok(c);
+            }
+        }
+        let bits = prec.mpfr_bits();
+        let path = match prec {
+            Precision::F64 => Path::MpfrFallback,
+            Precision::Bits(b) => Path::Mpfr(b),
+        };
+        // Ziv loop: raise the working precision while the enclosure keeps tightening
+        // (cancellation in Φ(a) − e^ε Φ(b)); stop when it meets the target or stalls
+        // because the inputs' own width dominates.
+        let mut wp = bits + 32;
+        let mut prev_width = f64::INFINITY;
+        for _ in 0..6 {
+            let lo = delta_enclosure(&Enclosure::from_float(mu.lo()), eps, wp);
+            let hi = delta_enclosure(&Enclosure::from_float(mu.hi()), eps, wp);
+            let e = lo.hull(&hi);
+            if e.is_finite() {
+                let w = e.rel_width();
+                if e.hi().is_zero() || w < 2f64.powi(-(bits as i32) + 2) || w > 0.5 * prev_width {
+                    let zero = Float::with_val(bits, 0);
+                    let lo = if e.lo().is_sign_negative() { zero } else { e.lo().clone() };
+                    let e = Enclosure::new(lo, e.hi().clone()).expect("ordered").with_prec(bits);
+                    return Ok(Certified { enclosure: e, path });
+                }
+                prev_width = w;
+            }
+            wp *= 2;
+        }
+        Err(Error::NotCertified {
+            what: "δ(ε) of G(μ)".into(),
+            reason: format!("enclosure did not reach {bits}-bit accuracy"),
+        })
+    }
+
+    /// `ε(δ)` of G(μ): the smallest ε ≥ 0 with δ(ε) ≤ δ, certified from above.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for a bad μ or δ; [`Error::NotCertified`] if no certified
+    /// bracket is found.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::precision::{Enclosure, Precision};
+    /// use shiftdp::tradeoff::Gaussian;
+    /// let mu = Enclosure::from_f64(256, 1.0);
+    /// let delta = Enclosure::parse(256, "1e-5").unwrap();
+    /// let eps = Gaussian::epsilon(&mu, &delta, Precision::Bits(256)).unwrap();
+    /// // ε(1e-5) of 1-GDP ≈ 4.4183; the reported upper end is ≥ the true value
+    /// assert!((eps.upper().to_f64() - 4.418).abs() < 1e-3);
+    /// assert!(eps.lower() <= eps.upper());
+    /// ```
+    pub fn epsilon(mu: &Enclosure, delta: &Enclosure, prec: Precision) -> Result<Certified> {
+        check_mu(mu)?;
+        check_delta(delta)?;
+        if mu.hi().is_zero() {
+            let bits = prec.mpfr_bits();
+            return Ok(Certified {
+                enclosure: Enclosure::from_u64(bits, 0),
+                path: match prec {
+                    Precision::F64 => Path::F64,
+                    Precision::Bits(b) => Path::Mpfr(b),
+                },
+            });
+        }
+        if let Precision::F64 = prec {
+            if let Some(c) = epsilon_f64(mu, delta) {
+                return Ok(c);
+            }
+        }
+        let (bits, path) = match prec {
+            Precision::F64 => (64, Path::MpfrFallback),
+            Precision::Bits(b) => (b, Path::Mpfr(b)),
+        };
+        epsilon_mpfr(mu, delta, bits).map(|enclosure| Certified { enclosure, path })
+    }
+}
+
+impl Enclosure {
+    /// The point enclosure of an MPFR number.
+    pub fn from_float(x: &Float) -> Enclosure {
+        Enclosure::new(x.clone(), x.clone()).expect("point")
+    }
+}
+
+/// `√(Σ μᵢ²)` rounded up to an f64 (the GDP composition rule with a safe rounding).
+pub fn compose_mu_up(mus: &[f64]) -> f64 {
+    let mut acc = Enclosure::from_u64(64, 0);
+    for &m in mus {
+        acc = acc + Enclosure::from_f64(64, m).square();
+    }
+    acc.sqrt().upper_f64()
+}
+
+/// Enclosure of `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` at `wp` bits.
+pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclosure {
+    let mu = mu.with_prec(wp);
+    let eps = eps.with_prec(wp);
+    if mu.hi().is_zero() {
+        return Enclosure::from_u64(wp, 0);
+    }
+    let r = eps.div(&mu);
+    let h = mu.half();
+    let a = (h.clone() - r.clone()).phi();
+    let b = (eps.exp()) * (-(r + h)).phi();
+    a - b
+}
+
+fn to_enclosure_f64(lo: f64, hi: f64) -> Enclosure {
+    Enclosure::new(Float::with_val(53, lo), Float::with_val(53, hi)).expect("ordered")
+}
+
+/// f64 evaluation of δ(ε) with a certified error bound under the stated erfc model:
+/// returns (estimate, absolute error bound, B = e^ε Φ(b)), or None if a term leaves
+/// the normal range.
+fn delta_parts_f64(mu: f64, eps: f64) -> Option<(f64, f64, f64)> {
+    const U: f64 = 2.3e-16; // a little over 2⁻⁵²
+    let r = eps / mu;
+    let a = -r + 0.5 * mu;
+    let b = -r - 0.5 * mu;
+    let ta = special::phi(a);
+    let pb = special::phi(b);
+    let e = eps.exp();
+    let tb = e * pb;
+    let min_normal = 1e-290;
+    if !(ta.is_finite() && tb.is_finite()) || ta < min_normal || pb < min_normal || e > 1e290 {
+        return None;
+    }
+    // argument error: a, b carry ≤ 2 roundings each ⇒ |Δx| ≤ 2U(|r| + μ)
+    let arg_err = |x: f64| (x.abs() + 1.0) * (2.0 * U * (r.abs() + mu) + U);
+    let err_a = ta * (ERFC_REL_ERR + 2.0 * U + arg_err(a));
+    let err_b = tb * (ERFC_REL_ERR + 4.0 * U + arg_err(b) + U * (eps.abs() + 1.0));
+    let d = ta - tb;
+    let err = err_a + err_b + U * ta;
+    Some((d, err, tb))
+}
+
+fn delta_f64(mu: &Enclosure, eps: &Enclosure) -> Option<Certified> {
+    let (mlo, mhi) = (mu.lower_f64(), mu.upper_f64());
+    let (elo, ehi) = (eps.lower_f64(), eps.upper_f64());
+    if mhi == 0.0 {
+        return Some(Certified {
+            enclosure: to_enclosure_f64(0.0, 0.0),
+            path: Path::F64,
+        });
+    }
+    if mlo <= 0.0 {
+        return None;
+    }
+    // δ decreases in ε, increases in μ: upper from (μ_hi, ε_lo), lower from (μ_lo, ε_hi)
+    let (dh, errh, _) = delta_parts_f64(mhi, elo)?;
+    let (dl, errl, _) = delta_parts_f64(mlo, ehi)?;
+    let hi = (dh + errh).next_up();
+    let lo = (dl - errl).next_down().max(0.0);
+    if !(hi.is_finite() && lo <= hi) || (hi - lo) > F64_TARGET_REL * hi {
+        return None;
+    }
+    Some(Certified {
+        enclosure: to_enclosure_f64(lo, hi),
+        path: Path::F64,
+    })
+}
+
+/// f64 estimate of ε(δ) by safeguarded Newton on ln δ(ε).
+pub(crate) fn epsilon_estimate_f64(mu: f64, delta: f64) -> Option<f64> {
+    let d0 = 1.0 - 2.0 * special::phi(-0.5 * mu);
+    if delta >= d0 {
+        return Some(0.0);
+    }
+    let target = delta.ln();
+    let mut lo = 0.0;
+    let mut hi = mu * (0.5 * mu + (2.0 * (1.0 / (2.0 * delta)).ln()).max(0.0).sqrt()) + 1.0;
+    let mut x = (mu * (0.5 * mu + (2.0 * (1.0 / delta).ln()).sqrt() - 1.0)).clamp(lo, hi);
+    for _ in 0..100 {
+        let (d, _, b) = delta_parts_f64(mu, x)?;
+        if d <= 0.0 {
+            hi = x;
+            x = 0.5 * (lo + hi);
+            continue;
+        }
+        let h = d.ln() - target;
+        if h > 0.0 {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        // Newton on ln δ: (ln δ)′ = −B/δ
+        let step = h * d / b;
+        let mut nx = x + step;
+        if !(nx > lo && nx < hi) {
+            nx = 0.5 * (lo + hi);
+        }
+        if (nx - x).abs() <= 1e-15 * x.abs().max(1e-300) {
+            return Some(nx);
+        }
+        x = nx;
+    }
+    Some(x)
+}
+
+fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
+    let (mlo, mhi) = (mu.lower_f64(), mu.upper_f64());
+    let (dlo, dhi) = (delta.lower_f64(), delta.upper_f64());
+    if !(mlo > 0.0) || dlo < 1e-280 || mhi > 1e4 {
+        return None;
+    }
+    let est = epsilon_estimate_f64(mhi, dlo)?;
+    // upper end: smallest probe ε with certified δ(ε) ≤ δ_lo (at μ_hi)
+    let certify_up = |mut e: f64| -> Option<f64> {
+        if e == 0.0 {
+            // δ(0) = 2Φ(μ/2) − 1 ≤ δ ⇒ ε = 0
+            let (d, err, _) = delta_parts_f64(mhi, 0.0)?;
+            if d + err <= dlo {
+                return Some(0.0);
+            }
+            e = f64::MIN_POSITIVE;
+        }
+        let mut step = e * 1e-15;
+        for _ in 0..40 {
+            let (d, err, _) = delta_parts_f64(mhi, e)?;
+            if d + err <= dlo {
+                return Some(e);
+            }
+            e += step;
+            step *= 2.0;
+        }
+        None
+    };
+    let certify_lo = |mut e: f64| -> Option<f64> {
+        let mut step = e * 1e-15;
+        for _ in 0..40 {
+            if e <= 0.0 {
+                return Some(0.0);
+            }
+            let (d, err, _) = delta_parts_f64(mlo, e)?;
+            if d - err >= dhi {
+                return Some(e);
+            }
+            e -= step;
+            step *= 2.0;
+        }
+        None
+    };
+    let hi = certify_up(est)?;
+    let est_lo = if mlo < mhi {
+        epsilon_estimate_f64(mlo, dhi)?
+    } else {
+        est
+    };
+    let lo = if hi == 0.0 { 0.0 } else { certify_lo(est_lo.min(hi))? };
+    if hi > 0.0 && (hi - lo) > F64_TARGET_REL * hi {
+        return None;
+    }
+    Some(Certified {
+        enclosure: to_enclosure_f64(lo, hi),
+        path: Path::F64,
+    })
+}
+
+/// Newton for ε(δ) in MPFR at `wp` bits from a starting point; returns the estimate.
+fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bits: u32) -> Float {
+    let ln_target = Float::with_val(wp, delta.ln_ref());
+    let sqrt2 = Float::with_val(wp, 2).sqrt();
+    let mut x = Float::with_val(wp, start);
+    let phi = |v: Float| -> Float { Float::with_val(wp, -v / &sqrt2).erfc() / 2u32 };
+    for _ in 0..200 {
+        let r = Float::with_val(wp, &x / mu);
+        let h = Float::with_val(wp, mu / 2u32);
+        let a = phi(Float::with_val(wp, &h - &r));
+        let b = phi(Float::with_val(wp, -(Float::with_val(wp, &r + &h))))
+            * Float::with_val(wp, x.exp_ref());
+        let d = Float::with_val(wp, &a - &b);
+        if d.is_sign_negative() || d.is_zero() || b.is_zero() {
+            // overshoot into the cancellation region: back off toward 0
+            x /= 2u32;
+            continue;
+        }
+        let g = Float::with_val(wp, d.ln_ref()) - &ln_target;
+        let step = Float::with_val(wp, &g * &d) / &b;
+        let mut nx = Float::with_val(wp, &x + &step);
+        if nx.is_sign_negative() {
+            nx = Float::with_val(wp, &x / 2u32);
+        }
+        let tol = Float::with_val(wp, nx.clone().abs() + 1e-300f64) >> (goal_bits as i32);
+        let done = Float::with_val(wp, &nx - &x).abs() <= tol;
+        x = nx;
+        if done {
+            break;
+        }
+    }
+    x
+}
+
+fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosure> {
+    let mut wp = bits + 40;
+    // ε = 0 if δ(0) ≤ δ (certified at μ_hi)
+    let zero = Enclosure::from_u64(wp, 0);
+    let d0 = delta_enclosure(&Enclosure::from_float(mu.hi()), &zero, wp);
+    if d0.hi() <= delta.lo() {
+        return Ok(Enclosure::from_u64(bits, 0));
+    }
+    // starting point: f64 estimate where representable, else asymptotic in MPFR
+    let mu_hi = Float::with_val(wp, mu.hi());
+    let mu_lo = Float::with_val(wp, mu.lo());
+    let start = {
+        let m = mu_hi.to_f64();
+        let d = delta.lo().to_f64();
+        let ln_d = Float::with_val(64, delta.lo().ln_ref()).to_f64();
+        match (d > 1e-280 && m < 1e4).then(|| epsilon_estimate_f64(m, d)).flatten() {
+            Some(e) => Float::with_val(wp, e),
+            None => Float::with_val(wp, m * (0.5 * m + (-2.0 * ln_d).sqrt())),
+        }
+    };
+    for _attempt in 0..6 {
+        let est_hi = epsilon_newton_mpfr(&mu_hi, delta.lo(), start.clone(), wp, bits + 16);
+        let est_lo = epsilon_newton_mpfr(&mu_lo, delta.hi(), est_hi.clone(), wp, bits + 16);
+        // certify the upper end: δ(ε_hi) ≤ δ_lo at μ_hi
+        let mut ehi = Float::with_val_round(bits, &est_hi, Round::Up).0;
+        let mut up_ok = false;
+        let mut step = Float::with_val(bits, ehi.clone().abs() + 1e-300f64) >> (bits as i32 - 2);
+        for _ in 0..24 {
+            let d = delta_enclosure(&Enclosure::from_float(&mu_hi), &Enclosure::from_float(&ehi), wp);
+            if d.is_finite() && d.hi() <= delta.lo() {
+                up_ok = true;
+                break;
+            }
+            ehi = Float::with_val_round(bits, &ehi + &step, Round::Up).0;
+            step *= 4u32;
+        }
+        let mut elo = Float::with_val_round(bits, &est_lo, Round::Down).0;
+        let mut lo_ok = false;
+        let mut step = Float::with_val(bits, elo.clone().abs() + 1e-300f64) >> (bits as i32 - 2);
+        for _ in 0..24 {
+            if elo.is_sign_negative() || elo.is_zero() {
+                elo = Float::with_val(bits, 0);
+                lo_ok = true;
+                break;
+            }
+            let d = delta_enclosure(&Enclosure::from_float(&mu_lo), &Enclosure::from_float(&elo), wp);
+            if d.is_finite() && d.lo() >= delta.hi() {
+                lo_ok = true;
+                break;
+            }
+            elo = Float::with_val_round(bits, &elo - &step, Round::Down).0;
+            step *= 4u32;
+        }
+        if up_ok && lo_ok && elo <= ehi {
+            return Ok(Enclosure::new(elo, ehi).expect("ordered"));
+        }
+        wp *= 2;
+    }
+    Err(Error::NotCertified {
+        what: "ε(δ) of G(μ)".into(),
+        reason: format!("no certified bracket at {bits} bits"),
+    })
+}
+
+impl Tradeoff for Gaussian {
+    fn eval(&self, alpha: f64) -> f64 {
+        if alpha <= 0.0 {
+            return 1.0;
+        }
+        if alpha >= 1.0 {
+            return 0.0;
+        }
+        special::phi_c(special::phi_inv(alpha) + self.mu)
+    }
+    fn eval_bounds(&self, alpha: f64) -> (f64, f64) {
+        if alpha <= 0.0 {
+            return (1.0, 1.0);
+        }
+        if alpha >= 1.0 {
+            return (0.0, 0.0);
+        }
+        let a = Enclosure::from_f64(64, alpha);
+        match Gaussian::eval_enclosure(&Enclosure::from_f64(64, self.mu), &a) {
+            Ok(e) => (e.lower_f64().max(0.0), e.upper_f64().min(1.0 - alpha)),
+            Err(_) => (0.0, 1.0 - alpha),
+        }
+    }
+    fn is_symmetric(&self) -> bool {
+        true
+    }
+    fn delta_up(&self, eps: f64) -> Result<f64> {
+        let e = Enclosure::from_f64(64, eps);
+        Gaussian::delta(&Enclosure::from_f64(64, self.mu), &e, Precision::F64)
+            .map(|c| c.enclosure.upper_f64())
+    }
+    fn name(&self) -> String {
+        format!("G({})", self.mu)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delta_exact(mu: f64, eps: f64) -> Float {
+        delta_enclosure(&Enclosure::from_f64(1024, mu), &Enclosure::from_f64(1024, eps), 1024).mid()
+    }
+
+    #[test]
+    fn erfc_error_model_holds() {
+        // ERFC_REL_ERR is the premise of the f64 path: check it on a dense grid.
+        let mut worst: f64 = 0.0;
+        for i in -600..=3800 {
+            let x = i as f64 * 0.0073;
+            let got = libm::erfc(x);
+            let exact = Float::with_val(256, x).erfc();
+            if exact.to_f64() < 1e-290 {
+                continue;
+            }
+            let rel = ((Float::with_val(256, got) - &exact) / &exact).abs().to_f64();
+            worst = worst.max(rel);
+        }
+        assert!(worst <= ERFC_REL_ERR, "worst erfc relative error {worst:e}");
+    }
+
+    #[test]
+    fn known_values_dong_roth_su() {
+        // DRS22: 1-GDP at ε = 1 has δ ≈ 0.1269
+        let c = Gaussian::delta(
+            &Enclosure::from_f64(64, 1.0),
+            &Enclosure::from_f64(64, 1.0),
+            Precision::F64,
+        )
+        .unwrap();
+        let exact = delta_exact(1.0, 1.0);
+        assert!(c.lower() <= &exact && &exact <= c.upper());
+        assert!((exact.to_f64() - 0.126_936_737).abs() < 1e-8);
+    }
+
+    #[test]
+    fn f64_epsilon_is_upper_and_tight() {
+        for &(mu, d) in &[(1.0, 1e-5), (0.5, 1e-10), (4.0, 1e-20), (0.05, 1e-3), (30.0, 1e-100)] {
+            let c = Gaussian::epsilon(
+                &Enclosure::from_f64(64, mu),
+                &Enclosure::from_f64(64, d),
+                Precision::F64,
+            )
+            .unwrap();
+            let hp = Gaussian::epsilon(
+                &Enclosure::from_f64(512, mu),
+                &Enclosure::from_f64(512, d),
+                Precision::Bits(512),
+            )
+            .unwrap();
+            let truth = hp.enclosure.hi();
+            assert!(c.upper() >= hp.lower(), "mu={mu} d={d}");
+            let rel = ((Float::with_val(512, c.upper()) - truth) / truth).abs().to_f64();
+            assert!(rel < 1e-11, "mu={mu} d={d} rel={rel:e}");
+        }
+    }
+
+    #[test]
+    fn epsilon_zero_when_delta_large() {
+        let c = Gaussian::epsilon(
+            &Enclosure::from_f64(64, 0.1),
+            &Enclosure::from_f64(64, 0.5),
+            Precision::F64,
+        )
+        .unwrap();
+        assert!(c.upper().is_zero());
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        let d = Enclosure::from_f64(64, 1e-5);
+        assert!(matches!(
+            Gaussian::epsilon(&Enclosure::from_f64(64, -1.0), &d, Precision::F64),
+            Err(Error::Parameter { .. })
+        ));
+        for bad in [0.0, 1.0, 1.5, -0.1] {
+            let r = Gaussian::epsilon(&Enclosure::from_f64(64, 1.0), &Enclosure::from_f64(64, bad), Precision::F64);
+            assert!(matches!(r, Err(Error::Parameter { ref name, .. }) if name == "delta"), "{bad}");
+        }
+        assert!(Gaussian::new(f64::NAN).is_err());
+        assert!(Gaussian::new(f64::INFINITY).is_err());
+    }
+
+    #[test]
+    fn extreme_tail_mu50() {
+        let c = Gaussian::epsilon(
+            &Enclosure::from_f64(64, 50.0),
+            &Enclosure::parse(64, "1e-300").unwrap(),
+            Precision::F64,
+        )
+        .unwrap();
+        assert_eq!(c.path, Path::MpfrFallback);
+        // check δ(ε_reported) ≤ 1e-300 independently at 1024 bits
+        let d = delta_enclosure(
+            &Enclosure::from_f64(1024, 50.0),
+            &Enclosure::from_float(c.upper()),
+            1024,
+        );
+        let target = Float::with_val(1024, Float::parse("1e-300").unwrap());
+        assert!(d.hi() <= &target);
+    }
+}
