@@ -19,6 +19,7 @@
 #![deny(clippy::float_cmp)]
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod error;
 pub mod precision;
 pub mod tradeoff;

@@ -1,1 +1,62 @@
-fn main() {}
+//! The `shiftdp` command: see `shiftdp --help` and README.md.
+use clap::{Parser, Subcommand};
+use shiftdp::cli::{self, Output};
+use std::process::ExitCode;
+
+/// Compute and verify privacy bounds for noisy gradient methods (f-DP, GDP, (ε,δ), RDP).
+#[derive(Debug, Parser)]
+#[command(name = "shiftdp", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Certified ε(δ) of μ-GDP (upper bound).
+    Epsilon(cli::conversion::EpsilonArgs),
+    /// Certified δ(ε) of μ-GDP (upper bound).
+    Delta(cli::conversion::DeltaArgs),
+    /// Tradeoff-curve values.
+    #[command(subcommand)]
+    Curve(cli::curve::CurveCommand),
+}
+
+fn emit(out: &Output, json: bool) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out.json).expect("serializable")
+        );
+    } else {
+        print!("{}", out.human);
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match Cli::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match &args.command {
+        Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
+        Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),
+        Command::Curve(c) => {
+            cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

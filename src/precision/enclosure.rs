@@ -245,8 +245,14 @@ impl Enclosure {
             };
         }
         let lo = fmin(
-            fmin(r::mul_down(p, &self.lo, &o.lo), r::mul_down(p, &self.lo, &o.hi)),
-            fmin(r::mul_down(p, &self.hi, &o.lo), r::mul_down(p, &self.hi, &o.hi)),
+            fmin(
+                r::mul_down(p, &self.lo, &o.lo),
+                r::mul_down(p, &self.lo, &o.hi),
+            ),
+            fmin(
+                r::mul_down(p, &self.hi, &o.lo),
+                r::mul_down(p, &self.hi, &o.hi),
+            ),
         );
         let hi = fmax(
             fmax(r::mul_up(p, &self.lo, &o.lo), r::mul_up(p, &self.lo, &o.hi)),
@@ -262,8 +268,14 @@ impl Enclosure {
             return Self::everything(p);
         }
         let lo = fmin(
-            fmin(r::div_down(p, &self.lo, &o.lo), r::div_down(p, &self.lo, &o.hi)),
-            fmin(r::div_down(p, &self.hi, &o.lo), r::div_down(p, &self.hi, &o.hi)),
+            fmin(
+                r::div_down(p, &self.lo, &o.lo),
+                r::div_down(p, &self.lo, &o.hi),
+            ),
+            fmin(
+                r::div_down(p, &self.hi, &o.lo),
+                r::div_down(p, &self.hi, &o.hi),
+            ),
         );
         let hi = fmax(
             fmax(r::div_up(p, &self.lo, &o.lo), r::div_up(p, &self.lo, &o.hi)),
@@ -426,7 +438,12 @@ impl Enclosure {
     pub fn npdf(&self) -> Self {
         let p = self.prec();
         let two_pi = Self::pi(p + 8).mul(&Self::from_u64(p + 8, 2));
-        self.square().half().neg().exp().div(&two_pi.sqrt()).with_prec(p)
+        self.square()
+            .half()
+            .neg()
+            .exp()
+            .div(&two_pi.sqrt())
+            .with_prec(p)
     }
     /// `x / 2` (exact).
     pub fn half(&self) -> Self {

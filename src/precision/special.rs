@@ -21,8 +21,8 @@
 //! distribution*, Applied Statistics 37 (1988) 477–484.
 use super::Enclosure;
 use crate::error::Error;
-use rug::Float;
 use libm::erfc;
+use rug::Float;
 use std::f64::consts::{FRAC_1_SQRT_2, PI};
 
 /// `Φ(x)` as an f64 estimate.
@@ -134,7 +134,9 @@ fn as241_tail(r: f64) -> f64 {
         let l = r * r;
         let mut x = -(2.0 * l).sqrt();
         for _ in 0..4 {
-            x = -(2.0 * (l - (-x).ln() - 0.5 * (2.0 * PI).ln())).max(0.0).sqrt();
+            x = -(2.0 * (l - (-x).ln() - 0.5 * (2.0 * PI).ln()))
+                .max(0.0)
+                .sqrt();
         }
         x
     }
@@ -229,8 +231,8 @@ pub fn phi_inv_ln_enclosure(lnp: &Enclosure) -> Result<Enclosure, Error> {
             } else {
                 Float::with_val(wp, phi_x.ln_ref())
             };
-            let ln_pdf = Float::with_val(wp, -(Float::with_val(wp, x.square_ref()) / 2u32))
-                - &ln_sqrt_2pi;
+            let ln_pdf =
+                Float::with_val(wp, -(Float::with_val(wp, x.square_ref()) / 2u32)) - &ln_sqrt_2pi;
             // g'(x) = φ/Φ ;  step = g / g'
             let g = Float::with_val(wp, &ln_phi_x - target);
             let ratio = Float::with_val(wp, &ln_pdf - &ln_phi_x).exp();
@@ -281,13 +283,27 @@ mod tests {
             let got = phi(x);
             // erfc is accurate to ~1e-15; the rounded argument x/√2 adds (|x|+1)²·2⁻⁵³
             let tol = 1e-14 + (x.abs() + 1.0).powi(2) * 2.3e-16;
-            assert!(((got - exact) / exact).abs() < tol, "x={x}: {got:e} vs {exact:e}");
+            assert!(
+                ((got - exact) / exact).abs() < tol,
+                "x={x}: {got:e} vs {exact:e}"
+            );
         }
     }
 
     #[test]
     fn f64_phi_inv_inverts_phi() {
-        for &p in &[1e-300, 1e-100, 1e-20, 1e-5, 0.01, 0.3, 0.5, 0.77, 0.999, 1.0 - 1e-12] {
+        for &p in &[
+            1e-300,
+            1e-100,
+            1e-20,
+            1e-5,
+            0.01,
+            0.3,
+            0.5,
+            0.77,
+            0.999,
+            1.0 - 1e-12,
+        ] {
             let x = phi_inv(p);
             let back = phi_mp(&Float::with_val(512, x)).to_f64();
             assert!(((back - p) / p).abs() < 1e-9, "p={p}: x={x} Φ(x)={back}");
@@ -300,7 +316,10 @@ mod tests {
             let xm = Float::with_val(512, x);
             let exact = phi_mp(&xm).ln().to_f64();
             let got = ln_phi(x);
-            assert!(((got - exact) / exact).abs() < 1e-12, "x={x}: {got} vs {exact}");
+            assert!(
+                ((got - exact) / exact).abs() < 1e-12,
+                "x={x}: {got} vs {exact}"
+            );
         }
     }
 

@@ -105,7 +105,7 @@ impl Certified {
 /// Validates a GDP parameter given as an enclosure: finite and ≥ 0.
 fn check_mu(mu: &Enclosure) -> Result<()> {
     if !mu.is_finite() || mu.lo().is_sign_negative() && !mu.lo().is_zero() {
-        return Err(Error::param("mu", format!("{mu:?}"), "must be finite and ≥ 0"));
+        return Err(Error::param("mu", mu.mid_f64(), "must be finite and ≥ 0"));
     }
     Ok(())
 }
@@ -116,14 +116,18 @@ fn check_delta(delta: &Enclosure) -> Result<()> {
         || delta.lo() <= &Float::with_val(prec, 0)
         || delta.hi() >= &Float::with_val(prec, 1)
     {
-        return Err(Error::param("delta", format!("{delta:?}"), "must satisfy 0 < δ < 1"));
+        return Err(Error::param(
+            "delta",
+            delta.mid_f64(),
+            "must satisfy 0 < δ < 1",
+        ));
     }
     Ok(())
 }
 
 fn check_eps(eps: &Enclosure) -> Result<()> {
     if !eps.is_finite() {
-        return Err(Error::param("epsilon", format!("{eps:?}"), "must be finite"));
+        return Err(Error::param("epsilon", eps.mid_f64(), "must be finite"));
     }
     Ok(())
 }
@@ -192,8 +196,14 @@ impl Gaussian {
                 let w = e.rel_width();
                 if e.hi().is_zero() || w < 2f64.powi(-(bits as i32) + 2) || w > 0.5 * prev_width {
                     let zero = Float::with_val(bits, 0);
-                    let lo = if e.lo().is_sign_negative() { zero } else { e.lo().clone() };
-                    let e = Enclosure::new(lo, e.hi().clone()).expect("ordered").with_prec(bits);
+                    let lo = if e.lo().is_sign_negative() {
+                        zero
+                    } else {
+                        e.lo().clone()
+                    };
+                    let e = Enclosure::new(lo, e.hi().clone())
+                        .expect("ordered")
+                        .with_prec(bits);
                     return Ok(Certified { enclosure: e, path });
                 }
                 prev_width = w;
@@ -420,7 +430,11 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
     } else {
         est
     };
-    let lo = if hi == 0.0 { 0.0 } else { certify_lo(est_lo.min(hi))? };
+    let lo = if hi == 0.0 {
+        0.0
+    } else {
+        certify_lo(est_lo.min(hi))?
+    };
     if hi > 0.0 && (hi - lo) > F64_TARGET_REL * hi {
         return None;
     }
@@ -479,7 +493,10 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         let m = mu_hi.to_f64();
         let d = delta.lo().to_f64();
         let ln_d = Float::with_val(64, delta.lo().ln_ref()).to_f64();
-        match (d > 1e-280 && m < 1e4).then(|| epsilon_estimate_f64(m, d)).flatten() {
+        match (d > 1e-280 && m < 1e4)
+            .then(|| epsilon_estimate_f64(m, d))
+            .flatten()
+        {
             Some(e) => Float::with_val(wp, e),
             None => Float::with_val(wp, m * (0.5 * m + (-2.0 * ln_d).sqrt())),
         }
@@ -492,7 +509,11 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         let mut up_ok = false;
         let mut step = Float::with_val(bits, ehi.clone().abs() + 1e-300f64) >> (bits as i32 - 2);
         for _ in 0..24 {
-            let d = delta_enclosure(&Enclosure::from_float(&mu_hi), &Enclosure::from_float(&ehi), wp);
+            let d = delta_enclosure(
+                &Enclosure::from_float(&mu_hi),
+                &Enclosure::from_float(&ehi),
+                wp,
+            );
             if d.is_finite() && d.hi() <= delta.lo() {
                 up_ok = true;
                 break;
@@ -509,7 +530,11 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
                 lo_ok = true;
                 break;
             }
-            let d = delta_enclosure(&Enclosure::from_float(&mu_lo), &Enclosure::from_float(&elo), wp);
+            let d = delta_enclosure(
+                &Enclosure::from_float(&mu_lo),
+                &Enclosure::from_float(&elo),
+                wp,
+            );
             if d.is_finite() && d.lo() >= delta.hi() {
                 lo_ok = true;
                 break;
@@ -569,7 +594,12 @@ mod tests {
     use super::*;
 
     fn delta_exact(mu: f64, eps: f64) -> Float {
-        delta_enclosure(&Enclosure::from_f64(1024, mu), &Enclosure::from_f64(1024, eps), 1024).mid()
+        delta_enclosure(
+            &Enclosure::from_f64(1024, mu),
+            &Enclosure::from_f64(1024, eps),
+            1024,
+        )
+        .mid()
     }
 
     #[test]
@@ -583,7 +613,9 @@ mod tests {
             if exact.to_f64() < 1e-290 {
                 continue;
             }
-            let rel = ((Float::with_val(256, got) - &exact) / &exact).abs().to_f64();
+            let rel = ((Float::with_val(256, got) - &exact) / &exact)
+                .abs()
+                .to_f64();
             worst = worst.max(rel);
         }
         assert!(worst <= ERFC_REL_ERR, "worst erfc relative error {worst:e}");
@@ -605,7 +637,13 @@ mod tests {
 
     #[test]
     fn f64_epsilon_is_upper_and_tight() {
-        for &(mu, d) in &[(1.0, 1e-5), (0.5, 1e-10), (4.0, 1e-20), (0.05, 1e-3), (30.0, 1e-100)] {
+        for &(mu, d) in &[
+            (1.0, 1e-5),
+            (0.5, 1e-10),
+            (4.0, 1e-20),
+            (0.05, 1e-3),
+            (30.0, 1e-100),
+        ] {
             let c = Gaussian::epsilon(
                 &Enclosure::from_f64(64, mu),
                 &Enclosure::from_f64(64, d),
@@ -620,7 +658,9 @@ mod tests {
             .unwrap();
             let truth = hp.enclosure.hi();
             assert!(c.upper() >= hp.lower(), "mu={mu} d={d}");
-            let rel = ((Float::with_val(512, c.upper()) - truth) / truth).abs().to_f64();
+            let rel = ((Float::with_val(512, c.upper()) - truth) / truth)
+                .abs()
+                .to_f64();
             assert!(rel < 1e-11, "mu={mu} d={d} rel={rel:e}");
         }
     }
@@ -644,8 +684,15 @@ mod tests {
             Err(Error::Parameter { .. })
         ));
         for bad in [0.0, 1.0, 1.5, -0.1] {
-            let r = Gaussian::epsilon(&Enclosure::from_f64(64, 1.0), &Enclosure::from_f64(64, bad), Precision::F64);
-            assert!(matches!(r, Err(Error::Parameter { ref name, .. }) if name == "delta"), "{bad}");
+            let r = Gaussian::epsilon(
+                &Enclosure::from_f64(64, 1.0),
+                &Enclosure::from_f64(64, bad),
+                Precision::F64,
+            );
+            assert!(
+                matches!(r, Err(Error::Parameter { ref name, .. }) if name == "delta"),
+                "{bad}"
+            );
         }
         assert!(Gaussian::new(f64::NAN).is_err());
         assert!(Gaussian::new(f64::INFINITY).is_err());

@@ -58,14 +58,20 @@ pub fn check_tradeoff_laws(f: &dyn Tradeoff, k: usize) -> std::result::Result<()
     let ys: Vec<f64> = xs.iter().map(|&a| f.eval(a)).collect();
     for (i, (&a, &y)) in xs.iter().zip(&ys).enumerate() {
         if !y.is_finite() || !(-LAW_TOL..=1.0 + LAW_TOL).contains(&y) {
-            return Err(format!("{}: value {y} at α = {a} is outside [0, 1]", f.name()));
+            return Err(format!(
+                "{}: value {y} at α = {a} is outside [0, 1]",
+                f.name()
+            ));
         }
         if y > 1.0 - a + LAW_TOL {
             return Err(format!("{}: f({a}) = {y} > 1 − α", f.name()));
         }
         let (lo, hi) = f.eval_bounds(a);
         if !(lo <= y + LAW_TOL && y <= hi + LAW_TOL) {
-            return Err(format!("{}: bounds ({lo}, {hi}) miss f({a}) = {y}", f.name()));
+            return Err(format!(
+                "{}: bounds ({lo}, {hi}) miss f({a}) = {y}",
+                f.name()
+            ));
         }
         if i > 0 && y > ys[i - 1] + LAW_TOL {
             return Err(format!("{}: increases at α = {a}", f.name()));

@@ -61,19 +61,35 @@ impl PiecewiseLinear {
     /// [`Error::Parameter`] if a vertex is not finite or outside [0,1]², if α = 0 or
     /// α = 1 is missing, or if the hull violates `f(α) ≤ 1 − α` by more than 1e−12.
     pub fn from_vertices(vertices: Vec<(f64, f64)>) -> Result<Self> {
-        if vertices.iter().any(|&(a, b)| !a.is_finite() || !b.is_finite()) {
+        if vertices
+            .iter()
+            .any(|&(a, b)| !a.is_finite() || !b.is_finite())
+        {
             return Err(Error::param("vertices", "non-finite", "must be finite"));
         }
         if vertices
             .iter()
             .any(|&(a, b)| !(0.0..=1.0).contains(&a) || !(-1e-12..=1.0 + 1e-12).contains(&b))
         {
-            return Err(Error::param("vertices", "out of range", "must lie in [0,1]²"));
+            return Err(Error::param(
+                "vertices",
+                "out of range",
+                "must lie in [0,1]²",
+            ));
         }
         if !vertices.iter().any(|&(a, _)| a == 0.0) || !vertices.iter().any(|&(a, _)| a == 1.0) {
-            return Err(Error::param("vertices", "domain", "must include α = 0 and α = 1"));
+            return Err(Error::param(
+                "vertices",
+                "domain",
+                "must include α = 0 and α = 1",
+            ));
         }
-        let mut h = lower_hull(vertices.into_iter().map(|(a, b)| (a, b.clamp(0.0, 1.0))).collect());
+        let mut h = lower_hull(
+            vertices
+                .into_iter()
+                .map(|(a, b)| (a, b.clamp(0.0, 1.0)))
+                .collect(),
+        );
         // make non-increasing: after the minimum the convex hull can only rise; flatten it
         if let Some(imin) = (0..h.len()).min_by(|&i, &j| h[i].1.total_cmp(&h[j].1).then(j.cmp(&i)))
         {
@@ -172,15 +188,26 @@ impl PiecewiseLinear {
     /// [`Error::Parameter`] unless `0 ≤ p ≤ 1`.
     pub fn subsample(&self, p: f64) -> Result<PiecewiseLinear> {
         if !(0.0..=1.0).contains(&p) {
-            return Err(Error::param("p", p, "sampling probability must be in [0, 1]"));
+            return Err(Error::param(
+                "p",
+                p,
+                "sampling probability must be in [0, 1]",
+            ));
         }
-        let fp: Vec<(f64, f64)> = self.v.iter().map(|&(a, b)| (a, p * b + (1.0 - p) * (1.0 - a))).collect();
+        let fp: Vec<(f64, f64)> = self
+            .v
+            .iter()
+            .map(|&(a, b)| (a, p * b + (1.0 - p) * (1.0 - a)))
+            .collect();
         Ok(Self::from_vertices(fp)?.symmetrize())
     }
 
     /// Convex conjugate `f*(y) = maxᵢ (αᵢ y − βᵢ)`.
     pub fn conjugate(&self, y: f64) -> f64 {
-        self.v.iter().map(|&(a, b)| a * y - b).fold(f64::NEG_INFINITY, f64::max)
+        self.v
+            .iter()
+            .map(|&(a, b)| a * y - b)
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 
     /// An upper bound on `δ(ε) = max{0, maxᵢ (1 − βᵢ − e^ε αᵢ)}` (rounded up).
@@ -261,7 +288,9 @@ mod tests {
 
     #[test]
     fn hull_removes_non_convex_vertex_and_inverse_round_trips() {
-        let f = PiecewiseLinear::from_vertices(vec![(0.0, 0.9), (0.3, 0.5), (0.5, 0.1), (1.0, 0.0)]).unwrap();
+        let f =
+            PiecewiseLinear::from_vertices(vec![(0.0, 0.9), (0.3, 0.5), (0.5, 0.1), (1.0, 0.0)])
+                .unwrap();
         check_tradeoff_laws(&f, 200).unwrap();
         let g = f.inverse().inverse();
         for i in 0..=20 {
@@ -272,7 +301,9 @@ mod tests {
 
     #[test]
     fn subsample_one_and_zero() {
-        let f = crate::tradeoff::ApproxDp::new(1.0, 0.0).unwrap().to_piecewise();
+        let f = crate::tradeoff::ApproxDp::new(1.0, 0.0)
+            .unwrap()
+            .to_piecewise();
         let s1 = f.subsample(1.0).unwrap();
         let s0 = f.subsample(0.0).unwrap();
         for i in 0..=20 {

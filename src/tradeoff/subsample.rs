@@ -24,7 +24,7 @@
 use super::gaussian::Certified;
 use super::{Gaussian, Path, Tradeoff};
 use crate::error::{Error, Result};
-use crate::precision::{special, Enclosure, Precision};
+use crate::precision::{Enclosure, Precision, special};
 
 /// `C_p(G(μ))`.
 ///
@@ -49,7 +49,11 @@ impl SubsampledGaussian {
     /// [`Error::Parameter`] unless `0 ≤ p ≤ 1` and μ is finite and ≥ 0.
     pub fn new(p: f64, mu: f64) -> Result<Self> {
         if !(0.0..=1.0).contains(&p) {
-            return Err(Error::param("p", p, "sampling probability must be in [0, 1]"));
+            return Err(Error::param(
+                "p",
+                p,
+                "sampling probability must be in [0, 1]",
+            ));
         }
         Gaussian::new(mu)?;
         Ok(SubsampledGaussian { p, mu })
@@ -114,7 +118,10 @@ impl SubsampledGaussian {
         let mu = Enclosure::from_f64(prec, self.mu);
         let one = Enclosure::from_u64(prec, 1);
         if self.p == 0.0 || self.mu == 0.0 {
-            return Ok(Certified { enclosure: Enclosure::from_u64(prec, 0), path: Path::Mpfr(prec) });
+            return Ok(Certified {
+                enclosure: Enclosure::from_u64(prec, 0),
+                path: Path::Mpfr(prec),
+            });
         }
         // term 1: p δ_G(ε′), ε′ = ln(1 + (e^ε − 1)/p)
         let eps1 = (e.exp_m1() / p.clone()).ln_1p();
@@ -145,7 +152,10 @@ impl SubsampledGaussian {
         };
         let zero = Enclosure::from_u64(prec, 0);
         let d = t1.max(&t2).max(&zero);
-        Ok(Certified { enclosure: d, path: Path::Mpfr(prec) })
+        Ok(Certified {
+            enclosure: d,
+            path: Path::Mpfr(prec),
+        })
     }
 
     /// Certified upper bound on `ε(δ)` by bisection on the certified `δ(ε)`.
@@ -157,7 +167,8 @@ impl SubsampledGaussian {
         if !(delta > 0.0 && delta < 1.0) {
             return Err(Error::param("delta", delta, "must satisfy 0 < δ < 1"));
         }
-        let ok = |e: f64| -> Result<bool> { Ok(self.delta(e, bits)?.enclosure.upper_f64() <= delta) };
+        let ok =
+            |e: f64| -> Result<bool> { Ok(self.delta(e, bits)?.enclosure.upper_f64() <= delta) };
         if ok(0.0)? {
             return Ok(0.0);
         }
@@ -165,7 +176,10 @@ impl SubsampledGaussian {
         while !ok(hi)? {
             hi *= 2.0;
             if hi > 1e4 {
-                return Err(Error::NotCertified { what: "ε(δ) of C_p(G(μ))".into(), reason: "ε > 1e4".into() });
+                return Err(Error::NotCertified {
+                    what: "ε(δ) of C_p(G(μ))".into(),
+                    reason: "ε > 1e4".into(),
+                });
             }
         }
         let mut lo = 0.0;
@@ -239,7 +253,8 @@ impl Tradeoff for SubsampledGaussian {
                 let one = Enclosure::from_u64(prec, 1);
                 let h = |zz: f64| {
                     let ze = Enclosure::from_f64(prec, zz);
-                    p.clone() * (ze.clone() - mu.clone()).phi() + (one.clone() - p.clone()) * ze.phi()
+                    p.clone() * (ze.clone() - mu.clone()).phi()
+                        + (one.clone() - p.clone()) * ze.phi()
                 };
                 let mut w = 1e-14 * (1.0 + z.abs());
                 let mut found = None;
@@ -276,15 +291,20 @@ impl Tradeoff for SubsampledGaussian {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tradeoff::{check_tradeoff_laws, PiecewiseLinear};
+    use crate::tradeoff::{PiecewiseLinear, check_tradeoff_laws};
 
     /// Independent construction: C_p applied to a fine tangent approximation of G(μ).
     fn numeric_cp(p: f64, mu: f64, k: usize) -> PiecewiseLinear {
         let g = Gaussian::new(mu).unwrap();
-        let alphas: Vec<f64> = (1..k).map(|i| special::phi(-8.0 + 16.0 * i as f64 / k as f64)).collect();
+        let alphas: Vec<f64> = (1..k)
+            .map(|i| special::phi(-8.0 + 16.0 * i as f64 / k as f64))
+            .collect();
         let values: Vec<f64> = alphas.iter().map(|&a| g.eval(a)).collect();
         let slopes: Vec<f64> = alphas.iter().map(|&a| g.slope(a)).collect();
-        PiecewiseLinear::from_tangents(&alphas, &values, &slopes).unwrap().subsample(p).unwrap()
+        PiecewiseLinear::from_tangents(&alphas, &values, &slopes)
+            .unwrap()
+            .subsample(p)
+            .unwrap()
     }
 
     #[test]
@@ -295,7 +315,12 @@ mod tests {
             let n = numeric_cp(p, mu, 4000);
             for i in 1..100 {
                 let a = i as f64 / 100.0;
-                assert!((c.eval(a) - n.eval(a)).abs() < 2e-5, "p={p} mu={mu} a={a}: {} vs {}", c.eval(a), n.eval(a));
+                assert!(
+                    (c.eval(a) - n.eval(a)).abs() < 2e-5,
+                    "p={p} mu={mu} a={a}: {} vs {}",
+                    c.eval(a),
+                    n.eval(a)
+                );
                 let (lo, hi) = c.eval_bounds(a);
                 assert!(lo <= c.eval(a) + 1e-15 && c.eval(a) <= hi + 1e-15);
             }
@@ -303,7 +328,10 @@ mod tests {
             for &e in &[0.0, 0.3, 1.0, 2.5] {
                 let d = c.delta(e, 64).unwrap().enclosure;
                 let dn = n.delta_up(e).unwrap();
-                assert!((d.mid_f64() - dn).abs() < 2e-5, "p={p} mu={mu} e={e}: {d:?} vs {dn}");
+                assert!(
+                    (d.mid_f64() - dn).abs() < 2e-5,
+                    "p={p} mu={mu} e={e}: {d:?} vs {dn}"
+                );
             }
         }
     }

@@ -1,0 +1,117 @@
+//! `shiftdp epsilon` and `shiftdp delta`: the exact (ε, δ) conversion of μ-GDP.
+use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
+use crate::error::Result;
+use crate::precision::Precision;
+use crate::tradeoff::Gaussian;
+use serde_json::json;
+
+/// Arguments of `shiftdp epsilon`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EpsilonArgs {
+    /// GDP parameter μ ≥ 0 (decimal; parsed exactly and used by its upper end).
+    #[arg(long, allow_hyphen_values = true)]
+    pub mu: String,
+    /// Target δ ∈ (0, 1), e.g. 1e-5 or 1e-1000 (no lower limit with --bits).
+    #[arg(long, allow_hyphen_values = true)]
+    pub delta: String,
+    /// MPFR precision in bits (default: the f64 path, with MPFR fallback).
+    #[arg(long)]
+    pub bits: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `shiftdp delta`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DeltaArgs {
+    /// GDP parameter μ ≥ 0.
+    #[arg(long, allow_hyphen_values = true)]
+    pub mu: String,
+    /// ε (finite).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon: String,
+    /// MPFR precision in bits (default: f64 path with MPFR fallback).
+    #[arg(long)]
+    pub bits: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `shiftdp epsilon`: certified upper bound on ε(δ) of G(μ).
+///
+/// # Errors
+/// Bad μ, δ, precision, or a value that cannot be certified.
+pub fn run_epsilon(a: &EpsilonArgs) -> Result<Output> {
+    let prec = Precision::from_bits(a.bits)?;
+    let ib = input_bits(prec);
+    let mu = parse_number("mu", &a.mu, ib)?;
+    let delta = parse_number("delta", &a.delta, ib)?;
+    let c = Gaussian::epsilon(&mu, &delta, prec)?;
+    let bits = match prec {
+        Precision::F64 => 53,
+        Precision::Bits(b) => b,
+    };
+    let eps = fmt_up(c.upper(), bits);
+    let lo = fmt_down(c.lower(), bits);
+    let json = json!({
+        "command": "epsilon",
+        "tradeoff": format!("G({})", a.mu),
+        "mu": a.mu,
+        "delta": a.delta,
+        "epsilon": eps,
+        "epsilon_lower": lo,
+        "relative_width": format!("{:e}", c.rel_width()),
+        "side": "upper bound on ε(δ): δ(ε) ≤ δ is certified at the reported ε",
+        "path": c.path.describe(),
+    });
+    let human = format!(
+        "G({}) is (ε, δ)-DP with δ = {} for\n  ε ≤ {}   (certified upper bound; true ε ≥ {})\n  computed by {}, relative width {:.1e}\n",
+        a.mu,
+        a.delta,
+        eps,
+        lo,
+        c.path.describe(),
+        c.rel_width()
+    );
+    Ok(Output { json, human })
+}
+
+/// Runs `shiftdp delta`: certified upper bound on δ(ε) of G(μ).
+///
+/// # Errors
+/// Bad μ, ε, precision, or a value that cannot be certified.
+pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
+    let prec = Precision::from_bits(a.bits)?;
+    let ib = input_bits(prec);
+    let mu = parse_number("mu", &a.mu, ib)?;
+    let eps = parse_number("epsilon", &a.epsilon, ib)?;
+    let c = Gaussian::delta(&mu, &eps, prec)?;
+    let bits = match prec {
+        Precision::F64 => 53,
+        Precision::Bits(b) => b,
+    };
+    let d = fmt_up(c.upper(), bits);
+    let lo = fmt_down(c.lower(), bits);
+    let json = json!({
+        "command": "delta",
+        "tradeoff": format!("G({})", a.mu),
+        "mu": a.mu,
+        "epsilon": a.epsilon,
+        "delta": d,
+        "delta_lower": lo,
+        "relative_width": format!("{:e}", c.rel_width()),
+        "side": "upper bound on δ(ε)",
+        "path": c.path.describe(),
+    });
+    let human = format!(
+        "G({}) is (ε, δ)-DP with ε = {} for\n  δ ≤ {}   (certified upper bound; true δ ≥ {})\n  computed by {}\n",
+        a.mu,
+        a.epsilon,
+        d,
+        lo,
+        c.path.describe()
+    );
+    Ok(Output { json, human })
+}

@@ -1,0 +1,64 @@
+//! Command-line interface: one module per command, each a clap `Args` struct and a
+//! `run` function returning an [`Output`]. `main.rs` only dispatches and prints.
+//!
+//! Conventions shared by every command:
+//! * `--json` prints exactly one JSON object on stdout; numbers are decimal strings
+//!   (at the requested precision), bounds already rounded in the safe direction;
+//! * otherwise a human-readable report;
+//! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
+//!   never NaN printed as a result.
+pub mod conversion;
+pub mod curve;
+
+use crate::error::{Error, Result};
+use crate::precision::{Enclosure, Precision};
+use serde_json::Value;
+
+/// What a command produced: a JSON object and a human-readable rendering.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The machine-readable result (printed with `--json`).
+    pub json: Value,
+    /// The human-readable report (printed otherwise).
+    pub human: String,
+}
+
+/// Parses a user-supplied decimal number into an enclosure at `prec` bits.
+///
+/// # Errors
+/// [`Error::Parse`] naming the flag if the text is not a finite number.
+pub fn parse_number(flag: &str, text: &str, prec: u32) -> Result<Enclosure> {
+    Enclosure::parse(prec, text).map_err(|_| Error::Parse {
+        input: text.to_string(),
+        reason: format!("--{flag} expects a finite decimal number"),
+    })
+}
+
+/// Working precision for parsing inputs: at least 64 bits, more when asked.
+pub fn input_bits(prec: Precision) -> u32 {
+    prec.mpfr_bits().max(64)
+}
+
+/// Number of significant decimal digits that `bits` bits carry (plus two guard digits).
+pub fn digits_for(bits: u32) -> usize {
+    ((bits as f64) * std::f64::consts::LOG10_2).ceil() as usize + 2
+}
+
+/// Decimal string of an upper bound, rounded up, with digits matching `bits`.
+pub fn fmt_up(x: &rug::Float, bits: u32) -> String {
+    crate::precision::rounding::to_decimal_up(x, digits_for(bits))
+}
+
+/// Decimal string of a lower bound, rounded down.
+pub fn fmt_down(x: &rug::Float, bits: u32) -> String {
+    crate::precision::rounding::to_decimal_down(x, digits_for(bits))
+}
+
+/// Short human form of an f64 (used in tables).
+pub fn short(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {
+        format!("{x:.6}")
+    } else {
+        format!("{x:.6e}")
+    }
+}
