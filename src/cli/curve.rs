@@ -60,10 +60,8 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
         None => Box::new(Gaussian::new(mu)?),
         Some(p) => {
             let pe = parse_number("subsample", p, 64)?;
-            if pe.lower_f64() != pe.upper_f64() {
-                // p is used exactly; a non-binary decimal is taken at its upper end
-                // (C_p(G(μ)) decreases in p, so the larger p is the safe side)
-            }
+            // a non-binary decimal p is taken at its upper end: C_p(G(μ)) decreases
+            // in p, so the larger p is the safe side
             Box::new(SubsampledGaussian::new(pe.upper_f64(), mu)?)
         }
     };

@@ -150,7 +150,7 @@ pub fn phi_inv(p: f64) -> f64 {
     if p == 0.0 {
         return f64::NEG_INFINITY;
     }
-    if p == 1.0 {
+    if p >= 1.0 {
         return f64::INFINITY;
     }
     let q = p - 0.5;

@@ -4,7 +4,7 @@
 //! `f(α) ≤ 1 − α` (BSA24 Lemma 2.3; DRS22 Prop 1). Types:
 //!
 //! * [`Gaussian`]: `G(μ)`, with the exact (ε, δ) conversion at any precision;
-//! * [`ApproxDp`]: `f_{ε,δ}`;
+//! * [`ApproxDp`]: the (ε, δ)-DP tradeoff function;
 //! * [`PiecewiseLinear`]: a numerically represented convex curve (lower convex hull of
 //!   its vertices), with inverse, conjugate, symmetrization, subsampling and (ε, δ);
 //! * [`SubsampledGaussian`]: `C_p(G(μ))` of BSA24 Def 4.7 in closed form.

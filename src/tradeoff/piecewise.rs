@@ -42,7 +42,7 @@ fn cross(o: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
 /// Lower convex hull (Andrew's monotone chain) of points sorted by α.
 fn lower_hull(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    pts.dedup_by(|b, a| a.0 == b.0); // keep the lowest β per α (sorted ascending)
+    pts.dedup_by(|b, a| a.0.total_cmp(&b.0).is_eq()); // keep the lowest β per α (sorted ascending)
     let mut h: Vec<(f64, f64)> = Vec::with_capacity(pts.len());
     for p in pts {
         while h.len() >= 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0.0 {
@@ -77,7 +77,7 @@ impl PiecewiseLinear {
                 "must lie in [0,1]²",
             ));
         }
-        if !vertices.iter().any(|&(a, _)| a == 0.0) || !vertices.iter().any(|&(a, _)| a == 1.0) {
+        if !vertices.iter().any(|&(a, _)| a <= 0.0) || !vertices.iter().any(|&(a, _)| a >= 1.0) {
             return Err(Error::param(
                 "vertices",
                 "domain",
@@ -154,7 +154,7 @@ impl PiecewiseLinear {
         }
         let (x0, y0) = self.v[i - 1];
         let (x1, y1) = self.v[i];
-        if x1 == x0 {
+        if x1 <= x0 {
             return y0.min(y1);
         }
         y0 + (y1 - y0) * (a - x0) / (x1 - x0)

@@ -1,0 +1,242 @@
+//! End-to-end tests of the `shiftdp` binary: the acceptance commands of the foundation
+//! issue against independent reference values, and rejection of bad input.
+use rug::Float;
+use serde_json::Value;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+fn big(s: &str) -> Float {
+    Float::with_val(1024, Float::parse(s).unwrap())
+}
+
+/// ε(δ) of μ-GDP, reference values from mpmath 1.3.0 at 120 decimal digits: 400 steps
+/// of bisection on δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (DRS22 Cor 1), printed to
+/// 50 significant digits (so each is within 1e−48 relative of the truth).
+const REFERENCE: &[(&str, &str, &str)] = &[
+    (
+        "0.5",
+        "1e-5",
+        "1.9930914044151196311494615880914477145859276683249",
+    ),
+    (
+        "0.5",
+        "1e-20",
+        "4.595443475954800358274259080786699410652977674704",
+    ),
+    (
+        "0.5",
+        "1e-100",
+        "10.672945439809632594837571926221103067040091476425",
+    ),
+    (
+        "1",
+        "1e-5",
+        "4.3771780956812246276501162932420109131534385169724",
+    ),
+    (
+        "1",
+        "1e-20",
+        "9.5109362405743804653774577480541076419433902364582",
+    ),
+    (
+        "1",
+        "1e-100",
+        "21.627508093648382210497789080547266806399228374966",
+    ),
+    (
+        "4",
+        "1e-5",
+        "24.381610883113672631069750094675425364676662994119",
+    ),
+    (
+        "4",
+        "1e-20",
+        "44.532370319394625654722640963606896944704098959457",
+    ),
+    (
+        "4",
+        "1e-100",
+        "92.747252497101659052983709571476655822634723798216",
+    ),
+    (
+        "50",
+        "1e-300",
+        "3101.6065721413099674201157809091703848044453394141",
+    ),
+];
+
+fn check_upper_and_close(reported: &str, reference: &str, rel: f64) {
+    let r = big(reported);
+    let t = big(reference);
+    let slack = Float::with_val(1024, &t * Float::with_val(64, 1e-48));
+    assert!(
+        r >= Float::with_val(1024, &t - &slack),
+        "{reported} below truth {reference}"
+    );
+    let err = (Float::with_val(1024, &r - &t) / &t).abs().to_f64();
+    assert!(
+        err <= rel,
+        "{reported} vs {reference}: relative error {err:e} > {rel:e}"
+    );
+}
+
+#[test]
+fn epsilon_256_bits_is_upper_and_within_1e_minus_25() {
+    for (mu, d, reference) in REFERENCE {
+        let v = json(&[
+            "epsilon", "--mu", mu, "--delta", d, "--bits", "256", "--json",
+        ]);
+        check_upper_and_close(v["epsilon"].as_str().unwrap(), reference, 1e-25);
+        assert_eq!(v["path"], "mpfr-256");
+    }
+}
+
+#[test]
+fn epsilon_f64_path_is_upper_and_within_1e_minus_12() {
+    let v = json(&["epsilon", "--mu", "1", "--delta", "1e-5", "--json"]);
+    check_upper_and_close(v["epsilon"].as_str().unwrap(), REFERENCE[3].2, 1e-12);
+    assert_eq!(v["path"], "f64");
+}
+
+#[test]
+fn epsilon_extreme_tails() {
+    let v = json(&["epsilon", "--mu", "50", "--delta", "1e-300", "--json"]);
+    check_upper_and_close(v["epsilon"].as_str().unwrap(), REFERENCE[9].2, 1e-15);
+    let v = json(&[
+        "epsilon", "--mu", "50", "--delta", "1e-1000", "--bits", "512", "--json",
+    ]);
+    let e = big(v["epsilon"].as_str().unwrap());
+    // independent check at 2048 bits: δ(ε) ≤ 1e-1000 at the reported ε, > at 0.999ε
+    let delta_at = |eps: &Float| {
+        let p = 2048;
+        let mu = Float::with_val(p, 50);
+        let s2 = Float::with_val(p, 2).sqrt();
+        let phi = |x: Float| Float::with_val(p, -x / &s2).erfc() / 2u32;
+        let r = Float::with_val(p, eps / &mu);
+        let h = Float::with_val(p, &mu / 2u32);
+        phi(Float::with_val(p, &h - &r)) - Float::with_val(p, eps.exp_ref()) * phi(-(r + h))
+    };
+    let target = Float::with_val(2048, Float::parse("1e-1000").unwrap());
+    assert!(delta_at(&e) <= target);
+    assert!(delta_at(&Float::with_val(2048, &e * 0.999f64)) > target);
+}
+
+#[test]
+fn delta_matches_reference() {
+    let v = json(&["delta", "--mu", "1", "--epsilon", "1", "--json"]);
+    // mpmath 1.3.0, 120 digits: δ(1) of G(1)
+    let t = big("0.1269367375066439458008296247577668804151");
+    let d = big(v["delta"].as_str().unwrap());
+    let lo = big(v["delta_lower"].as_str().unwrap());
+    assert!(lo <= t && t <= d);
+    assert!((Float::with_val(1024, &d - &t) / &t).to_f64() < 1e-12);
+}
+
+#[test]
+fn subsampled_curve_csv_is_valid_symmetric_and_between_g_and_id() {
+    let (code, out, err) = run(&[
+        "curve",
+        "gdp",
+        "--mu",
+        "1",
+        "--subsample",
+        "0.25",
+        "--points",
+        "101",
+        "--csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<(f64, f64)> = out
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            (c[0], c[1])
+        })
+        .collect();
+    assert_eq!(rows.len(), 101);
+    let g =
+        |a: f64| shiftdp::precision::special::phi_c(shiftdp::precision::special::phi_inv(a) + 1.0);
+    for w in rows.windows(3) {
+        let (a, v) = w[1];
+        assert!(v <= w[0].1 + 1e-12, "non-increasing");
+        assert!(w[0].1 - 2.0 * v + w[2].1 >= -1e-9, "convex");
+        assert!(
+            v <= 1.0 - a + 1e-12 && v >= g(a) - 1e-12,
+            "between G(1) and Id"
+        );
+    }
+    // symmetry: the curve's graph is its own mirror image: f(f(α)) = α
+    let f = |a: f64| {
+        let i = rows.partition_point(|r| r.0 < a).clamp(1, 100);
+        let (a0, v0) = rows[i - 1];
+        let (a1, v1) = rows[i];
+        v0 + (v1 - v0) * (a - a0) / (a1 - a0)
+    };
+    for (a, v) in rows.iter().step_by(10) {
+        assert!((f(*v) - a).abs() < 2e-3, "f(f({a})) = {}", f(*v));
+    }
+}
+
+#[test]
+fn bad_input_is_rejected_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["epsilon", "--mu", "-1", "--delta", "1e-5"],
+        &["epsilon", "--mu", "nan", "--delta", "1e-5"],
+        &["epsilon", "--mu", "inf", "--delta", "1e-5"],
+        &["epsilon", "--mu", "1", "--delta", "0"],
+        &["epsilon", "--mu", "1", "--delta", "1"],
+        &["epsilon", "--mu", "1", "--delta", "2"],
+        &["epsilon", "--mu", "abc", "--delta", "1e-5"],
+        &["epsilon", "--mu", "1", "--delta", "1e-5", "--bits", "8"],
+        &[
+            "epsilon",
+            "--mu",
+            "1",
+            "--delta",
+            "1e-5",
+            "--bits",
+            "99999999999",
+        ],
+        &["delta", "--mu", "1", "--epsilon", "nan"],
+        &[
+            "curve",
+            "gdp",
+            "--mu",
+            "1",
+            "--subsample",
+            "1.5",
+            "--points",
+            "11",
+        ],
+        &["curve", "gdp", "--mu", "-2", "--points", "11"],
+        &["curve", "gdp", "--mu", "1", "--points", "1"],
+    ];
+    for args in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?} should fail: {out}");
+        assert!(out.is_empty(), "{args:?} printed a result: {out}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert!(!out.to_lowercase().contains("nan"));
+        let lines: Vec<&str> = err.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+    }
+}
