@@ -20,6 +20,8 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod settings;
+pub mod bounds;
 pub mod error;
 pub mod precision;
 pub mod tradeoff;

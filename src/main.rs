@@ -17,6 +17,8 @@ enum Command {
     Epsilon(cli::conversion::EpsilonArgs),
     /// Certified δ(ε) of μ-GDP (upper bound).
     Delta(cli::conversion::DeltaArgs),
+    /// Every applicable bound for one run, side by side, tightest marked.
+    Bound(cli::bound::BoundArgs),
     /// Tradeoff-curve values.
     #[command(subcommand)]
     Curve(cli::curve::CurveCommand),
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
     let result = match &args.command {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
         Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),
+        Command::Bound(a) => cli::bound::run(a).map(|o| emit(&o, a.json)),
         Command::Curve(c) => {
             cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
         }

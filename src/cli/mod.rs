@@ -7,8 +7,10 @@
 //! * otherwise a human-readable report;
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
 //!   never NaN printed as a result.
+pub mod bound;
 pub mod conversion;
 pub mod curve;
+pub mod setting;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};

@@ -1,0 +1,483 @@
+//! The bounds of Bok, Su & Altschuler (2024), *Shifted interpolation for differential
+//! privacy* (BSA24), §4 and §5, as functions of a validated [`Setting`].
+//!
+//! Closed forms are written once, generic over [`Real`], and evaluated as certified
+//! [`Enclosure`]s (μ reported by its upper end). Each function checks the result's
+//! hypotheses and returns [`Error::Hypothesis`](crate::Error::Hypothesis) naming the
+//! one that fails.
+//!
+//! Reading adopted for Thm 4.2 (see ERRATA.md): the transcription prints
+//! `μ = √((1 − cᵗ)/(1 + cᵗ)) · (1 + c)/(1 − c) · L/(nσ)`; the shifted-interpolation
+//! schedule problem (SPEC §4) gives, and the quadratic exact instance attains,
+//! `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers both
+//! factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
+//! σ = √(2/η), c = 1 − ηm gives `√((2 − ηm)/2) L/√m`).
+use super::{hyp, Bound, BoundKind};
+use crate::error::Result;
+use crate::precision::{Enclosure, Real};
+use crate::settings::{Algorithm, Setting, SETTING_BITS};
+
+/// Result ids (the key of each proof file).
+pub const THM_4_1: &str = "BSA24 Thm 4.1";
+/// NoisyGD, strongly convex.
+pub const THM_4_2: &str = "BSA24 Thm 4.2";
+/// NoisyGD, constrained convex.
+pub const THM_4_3: &str = "BSA24 Thm 4.3";
+/// NoisyCGD, composition.
+pub const THM_4_4: &str = "BSA24 Thm 4.4";
+/// NoisyCGD, strongly convex.
+pub const THM_4_5: &str = "BSA24 Thm 4.5";
+/// NoisyCGD, constrained convex.
+pub const THM_4_6: &str = "BSA24 Thm 4.6";
+/// LMC, strongly log-concave.
+pub const PROP_5_1: &str = "BSA24 Prop 5.1";
+/// Stationary distribution of LMC.
+pub const COR_5_2_ETA: &str = "BSA24 Cor 5.2 (π(η))";
+/// Exponential mechanism, strongly convex.
+pub const COR_5_2_EXP: &str = "BSA24 Cor 5.2 (π)";
+/// Stationary distribution of projected LMC.
+pub const COR_5_4_ETA: &str = "BSA24 Cor 5.4 (π(η))";
+/// Exponential mechanism, convex on a set of diameter D.
+pub const COR_5_4_EXP: &str = "BSA24 Cor 5.4 (π)";
+/// The standard pure-DP analysis of the exponential mechanism that BSA24 §5.2 compares to.
+pub const MT07_EXP: &str = "MT07 exponential mechanism (BSA24 §5.2)";
+
+/// Thm 4.1: `μ = (L/(nσ)) √t` (composition, DRS22).
+pub fn mu_thm_4_1<R: Real>(unit: &R, t: u64) -> R {
+    unit.clone() * unit.int(t).sqrt()
+}
+
+/// Thm 4.2 (reading adopted): `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)`.
+pub fn mu_thm_4_2<R: Real>(c: &R, t: u64, unit: &R) -> R {
+    let one = c.int(1);
+    let ct = c.powu(t);
+    ((one.clone() - ct.clone()) / (one.clone() + ct) * (one.clone() + c.clone()) / (one - c.clone())).sqrt()
+        * unit.clone()
+}
+
+/// Thm 4.2 *as transcribed*: `√((1 − cᵗ)/(1 + cᵗ)) · (1 + c)/(1 − c) · L/(nσ)` — kept only as
+/// evidence for ERRATA.md (it exceeds the exact value, so it is valid but not tight).
+pub fn mu_thm_4_2_as_printed<R: Real>(c: &R, t: u64, unit: &R) -> R {
+    let one = c.int(1);
+    let ct = c.powu(t);
+    ((one.clone() - ct.clone()) / (one.clone() + ct)).sqrt() * (one.clone() + c.clone()) / (one - c.clone())
+        * unit.clone()
+}
+
+/// Thm 4.3: `μ = (1/σ) √(3LD/(ηn) + (L²/n²)⌈Dn/(ηL)⌉)`.
+pub fn mu_thm_4_3<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
+    let nn = l.int(n);
+    let k = (d.clone() * nn.clone() / (eta.clone() * l.clone())).ceil();
+    (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone()) + l.square() / nn.square() * k).sqrt()
+        / sigma.clone()
+}
+
+/// Thm 4.4: `μ = (L/(bσ)) √E`.
+pub fn mu_thm_4_4<R: Real>(unit: &R, epochs: u64) -> R {
+    unit.clone() * unit.int(epochs).sqrt()
+}
+
+/// Thm 4.5: `μ = (L/(bσ)) √(1 + c^{2l−2} (1 − c²)/(1 − cˡ)² · (1 − c^{l(E−1)})/(1 + c^{l(E−1)}))`.
+pub fn mu_thm_4_5<R: Real>(c: &R, l: u64, epochs: u64, unit: &R) -> R {
+    let one = c.int(1);
+    let cl = c.powu(l);
+    let ce = c.powu(l * (epochs - 1));
+    let inner = c.powu(2 * l - 2) * (one.clone() - c.square()) / (one.clone() - cl).square()
+        * (one.clone() - ce.clone())
+        / (one.clone() + ce);
+    (one + inner).sqrt() * unit.clone()
+}
+
+/// Thm 4.6: `μ = (1/σ) √((L/b)² + 3LD/(ηbl) + (L²/(b²l))⌈Db/(ηL)⌉)`.
+pub fn mu_thm_4_6<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R) -> R {
+    let bb = lg.int(b);
+    let ll = lg.int(l);
+    let k = (d.clone() * bb.clone() / (eta.clone() * lg.clone())).ceil();
+    ((lg.clone() / bb.clone()).square()
+        + lg.lit(3.0) * lg.clone() * d.clone() / (eta.clone() * bb.clone() * ll.clone())
+        + lg.square() / (bb.square() * ll) * k)
+        .sqrt()
+        / sigma.clone()
+}
+
+/// Prop 5.1: `μ = √((2 − ηm)/2) · L/√m`.
+pub fn mu_prop_5_1<R: Real>(eta: &R, m: &R, l: &R) -> R {
+    ((m.lit(2.0) - eta.clone() * m.clone()) / m.lit(2.0)).sqrt() * l.clone() / m.sqrt()
+}
+
+fn one() -> Enclosure {
+    Enclosure::from_u64(SETTING_BITS, 1)
+}
+
+fn two() -> Enclosure {
+    Enclosure::from_u64(SETTING_BITS, 2)
+}
+
+fn gdp(id: &'static str, title: &'static str, mu: Enclosure, hypotheses: Vec<String>, exact: bool) -> Result<Bound> {
+    if !mu.is_finite() {
+        return Err(crate::Error::NotCertified {
+            what: format!("μ of {id}"),
+            reason: "the closed form did not evaluate to a finite enclosure".into(),
+        });
+    }
+    Ok(Bound {
+        id,
+        title,
+        kind: BoundKind::Gdp { mu },
+        hypotheses,
+        exact,
+        notes: vec![],
+    })
+}
+
+fn fmt(e: &Enclosure) -> String {
+    format!("{}", e.mid_f64())
+}
+
+/// Checks `0 < η < 2/M` (or `≤` when `closed`) when M is given.
+fn check_eta_smooth(id: &str, s: &Setting, closed: bool, hyps: &mut Vec<String>) -> Result<()> {
+    if let Some(mm) = &s.big_m {
+        let em = s.eta.clone() * mm.clone();
+        let ok = if closed { em.hi() <= two().lo() } else { em.hi() < two().lo() };
+        let label = if closed { "H2: 0 < η ≤ 2/M" } else { "H2: 0 < η < 2/M" };
+        if !ok {
+            return Err(hyp(id, label, format!("η·M = {} (certified bound {})", fmt(&em), em.upper_f64())));
+        }
+        hyps.push(format!("{label} holds (η·M = {})", fmt(&em)));
+    }
+    Ok(())
+}
+
+/// The contraction c < 1 of a strongly convex setting, with hypotheses recorded.
+fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+    let c = match (&s.c, &s.m) {
+        (None, _) => {
+            return Err(hyp(
+                id,
+                "H1: m-strongly convex, M-smooth losses (c = max{|1−ηm|, |1−ηM|} < 1)",
+                "give --strong-convexity and --smoothness, or --contraction",
+            ));
+        }
+        (Some(c), _) => c.clone(),
+    };
+    if !s.c_given {
+        match &s.m {
+            Some(m) if m.is_positive() => hyps.push(format!("H1: m = {} > 0, M = {} (Lemma 2.8: c = {})", fmt(m), s.big_m.as_ref().map(fmt).unwrap_or_default(), fmt(&c))),
+            _ => return Err(hyp(id, "H1: m-strongly convex (m > 0)", "m = 0 or missing: losses are only convex")),
+        }
+    } else {
+        hyps.push(format!(
+            "H1: contraction c = {} given directly (the gradient step is assumed c-Lipschitz, Lemma 2.8)",
+            fmt(&c)
+        ));
+    }
+    check_eta_smooth(id, s, false, hyps)?;
+    if !(c.hi() < one().lo()) {
+        return Err(hyp(id, "H3: c < 1 (strict contraction)", format!("c = {}", fmt(&c))));
+    }
+    hyps.push(format!("H3: c = {} < 1", fmt(&c)));
+    Ok(c)
+}
+
+/// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
+fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+    let d = s
+        .d
+        .clone()
+        .ok_or_else(|| hyp(id, "H1: constraint set of diameter D", "give --diameter"))?;
+    match (&s.big_m, &s.c) {
+        (Some(_), _) => check_eta_smooth(id, s, true, hyps)?,
+        (None, Some(c)) if s.c_given => {
+            if !(c.hi() <= one().lo()) {
+                return Err(hyp(id, "H2: contractive gradient step (c ≤ 1)", format!("c = {}", fmt(c))));
+            }
+            hyps.push(format!("H2: contraction c = {} ≤ 1 given directly", fmt(c)));
+        }
+        _ => {
+            return Err(hyp(
+                id,
+                "H2: convex, M-smooth losses with 0 < η ≤ 2/M",
+                "give --smoothness (or --contraction ≤ 1)",
+            ));
+        }
+    }
+    hyps.push(format!("H1: diameter D = {}", fmt(&d)));
+    Ok(d)
+}
+
+/// BSA24 Thm 4.1 (composition, NoisyGD): `μ = (L/(nσ))√t`.
+///
+/// # Errors
+/// Hypothesis error unless the setting is full-batch GD.
+pub fn thm_4_1(s: &Setting) -> Result<Bound> {
+    if s.algorithm != Algorithm::Gd {
+        return Err(hyp(THM_4_1, "H0: NoisyGD (full batches)", s.algorithm.name()));
+    }
+    let mu = mu_thm_4_1(&s.unit(), s.t);
+    gdp(THM_4_1, "NoisyGD, any losses (composition)", mu, vec!["H1: gradient sensitivity L".into()], false)
+}
+
+/// BSA24 Thm 4.2 (NoisyGD, strongly convex): see the module doc for the reading.
+///
+/// # Errors
+/// Hypothesis errors: not strongly convex / no contraction, η ≥ 2/M, c ≥ 1.
+pub fn thm_4_2(s: &Setting) -> Result<Bound> {
+    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
+        return Err(hyp(THM_4_2, "H0: NoisyGD (full batches)", s.algorithm.name()));
+    }
+    let mut hyps = vec![];
+    let c = strong_contraction(THM_4_2, s, &mut hyps)?;
+    let mu = mu_thm_4_2(&c, s.t, &s.unit());
+    // optimality claimed for η ≤ 2/(M + m)
+    let exact = match (&s.m, &s.big_m) {
+        (Some(m), Some(mm)) if !s.c_given => (s.eta.clone() * (m.clone() + mm.clone())).hi() <= two().lo(),
+        _ => false,
+    };
+    gdp(THM_4_2, "NoisyGD, strongly convex (shifted interpolation)", mu, hyps, exact)
+}
+
+/// BSA24 Thm 4.3 (NoisyGD, constrained convex).
+///
+/// # Errors
+/// Hypothesis errors: no diameter, η > 2/M, `t < Dn/(ηL)`.
+pub fn thm_4_3(s: &Setting) -> Result<Bound> {
+    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
+        return Err(hyp(THM_4_3, "H0: NoisyGD (full batches)", s.algorithm.name()));
+    }
+    let mut hyps = vec![];
+    let d = constrained_convex(THM_4_3, s, &mut hyps)?;
+    let nn = Enclosure::from_u64(SETTING_BITS, s.n);
+    let thr = d.clone() * nn / (s.eta.clone() * s.l.clone());
+    if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, s.t).lo()) {
+        return Err(hyp(THM_4_3, "H3: t ≥ Dn/(ηL)", format!("t = {}, Dn/(ηL) = {}", s.t, fmt(&thr))));
+    }
+    hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, fmt(&thr)));
+    let mu = mu_thm_4_3(&s.l, &d, &s.eta, s.n, &s.sigma);
+    gdp(THM_4_3, "NoisyGD, constrained convex (shifted interpolation)", mu, hyps, false)
+}
+
+fn cyclic_shape(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u64)> {
+    if s.algorithm != Algorithm::Cgd {
+        return Err(hyp(id, "H0: NoisyCGD (cyclic batches)", s.algorithm.name()));
+    }
+    let l = s
+        .batches_per_epoch()
+        .ok_or_else(|| hyp(id, "H4: l = n/b is an integer", format!("n = {}, b = {}", s.n, s.b)))?;
+    let e = s
+        .integer_epochs()
+        .ok_or_else(|| hyp(id, "H5: E = t/l is an integer", format!("t = {}, l = {l}", s.t)))?;
+    hyps.push(format!("H4/H5: l = {l}, E = {e} integers"));
+    Ok((l, e))
+}
+
+/// BSA24 Thm 4.4 (composition, NoisyCGD): `μ = (L/(bσ))√E`.
+///
+/// # Errors
+/// Hypothesis errors unless cyclic with integer l and E.
+pub fn thm_4_4(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec!["H1: gradient sensitivity L".to_string()];
+    let (_, e) = cyclic_shape(THM_4_4, s, &mut hyps)?;
+    gdp(THM_4_4, "NoisyCGD, any losses (composition)", mu_thm_4_4(&s.unit(), e), hyps, false)
+}
+
+/// BSA24 Thm 4.5 (NoisyCGD, strongly convex).
+///
+/// # Errors
+/// Hypothesis errors: cyclic shape, strong convexity, η ≥ 2/M, c ≥ 1.
+pub fn thm_4_5(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let (l, e) = cyclic_shape(THM_4_5, s, &mut hyps)?;
+    let c = strong_contraction(THM_4_5, s, &mut hyps)?;
+    gdp(THM_4_5, "NoisyCGD, strongly convex (shifted interpolation)", mu_thm_4_5(&c, l, e, &s.unit()), hyps, false)
+}
+
+/// BSA24 Thm 4.6 (NoisyCGD, constrained convex).
+///
+/// # Errors
+/// Hypothesis errors: cyclic shape, diameter, η > 2/M, `E < Db/(ηL)`.
+pub fn thm_4_6(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let (l, e) = cyclic_shape(THM_4_6, s, &mut hyps)?;
+    let d = constrained_convex(THM_4_6, s, &mut hyps)?;
+    let thr = d.clone() * Enclosure::from_u64(SETTING_BITS, s.b) / (s.eta.clone() * s.l.clone());
+    if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, e).lo()) {
+        return Err(hyp(THM_4_6, "H3: E ≥ Db/(ηL)", format!("E = {e}, Db/(ηL) = {}", fmt(&thr))));
+    }
+    hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", fmt(&thr)));
+    gdp(
+        THM_4_6,
+        "NoisyCGD, constrained convex (shifted interpolation)",
+        mu_thm_4_6(&s.l, &d, &s.eta, s.b, l, &s.sigma),
+        hyps,
+        false,
+    )
+}
+
+fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+    if s.algorithm != Algorithm::Lmc {
+        return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
+    }
+    let m = match &s.m {
+        Some(m) if m.is_positive() => m.clone(),
+        _ => return Err(hyp(id, "H1: F, F′ m-strongly convex (m > 0)", "give --strong-convexity")),
+    };
+    let mm = s
+        .big_m
+        .clone()
+        .ok_or_else(|| hyp(id, "H2: F, F′ M-smooth", "give --smoothness"))?;
+    let em = s.eta.clone() * (m.clone() + mm);
+    if !(em.hi() <= two().lo()) {
+        return Err(hyp(id, "H3: 0 < η ≤ 2/(M + m)", format!("η(M + m) = {}", fmt(&em))));
+    }
+    hyps.push(format!("H1–H3: m = {}, η(M + m) = {} ≤ 2; F − F′ is L-Lipschitz with L = {}", fmt(&m), fmt(&em), fmt(&s.l)));
+    Ok(m)
+}
+
+/// BSA24 Prop 5.1 (LMC, any t): `μ = √((2 − ηm)/2) L/√m` for `η ∈ (0, 2/(M+m)]`.
+///
+/// # Errors
+/// Hypothesis errors unless LMC with m > 0, M and `η(M+m) ≤ 2`.
+pub fn prop_5_1(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let m = lmc_strong(PROP_5_1, s, &mut hyps)?;
+    gdp(PROP_5_1, "LMC iterates, strongly log-concave (every t)", mu_prop_5_1(&s.eta, &m, &s.l), hyps, true)
+}
+
+/// BSA24 Cor 5.2, first part: the stationary law π(η) of LMC, same μ as Prop 5.1.
+///
+/// # Errors
+/// As [`prop_5_1`].
+pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let m = lmc_strong(COR_5_2_ETA, s, &mut hyps)?;
+    let mut b = gdp(COR_5_2_ETA, "stationary law π(η) of LMC", mu_prop_5_1(&s.eta, &m, &s.l), hyps, true)?;
+    b.notes.push("about the stationary distribution, not the t-step run".into());
+    Ok(b)
+}
+
+/// BSA24 Cor 5.2, second part: the exponential mechanism `π ∝ e^{−F}`: `μ = L/√m`.
+///
+/// # Errors
+/// As [`prop_5_1`].
+pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let m = lmc_strong(COR_5_2_EXP, s, &mut hyps)?;
+    let mut b = gdp(COR_5_2_EXP, "exponential mechanism π ∝ e^{−F}", s.l.clone() / m.sqrt(), hyps, true)?;
+    b.notes.push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
+    Ok(b)
+}
+
+fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+    if s.algorithm != Algorithm::Lmc {
+        return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
+    }
+    let d = s.d.clone().ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give --diameter"))?;
+    if s.big_m.is_none() {
+        return Err(hyp(id, "H2: F, F′ convex and M-smooth", "give --smoothness"));
+    }
+    check_eta_smooth(id, s, true, hyps)?;
+    hyps.push(format!(
+        "H1: D = {}; sensitivity L = {} of F − F′ (for L′-Lipschitz F, F′ the paper's 2L′)",
+        fmt(&d),
+        fmt(&s.l)
+    ));
+    Ok(d)
+}
+
+/// BSA24 Cor 5.4, stationary law of projected LMC: `μ = √(2LD + ηL²/2)` in terms of the
+/// gradient sensitivity L of F − F′ (the paper's `√(4L′D + 2ηL′²)` for L′-Lipschitz F, F′,
+/// whose sensitivity is 2L′).
+///
+/// # Errors
+/// Hypothesis errors unless LMC with a diameter, M and η ≤ 2/M.
+pub fn cor_5_4_stationary(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let d = lmc_convex(COR_5_4_ETA, s, &mut hyps)?;
+    let mu = (two() * s.l.clone() * d + s.eta.clone() * s.l.square().half()).sqrt();
+    let mut b = gdp(COR_5_4_ETA, "stationary law π(η) of projected LMC", mu, hyps, false)?;
+    b.notes.push("about the stationary distribution, not the t-step run".into());
+    Ok(b)
+}
+
+/// BSA24 Cor 5.4, exponential mechanism on K: `μ = √(2LD)` (the paper's `2√(L′D)`).
+///
+/// # Errors
+/// As [`cor_5_4_stationary`].
+pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
+    let mut hyps = vec![];
+    let d = lmc_convex(COR_5_4_EXP, s, &mut hyps)?;
+    let mu = (two() * s.l.clone() * d).sqrt();
+    let mut b = gdp(COR_5_4_EXP, "exponential mechanism π ∝ e^{−F} 1_K", mu, hyps, false)?;
+    b.notes.push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
+    Ok(b)
+}
+
+/// The standard analysis of the exponential mechanism [MT07] quoted in BSA24 §5.2:
+/// `(LD, 0)`-DP in terms of the sensitivity L of F − F′ (the paper's `(2L′D, 0)`).
+///
+/// # Errors
+/// Hypothesis error without a diameter.
+pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
+    if s.algorithm != Algorithm::Lmc {
+        return Err(hyp(MT07_EXP, "H0: Langevin / exponential mechanism", s.algorithm.name()));
+    }
+    let d = s
+        .d
+        .clone()
+        .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give --diameter"))?;
+    Ok(Bound {
+        id: MT07_EXP,
+        title: "exponential mechanism, pure DP",
+        kind: BoundKind::Pure { eps: s.l.clone() * d },
+        hypotheses: vec!["H1: sup_K |F − F′ − const| ≤ LD/2".into()],
+        exact: false,
+        notes: vec!["about the exponential mechanism, not the t-step run".into()],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thm_4_2_reading_matches_prop_5_1_limit() {
+        // n = 1, σ = √(2/η), c = 1 − ηm, t → ∞: the adopted reading gives Prop 5.1,
+        // the printed one does not.
+        let (eta, m, l) = (0.01, 2.0, 3.0);
+        let c = 1.0 - eta * m;
+        let unit = l / (2.0f64 / eta).sqrt();
+        let adopted = mu_thm_4_2(&c, 200_000, &unit);
+        let printed = mu_thm_4_2_as_printed(&c, 200_000, &unit);
+        let prop = mu_prop_5_1(&eta, &m, &l);
+        assert!((adopted - prop).abs() < 1e-9 * prop, "{adopted} vs {prop}");
+        assert!(printed > 5.0 * prop);
+    }
+
+    #[test]
+    fn thm_4_2_is_monotone_and_below_composition() {
+        for &c in &[0.1, 0.5, 0.9, 0.999] {
+            let mut prev = 0.0;
+            for t in 1..60u64 {
+                let mu = mu_thm_4_2(&c, t, &1.0);
+                assert!(mu >= prev - 1e-15);
+                assert!(mu <= mu_thm_4_1(&1.0, t) + 1e-12, "c={c} t={t}");
+                prev = mu;
+            }
+            assert!((mu_thm_4_2(&c, 1, &1.0) - 1.0).abs() < 1e-12, "t = 1 is one Gaussian step");
+        }
+    }
+
+    #[test]
+    fn thm_4_3_equals_uniform_shift_schedule() {
+        // c = 1, z_τ = D, T = ⌈Dn/(ηL)⌉ steps of equal shifts a = (D + Ts)/T, s = ηL/n,
+        // ς = ησ: μ² = T a²/ς² ≤ the closed form (which bounds D²/(η²T) by LD/(ηn)).
+        let (l, d, eta, n, sigma) = (0.7f64, 3.0f64, 0.2f64, 50u64, 1.3f64);
+        let s = eta * l / n as f64;
+        let t = (d * n as f64 / (eta * l)).ceil();
+        let a = (d + t * s) / t;
+        let mu_sched = (t * a * a).sqrt() / (eta * sigma);
+        let closed = mu_thm_4_3(&l, &d, &eta, n, &sigma);
+        assert!(mu_sched <= closed * (1.0 + 1e-12));
+        assert!(mu_sched >= 0.8 * closed);
+    }
+}

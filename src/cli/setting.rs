@@ -1,0 +1,92 @@
+//! Setting flags shared by `bound`, `schedule`, `exact` and `compare`.
+use crate::error::Result;
+use crate::settings::{Algorithm, RawSetting, Setting};
+
+/// The algorithm positional argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// Full-batch NoisyGD.
+    Gd,
+    /// Cyclic NoisyCGD.
+    Cgd,
+    /// Stochastic NoisySGD.
+    Sgd,
+    /// Langevin Monte Carlo (NoisyGD with n = 1, σ = √(2/η)).
+    Lmc,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Self {
+        match a {
+            AlgorithmArg::Gd => Algorithm::Gd,
+            AlgorithmArg::Cgd => Algorithm::Cgd,
+            AlgorithmArg::Sgd => Algorithm::Sgd,
+            AlgorithmArg::Lmc => Algorithm::Lmc,
+        }
+    }
+}
+
+/// Flags describing a run (SPEC §2 parameter model). Numbers are decimals, parsed exactly.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SettingArgs {
+    /// Dataset size n.
+    #[arg(long, allow_hyphen_values = true)]
+    pub n: Option<String>,
+    /// Batch size b (cyclic/stochastic; full batch uses b = n).
+    #[arg(long, allow_hyphen_values = true)]
+    pub batch: Option<String>,
+    /// Number of steps t.
+    #[arg(long, allow_hyphen_values = true)]
+    pub steps: Option<String>,
+    /// Number of epochs E (t = E·n/b).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epochs: Option<String>,
+    /// Step size η.
+    #[arg(long, allow_hyphen_values = true)]
+    pub eta: Option<String>,
+    /// Noise σ (per-step noise standard deviation ησ); LMC default √(2/η).
+    #[arg(long, allow_hyphen_values = true)]
+    pub noise: Option<String>,
+    /// Gradient sensitivity L = sup‖∇f − ∇f′‖ (2× the Lipschitz constant).
+    #[arg(long, allow_hyphen_values = true)]
+    pub sensitivity: Option<String>,
+    /// Strong convexity m.
+    #[arg(long, allow_hyphen_values = true)]
+    pub strong_convexity: Option<String>,
+    /// Smoothness M.
+    #[arg(long, allow_hyphen_values = true)]
+    pub smoothness: Option<String>,
+    /// Contraction c of one gradient step, given directly.
+    #[arg(long, allow_hyphen_values = true)]
+    pub contraction: Option<String>,
+    /// Diameter D of the constraint set.
+    #[arg(long, allow_hyphen_values = true)]
+    pub diameter: Option<String>,
+}
+
+impl SettingArgs {
+    /// The raw (unvalidated) setting.
+    pub fn raw(&self) -> RawSetting {
+        RawSetting {
+            n: self.n.clone(),
+            batch: self.batch.clone(),
+            steps: self.steps.clone(),
+            epochs: self.epochs.clone(),
+            eta: self.eta.clone(),
+            noise: self.noise.clone(),
+            sensitivity: self.sensitivity.clone(),
+            strong_convexity: self.strong_convexity.clone(),
+            smoothness: self.smoothness.clone(),
+            contraction: self.contraction.clone(),
+            diameter: self.diameter.clone(),
+        }
+    }
+
+    /// Validates into a [`Setting`].
+    ///
+    /// # Errors
+    /// As [`Setting::new`].
+    pub fn setting(&self, alg: AlgorithmArg) -> Result<Setting> {
+        Setting::new(alg.into(), &self.raw())
+    }
+}

@@ -1,0 +1,418 @@
+//! Settings: a validated description of one training run in the toolkit's single
+//! parameter model (SPEC §2).
+//!
+//! Template (BSA24 eq. 2.1):
+//! `X_{k+1} = Π_K[X_k − η((1/b) Σ_{i∈B_k} ∇f_i(X_k) + Z_{k+1})]`, `Z ~ N(0, σ² I_d)`.
+//! Per-step noise standard deviation ησ, update sensitivity `s = ηL/b`, contraction
+//! `c = max{|1 − ηm|, |1 − ηM|}` (BSA24 Lemma 2.8). Langevin (LMC, BSA24 Prop 5.1) is the
+//! special case `n = b = 1`, `σ = √(2/η)`.
+//!
+//! Real parameters are kept as [`Enclosure`]s of the decimal numbers the user typed, so
+//! bounds computed from them can be rounded in the safe direction.
+use crate::error::{Error, Result};
+use crate::precision::Enclosure;
+
+/// Working precision for settings' parameters (bits).
+pub const SETTING_BITS: u32 = 128;
+
+/// The batch scheme of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Full-batch noisy gradient descent (b = n).
+    Gd,
+    /// Cyclic batches: l = n/b batches per epoch in a fixed order.
+    Cgd,
+    /// Stochastic batches: a uniform size-b subset each step.
+    Sgd,
+    /// Langevin Monte Carlo: NoisyGD with n = 1 and σ = √(2/η) (BSA24 Prop 5.1).
+    Lmc,
+}
+
+impl Algorithm {
+    /// Name as used on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Gd => "gd",
+            Algorithm::Cgd => "cgd",
+            Algorithm::Sgd => "sgd",
+            Algorithm::Lmc => "lmc",
+        }
+    }
+}
+
+/// Raw, unvalidated setting as typed by a user (decimal strings).
+#[derive(Debug, Clone, Default)]
+pub struct RawSetting {
+    /// Dataset size n.
+    pub n: Option<String>,
+    /// Batch size b.
+    pub batch: Option<String>,
+    /// Number of steps t.
+    pub steps: Option<String>,
+    /// Number of epochs E (cyclic / stochastic).
+    pub epochs: Option<String>,
+    /// Step size η.
+    pub eta: Option<String>,
+    /// Noise σ (per-step noise std is ησ). Derived as √(2/η) for LMC if absent.
+    pub noise: Option<String>,
+    /// Gradient sensitivity L.
+    pub sensitivity: Option<String>,
+    /// Strong convexity m.
+    pub strong_convexity: Option<String>,
+    /// Smoothness M.
+    pub smoothness: Option<String>,
+    /// Contraction c given directly.
+    pub contraction: Option<String>,
+    /// Diameter D of the constraint set.
+    pub diameter: Option<String>,
+}
+
+/// A validated setting. Integers are exact; reals are enclosures of the typed decimals.
+#[derive(Debug, Clone)]
+pub struct Setting {
+    /// Batch scheme.
+    pub algorithm: Algorithm,
+    /// Dataset size n ≥ 1.
+    pub n: u64,
+    /// Batch size 1 ≤ b ≤ n (= n for full batch).
+    pub b: u64,
+    /// Steps t ≥ 1.
+    pub t: u64,
+    /// Epochs E = t/l as given or derived (cyclic/stochastic), as a decimal string.
+    pub epochs: Option<Enclosure>,
+    /// Step size η > 0.
+    pub eta: Enclosure,
+    /// Noise σ > 0.
+    pub sigma: Enclosure,
+    /// Gradient sensitivity L > 0.
+    pub l: Enclosure,
+    /// Strong convexity m ≥ 0, if given.
+    pub m: Option<Enclosure>,
+    /// Smoothness M > 0, if given.
+    pub big_m: Option<Enclosure>,
+    /// Contraction c: given directly, or derived from (η, m, M).
+    pub c: Option<Enclosure>,
+    /// Whether c was given directly (then Lemma 2.8 is the user's assertion).
+    pub c_given: bool,
+    /// Diameter D > 0 of the constraint set, if constrained.
+    pub d: Option<Enclosure>,
+}
+
+fn real(name: &str, v: &Option<String>) -> Result<Option<Enclosure>> {
+    match v {
+        None => Ok(None),
+        Some(s) => {
+            let e = Enclosure::parse(SETTING_BITS, s).map_err(|_| Error::Parse {
+                input: s.clone(),
+                reason: format!("--{name} expects a finite decimal number"),
+            })?;
+            Ok(Some(e))
+        }
+    }
+}
+
+fn positive(name: &str, v: Option<Enclosure>, what: &str) -> Result<Option<Enclosure>> {
+    if let Some(e) = &v
+        && !e.is_positive()
+    {
+        return Err(Error::param(name, e.mid_f64(), what));
+    }
+    Ok(v)
+}
+
+fn integer(name: &str, v: &Option<String>) -> Result<Option<u64>> {
+    match v {
+        None => Ok(None),
+        Some(s) => {
+            let t = s.trim();
+            if let Ok(k) = t.parse::<u64>() {
+                return Ok(Some(k));
+            }
+            // accept integral decimals like 1e6 or 1000.0
+            let e = Enclosure::parse(64, t).map_err(|_| Error::Parse {
+                input: s.clone(),
+                reason: format!("--{name} expects a positive integer"),
+            })?;
+            let x = e.mid_f64();
+            if x >= 1.0 && x <= 9.0e15 && x.fract().abs() < f64::EPSILON && e.rel_width() < 1e-18 {
+                Ok(Some(x as u64))
+            } else {
+                Err(Error::param(name, s, "must be a positive integer"))
+            }
+        }
+    }
+}
+
+/// `|x|` of an enclosure.
+fn abs(x: &Enclosure) -> Enclosure {
+    x.max(&x.neg())
+}
+
+impl Setting {
+    /// Validates a raw setting for `algorithm`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] / [`Error::Parse`] naming the flag: missing required values
+    /// (n, steps or epochs, η, σ, L), non-positive values, b > n, epochs not giving an
+    /// integer number of steps, a given contraction smaller than the one implied by
+    /// (η, m, M) (that would understate privacy loss).
+    pub fn new(algorithm: Algorithm, raw: &RawSetting) -> Result<Setting> {
+        let need = |name: &str, v: &Option<String>| -> Result<()> {
+            if v.is_none() {
+                return Err(Error::param(name, "missing", "is required for this setting"));
+            }
+            Ok(())
+        };
+        let n = if algorithm == Algorithm::Lmc {
+            integer("n", &raw.n)?.unwrap_or(1)
+        } else {
+            need("n", &raw.n)?;
+            integer("n", &raw.n)?.expect("checked")
+        };
+        if n == 0 {
+            return Err(Error::param("n", n, "must be ≥ 1"));
+        }
+        let b = match algorithm {
+            Algorithm::Gd | Algorithm::Lmc => {
+                let b = integer("batch", &raw.batch)?.unwrap_or(n);
+                if b != n {
+                    return Err(Error::param("batch", b, "full-batch GD uses b = n"));
+                }
+                b
+            }
+            _ => {
+                need("batch", &raw.batch)?;
+                integer("batch", &raw.batch)?.expect("checked")
+            }
+        };
+        if b == 0 || b > n {
+            return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
+        }
+        need("eta", &raw.eta)?;
+        let eta = positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?.expect("checked");
+        let sigma = match (&raw.noise, algorithm) {
+            (None, Algorithm::Lmc) => {
+                // LMC: Z ~ N(0, 2η I) = η · N(0, σ²) with σ = √(2/η)
+                (Enclosure::from_u64(SETTING_BITS, 2) / eta.clone()).sqrt()
+            }
+            _ => {
+                need("noise", &raw.noise)?;
+                positive("noise", real("noise", &raw.noise)?, "noise σ must be > 0")?.expect("checked")
+            }
+        };
+        need("sensitivity", &raw.sensitivity)?;
+        let l = positive("sensitivity", real("sensitivity", &raw.sensitivity)?, "gradient sensitivity must be > 0")?
+            .expect("checked");
+        let m = real("strong-convexity", &raw.strong_convexity)?;
+        if let Some(m) = &m
+            && m.lo().is_sign_negative()
+            && !m.lo().is_zero()
+        {
+            return Err(Error::param("strong-convexity", m.mid_f64(), "must be ≥ 0"));
+        }
+        let big_m = positive("smoothness", real("smoothness", &raw.smoothness)?, "smoothness M must be > 0")?;
+        let d = positive("diameter", real("diameter", &raw.diameter)?, "diameter must be > 0")?;
+        let c_raw = real("contraction", &raw.contraction)?;
+        if let Some(c) = &c_raw
+            && (c.lo().is_sign_negative() || !c.is_finite())
+        {
+            return Err(Error::param("contraction", c.mid_f64(), "must be ≥ 0"));
+        }
+        // derived contraction (Lemma 2.8) when m and M are given
+        let derived = match (&m, &big_m) {
+            (Some(m), Some(mm)) => {
+                let one = Enclosure::from_u64(SETTING_BITS, 1);
+                let a = abs(&(one.clone() - eta.clone() * m.clone()));
+                let bb = abs(&(one - eta.clone() * mm.clone()));
+                Some(a.max(&bb))
+            }
+            (None, Some(mm)) => {
+                // convex (m = 0): c = max{1, |1 − ηM|}
+                let one = Enclosure::from_u64(SETTING_BITS, 1);
+                Some(one.clone().max(&abs(&(one - eta.clone() * mm.clone()))))
+            }
+            _ => None,
+        };
+        let (c, c_given) = match (c_raw, derived) {
+            (Some(c), Some(dv)) => {
+                if c.hi() < dv.lo() {
+                    return Err(Error::param(
+                        "contraction",
+                        c.mid_f64(),
+                        &format!(
+                            "is smaller than max(|1−ηm|, |1−ηM|) = {} implied by the other flags",
+                            dv.mid_f64()
+                        ),
+                    ));
+                }
+                (Some(c), true)
+            }
+            (Some(c), None) => (Some(c), true),
+            (None, dv) => (dv, false),
+        };
+        // steps / epochs
+        let t_raw = integer("steps", &raw.steps)?;
+        let e_raw = real("epochs", &raw.epochs)?;
+        let l_batches_exact = n % b == 0;
+        let (t, epochs) = match (t_raw, e_raw) {
+            (Some(_), Some(_)) => {
+                return Err(Error::param("epochs", "given with --steps", "give either --steps or --epochs"));
+            }
+            (Some(t), None) => {
+                let e = if algorithm == Algorithm::Cgd || algorithm == Algorithm::Sgd {
+                    Some(Enclosure::from_u64(SETTING_BITS, t) * Enclosure::from_u64(SETTING_BITS, b)
+                        / Enclosure::from_u64(SETTING_BITS, n))
+                } else {
+                    None
+                };
+                (t, e)
+            }
+            (None, Some(e)) => {
+                if algorithm == Algorithm::Gd || algorithm == Algorithm::Lmc {
+                    // one epoch = one full-batch step
+                    let x = e.mid_f64();
+                    if x.fract().abs() > 1e-12 || x < 1.0 {
+                        return Err(Error::param("epochs", x, "must be a positive integer for full batches"));
+                    }
+                    (x.round() as u64, None)
+                } else {
+                    // t = E · n / b must be an integer
+                    let tt = e.clone() * Enclosure::from_u64(SETTING_BITS, n) / Enclosure::from_u64(SETTING_BITS, b);
+                    let x = tt.mid_f64();
+                    if !(x >= 1.0) || (x - x.round()).abs() > 1e-9 || x > 9e15 {
+                        return Err(Error::param(
+                            "epochs",
+                            e.mid_f64(),
+                            "must make t = E·n/b a positive integer",
+                        ));
+                    }
+                    (x.round() as u64, Some(e))
+                }
+            }
+            (None, None) => return Err(Error::param("steps", "missing", "give --steps or --epochs")),
+        };
+        if t == 0 {
+            return Err(Error::param("steps", 0, "must be ≥ 1"));
+        }
+        let _ = l_batches_exact;
+        Ok(Setting { algorithm, n, b, t, epochs, eta, sigma, l, m, big_m, c, c_given, d })
+    }
+
+    /// Batches per epoch `l = n/b` if it is an integer.
+    pub fn batches_per_epoch(&self) -> Option<u64> {
+        (self.n % self.b == 0).then_some(self.n / self.b)
+    }
+
+    /// Epochs `E = t/l` if l and E are integers.
+    pub fn integer_epochs(&self) -> Option<u64> {
+        let l = self.batches_per_epoch()?;
+        (self.t % l == 0).then_some(self.t / l)
+    }
+
+    /// Sampling probability `p = b/n` as an enclosure.
+    pub fn p(&self) -> Enclosure {
+        Enclosure::from_u64(SETTING_BITS, self.b) / Enclosure::from_u64(SETTING_BITS, self.n)
+    }
+
+    /// The per-step GDP unit `L/(bσ)` (BSA24: sensitivity ηL/b over noise std ησ).
+    pub fn unit(&self) -> Enclosure {
+        self.l.clone() / (Enclosure::from_u64(SETTING_BITS, self.b) * self.sigma.clone())
+    }
+
+    /// One-line summary.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "{}: n = {}, b = {}, t = {}, η = {}, σ = {}, L = {}",
+            self.algorithm.name(),
+            self.n,
+            self.b,
+            self.t,
+            short(&self.eta),
+            short(&self.sigma),
+            short(&self.l)
+        );
+        if let Some(e) = &self.epochs {
+            s.push_str(&format!(", E = {}", short(e)));
+        }
+        if let Some(c) = &self.c {
+            s.push_str(&format!(", c = {}{}", short(c), if self.c_given { " (given)" } else { "" }));
+        }
+        if let Some(m) = &self.m {
+            s.push_str(&format!(", m = {}", short(m)));
+        }
+        if let Some(mm) = &self.big_m {
+            s.push_str(&format!(", M = {}", short(mm)));
+        }
+        if let Some(d) = &self.d {
+            s.push_str(&format!(", D = {}", short(d)));
+        }
+        s
+    }
+}
+
+fn short(e: &Enclosure) -> String {
+    let x = e.mid_f64();
+    format!("{}", (x * 1e12).round() / 1e12)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(pairs: &[(&str, &str)]) -> RawSetting {
+        let mut r = RawSetting::default();
+        for (k, v) in pairs {
+            let v = Some(v.to_string());
+            match *k {
+                "n" => r.n = v,
+                "batch" => r.batch = v,
+                "steps" => r.steps = v,
+                "epochs" => r.epochs = v,
+                "eta" => r.eta = v,
+                "noise" => r.noise = v,
+                "sensitivity" => r.sensitivity = v,
+                "m" => r.strong_convexity = v,
+                "M" => r.smoothness = v,
+                "c" => r.contraction = v,
+                "D" => r.diameter = v,
+                _ => unreachable!(),
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn derives_contraction_from_lemma_2_8() {
+        let s = Setting::new(
+            Algorithm::Gd,
+            &raw(&[("n", "10"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1"), ("m", "1"), ("M", "4")]),
+        )
+        .unwrap();
+        // c = max(|1 − 0.1|, |1 − 0.4|) = 0.9
+        let c = s.c.unwrap();
+        assert!(c.lower_f64() <= 0.9 && 0.9 <= c.upper_f64() && c.rel_width() < 1e-30);
+    }
+
+    #[test]
+    fn rejects_inconsistent_or_missing_values() {
+        let base = [("n", "10"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
+        let mut with_c = base.to_vec();
+        with_c.extend([("m", "1"), ("M", "4"), ("c", "0.5")]);
+        assert!(matches!(Setting::new(Algorithm::Gd, &raw(&with_c)), Err(Error::Parameter { name, .. }) if name == "contraction"));
+        assert!(Setting::new(Algorithm::Gd, &raw(&base[1..])).is_err());
+        let mut neg = base.to_vec();
+        neg[3] = ("noise", "-1");
+        assert!(matches!(Setting::new(Algorithm::Gd, &raw(&neg)), Err(Error::Parameter { name, .. }) if name == "noise"));
+        let cg = [("n", "10"), ("batch", "20"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
+        assert!(Setting::new(Algorithm::Cgd, &raw(&cg)).is_err());
+        let ep = [("n", "10"), ("batch", "3"), ("epochs", "1"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
+        assert!(Setting::new(Algorithm::Cgd, &raw(&ep)).is_err(), "t = 10/3 not an integer");
+    }
+
+    #[test]
+    fn lmc_noise_is_sqrt_two_over_eta() {
+        let s = Setting::new(Algorithm::Lmc, &raw(&[("steps", "5"), ("eta", "0.5"), ("sensitivity", "1")])).unwrap();
+        assert!(s.sigma.lower_f64() <= 2.0 && 2.0 <= s.sigma.upper_f64());
+        assert_eq!(s.n, 1);
+    }
+}
