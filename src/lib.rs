@@ -19,11 +19,12 @@
 #![deny(clippy::float_cmp)]
 #![warn(missing_docs)]
 
-pub mod cli;
-pub mod settings;
 pub mod bounds;
+pub mod cli;
 pub mod error;
+pub mod plot;
 pub mod precision;
+pub mod settings;
 pub mod tradeoff;
 
 pub use error::{Error, Result};

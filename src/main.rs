@@ -19,6 +19,9 @@ enum Command {
     Delta(cli::conversion::DeltaArgs),
     /// Every applicable bound for one run, side by side, tightest marked.
     Bound(cli::bound::BoundArgs),
+    /// Figures (SVG + PNG) in the style of BSA24 Figure 1.
+    #[command(subcommand)]
+    Plot(cli::plot::PlotCommand),
     /// Tradeoff-curve values.
     #[command(subcommand)]
     Curve(cli::curve::CurveCommand),
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
         Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),
         Command::Bound(a) => cli::bound::run(a).map(|o| emit(&o, a.json)),
+        Command::Plot(c) => cli::plot::run(c).map(|o| emit(&o, false)),
         Command::Curve(c) => {
             cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
         }

@@ -159,7 +159,11 @@ impl Setting {
     pub fn new(algorithm: Algorithm, raw: &RawSetting) -> Result<Setting> {
         let need = |name: &str, v: &Option<String>| -> Result<()> {
             if v.is_none() {
-                return Err(Error::param(name, "missing", "is required for this setting"));
+                return Err(Error::param(
+                    name,
+                    "missing",
+                    "is required for this setting",
+                ));
             }
             Ok(())
         };
@@ -189,7 +193,8 @@ impl Setting {
             return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
         }
         need("eta", &raw.eta)?;
-        let eta = positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?.expect("checked");
+        let eta =
+            positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?.expect("checked");
         let sigma = match (&raw.noise, algorithm) {
             (None, Algorithm::Lmc) => {
                 // LMC: Z ~ N(0, 2η I) = η · N(0, σ²) with σ = √(2/η)
@@ -197,12 +202,17 @@ impl Setting {
             }
             _ => {
                 need("noise", &raw.noise)?;
-                positive("noise", real("noise", &raw.noise)?, "noise σ must be > 0")?.expect("checked")
+                positive("noise", real("noise", &raw.noise)?, "noise σ must be > 0")?
+                    .expect("checked")
             }
         };
         need("sensitivity", &raw.sensitivity)?;
-        let l = positive("sensitivity", real("sensitivity", &raw.sensitivity)?, "gradient sensitivity must be > 0")?
-            .expect("checked");
+        let l = positive(
+            "sensitivity",
+            real("sensitivity", &raw.sensitivity)?,
+            "gradient sensitivity must be > 0",
+        )?
+        .expect("checked");
         let m = real("strong-convexity", &raw.strong_convexity)?;
         if let Some(m) = &m
             && m.lo().is_sign_negative()
@@ -210,8 +220,16 @@ impl Setting {
         {
             return Err(Error::param("strong-convexity", m.mid_f64(), "must be ≥ 0"));
         }
-        let big_m = positive("smoothness", real("smoothness", &raw.smoothness)?, "smoothness M must be > 0")?;
-        let d = positive("diameter", real("diameter", &raw.diameter)?, "diameter must be > 0")?;
+        let big_m = positive(
+            "smoothness",
+            real("smoothness", &raw.smoothness)?,
+            "smoothness M must be > 0",
+        )?;
+        let d = positive(
+            "diameter",
+            real("diameter", &raw.diameter)?,
+            "diameter must be > 0",
+        )?;
         let c_raw = real("contraction", &raw.contraction)?;
         if let Some(c) = &c_raw
             && (c.lo().is_sign_negative() || !c.is_finite())
@@ -256,12 +274,18 @@ impl Setting {
         let l_batches_exact = n % b == 0;
         let (t, epochs) = match (t_raw, e_raw) {
             (Some(_), Some(_)) => {
-                return Err(Error::param("epochs", "given with --steps", "give either --steps or --epochs"));
+                return Err(Error::param(
+                    "epochs",
+                    "given with --steps",
+                    "give either --steps or --epochs",
+                ));
             }
             (Some(t), None) => {
                 let e = if algorithm == Algorithm::Cgd || algorithm == Algorithm::Sgd {
-                    Some(Enclosure::from_u64(SETTING_BITS, t) * Enclosure::from_u64(SETTING_BITS, b)
-                        / Enclosure::from_u64(SETTING_BITS, n))
+                    Some(
+                        Enclosure::from_u64(SETTING_BITS, t) * Enclosure::from_u64(SETTING_BITS, b)
+                            / Enclosure::from_u64(SETTING_BITS, n),
+                    )
                 } else {
                     None
                 };
@@ -272,12 +296,17 @@ impl Setting {
                     // one epoch = one full-batch step
                     let x = e.mid_f64();
                     if x.fract().abs() > 1e-12 || x < 1.0 {
-                        return Err(Error::param("epochs", x, "must be a positive integer for full batches"));
+                        return Err(Error::param(
+                            "epochs",
+                            x,
+                            "must be a positive integer for full batches",
+                        ));
                     }
                     (x.round() as u64, None)
                 } else {
                     // t = E · n / b must be an integer
-                    let tt = e.clone() * Enclosure::from_u64(SETTING_BITS, n) / Enclosure::from_u64(SETTING_BITS, b);
+                    let tt = e.clone() * Enclosure::from_u64(SETTING_BITS, n)
+                        / Enclosure::from_u64(SETTING_BITS, b);
                     let x = tt.mid_f64();
                     if !(x >= 1.0) || (x - x.round()).abs() > 1e-9 || x > 9e15 {
                         return Err(Error::param(
@@ -289,13 +318,29 @@ impl Setting {
                     (x.round() as u64, Some(e))
                 }
             }
-            (None, None) => return Err(Error::param("steps", "missing", "give --steps or --epochs")),
+            (None, None) => {
+                return Err(Error::param("steps", "missing", "give --steps or --epochs"));
+            }
         };
         if t == 0 {
             return Err(Error::param("steps", 0, "must be ≥ 1"));
         }
         let _ = l_batches_exact;
-        Ok(Setting { algorithm, n, b, t, epochs, eta, sigma, l, m, big_m, c, c_given, d })
+        Ok(Setting {
+            algorithm,
+            n,
+            b,
+            t,
+            epochs,
+            eta,
+            sigma,
+            l,
+            m,
+            big_m,
+            c,
+            c_given,
+            d,
+        })
     }
 
     /// Batches per epoch `l = n/b` if it is an integer.
@@ -335,7 +380,11 @@ impl Setting {
             s.push_str(&format!(", E = {}", short(e)));
         }
         if let Some(c) = &self.c {
-            s.push_str(&format!(", c = {}{}", short(c), if self.c_given { " (given)" } else { "" }));
+            s.push_str(&format!(
+                ", c = {}{}",
+                short(c),
+                if self.c_given { " (given)" } else { "" }
+            ));
         }
         if let Some(m) = &self.m {
             s.push_str(&format!(", m = {}", short(m)));
@@ -385,7 +434,15 @@ mod tests {
     fn derives_contraction_from_lemma_2_8() {
         let s = Setting::new(
             Algorithm::Gd,
-            &raw(&[("n", "10"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1"), ("m", "1"), ("M", "4")]),
+            &raw(&[
+                ("n", "10"),
+                ("steps", "5"),
+                ("eta", "0.1"),
+                ("noise", "1"),
+                ("sensitivity", "1"),
+                ("m", "1"),
+                ("M", "4"),
+            ]),
         )
         .unwrap();
         // c = max(|1 − 0.1|, |1 − 0.4|) = 0.9
@@ -395,23 +452,54 @@ mod tests {
 
     #[test]
     fn rejects_inconsistent_or_missing_values() {
-        let base = [("n", "10"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
+        let base = [
+            ("n", "10"),
+            ("steps", "5"),
+            ("eta", "0.1"),
+            ("noise", "1"),
+            ("sensitivity", "1"),
+        ];
         let mut with_c = base.to_vec();
         with_c.extend([("m", "1"), ("M", "4"), ("c", "0.5")]);
-        assert!(matches!(Setting::new(Algorithm::Gd, &raw(&with_c)), Err(Error::Parameter { name, .. }) if name == "contraction"));
+        assert!(
+            matches!(Setting::new(Algorithm::Gd, &raw(&with_c)), Err(Error::Parameter { name, .. }) if name == "contraction")
+        );
         assert!(Setting::new(Algorithm::Gd, &raw(&base[1..])).is_err());
         let mut neg = base.to_vec();
         neg[3] = ("noise", "-1");
-        assert!(matches!(Setting::new(Algorithm::Gd, &raw(&neg)), Err(Error::Parameter { name, .. }) if name == "noise"));
-        let cg = [("n", "10"), ("batch", "20"), ("steps", "5"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
+        assert!(
+            matches!(Setting::new(Algorithm::Gd, &raw(&neg)), Err(Error::Parameter { name, .. }) if name == "noise")
+        );
+        let cg = [
+            ("n", "10"),
+            ("batch", "20"),
+            ("steps", "5"),
+            ("eta", "0.1"),
+            ("noise", "1"),
+            ("sensitivity", "1"),
+        ];
         assert!(Setting::new(Algorithm::Cgd, &raw(&cg)).is_err());
-        let ep = [("n", "10"), ("batch", "3"), ("epochs", "1"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1")];
-        assert!(Setting::new(Algorithm::Cgd, &raw(&ep)).is_err(), "t = 10/3 not an integer");
+        let ep = [
+            ("n", "10"),
+            ("batch", "3"),
+            ("epochs", "1"),
+            ("eta", "0.1"),
+            ("noise", "1"),
+            ("sensitivity", "1"),
+        ];
+        assert!(
+            Setting::new(Algorithm::Cgd, &raw(&ep)).is_err(),
+            "t = 10/3 not an integer"
+        );
     }
 
     #[test]
     fn lmc_noise_is_sqrt_two_over_eta() {
-        let s = Setting::new(Algorithm::Lmc, &raw(&[("steps", "5"), ("eta", "0.5"), ("sensitivity", "1")])).unwrap();
+        let s = Setting::new(
+            Algorithm::Lmc,
+            &raw(&[("steps", "5"), ("eta", "0.5"), ("sensitivity", "1")]),
+        )
+        .unwrap();
         assert!(s.sigma.lower_f64() <= 2.0 && 2.0 <= s.sigma.upper_f64());
         assert_eq!(s.n, 1);
     }

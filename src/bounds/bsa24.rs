@@ -12,10 +12,10 @@
 //! `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers both
 //! factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
 //! σ = √(2/η), c = 1 − ηm gives `√((2 − ηm)/2) L/√m`).
-use super::{hyp, Bound, BoundKind};
+use super::{Bound, BoundKind, hyp};
 use crate::error::Result;
 use crate::precision::{Enclosure, Real};
-use crate::settings::{Algorithm, Setting, SETTING_BITS};
+use crate::settings::{Algorithm, SETTING_BITS, Setting};
 
 /// Result ids (the key of each proof file).
 pub const THM_4_1: &str = "BSA24 Thm 4.1";
@@ -51,7 +51,9 @@ pub fn mu_thm_4_1<R: Real>(unit: &R, t: u64) -> R {
 pub fn mu_thm_4_2<R: Real>(c: &R, t: u64, unit: &R) -> R {
     let one = c.int(1);
     let ct = c.powu(t);
-    ((one.clone() - ct.clone()) / (one.clone() + ct) * (one.clone() + c.clone()) / (one - c.clone())).sqrt()
+    ((one.clone() - ct.clone()) / (one.clone() + ct) * (one.clone() + c.clone())
+        / (one - c.clone()))
+    .sqrt()
         * unit.clone()
 }
 
@@ -60,7 +62,8 @@ pub fn mu_thm_4_2<R: Real>(c: &R, t: u64, unit: &R) -> R {
 pub fn mu_thm_4_2_as_printed<R: Real>(c: &R, t: u64, unit: &R) -> R {
     let one = c.int(1);
     let ct = c.powu(t);
-    ((one.clone() - ct.clone()) / (one.clone() + ct)).sqrt() * (one.clone() + c.clone()) / (one - c.clone())
+    ((one.clone() - ct.clone()) / (one.clone() + ct)).sqrt() * (one.clone() + c.clone())
+        / (one - c.clone())
         * unit.clone()
 }
 
@@ -68,7 +71,8 @@ pub fn mu_thm_4_2_as_printed<R: Real>(c: &R, t: u64, unit: &R) -> R {
 pub fn mu_thm_4_3<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
     let nn = l.int(n);
     let k = (d.clone() * nn.clone() / (eta.clone() * l.clone())).ceil();
-    (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone()) + l.square() / nn.square() * k).sqrt()
+    (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone()) + l.square() / nn.square() * k)
+        .sqrt()
         / sigma.clone()
 }
 
@@ -113,7 +117,13 @@ fn two() -> Enclosure {
     Enclosure::from_u64(SETTING_BITS, 2)
 }
 
-fn gdp(id: &'static str, title: &'static str, mu: Enclosure, hypotheses: Vec<String>, exact: bool) -> Result<Bound> {
+fn gdp(
+    id: &'static str,
+    title: &'static str,
+    mu: Enclosure,
+    hypotheses: Vec<String>,
+    exact: bool,
+) -> Result<Bound> {
     if !mu.is_finite() {
         return Err(crate::Error::NotCertified {
             what: format!("μ of {id}"),
@@ -138,10 +148,22 @@ fn fmt(e: &Enclosure) -> String {
 fn check_eta_smooth(id: &str, s: &Setting, closed: bool, hyps: &mut Vec<String>) -> Result<()> {
     if let Some(mm) = &s.big_m {
         let em = s.eta.clone() * mm.clone();
-        let ok = if closed { em.hi() <= two().lo() } else { em.hi() < two().lo() };
-        let label = if closed { "H2: 0 < η ≤ 2/M" } else { "H2: 0 < η < 2/M" };
+        let ok = if closed {
+            em.hi() <= two().lo()
+        } else {
+            em.hi() < two().lo()
+        };
+        let label = if closed {
+            "H2: 0 < η ≤ 2/M"
+        } else {
+            "H2: 0 < η < 2/M"
+        };
         if !ok {
-            return Err(hyp(id, label, format!("η·M = {} (certified bound {})", fmt(&em), em.upper_f64())));
+            return Err(hyp(
+                id,
+                label,
+                format!("η·M = {} (certified bound {})", fmt(&em), em.upper_f64()),
+            ));
         }
         hyps.push(format!("{label} holds (η·M = {})", fmt(&em)));
     }
@@ -162,8 +184,19 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
     };
     if !s.c_given {
         match &s.m {
-            Some(m) if m.is_positive() => hyps.push(format!("H1: m = {} > 0, M = {} (Lemma 2.8: c = {})", fmt(m), s.big_m.as_ref().map(fmt).unwrap_or_default(), fmt(&c))),
-            _ => return Err(hyp(id, "H1: m-strongly convex (m > 0)", "m = 0 or missing: losses are only convex")),
+            Some(m) if m.is_positive() => hyps.push(format!(
+                "H1: m = {} > 0, M = {} (Lemma 2.8: c = {})",
+                fmt(m),
+                s.big_m.as_ref().map(fmt).unwrap_or_default(),
+                fmt(&c)
+            )),
+            _ => {
+                return Err(hyp(
+                    id,
+                    "H1: m-strongly convex (m > 0)",
+                    "m = 0 or missing: losses are only convex",
+                ));
+            }
         }
     } else {
         hyps.push(format!(
@@ -173,7 +206,11 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
     }
     check_eta_smooth(id, s, false, hyps)?;
     if !(c.hi() < one().lo()) {
-        return Err(hyp(id, "H3: c < 1 (strict contraction)", format!("c = {}", fmt(&c))));
+        return Err(hyp(
+            id,
+            "H3: c < 1 (strict contraction)",
+            format!("c = {}", fmt(&c)),
+        ));
     }
     hyps.push(format!("H3: c = {} < 1", fmt(&c)));
     Ok(c)
@@ -181,15 +218,18 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
 
 /// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
 fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
-    let d = s
-        .d
-        .clone()
-        .ok_or_else(|| hyp(id, "H1: constraint set of diameter D", "give --diameter"))?;
+    let d =
+        s.d.clone()
+            .ok_or_else(|| hyp(id, "H1: constraint set of diameter D", "give --diameter"))?;
     match (&s.big_m, &s.c) {
         (Some(_), _) => check_eta_smooth(id, s, true, hyps)?,
         (None, Some(c)) if s.c_given => {
             if !(c.hi() <= one().lo()) {
-                return Err(hyp(id, "H2: contractive gradient step (c ≤ 1)", format!("c = {}", fmt(c))));
+                return Err(hyp(
+                    id,
+                    "H2: contractive gradient step (c ≤ 1)",
+                    format!("c = {}", fmt(c)),
+                ));
             }
             hyps.push(format!("H2: contraction c = {} ≤ 1 given directly", fmt(c)));
         }
@@ -211,10 +251,20 @@ fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
 /// Hypothesis error unless the setting is full-batch GD.
 pub fn thm_4_1(s: &Setting) -> Result<Bound> {
     if s.algorithm != Algorithm::Gd {
-        return Err(hyp(THM_4_1, "H0: NoisyGD (full batches)", s.algorithm.name()));
+        return Err(hyp(
+            THM_4_1,
+            "H0: NoisyGD (full batches)",
+            s.algorithm.name(),
+        ));
     }
     let mu = mu_thm_4_1(&s.unit(), s.t);
-    gdp(THM_4_1, "NoisyGD, any losses (composition)", mu, vec!["H1: gradient sensitivity L".into()], false)
+    gdp(
+        THM_4_1,
+        "NoisyGD, any losses (composition)",
+        mu,
+        vec!["H1: gradient sensitivity L".into()],
+        false,
+    )
 }
 
 /// BSA24 Thm 4.2 (NoisyGD, strongly convex): see the module doc for the reading.
@@ -223,17 +273,29 @@ pub fn thm_4_1(s: &Setting) -> Result<Bound> {
 /// Hypothesis errors: not strongly convex / no contraction, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_2(s: &Setting) -> Result<Bound> {
     if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(THM_4_2, "H0: NoisyGD (full batches)", s.algorithm.name()));
+        return Err(hyp(
+            THM_4_2,
+            "H0: NoisyGD (full batches)",
+            s.algorithm.name(),
+        ));
     }
     let mut hyps = vec![];
     let c = strong_contraction(THM_4_2, s, &mut hyps)?;
     let mu = mu_thm_4_2(&c, s.t, &s.unit());
     // optimality claimed for η ≤ 2/(M + m)
     let exact = match (&s.m, &s.big_m) {
-        (Some(m), Some(mm)) if !s.c_given => (s.eta.clone() * (m.clone() + mm.clone())).hi() <= two().lo(),
+        (Some(m), Some(mm)) if !s.c_given => {
+            (s.eta.clone() * (m.clone() + mm.clone())).hi() <= two().lo()
+        }
         _ => false,
     };
-    gdp(THM_4_2, "NoisyGD, strongly convex (shifted interpolation)", mu, hyps, exact)
+    gdp(
+        THM_4_2,
+        "NoisyGD, strongly convex (shifted interpolation)",
+        mu,
+        hyps,
+        exact,
+    )
 }
 
 /// BSA24 Thm 4.3 (NoisyGD, constrained convex).
@@ -242,30 +304,52 @@ pub fn thm_4_2(s: &Setting) -> Result<Bound> {
 /// Hypothesis errors: no diameter, η > 2/M, `t < Dn/(ηL)`.
 pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(THM_4_3, "H0: NoisyGD (full batches)", s.algorithm.name()));
+        return Err(hyp(
+            THM_4_3,
+            "H0: NoisyGD (full batches)",
+            s.algorithm.name(),
+        ));
     }
     let mut hyps = vec![];
     let d = constrained_convex(THM_4_3, s, &mut hyps)?;
     let nn = Enclosure::from_u64(SETTING_BITS, s.n);
     let thr = d.clone() * nn / (s.eta.clone() * s.l.clone());
     if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, s.t).lo()) {
-        return Err(hyp(THM_4_3, "H3: t ≥ Dn/(ηL)", format!("t = {}, Dn/(ηL) = {}", s.t, fmt(&thr))));
+        return Err(hyp(
+            THM_4_3,
+            "H3: t ≥ Dn/(ηL)",
+            format!("t = {}, Dn/(ηL) = {}", s.t, fmt(&thr)),
+        ));
     }
     hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, fmt(&thr)));
     let mu = mu_thm_4_3(&s.l, &d, &s.eta, s.n, &s.sigma);
-    gdp(THM_4_3, "NoisyGD, constrained convex (shifted interpolation)", mu, hyps, false)
+    gdp(
+        THM_4_3,
+        "NoisyGD, constrained convex (shifted interpolation)",
+        mu,
+        hyps,
+        false,
+    )
 }
 
 fn cyclic_shape(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u64)> {
     if s.algorithm != Algorithm::Cgd {
         return Err(hyp(id, "H0: NoisyCGD (cyclic batches)", s.algorithm.name()));
     }
-    let l = s
-        .batches_per_epoch()
-        .ok_or_else(|| hyp(id, "H4: l = n/b is an integer", format!("n = {}, b = {}", s.n, s.b)))?;
-    let e = s
-        .integer_epochs()
-        .ok_or_else(|| hyp(id, "H5: E = t/l is an integer", format!("t = {}, l = {l}", s.t)))?;
+    let l = s.batches_per_epoch().ok_or_else(|| {
+        hyp(
+            id,
+            "H4: l = n/b is an integer",
+            format!("n = {}, b = {}", s.n, s.b),
+        )
+    })?;
+    let e = s.integer_epochs().ok_or_else(|| {
+        hyp(
+            id,
+            "H5: E = t/l is an integer",
+            format!("t = {}, l = {l}", s.t),
+        )
+    })?;
     hyps.push(format!("H4/H5: l = {l}, E = {e} integers"));
     Ok((l, e))
 }
@@ -277,7 +361,13 @@ fn cyclic_shape(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u
 pub fn thm_4_4(s: &Setting) -> Result<Bound> {
     let mut hyps = vec!["H1: gradient sensitivity L".to_string()];
     let (_, e) = cyclic_shape(THM_4_4, s, &mut hyps)?;
-    gdp(THM_4_4, "NoisyCGD, any losses (composition)", mu_thm_4_4(&s.unit(), e), hyps, false)
+    gdp(
+        THM_4_4,
+        "NoisyCGD, any losses (composition)",
+        mu_thm_4_4(&s.unit(), e),
+        hyps,
+        false,
+    )
 }
 
 /// BSA24 Thm 4.5 (NoisyCGD, strongly convex).
@@ -288,7 +378,13 @@ pub fn thm_4_5(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let (l, e) = cyclic_shape(THM_4_5, s, &mut hyps)?;
     let c = strong_contraction(THM_4_5, s, &mut hyps)?;
-    gdp(THM_4_5, "NoisyCGD, strongly convex (shifted interpolation)", mu_thm_4_5(&c, l, e, &s.unit()), hyps, false)
+    gdp(
+        THM_4_5,
+        "NoisyCGD, strongly convex (shifted interpolation)",
+        mu_thm_4_5(&c, l, e, &s.unit()),
+        hyps,
+        false,
+    )
 }
 
 /// BSA24 Thm 4.6 (NoisyCGD, constrained convex).
@@ -301,7 +397,11 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     let d = constrained_convex(THM_4_6, s, &mut hyps)?;
     let thr = d.clone() * Enclosure::from_u64(SETTING_BITS, s.b) / (s.eta.clone() * s.l.clone());
     if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, e).lo()) {
-        return Err(hyp(THM_4_6, "H3: E ≥ Db/(ηL)", format!("E = {e}, Db/(ηL) = {}", fmt(&thr))));
+        return Err(hyp(
+            THM_4_6,
+            "H3: E ≥ Db/(ηL)",
+            format!("E = {e}, Db/(ηL) = {}", fmt(&thr)),
+        ));
     }
     hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", fmt(&thr)));
     gdp(
@@ -319,7 +419,13 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
     }
     let m = match &s.m {
         Some(m) if m.is_positive() => m.clone(),
-        _ => return Err(hyp(id, "H1: F, F′ m-strongly convex (m > 0)", "give --strong-convexity")),
+        _ => {
+            return Err(hyp(
+                id,
+                "H1: F, F′ m-strongly convex (m > 0)",
+                "give --strong-convexity",
+            ));
+        }
     };
     let mm = s
         .big_m
@@ -327,9 +433,18 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
         .ok_or_else(|| hyp(id, "H2: F, F′ M-smooth", "give --smoothness"))?;
     let em = s.eta.clone() * (m.clone() + mm);
     if !(em.hi() <= two().lo()) {
-        return Err(hyp(id, "H3: 0 < η ≤ 2/(M + m)", format!("η(M + m) = {}", fmt(&em))));
+        return Err(hyp(
+            id,
+            "H3: 0 < η ≤ 2/(M + m)",
+            format!("η(M + m) = {}", fmt(&em)),
+        ));
     }
-    hyps.push(format!("H1–H3: m = {}, η(M + m) = {} ≤ 2; F − F′ is L-Lipschitz with L = {}", fmt(&m), fmt(&em), fmt(&s.l)));
+    hyps.push(format!(
+        "H1–H3: m = {}, η(M + m) = {} ≤ 2; F − F′ is L-Lipschitz with L = {}",
+        fmt(&m),
+        fmt(&em),
+        fmt(&s.l)
+    ));
     Ok(m)
 }
 
@@ -340,7 +455,13 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
 pub fn prop_5_1(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(PROP_5_1, s, &mut hyps)?;
-    gdp(PROP_5_1, "LMC iterates, strongly log-concave (every t)", mu_prop_5_1(&s.eta, &m, &s.l), hyps, true)
+    gdp(
+        PROP_5_1,
+        "LMC iterates, strongly log-concave (every t)",
+        mu_prop_5_1(&s.eta, &m, &s.l),
+        hyps,
+        true,
+    )
 }
 
 /// BSA24 Cor 5.2, first part: the stationary law π(η) of LMC, same μ as Prop 5.1.
@@ -350,8 +471,15 @@ pub fn prop_5_1(s: &Setting) -> Result<Bound> {
 pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(COR_5_2_ETA, s, &mut hyps)?;
-    let mut b = gdp(COR_5_2_ETA, "stationary law π(η) of LMC", mu_prop_5_1(&s.eta, &m, &s.l), hyps, true)?;
-    b.notes.push("about the stationary distribution, not the t-step run".into());
+    let mut b = gdp(
+        COR_5_2_ETA,
+        "stationary law π(η) of LMC",
+        mu_prop_5_1(&s.eta, &m, &s.l),
+        hyps,
+        true,
+    )?;
+    b.notes
+        .push("about the stationary distribution, not the t-step run".into());
     Ok(b)
 }
 
@@ -362,8 +490,15 @@ pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
 pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(COR_5_2_EXP, s, &mut hyps)?;
-    let mut b = gdp(COR_5_2_EXP, "exponential mechanism π ∝ e^{−F}", s.l.clone() / m.sqrt(), hyps, true)?;
-    b.notes.push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
+    let mut b = gdp(
+        COR_5_2_EXP,
+        "exponential mechanism π ∝ e^{−F}",
+        s.l.clone() / m.sqrt(),
+        hyps,
+        true,
+    )?;
+    b.notes
+        .push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
     Ok(b)
 }
 
@@ -371,9 +506,15 @@ fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
     if s.algorithm != Algorithm::Lmc {
         return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
     }
-    let d = s.d.clone().ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give --diameter"))?;
+    let d =
+        s.d.clone()
+            .ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give --diameter"))?;
     if s.big_m.is_none() {
-        return Err(hyp(id, "H2: F, F′ convex and M-smooth", "give --smoothness"));
+        return Err(hyp(
+            id,
+            "H2: F, F′ convex and M-smooth",
+            "give --smoothness",
+        ));
     }
     check_eta_smooth(id, s, true, hyps)?;
     hyps.push(format!(
@@ -394,8 +535,15 @@ pub fn cor_5_4_stationary(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let d = lmc_convex(COR_5_4_ETA, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d + s.eta.clone() * s.l.square().half()).sqrt();
-    let mut b = gdp(COR_5_4_ETA, "stationary law π(η) of projected LMC", mu, hyps, false)?;
-    b.notes.push("about the stationary distribution, not the t-step run".into());
+    let mut b = gdp(
+        COR_5_4_ETA,
+        "stationary law π(η) of projected LMC",
+        mu,
+        hyps,
+        false,
+    )?;
+    b.notes
+        .push("about the stationary distribution, not the t-step run".into());
     Ok(b)
 }
 
@@ -407,8 +555,15 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let d = lmc_convex(COR_5_4_EXP, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d).sqrt();
-    let mut b = gdp(COR_5_4_EXP, "exponential mechanism π ∝ e^{−F} 1_K", mu, hyps, false)?;
-    b.notes.push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
+    let mut b = gdp(
+        COR_5_4_EXP,
+        "exponential mechanism π ∝ e^{−F} 1_K",
+        mu,
+        hyps,
+        false,
+    )?;
+    b.notes
+        .push("about the exponential mechanism (η → 0 limit), not the t-step run".into());
     Ok(b)
 }
 
@@ -419,16 +574,21 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
 /// Hypothesis error without a diameter.
 pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
     if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(MT07_EXP, "H0: Langevin / exponential mechanism", s.algorithm.name()));
+        return Err(hyp(
+            MT07_EXP,
+            "H0: Langevin / exponential mechanism",
+            s.algorithm.name(),
+        ));
     }
-    let d = s
-        .d
-        .clone()
-        .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give --diameter"))?;
+    let d =
+        s.d.clone()
+            .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give --diameter"))?;
     Ok(Bound {
         id: MT07_EXP,
         title: "exponential mechanism, pure DP",
-        kind: BoundKind::Pure { eps: s.l.clone() * d },
+        kind: BoundKind::Pure {
+            eps: s.l.clone() * d,
+        },
         hypotheses: vec!["H1: sup_K |F − F′ − const| ≤ LD/2".into()],
         exact: false,
         notes: vec!["about the exponential mechanism, not the t-step run".into()],
@@ -463,7 +623,10 @@ mod tests {
                 assert!(mu <= mu_thm_4_1(&1.0, t) + 1e-12, "c={c} t={t}");
                 prev = mu;
             }
-            assert!((mu_thm_4_2(&c, 1, &1.0) - 1.0).abs() < 1e-12, "t = 1 is one Gaussian step");
+            assert!(
+                (mu_thm_4_2(&c, 1, &1.0) - 1.0).abs() < 1e-12,
+                "t = 1 is one Gaussian step"
+            );
         }
     }
 

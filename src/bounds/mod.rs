@@ -59,7 +59,9 @@ impl Bound {
     /// As [`Gaussian::epsilon`].
     pub fn epsilon(&self, delta: &Enclosure, prec: Precision) -> Result<Certified> {
         match &self.kind {
-            BoundKind::Gdp { mu } => Gaussian::epsilon(&mu.with_prec(delta.prec().max(64)), delta, prec),
+            BoundKind::Gdp { mu } => {
+                Gaussian::epsilon(&mu.with_prec(delta.prec().max(64)), delta, prec)
+            }
             BoundKind::Pure { eps } => Ok(Certified {
                 enclosure: eps.clone(),
                 path: Path::Mpfr(eps.prec()),
@@ -71,7 +73,9 @@ impl Bound {
     pub fn tradeoff_summary(&self) -> String {
         match &self.kind {
             BoundKind::Gdp { mu } => format!("G(μ), μ ≤ {}", crate::cli::fmt_up(mu.hi(), 40)),
-            BoundKind::Pure { eps } => format!("(ε, 0)-DP, ε ≤ {}", crate::cli::fmt_up(eps.hi(), 40)),
+            BoundKind::Pure { eps } => {
+                format!("(ε, 0)-DP, ε ≤ {}", crate::cli::fmt_up(eps.hi(), 40))
+            }
         }
     }
 }

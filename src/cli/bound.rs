@@ -1,10 +1,10 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
 use super::setting::{AlgorithmArg, SettingArgs};
-use super::{fmt_up, parse_number, Output};
-use crate::bounds::{bounds_for, Bound};
+use super::{Output, fmt_up, parse_number};
+use crate::bounds::{Bound, bounds_for};
 use crate::error::Result;
 use crate::precision::Precision;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Arguments of `shiftdp bound`.
 #[derive(Debug, Clone, clap::Args)]
@@ -42,24 +42,53 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
     let s = a.setting.setting(a.algorithm)?;
     let prec = Precision::from_bits(a.bits)?;
     let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(64))?;
-    crate::tradeoff::Gaussian::epsilon(&crate::precision::Enclosure::from_u64(64, 1), &delta, prec)?; // validates δ
+    crate::tradeoff::Gaussian::epsilon(
+        &crate::precision::Enclosure::from_u64(64, 1),
+        &delta,
+        prec,
+    )?; // validates δ
     let mut rows = vec![];
     for (id, r) in bounds_for(&s) {
         match r {
             Ok(b) => match b.epsilon(&delta, prec) {
-                Ok(c) => rows.push(Row { id, eps: Some(c.upper().clone()), bound: Some(b), reason: None }),
-                Err(e) => rows.push(Row { id, eps: None, bound: Some(b), reason: Some(e.to_string()) }),
+                Ok(c) => rows.push(Row {
+                    id,
+                    eps: Some(c.upper().clone()),
+                    bound: Some(b),
+                    reason: None,
+                }),
+                Err(e) => rows.push(Row {
+                    id,
+                    eps: None,
+                    bound: Some(b),
+                    reason: Some(e.to_string()),
+                }),
             },
-            Err(e) => rows.push(Row { id, bound: None, eps: None, reason: Some(e.to_string()) }),
+            Err(e) => rows.push(Row {
+                id,
+                bound: None,
+                eps: None,
+                reason: Some(e.to_string()),
+            }),
         }
     }
     // tightest: smallest certified ε among bounds about the run itself
-    let about_run = |r: &Row| r.bound.as_ref().is_some_and(|b| b.notes.iter().all(|n| !n.starts_with("about")));
+    let about_run = |r: &Row| {
+        r.bound
+            .as_ref()
+            .is_some_and(|b| b.notes.iter().all(|n| !n.starts_with("about")))
+    };
     let best = rows
         .iter()
         .enumerate()
         .filter(|(_, r)| r.eps.is_some() && about_run(r))
-        .min_by(|x, y| x.1.eps.as_ref().unwrap().partial_cmp(y.1.eps.as_ref().unwrap()).expect("finite"))
+        .min_by(|x, y| {
+            x.1.eps
+                .as_ref()
+                .unwrap()
+                .partial_cmp(y.1.eps.as_ref().unwrap())
+                .expect("finite")
+        })
         .map(|(i, _)| i);
     let mut human = format!("{}\nδ = {}\n\n", s.describe(), a.delta);
     let mut list = vec![];
@@ -92,7 +121,11 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
             }
             None => {
                 j["reason"] = json!(r.reason);
-                human.push_str(&format!("  {:<28} not applicable: {}\n", r.id, r.reason.as_deref().unwrap_or("")));
+                human.push_str(&format!(
+                    "  {:<28} not applicable: {}\n",
+                    r.id,
+                    r.reason.as_deref().unwrap_or("")
+                ));
             }
         }
         list.push(j);

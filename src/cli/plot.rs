@@ -1,0 +1,207 @@
+//! `shiftdp plot …`: Figure-1-style plots (SVG + PNG).
+use super::setting::{AlgorithmArg, SettingArgs};
+use super::{Output, parse_number};
+use crate::bounds::bounds_for;
+use crate::error::{Error, Result};
+use crate::plot::{Chart, Series, render};
+use crate::precision::{Enclosure, Precision};
+use crate::tradeoff::{Gaussian, Tradeoff};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Plot kinds.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum PlotCommand {
+    /// Tradeoff curves of every applicable GDP bound at several t (BSA24 Fig. 1 left).
+    Tradeoff(TradeoffPlotArgs),
+    /// ε against the number of steps at several δ (BSA24 Fig. 1 right).
+    EpsilonVsSteps(EpsPlotArgs),
+}
+
+/// Arguments of `shiftdp plot tradeoff`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TradeoffPlotArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub algorithm: AlgorithmArg,
+    /// Setting flags (`--steps`/`--epochs` are replaced by each value of --steps-list).
+    #[command(flatten)]
+    pub setting: SettingArgs,
+    /// Comma-separated step counts.
+    #[arg(long, default_value = "1,5,20,100")]
+    pub steps_list: String,
+    /// Output path without extension (writes .svg and .png).
+    #[arg(long, default_value = "out/tradeoff")]
+    pub out: PathBuf,
+}
+
+/// Arguments of `shiftdp plot epsilon-vs-steps`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EpsPlotArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub algorithm: AlgorithmArg,
+    /// Setting flags (`--steps` is replaced by 1..=--max-steps).
+    #[command(flatten)]
+    pub setting: SettingArgs,
+    /// Comma-separated δ values.
+    #[arg(long, default_value = "1e-3,1e-5,1e-7")]
+    pub deltas: String,
+    /// Largest number of steps.
+    #[arg(long, default_value_t = 200)]
+    pub max_steps: u64,
+    /// Output path without extension (writes .svg and .png).
+    #[arg(long, default_value = "out/epsilon_vs_steps")]
+    pub out: PathBuf,
+}
+
+fn with_steps(s: &SettingArgs, t: u64) -> SettingArgs {
+    let mut s = s.clone();
+    s.steps = Some(t.to_string());
+    s.epochs = None;
+    s
+}
+
+fn short_id(id: &str) -> String {
+    id.trim_start_matches("BSA24 ").to_string()
+}
+
+/// Runs `shiftdp plot …`.
+///
+/// # Errors
+/// Invalid setting or list, or files that cannot be written.
+pub fn run(cmd: &PlotCommand) -> Result<Output> {
+    let (chart, out) = match cmd {
+        PlotCommand::Tradeoff(a) => {
+            let ts = parse_list_u64("steps-list", &a.steps_list)?;
+            let mut series = vec![Series {
+                name: "Id (perfect privacy)".into(),
+                points: vec![(0.0, 1.0), (1.0, 0.0)],
+            }];
+            for &t in &ts {
+                let s = with_steps(&a.setting, t).setting(a.algorithm)?;
+                for (id, b) in bounds_for(&s) {
+                    if let Ok(b) = b
+                        && let Some(mu) = b.mu()
+                        && b.notes.is_empty()
+                    {
+                        let g = Gaussian::new(mu.upper_f64())?;
+                        let pts = (0..=200).map(|i| {
+                            let x = i as f64 / 200.0;
+                            (x, g.eval_down(x))
+                        });
+                        series.push(Series {
+                            name: format!("{}, t = {t} (μ = {:.3})", short_id(id), mu.upper_f64()),
+                            points: pts.collect(),
+                        });
+                    }
+                }
+            }
+            let chart = Chart {
+                title: format!(
+                    "Tradeoff curves, {} (lower is less private)",
+                    a.algorithm_name()
+                ),
+                x_label: "Type I error α".into(),
+                y_label: "Type II error f(α)".into(),
+                series,
+                unit_square: true,
+            };
+            (chart, a.out.clone())
+        }
+        PlotCommand::EpsilonVsSteps(a) => {
+            let deltas: Vec<String> = a.deltas.split(',').map(|x| x.trim().to_string()).collect();
+            if a.max_steps == 0 || a.max_steps > 10_000_000 {
+                return Err(Error::param(
+                    "max-steps",
+                    a.max_steps,
+                    "must be between 1 and 10⁷",
+                ));
+            }
+            let mut ts: Vec<u64> = (0..=60)
+                .map(|i| ((a.max_steps as f64).powf(i as f64 / 60.0)).round() as u64)
+                .collect();
+            ts.dedup();
+            let mut series: Vec<Series> = vec![];
+            for d in &deltas {
+                let de = parse_number("deltas", d, 64)?;
+                Gaussian::epsilon(&Enclosure::from_u64(64, 1), &de, Precision::F64)?;
+                let mut by_id: Vec<(String, Vec<(f64, f64)>)> = vec![];
+                for &t in &ts {
+                    let s = with_steps(&a.setting, t).setting(a.algorithm)?;
+                    for (id, b) in bounds_for(&s) {
+                        if let Ok(b) = b
+                            && b.notes.is_empty()
+                            && let Ok(e) = b.epsilon(&de, Precision::F64)
+                        {
+                            let name = format!("{}, δ = {d}", short_id(id));
+                            match by_id.iter_mut().find(|(n, _)| *n == name) {
+                                Some((_, v)) => v.push((t as f64, e.enclosure.upper_f64())),
+                                None => {
+                                    by_id.push((name, vec![(t as f64, e.enclosure.upper_f64())]))
+                                }
+                            }
+                        }
+                    }
+                }
+                series.extend(
+                    by_id
+                        .into_iter()
+                        .map(|(name, points)| Series { name, points }),
+                );
+            }
+            let chart = Chart {
+                title: format!("ε(δ) against steps, {}", a.algorithm_name()),
+                x_label: "steps t".into(),
+                y_label: "ε (certified upper bound)".into(),
+                series,
+                unit_square: false,
+            };
+            (chart, a.out.clone())
+        }
+    };
+    if chart.series.len() <= 1 {
+        return Err(Error::NotCertified {
+            what: "plot".into(),
+            reason: "no applicable GDP bound for this setting".into(),
+        });
+    }
+    let files = render(&chart, &out)?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    Ok(Output {
+        json: json!({ "command": "plot", "files": names, "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>() }),
+        human: format!("wrote {}\n", names.join(", ")),
+    })
+}
+
+fn parse_list_u64(flag: &str, s: &str) -> Result<Vec<u64>> {
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v >= 1)
+                .ok_or_else(|| {
+                    Error::param(
+                        flag,
+                        x,
+                        "must be a comma-separated list of positive integers",
+                    )
+                })
+        })
+        .collect()
+}
+
+trait AlgName {
+    fn algorithm_name(&self) -> &'static str;
+}
+impl AlgName for TradeoffPlotArgs {
+    fn algorithm_name(&self) -> &'static str {
+        crate::settings::Algorithm::from(self.algorithm).name()
+    }
+}
+impl AlgName for EpsPlotArgs {
+    fn algorithm_name(&self) -> &'static str {
+        crate::settings::Algorithm::from(self.algorithm).name()
+    }
+}
