@@ -11,6 +11,8 @@
 //! bounds computed from them can be rounded in the safe direction.
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use rug::ops::Pow;
+use rug::{Integer, Rational};
 
 /// Working precision for settings' parameters (bits).
 pub const SETTING_BITS: u32 = 128;
@@ -96,6 +98,61 @@ pub struct Setting {
     pub c_given: bool,
     /// Diameter D > 0 of the constraint set, if constrained.
     pub d: Option<Enclosure>,
+    /// Exact rational values of η, L and D as typed (for integer thresholds such as
+    /// `t ≥ Dn/(ηL)` and `⌈Dn/(ηL)⌉`, which enclosures could only bracket).
+    pub exact: ExactParams,
+}
+
+/// Exact rational values of the parameters that enter integer thresholds.
+#[derive(Debug, Clone)]
+pub struct ExactParams {
+    /// η.
+    pub eta: Rational,
+    /// L.
+    pub l: Rational,
+    /// D.
+    pub d: Option<Rational>,
+}
+
+/// Parses a finite decimal (`123`, `-0.5`, `1.25e-3`) into an exact rational.
+pub fn exact_decimal(s: &str) -> Option<Rational> {
+    let t = s.trim();
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let (neg, mant) = match mant.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mant.strip_prefix('+').unwrap_or(mant)),
+    };
+    let (ip, fp) = match mant.split_once('.') {
+        Some((a, b)) => (a, b),
+        None => (mant, ""),
+    };
+    if ip.is_empty() && fp.is_empty() || !ip.chars().chain(fp.chars()).all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if exp.unsigned_abs() > 100_000 {
+        return None;
+    }
+    let digits = Integer::from_str_radix(&format!("{ip}{fp}"), 10).ok()?;
+    let scale = exp - fp.len() as i64;
+    let ten = Integer::from(10);
+    let mut q = if scale >= 0 {
+        Rational::from(digits * ten.pow(scale as u32))
+    } else {
+        Rational::from((digits, ten.pow((-scale) as u32)))
+    };
+    if neg {
+        q = -q;
+    }
+    Some(q)
+}
+
+/// `⌈x⌉` of a non-negative rational as u64 (None if too large).
+pub fn ceil_u64(x: &Rational) -> Option<u64> {
+    let c = Integer::from(x.ceil_ref());
+    c.to_u64()
 }
 
 fn real(name: &str, v: &Option<String>) -> Result<Option<Enclosure>> {
@@ -326,7 +383,21 @@ impl Setting {
             return Err(Error::param("steps", 0, "must be ≥ 1"));
         }
         let _ = l_batches_exact;
+        let q = |name: &str, v: &Option<String>| -> Result<Option<Rational>> {
+            match v {
+                None => Ok(None),
+                Some(s) => exact_decimal(s).map(Some).ok_or_else(|| {
+                    Error::param(name, s, "must be a plain decimal number (e.g. 0.1, 2.5e-3)")
+                }),
+            }
+        };
+        let exact = ExactParams {
+            eta: q("eta", &raw.eta)?.expect("checked"),
+            l: q("sensitivity", &raw.sensitivity)?.expect("checked"),
+            d: q("diameter", &raw.diameter)?,
+        };
         Ok(Setting {
+            exact,
             algorithm,
             n,
             b,
@@ -491,6 +562,19 @@ mod tests {
             Setting::new(Algorithm::Cgd, &raw(&ep)).is_err(),
             "t = 10/3 not an integer"
         );
+    }
+
+    #[test]
+    fn exact_decimals() {
+        assert_eq!(exact_decimal("0.1").unwrap(), Rational::from((1, 10)));
+        assert_eq!(exact_decimal("-2.5e-3").unwrap(), Rational::from((-1, 400)));
+        assert_eq!(exact_decimal("1e6").unwrap(), Rational::from(1_000_000));
+        assert!(
+            exact_decimal("1e").is_none()
+                && exact_decimal("abc").is_none()
+                && exact_decimal(".").is_none()
+        );
+        assert_eq!(ceil_u64(&Rational::from((1001, 10))), Some(101));
     }
 
     #[test]

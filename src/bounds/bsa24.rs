@@ -15,7 +15,8 @@
 use super::{Bound, BoundKind, hyp};
 use crate::error::Result;
 use crate::precision::{Enclosure, Real};
-use crate::settings::{Algorithm, SETTING_BITS, Setting};
+use crate::settings::{Algorithm, SETTING_BITS, Setting, ceil_u64};
+use rug::Rational;
 
 /// Result ids (the key of each proof file).
 pub const THM_4_1: &str = "BSA24 Thm 4.1";
@@ -74,6 +75,47 @@ pub fn mu_thm_4_3<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
     (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone()) + l.square() / nn.square() * k)
         .sqrt()
         / sigma.clone()
+}
+
+/// Thm 4.3 with the integer `k = ⌈Dn/(ηL)⌉` supplied exactly.
+pub fn mu_thm_4_3_k<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R, k: &R) -> R {
+    let nn = l.int(n);
+    (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone())
+        + l.square() / nn.square() * k.clone())
+    .sqrt()
+        / sigma.clone()
+}
+
+/// Thm 4.6 with the integer `k = ⌈Db/(ηL)⌉` supplied exactly.
+pub fn mu_thm_4_6_k<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R, k: &R) -> R {
+    let bb = lg.int(b);
+    let ll = lg.int(l);
+    ((lg.clone() / bb.clone()).square()
+        + lg.lit(3.0) * lg.clone() * d.clone() / (eta.clone() * bb.clone() * ll.clone())
+        + lg.square() / (bb.square() * ll) * k.clone())
+    .sqrt()
+        / sigma.clone()
+}
+
+/// The exact rational `D·size/(ηL)` of a constrained setting.
+fn threshold(s: &Setting, size: u64) -> Result<Rational> {
+    let d = s
+        .exact
+        .d
+        .clone()
+        .ok_or_else(|| hyp("BSA24", "H1: diameter D", "give --diameter"))?;
+    Ok(d * Rational::from(size) / (s.exact.eta.clone() * s.exact.l.clone()))
+}
+
+fn ceil_of(id: &str, x: &Rational) -> Result<Enclosure> {
+    let k = ceil_u64(x).ok_or_else(|| {
+        hyp(
+            id,
+            "H3: threshold fits in 64 bits",
+            format!("{}", x.to_f64()),
+        )
+    })?;
+    Ok(Enclosure::from_u64(SETTING_BITS, k))
 }
 
 /// Thm 4.4: `μ = (L/(bσ)) √E`.
@@ -312,17 +354,18 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     }
     let mut hyps = vec![];
     let d = constrained_convex(THM_4_3, s, &mut hyps)?;
-    let nn = Enclosure::from_u64(SETTING_BITS, s.n);
-    let thr = d.clone() * nn / (s.eta.clone() * s.l.clone());
-    if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, s.t).lo()) {
+    // exact rational threshold Dn/(ηL) and its ceiling
+    let thr = threshold(s, s.n)?;
+    if Rational::from(s.t) < thr {
         return Err(hyp(
             THM_4_3,
             "H3: t ≥ Dn/(ηL)",
-            format!("t = {}, Dn/(ηL) = {}", s.t, fmt(&thr)),
+            format!("t = {}, Dn/(ηL) = {}", s.t, thr.to_f64()),
         ));
     }
-    hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, fmt(&thr)));
-    let mu = mu_thm_4_3(&s.l, &d, &s.eta, s.n, &s.sigma);
+    hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, thr.to_f64()));
+    let k = ceil_of(THM_4_3, &thr)?;
+    let mu = mu_thm_4_3_k(&s.l, &d, &s.eta, s.n, &s.sigma, &k);
     gdp(
         THM_4_3,
         "NoisyGD, constrained convex (shifted interpolation)",
@@ -395,19 +438,20 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let (l, e) = cyclic_shape(THM_4_6, s, &mut hyps)?;
     let d = constrained_convex(THM_4_6, s, &mut hyps)?;
-    let thr = d.clone() * Enclosure::from_u64(SETTING_BITS, s.b) / (s.eta.clone() * s.l.clone());
-    if !(thr.hi() <= Enclosure::from_u64(SETTING_BITS, e).lo()) {
+    let thr = threshold(s, s.b)?;
+    if Rational::from(e) < thr {
         return Err(hyp(
             THM_4_6,
             "H3: E ≥ Db/(ηL)",
-            format!("E = {e}, Db/(ηL) = {}", fmt(&thr)),
+            format!("E = {e}, Db/(ηL) = {}", thr.to_f64()),
         ));
     }
-    hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", fmt(&thr)));
+    hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", thr.to_f64()));
+    let k = ceil_of(THM_4_6, &thr)?;
     gdp(
         THM_4_6,
         "NoisyCGD, constrained convex (shifted interpolation)",
-        mu_thm_4_6(&s.l, &d, &s.eta, s.b, l, &s.sigma),
+        mu_thm_4_6_k(&s.l, &d, &s.eta, s.b, l, &s.sigma, &k),
         hyps,
         false,
     )
