@@ -68,10 +68,10 @@ fn draw<DB: DrawingBackend>(
     if chart.unit_square {
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
     }
-    if !(x0 < x1) {
+    if x0.partial_cmp(&x1) != Some(std::cmp::Ordering::Less) {
         x1 = x0 + 1.0;
     }
-    if !(y0 < y1) {
+    if y0.partial_cmp(&y1) != Some(std::cmp::Ordering::Less) {
         y1 = y0 + 1.0;
     }
     let pad = 0.03 * (y1 - y0);

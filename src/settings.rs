@@ -191,7 +191,10 @@ fn integer(name: &str, v: &Option<String>) -> Result<Option<u64>> {
                 reason: format!("--{name} expects a positive integer"),
             })?;
             let x = e.mid_f64();
-            if x >= 1.0 && x <= 9.0e15 && x.fract().abs() < f64::EPSILON && e.rel_width() < 1e-18 {
+            if (1.0..=9.0e15).contains(&x)
+                && x.fract().abs() < f64::EPSILON
+                && e.rel_width() < 1e-18
+            {
                 Ok(Some(x as u64))
             } else {
                 Err(Error::param(name, s, "must be a positive integer"))
@@ -365,7 +368,7 @@ impl Setting {
                     let tt = e.clone() * Enclosure::from_u64(SETTING_BITS, n)
                         / Enclosure::from_u64(SETTING_BITS, b);
                     let x = tt.mid_f64();
-                    if !(x >= 1.0) || (x - x.round()).abs() > 1e-9 || x > 9e15 {
+                    if x.is_nan() || x < 1.0 || (x - x.round()).abs() > 1e-9 || x > 9e15 {
                         return Err(Error::param(
                             "epochs",
                             e.mid_f64(),
@@ -416,13 +419,13 @@ impl Setting {
 
     /// Batches per epoch `l = n/b` if it is an integer.
     pub fn batches_per_epoch(&self) -> Option<u64> {
-        (self.n % self.b == 0).then_some(self.n / self.b)
+        self.n.is_multiple_of(self.b).then_some(self.n / self.b)
     }
 
     /// Epochs `E = t/l` if l and E are integers.
     pub fn integer_epochs(&self) -> Option<u64> {
         let l = self.batches_per_epoch()?;
-        (self.t % l == 0).then_some(self.t / l)
+        self.t.is_multiple_of(l).then_some(self.t / l)
     }
 
     /// Sampling probability `p = b/n` as an enclosure.

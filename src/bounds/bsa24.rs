@@ -247,7 +247,7 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
         ));
     }
     check_eta_smooth(id, s, false, hyps)?;
-    if !(c.hi() < one().lo()) {
+    if c.hi().partial_cmp(one().lo()) != Some(std::cmp::Ordering::Less) {
         return Err(hyp(
             id,
             "H3: c < 1 (strict contraction)",
@@ -266,7 +266,10 @@ fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
     match (&s.big_m, &s.c) {
         (Some(_), _) => check_eta_smooth(id, s, true, hyps)?,
         (None, Some(c)) if s.c_given => {
-            if !(c.hi() <= one().lo()) {
+            if c.hi()
+                .partial_cmp(one().lo())
+                .is_none_or(|o| o == std::cmp::Ordering::Greater)
+            {
                 return Err(hyp(
                     id,
                     "H2: contractive gradient step (c ≤ 1)",
@@ -356,7 +359,7 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     let d = constrained_convex(THM_4_3, s, &mut hyps)?;
     // exact rational threshold Dn/(ηL) and its ceiling
     let thr = threshold(s, s.n)?;
-    if Rational::from(s.t) < thr {
+    if s.t < thr {
         return Err(hyp(
             THM_4_3,
             "H3: t ≥ Dn/(ηL)",
@@ -439,7 +442,7 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     let (l, e) = cyclic_shape(THM_4_6, s, &mut hyps)?;
     let d = constrained_convex(THM_4_6, s, &mut hyps)?;
     let thr = threshold(s, s.b)?;
-    if Rational::from(e) < thr {
+    if e < thr {
         return Err(hyp(
             THM_4_6,
             "H3: E ≥ Db/(ηL)",
@@ -476,7 +479,11 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
         .clone()
         .ok_or_else(|| hyp(id, "H2: F, F′ M-smooth", "give --smoothness"))?;
     let em = s.eta.clone() * (m.clone() + mm);
-    if !(em.hi() <= two().lo()) {
+    if em
+        .hi()
+        .partial_cmp(two().lo())
+        .is_none_or(|o| o == std::cmp::Ordering::Greater)
+    {
         return Err(hyp(
             id,
             "H3: 0 < η ≤ 2/(M + m)",

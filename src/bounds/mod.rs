@@ -80,11 +80,14 @@ impl Bound {
     }
 }
 
+/// A result as a function of a setting.
+pub type BoundFn = fn(&Setting) -> Result<Bound>;
+
 /// Every result of the library that concerns `setting`'s algorithm, each either a bound
 /// or the reason it does not apply.
 pub fn bounds_for(setting: &Setting) -> Vec<(&'static str, Result<Bound>)> {
     use bsa24::*;
-    let list: Vec<(&'static str, fn(&Setting) -> Result<Bound>)> = match setting.algorithm {
+    let list: Vec<(&'static str, BoundFn)> = match setting.algorithm {
         Algorithm::Gd => vec![(THM_4_1, thm_4_1), (THM_4_2, thm_4_2), (THM_4_3, thm_4_3)],
         Algorithm::Cgd => vec![(THM_4_4, thm_4_4), (THM_4_5, thm_4_5), (THM_4_6, thm_4_6)],
         Algorithm::Sgd => vec![],
