@@ -21,6 +21,7 @@
 
 pub mod cli;
 pub mod error;
+pub mod exact;
 pub mod precision;
 pub mod tradeoff;
 
