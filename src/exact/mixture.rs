@@ -29,7 +29,8 @@
 //! `E U² = p Σ_k g² λ_k(1 − λ_k)`, and for a Gaussian component
 //! `TV(E N(m + U, v), N(m, v)) ≤ E U² · ‖φ_v″‖₁ / 4 = E U² · φ(1) / v` (Taylor with
 //! integral remainder; `∫|φ_v″| = E|Z² − 1| / v = 4φ(1)/v`). Atoms of mass below 1e−18
-//! are dropped (their total mass is added). A TV perturbation of `P` by `t_P` and `Q`
+//! are dropped (their total mass is added). If more than 2¹⁴ atoms remain, one more
+//! mean-preserving split onto a coarser grid adds its `Σ π g_c² λ(1 − λ)` to `E U²`. A TV perturbation of `P` by `t_P` and `Q`
 //! by `t_Q` moves `δ_{Q‖P}(ε)` by at most `t_Q + e^ε t_P` — the stated error.
 //!
 //! # References
@@ -45,6 +46,8 @@ const PHI1: f64 = 0.241_970_724_519_143_37;
 const PRUNE: f64 = 1e-18;
 /// Largest grid the discretized law may use.
 const MAX_GRID: usize = 1 << 22;
+/// Largest number of atoms kept for evaluation (a final coarsening split beyond).
+const MAX_ATOMS: usize = 1 << 14;
 
 /// A mixture component: (slope m/v, intercept ln π − m²/(2v), mean m, weight π).
 type Comp = (f64, f64, f64, f64);
@@ -196,12 +199,58 @@ impl ShiftLaw {
             }
             len = new_len;
         }
-        let atoms = d[..len]
-            .iter()
-            .enumerate()
-            .map(|(j, &w)| (j as f64 * g, w))
-            .collect();
+        // coarsen to at most MAX_ATOMS atoms by one more mean-preserving split
+        let first = d[..len].iter().position(|&w| w >= PRUNE).unwrap_or(0);
+        let last = d[..len].iter().rposition(|&w| w >= PRUNE).unwrap_or(0);
+        let r = ((last - first + 1) / MAX_ATOMS + 1) as f64;
+        let atoms: Vec<(f64, f64)> = if r > 1.0 {
+            let gc = r * g;
+            let base = first as f64 * g;
+            let mut c = vec![0.0f64; MAX_ATOMS + 3];
+            for (j, &w) in d[..len].iter().enumerate() {
+                let x = ((j as f64 * g - base) / gc).max(0.0);
+                let f = (x.floor() as usize).min(MAX_ATOMS + 1);
+                let lam = (x - f as f64).clamp(0.0, 1.0);
+                c[f] += w * (1.0 - lam);
+                c[f + 1] += w * lam;
+                pert += w * gc * gc * lam * (1.0 - lam);
+            }
+            c.iter()
+                .enumerate()
+                .map(|(k, &w)| (base + k as f64 * gc, w))
+                .collect()
+        } else {
+            d[..len]
+                .iter()
+                .enumerate()
+                .map(|(j, &w)| (j as f64 * g, w))
+                .collect()
+        };
         Ok(Self::finish(atoms, pert, 1e-15 * t, false))
+    }
+
+    /// An exact law from explicit atoms `(m, π)` with `m ≥ 0`, `π ≥ 0`, `Σ π = 1`
+    /// (up to 1e−9; the weights are renormalized and the slack counted in the error).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for negative or non-finite atoms or weights not summing to 1.
+    pub fn from_atoms(mut atoms: Vec<(f64, f64)>) -> Result<Self> {
+        let s: f64 = atoms.iter().map(|a| a.1).sum();
+        if atoms.is_empty()
+            || atoms
+                .iter()
+                .any(|&(m, w)| !(m.is_finite() && m >= 0.0 && w.is_finite() && w >= 0.0))
+            || (s - 1.0).abs() > 1e-9
+        {
+            return Err(Error::param(
+                "atoms",
+                atoms.len(),
+                "need finite shifts ≥ 0 and weights ≥ 0 summing to 1",
+            ));
+        }
+        atoms.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let n = atoms.len() as f64;
+        Ok(Self::finish(atoms, 0.0, 1e-16 * n, true))
     }
 
     fn finish(atoms: Vec<(f64, f64)>, pert: f64, slack: f64, exact: bool) -> Self {
