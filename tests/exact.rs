@@ -51,8 +51,17 @@ fn cli_acceptance_gd_quadratic_equals_thm42() {
     let lo: f64 = j["mu_lower"].as_str().unwrap().parse().unwrap();
     // independent 256-bit evaluation of the closed form
     let c = Enclosure::parse(256, "0.99").unwrap();
-    let want = thm42(&c, 1000, &Enclosure::parse(256, "0.1").unwrap(), 1, &c.lit(1.0));
-    assert!(lo <= want.upper_f64() && want.lower_f64() <= mu, "{lo} {mu} {want:?}");
+    let want = thm42(
+        &c,
+        1000,
+        &Enclosure::parse(256, "0.1").unwrap(),
+        1,
+        &c.lit(1.0),
+    );
+    assert!(
+        lo <= want.upper_f64() && want.lower_f64() <= mu,
+        "{lo} {mu} {want:?}"
+    );
     assert!((mu - want.mid_f64()).abs() < 1e-14 * mu);
     // and with --bits the enclosure is correspondingly narrow
     let j = cli(
@@ -111,18 +120,31 @@ fn thm42_validates_as_exact_and_smaller_mu_is_caught() {
     let inst = GaussianInstance::spectral(&s, &DMatrix::from_element(1, 1, h), l).unwrap();
     let mu = thm42(&c, t, &l, n, &sigma);
     let grid = [0.0, 0.5, 1.0, 2.0, 4.0];
-    let rep = validate(&BoundSpec::Gdp { mu: mu * (1.0 + 1e-9) }, &inst, &grid, &[2.0, 10.0]).unwrap();
+    let rep = validate(
+        &BoundSpec::Gdp {
+            mu: mu * (1.0 + 1e-9),
+        },
+        &inst,
+        &grid,
+        &[2.0, 10.0],
+    )
+    .unwrap();
     assert!(rep.holds());
     assert!((rep.tightness.unwrap() - 1.0).abs() < 1e-6);
     let rep = validate(&BoundSpec::Gdp { mu: 0.97 * mu }, &inst, &grid, &[2.0]).unwrap();
     assert!(rep.violations > 0);
-    assert!(rep.checks.iter().any(|c| c.status == Status::Violated && c.kind == "renyi"));
+    assert!(
+        rep.checks
+            .iter()
+            .any(|c| c.status == Status::Violated && c.kind == "renyi")
+    );
 }
 
 #[test]
 fn mixture_delta_matches_independent_quadrature() {
     // OneSided: P = N(0, v), Q = Σ π_j N(m_j, v); δ_{Q‖P}(ε) = ∫ (q − e^ε p)_+
-    let inst = MixtureInstance::sgd(10, 3, 12, 1.0, 1.5, 1.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
+    let inst =
+        MixtureInstance::sgd(10, 3, 12, 1.0, 1.5, 1.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
     let law = ShiftLaw::binomial(12, 0.3, 1.0 / 3.0).unwrap();
     let v = 12.0 * 1.5f64.powi(2);
     for eps in [0.0, 0.1, 0.5, 1.0] {
@@ -142,15 +164,24 @@ fn mixture_delta_matches_independent_quadrature() {
         }
         let r = inst.delta(eps, Order::Reverse).unwrap();
         let f = inst.delta(eps, Order::Forward).unwrap();
-        assert!((r.value - rev).abs() < 1e-6, "eps {eps}: {} vs {rev}", r.value);
-        assert!((f.value - fwd).abs() < 1e-6, "eps {eps}: {} vs {fwd}", f.value);
+        assert!(
+            (r.value - rev).abs() < 1e-6,
+            "eps {eps}: {} vs {rev}",
+            r.value
+        );
+        assert!(
+            (f.value - fwd).abs() < 1e-6,
+            "eps {eps}: {} vs {fwd}",
+            f.value
+        );
     }
 }
 
 #[test]
 fn mixture_renyi_order_two_matches_closed_form() {
     // D_2(Q‖P) = ln E_P[(q/p)²] = ln Σ_{i,j} π_i π_j exp(m_i m_j / v) for P = N(0, v)
-    let inst = MixtureInstance::sgd(8, 2, 10, 0.5, 1.0, 2.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
+    let inst =
+        MixtureInstance::sgd(8, 2, 10, 0.5, 1.0, 2.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
     let law = ShiftLaw::binomial(10, 0.25, 0.5 * 2.0 / 2.0).unwrap();
     let v = 10.0 * 0.25;
     let mut s = 0.0;
@@ -160,7 +191,12 @@ fn mixture_renyi_order_two_matches_closed_form() {
         }
     }
     let r = inst.renyi(2.0, Order::Reverse).unwrap();
-    assert!((r.value - s.ln()).abs() < 1e-9 + r.error, "{} vs {}", r.value, s.ln());
+    assert!(
+        (r.value - s.ln()).abs() < 1e-9 + r.error,
+        "{} vs {}",
+        r.value,
+        s.ln()
+    );
 }
 
 #[test]
@@ -194,7 +230,11 @@ fn grid_law_agrees_with_brute_force_enumeration() {
     let exact = exact_inst.delta(eps, Order::Reverse).unwrap().value;
     let d = inst.delta(eps, Order::Reverse).unwrap();
     assert!(d.error < 1e-8);
-    assert!((d.value - exact).abs() < d.error + 1e-7, "{} vs {exact}", d.value);
+    assert!(
+        (d.value - exact).abs() < d.error + 1e-7,
+        "{} vs {exact}",
+        d.value
+    );
 }
 
 #[test]
@@ -221,7 +261,10 @@ fn clamped_walk_with_huge_interval_equals_unconstrained_gaussian() {
     for eps in [0.0, 0.5, 1.0] {
         let d = inst.delta(eps, Order::Reverse).unwrap();
         let want = g.delta_up(eps).unwrap();
-        assert!((d.value - want).abs() <= d.error.max(1e-6), "{eps}: {d:?} vs {want}");
+        assert!(
+            (d.value - want).abs() <= d.error.max(1e-6),
+            "{eps}: {d:?} vs {want}"
+        );
         assert!(d.error < 1e-3);
     }
     let r = inst.renyi(2.0, Order::Forward).unwrap();
@@ -349,7 +392,8 @@ proptest! {
 
 #[test]
 fn mixture_epsilon_inverts_delta() {
-    let inst = MixtureInstance::sgd(100, 10, 500, 1.0, 1.0, 1.0, 0.0, PairKind::OneSided, 1e-10).unwrap();
+    let inst =
+        MixtureInstance::sgd(100, 10, 500, 1.0, 1.0, 1.0, 0.0, PairKind::OneSided, 1e-10).unwrap();
     let e = inst.epsilon_sym(1e-5).unwrap();
     let d = inst.delta_sym(e.value).unwrap();
     assert!((d.value - 1e-5).abs() < 1e-9, "{e:?} {d:?}");
@@ -362,16 +406,27 @@ fn subsampled_gaussian_composition_dominates_one_step_instance() {
     // one SGD step is exactly the pair (N(0,1), (1−p)N(0,1) + pN(μ,1)); C_p(G(μ)) is
     // the symmetrized tradeoff of that pair (BSA24 Def 4.7): it must dominate, tightly
     let (p, mu) = (0.3, 1.5);
-    let inst = MixtureInstance::sgd(10, 3, 1, 1.0, 1.0 / mu, 3.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
+    let inst =
+        MixtureInstance::sgd(10, 3, 1, 1.0, 1.0 / mu, 3.0, 0.0, PairKind::OneSided, 1e-12).unwrap();
     let f = shiftdp::tradeoff::SubsampledGaussian::new(p, mu).unwrap();
     let rep = validate(
-        &BoundSpec::Tradeoff { f: Box::new(f), symmetric: true },
+        &BoundSpec::Tradeoff {
+            f: Box::new(f),
+            symmetric: true,
+        },
         &inst,
         &[0.0, 0.5, 1.0, 2.0],
         &[],
     )
     .unwrap();
-    assert!(rep.holds(), "{:?}", rep.checks.iter().filter(|c| c.status == Status::Violated).collect::<Vec<_>>());
+    assert!(
+        rep.holds(),
+        "{:?}",
+        rep.checks
+            .iter()
+            .filter(|c| c.status == Status::Violated)
+            .collect::<Vec<_>>()
+    );
     // and the one-sided instance attains C_p(G(μ)) at its fixed point order-wise
     let at = inst.tradeoff(0.2, Order::Forward).unwrap().value;
     assert!((at - f.f_p(0.2)).abs() < 1e-9, "{at} vs {}", f.f_p(0.2));

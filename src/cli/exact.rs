@@ -128,7 +128,11 @@ fn positive(name: &str, e: &Enclosure, allow_zero: bool) -> Result<()> {
         return Err(Error::param(
             name,
             e.mid_f64(),
-            if allow_zero { "must be ≥ 0" } else { "must be > 0" },
+            if allow_zero {
+                "must be ≥ 0"
+            } else {
+                "must be > 0"
+            },
         ));
     }
     Ok(())
@@ -157,7 +161,11 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
     };
     let t = match (a.steps, a.epochs) {
         (Some(_), Some(_)) => {
-            return Err(Error::param("steps", "both", "give --steps or --epochs, not both"));
+            return Err(Error::param(
+                "steps",
+                "both",
+                "give --steps or --epochs, not both",
+            ));
         }
         (Some(t), None) => t,
         (None, Some(e)) => per_epoch * e as usize,
@@ -167,7 +175,11 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
         return Err(Error::param("steps", t, "must be in 1..=10⁷"));
     }
     if a.method == Method::Cgd && t % per_epoch != 0 {
-        return Err(Error::param("steps", t, "cgd needs a whole number of epochs (t = E·n/b)"));
+        return Err(Error::param(
+            "steps",
+            t,
+            "cgd needs a whole number of epochs (t = E·n/b)",
+        ));
     }
     let eta = parse_number("eta", &a.eta, ib)?;
     let sigma = parse_number("noise", &a.noise, ib)?;
@@ -182,7 +194,11 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
             let h = if let Some(c) = &a.contraction {
                 let c = parse_number("contraction", c, ib)?;
                 if !(c.lower_f64() >= 0.0 && c.upper_f64() <= 1.0) {
-                    return Err(Error::param("contraction", c.mid_f64(), "must be in [0, 1]"));
+                    return Err(Error::param(
+                        "contraction",
+                        c.mid_f64(),
+                        "must be in [0, 1]",
+                    ));
                 }
                 (Enclosure::from_u64(ib, 1) - c) / eta.clone()
             } else if let Some(m) = &a.strong_convexity {
@@ -200,7 +216,11 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
                 Some(s) => {
                     let s = parse_number("smoothness", s, ib)?;
                     if s.upper_f64() < h.lower_f64() {
-                        return Err(Error::param("smoothness", s.mid_f64(), "must be ≥ the curvature m"));
+                        return Err(Error::param(
+                            "smoothness",
+                            s.mid_f64(),
+                            "must be ≥ the curvature m",
+                        ));
                     }
                     s
                 }
@@ -309,7 +329,13 @@ fn schedule(a: &ExactArgs, s: &Setting, position: u64) -> Result<Schedule<Enclos
     }
 }
 
-fn run_gaussian(a: &ExactArgs, s: &Setting, q: &Queries, prec: Precision, ib: u32) -> Result<Output> {
+fn run_gaussian(
+    a: &ExactArgs,
+    s: &Setting,
+    q: &Queries,
+    prec: Precision,
+    ib: u32,
+) -> Result<Output> {
     let out_bits = match prec {
         Precision::F64 => 53,
         Precision::Bits(b) => b,
@@ -318,7 +344,11 @@ fn run_gaussian(a: &ExactArgs, s: &Setting, q: &Queries, prec: Precision, ib: u3
         (Method::Cgd, Some(p)) => vec![p],
         (Method::Cgd, None) => (0..s.n / s.b).collect(),
         (_, Some(_)) => {
-            return Err(Error::param("position", "given", "--position applies to cgd only"));
+            return Err(Error::param(
+                "position",
+                "given",
+                "--position applies to cgd only",
+            ));
         }
         _ => vec![0],
     };
@@ -397,10 +427,18 @@ fn run_gaussian(a: &ExactArgs, s: &Setting, q: &Queries, prec: Precision, ib: u3
     let human = format!(
         "exact {} instance ({}): T(X_t, X'_t) = G(μ)\n  μ ∈ [{}, {}]{}\n  δ({}) ∈ [{}, {}]\n  ε({}) ∈ [{}, {}]\n  Rényi D_{} ∈ [{}, {}]\n",
         method_name(a.method),
-        if isotropic { "scalar path" } else { "matrix path" },
+        if isotropic {
+            "scalar path"
+        } else {
+            "matrix path"
+        },
         mu_lo,
         mu_up,
-        if a.method == Method::Cgd { format!("  (record in batch {pos})") } else { String::new() },
+        if a.method == Method::Cgd {
+            format!("  (record in batch {pos})")
+        } else {
+            String::new()
+        },
         q.eps_txt,
         fmt_down(d.lower(), out_bits),
         fmt_up(d.upper(), out_bits),
@@ -421,7 +459,10 @@ fn summary(inst: &dyn Instance, q: &Queries) -> Result<Value> {
         let r = inst.renyi(q.order, o)?;
         let tr: Vec<Value> = [0.01, 0.05, 0.1, 0.25, 0.5]
             .iter()
-            .map(|&al| inst.tradeoff(al, o).map(|e| json!({"alpha": al, "beta": est_json(&e)})))
+            .map(|&al| {
+                inst.tradeoff(al, o)
+                    .map(|e| json!({"alpha": al, "beta": est_json(&e)}))
+            })
             .collect::<Result<_>>()?;
         by_order.insert(
             name.into(),
@@ -465,14 +506,21 @@ fn human_summary(kind: &str, v: &Value) -> String {
 
 fn run_mixture(a: &ExactArgs, s: &Setting, q: &Queries) -> Result<Output> {
     if a.dim != 1 {
-        return Err(Error::param("dim", a.dim, "mixture (sgd) instances are one-dimensional"));
+        return Err(Error::param(
+            "dim",
+            a.dim,
+            "mixture (sgd) instances are one-dimensional",
+        ));
     }
     let mut kinds = serde_json::Map::new();
     let mut human = format!(
         "exact sgd mixture instance: n = {}, b = {}, t = {} (p = b/n)\n",
         s.n, s.b, s.t
     );
-    for (name, kind) in [("one_sided", PairKind::OneSided), ("opposite", PairKind::Opposite)] {
+    for (name, kind) in [
+        ("one_sided", PairKind::OneSided),
+        ("opposite", PairKind::Opposite),
+    ] {
         let inst = MixtureInstance::sgd(
             s.n,
             s.b,
@@ -503,12 +551,25 @@ fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Outpu
     let d = parse_number("diameter", a.diameter.as_deref().unwrap_or("0"), ib)?;
     positive("diameter", &d, false)?;
     if a.dim != 1 {
-        return Err(Error::param("dim", a.dim, "clamped instances are one-dimensional"));
+        return Err(Error::param(
+            "dim",
+            a.dim,
+            "clamped instances are one-dimensional",
+        ));
     }
-    let (eta, sigma, l, h) = (s.eta.mid_f64(), s.sigma.mid_f64(), s.l.mid_f64(), s.h.mid_f64());
+    let (eta, sigma, l, h) = (
+        s.eta.mid_f64(),
+        s.sigma.mid_f64(),
+        s.l.mid_f64(),
+        s.h.mid_f64(),
+    );
     let c = 1.0 - eta * h;
     if !(0.0..=1.0).contains(&c) {
-        return Err(Error::param("contraction", c, "clamped instances need 0 ≤ 1 − ηh ≤ 1"));
+        return Err(Error::param(
+            "contraction",
+            c,
+            "clamped instances need 0 ≤ 1 − ηh ≤ 1",
+        ));
     }
     let l_per = (s.n / s.b).max(1);
     let pos = a.position.unwrap_or(l_per - 1);
@@ -549,7 +610,10 @@ fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Outpu
         s.t,
         nodes
     );
-    for (name, kind) in [("one_sided", PairKind::OneSided), ("opposite", PairKind::Opposite)] {
+    for (name, kind) in [
+        ("one_sided", PairKind::OneSided),
+        ("opposite", PairKind::Opposite),
+    ] {
         let inst = ClampedInstance::new(&walk, kind, nodes)?;
         let v = summary(&inst, q)?;
         human.push_str(&human_summary(name, &v));

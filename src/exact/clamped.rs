@@ -102,10 +102,18 @@ impl ClampedWalk {
     /// [`Error::Parameter`] naming the first bad value.
     pub fn validate(&self) -> Result<()> {
         if !(self.lo.is_finite() && self.hi.is_finite() && self.lo < self.hi) {
-            return Err(Error::param("diameter", self.hi - self.lo, "need lo < hi, finite"));
+            return Err(Error::param(
+                "diameter",
+                self.hi - self.lo,
+                "need lo < hi, finite",
+            ));
         }
         if !(self.start >= self.lo && self.start <= self.hi) {
-            return Err(Error::param("start", self.start, "must lie in the interval"));
+            return Err(Error::param(
+                "start",
+                self.start,
+                "must lie in the interval",
+            ));
         }
         if !self.center.is_finite() {
             return Err(Error::param("center", self.center, "must be finite"));
@@ -115,13 +123,21 @@ impl ClampedWalk {
         }
         for s in &self.steps {
             if !(0.0..=1.0).contains(&s.contraction) {
-                return Err(Error::param("contraction", s.contraction, "must be in [0, 1]"));
+                return Err(Error::param(
+                    "contraction",
+                    s.contraction,
+                    "must be in [0, 1]",
+                ));
             }
             if !(s.noise_sd.is_finite() && s.noise_sd > 0.0) {
                 return Err(Error::param("noise", s.noise_sd, "must be finite and > 0"));
             }
             if !(s.drift.is_finite() && s.drift >= 0.0) {
-                return Err(Error::param("sensitivity", s.drift, "must be finite and ≥ 0"));
+                return Err(Error::param(
+                    "sensitivity",
+                    s.drift,
+                    "must be finite and ≥ 0",
+                ));
             }
             if !(0.0..=1.0).contains(&s.p) {
                 return Err(Error::param("p", s.p, "must be in [0, 1]"));
@@ -351,7 +367,10 @@ impl Instance for ClampedInstance {
         if !(lambda.is_finite() && lambda > 1.0) {
             return Err(Error::param("order", lambda, "must be finite and > 1"));
         }
-        let mut e = Self::combine(self.coarse.renyi(lambda, order), self.fine.renyi(lambda, order));
+        let mut e = Self::combine(
+            self.coarse.renyi(lambda, order),
+            self.fine.renyi(lambda, order),
+        );
         e.value = e.value.max(0.0);
         Ok(e)
     }

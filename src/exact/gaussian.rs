@@ -341,23 +341,34 @@ impl GaussianInstance {
             what: "covariance Σ_t".into(),
             reason: "not positive definite in f64".into(),
         })?;
-        let b = chol.l().solve_lower_triangular(&a).ok_or_else(|| Error::NotCertified {
-            what: "Σ_t^{-1/2} A_t".into(),
-            reason: "singular triangular solve".into(),
-        })?;
+        let b = chol
+            .l()
+            .solve_lower_triangular(&a)
+            .ok_or_else(|| Error::NotCertified {
+                what: "Σ_t^{-1/2} A_t".into(),
+                reason: "singular triangular solve".into(),
+            })?;
         let m = b.transpose() * &b;
         let m = (&m + m.transpose()) * 0.5;
         let eig = SymmetricEigen::new(m);
-        let (imax, lmax) = eig
-            .eigenvalues
-            .iter()
-            .enumerate()
-            .fold((0, f64::NEG_INFINITY), |acc, (i, &x)| {
-                if x > acc.1 { (i, x) } else { acc }
-            });
+        let (imax, lmax) =
+            eig.eigenvalues
+                .iter()
+                .enumerate()
+                .fold(
+                    (0, f64::NEG_INFINITY),
+                    |acc, (i, &x)| {
+                        if x > acc.1 { (i, x) } else { acc }
+                    },
+                );
         let mu = l * lmax.max(0.0).sqrt();
         let dir = eig.eigenvectors.column(imax).into_owned();
-        Self::from_f64_path(mu, sched.len() + hess.nrows(), Some(dir), "quadratic (matrix path)")
+        Self::from_f64_path(
+            mu,
+            sched.len() + hess.nrows(),
+            Some(dir),
+            "quadratic (matrix path)",
+        )
     }
 
     /// Gradient difference `v` (its norm is the sensitivity) for Hessian `hess`:
@@ -386,7 +397,12 @@ impl GaussianInstance {
         })?;
         let y = chol.solve(&delta);
         let mu = delta.dot(&y).max(0.0).sqrt();
-        Self::from_f64_path(mu, sched.len() + hess.nrows(), Some(v.clone()), "quadratic (given direction)")
+        Self::from_f64_path(
+            mu,
+            sched.len() + hess.nrows(),
+            Some(v.clone()),
+            "quadratic (given direction)",
+        )
     }
 
     /// Worst direction found from the spectrum of a symmetric `hess`: the scalar μ(h) at
@@ -412,7 +428,12 @@ impl GaussianInstance {
             });
         }
         let dir = eig.eigenvectors.column(best.0).into_owned();
-        Self::from_f64_path(best.1, sched.len() + hess.nrows(), Some(dir), "quadratic (spectral path)")
+        Self::from_f64_path(
+            best.1,
+            sched.len() + hess.nrows(),
+            Some(dir),
+            "quadratic (spectral path)",
+        )
     }
 
     fn from_f64_path(mu: f64, work: usize, dir: Option<DVector<f64>>, label: &str) -> Result<Self> {

@@ -74,7 +74,11 @@ pub struct ShiftLaw {
 
 fn check_p(p: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&p) {
-        return Err(Error::param("p", p, "inclusion probability must be in [0, 1]"));
+        return Err(Error::param(
+            "p",
+            p,
+            "inclusion probability must be in [0, 1]",
+        ));
     }
     Ok(())
 }
@@ -114,7 +118,10 @@ impl ShiftLaw {
             if j > 0 {
                 lc += ((t - j + 1) as f64 / j as f64).ln();
             }
-            w.push((a * j as f64, (lc + j as f64 * lp + (t - j) as f64 * lq).exp()));
+            w.push((
+                a * j as f64,
+                (lc + j as f64 * lp + (t - j) as f64 * lq).exp(),
+            ));
         }
         Ok(Self::finish(w, 0.0, 1e-13 * (t as f64).sqrt(), true))
     }
@@ -136,7 +143,11 @@ impl ShiftLaw {
             ));
         }
         if !(var.is_finite() && var > 0.0 && tv_target.is_finite() && tv_target > 0.0) {
-            return Err(Error::param("var", var, "variance and target must be finite and > 0"));
+            return Err(Error::param(
+                "var",
+                var,
+                "variance and target must be finite and > 0",
+            ));
         }
         let a0 = a[0];
         if a.iter().all(|x| x.to_bits() == a0.to_bits()) {
@@ -194,7 +205,11 @@ impl ShiftLaw {
             for j in (0..new_len).rev() {
                 let own = if j < len { d[j] } else { 0.0 };
                 let lo = if j >= f && j - f < len { d[j - f] } else { 0.0 };
-                let hi = if j > f && j - f - 1 < len { d[j - f - 1] } else { 0.0 };
+                let hi = if j > f && j - f - 1 < len {
+                    d[j - f - 1]
+                } else {
+                    0.0
+                };
                 d[j] = (1.0 - p) * own + p * ((1.0 - lam) * lo + lam * hi);
             }
             len = new_len;
@@ -334,7 +349,10 @@ fn lse(comp: &[Comp], x: f64) -> f64 {
     for &(s, c, _, _) in comp {
         mx = mx.max(s * x + c);
     }
-    let sum: f64 = comp.iter().map(|&(s, c, _, _)| (s * x + c - mx).exp()).sum();
+    let sum: f64 = comp
+        .iter()
+        .map(|&(s, c, _, _)| (s * x + c - mx).exp())
+        .sum();
     mx + sum.ln()
 }
 
@@ -355,7 +373,8 @@ impl MixtureInstance {
                 law.tv_error(var, 1.0),
             ),
             PairKind::Opposite => {
-                let half: Vec<(f64, f64)> = law.atoms().iter().map(|&(m, w)| (0.5 * m, w)).collect();
+                let half: Vec<(f64, f64)> =
+                    law.atoms().iter().map(|&(m, w)| (0.5 * m, w)).collect();
                 let e = law.tv_error(var, 0.5);
                 (
                     components(&half, -1.0, var),
@@ -401,7 +420,16 @@ impl MixtureInstance {
         }
         let etas = vec![eta; t];
         let sigmas = vec![sigma; t];
-        Self::sgd_steps(b as f64 / n as f64, b, &etas, &sigmas, l, h, kind, tv_target)
+        Self::sgd_steps(
+            b as f64 / n as f64,
+            b,
+            &etas,
+            &sigmas,
+            l,
+            h,
+            kind,
+            tv_target,
+        )
     }
 
     /// As [`MixtureInstance::sgd`] with per-step `η_k`, `σ_k` and inclusion probability `p`.
@@ -421,10 +449,18 @@ impl MixtureInstance {
     ) -> Result<Self> {
         check_p(p)?;
         if etas.is_empty() || etas.len() != sigmas.len() {
-            return Err(Error::param("steps", etas.len(), "need ≥ 1 step and one σ per η"));
+            return Err(Error::param(
+                "steps",
+                etas.len(),
+                "need ≥ 1 step and one σ per η",
+            ));
         }
-        if !(l.is_finite() && l >= 0.0) || !h.is_finite() || b == 0 {
-            return Err(Error::param("sensitivity", l, "must be finite and ≥ 0 (h finite, b ≥ 1)"));
+        if !(l.is_finite() && l >= 0.0 && h.is_finite()) || b == 0 {
+            return Err(Error::param(
+                "sensitivity",
+                l,
+                "must be finite and ≥ 0 (h finite, b ≥ 1)",
+            ));
         }
         for (&e, &s) in etas.iter().zip(sigmas) {
             if !(e.is_finite() && e > 0.0 && s.is_finite() && s > 0.0) {
@@ -498,7 +534,8 @@ impl MixtureInstance {
         let mut w = self.sd + (mhi - mlo);
         let mut lo = mid - w;
         let mut hi = mid + w;
-        let limit = 1e7 * (self.sd + (mhi - mlo) + target.abs() * self.var / (mhi - mlo).max(self.sd));
+        let limit =
+            1e7 * (self.sd + (mhi - mlo) + target.abs() * self.var / (mhi - mlo).max(self.sd));
         while self.log_lr(lo) > target {
             w *= 2.0;
             lo = mid - w;
@@ -558,14 +595,18 @@ impl MixtureInstance {
         match order {
             // sup_S Q(S) − e^ε P(S), S = {x > τ}, log_lr(τ) = ε
             Order::Reverse => match self.threshold(eps) {
-                Ok(tau) => Self::upper_tail(&self.q_comp, self.sd, tau)
-                    - ee * Self::upper_tail(&self.p_comp, self.sd, tau),
+                Ok(tau) => {
+                    Self::upper_tail(&self.q_comp, self.sd, tau)
+                        - ee * Self::upper_tail(&self.p_comp, self.sd, tau)
+                }
                 Err(_) => 1.0 - ee,
             },
             // sup_S P(S) − e^ε Q(S), S = {x < τ}, log_lr(τ) = −ε
             Order::Forward => match self.threshold(-eps) {
-                Ok(tau) => Self::lower_tail(&self.p_comp, self.sd, tau)
-                    - ee * Self::lower_tail(&self.q_comp, self.sd, tau),
+                Ok(tau) => {
+                    Self::lower_tail(&self.p_comp, self.sd, tau)
+                        - ee * Self::lower_tail(&self.q_comp, self.sd, tau)
+                }
                 Err(_) => 1.0 - ee,
             },
         }
@@ -714,8 +755,12 @@ mod tests {
         assert!(ShiftLaw::binomial(3, 1.5, 1.0).is_err());
         assert!(ShiftLaw::binomial(3, 0.5, -1.0).is_err());
         assert!(ShiftLaw::from_increments(&[1.0, f64::NAN], 0.5, 1.0, 1e-9).is_err());
-        assert!(MixtureInstance::sgd(10, 11, 5, 1.0, 1.0, 1.0, 0.0, PairKind::OneSided, 1e-9).is_err());
-        assert!(MixtureInstance::sgd(10, 2, 5, 1.0, 1.0, 1.0, 2.0, PairKind::OneSided, 1e-9).is_err());
+        assert!(
+            MixtureInstance::sgd(10, 11, 5, 1.0, 1.0, 1.0, 0.0, PairKind::OneSided, 1e-9).is_err()
+        );
+        assert!(
+            MixtureInstance::sgd(10, 2, 5, 1.0, 1.0, 1.0, 2.0, PairKind::OneSided, 1e-9).is_err()
+        );
         let law = ShiftLaw::binomial(3, 0.5, 1.0).unwrap();
         assert!(MixtureInstance::new(&law, 0.0, PairKind::OneSided).is_err());
     }

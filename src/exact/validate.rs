@@ -114,7 +114,11 @@ pub fn gdp_mu_for_delta(eps: f64, delta: f64) -> f64 {
     if delta <= 0.0 {
         return 0.0;
     }
-    let d = |mu: f64| Gaussian::new(mu).map(|g| g.delta_up(eps).unwrap_or(1.0)).unwrap_or(1.0);
+    let d = |mu: f64| {
+        Gaussian::new(mu)
+            .map(|g| g.delta_up(eps).unwrap_or(1.0))
+            .unwrap_or(1.0)
+    };
     let mut hi = 1.0;
     while d(hi) < delta && hi < 1e3 {
         hi *= 2.0;
@@ -154,7 +158,11 @@ pub fn validate(
     orders: &[f64],
 ) -> Result<Domination> {
     if eps_grid.is_empty() || eps_grid.iter().any(|e| !e.is_finite()) {
-        return Err(Error::param("epsilon grid", eps_grid.len(), "need ≥ 1 finite point"));
+        return Err(Error::param(
+            "epsilon grid",
+            eps_grid.len(),
+            "need ≥ 1 finite point",
+        ));
     }
     let mut checks = Vec::new();
     let mut push = |kind, at, order, b: f64, e: Estimate, margin: f64| {
@@ -248,12 +256,18 @@ pub fn validate(
             }
         }
     }
-    let violations = checks.iter().filter(|c| c.status == Status::Violated).count();
+    let violations = checks
+        .iter()
+        .filter(|c| c.status == Status::Violated)
+        .count();
     let inconclusive = checks
         .iter()
         .filter(|c| c.status == Status::Inconclusive)
         .count();
-    let worst_margin = checks.iter().map(|c| c.margin).fold(f64::INFINITY, f64::min);
+    let worst_margin = checks
+        .iter()
+        .map(|c| c.margin)
+        .fold(f64::INFINITY, f64::min);
     Ok(Domination {
         checks,
         violations,
