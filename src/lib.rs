@@ -22,6 +22,7 @@
 pub mod bounds;
 pub mod cli;
 pub mod error;
+pub mod exact;
 pub mod plot;
 pub mod precision;
 pub mod settings;

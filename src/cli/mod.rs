@@ -10,6 +10,7 @@
 pub mod bound;
 pub mod conversion;
 pub mod curve;
+pub mod exact;
 pub mod plot;
 pub mod setting;
 
