@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod composition;
 pub mod error;
 pub mod precision;
 pub mod tradeoff;
