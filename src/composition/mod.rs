@@ -161,6 +161,11 @@ impl Component {
             Component::Curve(f) => f.name(),
         }
     }
+    /// The single-step discretization of this component on a grid (pessimistic and
+    /// optimistic, untilted).
+    pub fn single_step(&self, g: &Grid) -> pld::SingleStep {
+        pld::discretize(&self.pieces(g), g)
+    }
     fn pieces(&self, g: &Grid) -> pld::Pieces {
         match self {
             Component::Gaussian { mu } => pld::kind_pieces(Kind::Gaussian(*mu), g),
