@@ -576,10 +576,25 @@ impl Composed {
             }
             b
         };
-        let lower = if lo(0.0) <= delta {
-            0.0
-        } else {
-            let (mut a, mut b) = (0.0, upper);
+        // δ_low carries an error term that grows away from the tilt point, so it is not
+        // monotone as computed: find a certified point below `upper` by stepping down,
+        // then bisect (any ε with δ_low(ε) > δ certifies ε(δ) > ε).
+        let mut lower = 0.0;
+        let mut step = 1e-6 * upper.max(1.0);
+        let mut a = None;
+        while step < 2.0 * upper.max(1.0) {
+            let x = upper - step;
+            if x <= 0.0 {
+                break;
+            }
+            if lo(x) > delta {
+                a = Some(x);
+                break;
+            }
+            step *= 2.0;
+        }
+        if let Some(mut a) = a {
+            let mut b = upper;
             for _ in 0..200 {
                 let m = 0.5 * (a + b);
                 if lo(m) > delta {
@@ -591,8 +606,8 @@ impl Composed {
                     break;
                 }
             }
-            a
-        };
+            lower = a;
+        }
         Ok(Interval {
             lower: lower.min(upper),
             upper,
