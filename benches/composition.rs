@@ -12,7 +12,10 @@ fn bench(c: &mut Criterion) {
     let r = comp.compose_for_delta(1e-5, None).unwrap();
     let e = r.epsilon(1e-5).unwrap();
     assert!(e.width() <= 1e-3, "width {}", e.width());
-    eprintln!("C_0.025(G(2/3))^8000, δ=1e-5: ε ∈ [{}, {}]", e.lower, e.upper);
+    eprintln!(
+        "C_0.025(G(2/3))^8000, δ=1e-5: ε ∈ [{}, {}]",
+        e.lower, e.upper
+    );
     let mut g = c.benchmark_group("composition");
     g.sample_size(10);
     g.bench_function("cp_8000_delta_1e-5", |b| {

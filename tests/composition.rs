@@ -84,8 +84,12 @@ proptest! {
 #[test]
 fn poisson_orders_and_symmetrized_dominance() {
     let (p, mu, k) = (0.1, 1.0, 50);
-    let cp = Composition::new().with(Component::subsampled(p, mu).unwrap(), k).unwrap();
-    let po = Composition::new().with(Component::poisson(p, mu).unwrap(), k).unwrap();
+    let cp = Composition::new()
+        .with(Component::subsampled(p, mu).unwrap(), k)
+        .unwrap();
+    let po = Composition::new()
+        .with(Component::poisson(p, mu).unwrap(), k)
+        .unwrap();
     let rc = cp.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let rp = po.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let rc2 = cp.compose(Target::Epsilon(1.0), Some(12)).unwrap();
@@ -94,17 +98,28 @@ fn poisson_orders_and_symmetrized_dominance() {
         let c2 = rc2.delta(eps).unwrap();
         let a = rp.delta_order(0, eps).unwrap();
         let b = rp.delta_order(1, eps).unwrap();
-        assert!(c.lower <= c2.upper && c2.lower <= c.upper, "grids disagree: {c:?} {c2:?}");
-        assert!(c.upper >= a.lower && c.upper >= b.lower, "eps={eps}: {c:?} {a:?} {b:?}");
+        assert!(
+            c.lower <= c2.upper && c2.lower <= c.upper,
+            "grids disagree: {c:?} {c2:?}"
+        );
+        assert!(
+            c.upper >= a.lower && c.upper >= b.lower,
+            "eps={eps}: {c:?} {a:?} {b:?}"
+        );
         // the two Poisson directions are genuinely different here
-        assert!(a.upper < b.lower || b.upper < a.lower, "eps={eps}: {a:?} {b:?}");
+        assert!(
+            a.upper < b.lower || b.upper < a.lower,
+            "eps={eps}: {a:?} {b:?}"
+        );
     }
 }
 
 /// The composed tradeoff curve lies below the exact G(μ√k) and is a tradeoff function.
 #[test]
 fn composed_curve_is_safe() {
-    let c = Composition::new().with(Component::gaussian(0.25).unwrap(), 16).unwrap();
+    let c = Composition::new()
+        .with(Component::gaussian(0.25).unwrap(), 16)
+        .unwrap();
     let r = c.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let f = r.curve(300).unwrap();
     shiftdp::tradeoff::check_tradeoff_laws(&f, 300).unwrap();
@@ -118,7 +133,9 @@ fn composed_curve_is_safe() {
 /// δ far below the stated floor is refused, never answered.
 #[test]
 fn below_floor_is_refused() {
-    let c = Composition::new().with(Component::subsampled(0.1, 1.0).unwrap(), 10).unwrap();
+    let c = Composition::new()
+        .with(Component::subsampled(0.1, 1.0).unwrap(), 10)
+        .unwrap();
     assert!(matches!(
         c.compose_for_delta(1e-200, None),
         Err(shiftdp::Error::NotCertified { .. })

@@ -7,8 +7,8 @@
 //! * otherwise a human-readable report;
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
 //!   never NaN printed as a result.
-pub mod conversion;
 pub mod compose;
+pub mod conversion;
 pub mod curve;
 
 use crate::error::{Error, Result};

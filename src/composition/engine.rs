@@ -212,7 +212,8 @@ impl Dist {
                 err = err0 * inv_s;
             }
             // round-off of the unpacking, spill, rescaling and of ln_scale
-            let rel = 16.0 * U * (1.0 + ln_scale.abs() + lambda * g.top().abs().max(g.bottom().abs()));
+            let rel =
+                16.0 * U * (1.0 + ln_scale.abs() + lambda * g.top().abs().max(g.bottom().abs()));
             if upper {
                 err += rel * c.iter().sum::<f64>();
                 inf *= 1.0 + 8.0 * U;
@@ -267,7 +268,6 @@ impl Dist {
     pub fn is_empty(&self) -> bool {
         self.grid.n == 0
     }
-
 
     /// Prepares O(1) evaluation of certified δ(ε) bounds.
     pub fn prepare(&self) -> Prepared {

@@ -41,8 +41,8 @@ pub mod engine;
 pub mod pld;
 
 use crate::error::{Error, Result};
-use crate::precision::special;
 use crate::precision::rounding::{next_down_f64, next_up_f64};
+use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
 use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
@@ -279,11 +279,7 @@ impl Composition {
     /// The composition of the inverses (other order of the pair).
     pub fn inverse(&self) -> Composition {
         Composition {
-            parts: self
-                .parts
-                .iter()
-                .map(|(c, k)| (c.inverse(), *k))
-                .collect(),
+            parts: self.parts.iter().map(|(c, k)| (c.inverse(), *k)).collect(),
         }
     }
     /// Whether every component is symmetric (then one order suffices).
@@ -470,16 +466,16 @@ impl Composition {
         let (tm, t0, tp) = (t_of(lam_star - dl), t_of(lam_star), t_of(lam_star + dl));
         let mean = (tp - tm) / (2.0 * dl);
         let var = ((tp - 2.0 * t0 + tm) / (dl * dl)).max(1e-6);
-        let a_est = (mean - 12.0 * var.sqrt())
-            .min(-16.0 * var / mean.max(0.05))
+        let a_est = (mean - 9.0 * var.sqrt())
+            .min(-12.0 * var / mean.max(0.05))
             .min(-1.0)
             .max(-(b_est.abs() + 64.0));
         let k = self.total_count() as f64;
         let e = match grid_exp {
             Some(e) => e,
             None => {
-                // k h² ≤ 2e−3 (mean-loss bias of both schemes is O(k h²/8))
-                let h = (2e-3 / k).sqrt().min(2f64.powi(-7));
+                // k h² ≤ 1e−3 (mean-loss bias of both schemes is O(k h²/8))
+                let h = (1e-3 / k).sqrt().min(2f64.powi(-7));
                 (-h.log2()).ceil() as i32
             }
         };
@@ -695,7 +691,10 @@ mod tests {
         for eps in [0.5, 1.0, 2.0, 3.0, 5.0] {
             let iv = r.delta(eps).unwrap();
             let (tl, tu) = gdp_delta(1.5, eps);
-            assert!(iv.lower <= tu && tl <= iv.upper, "eps={eps}: {iv:?} vs {tl}");
+            assert!(
+                iv.lower <= tu && tl <= iv.upper,
+                "eps={eps}: {iv:?} vs {tl}"
+            );
             assert!(iv.width() < 1e-3 * tu.max(1e-6) + 1e-9, "eps={eps}: {iv:?}");
         }
     }
@@ -731,7 +730,12 @@ mod tests {
         for i in 1..100 {
             let a = i as f64 / 100.0;
             assert!(f.eval(a) <= g.eval(a) + 1e-12, "a={a}");
-            assert!(f.eval(a) >= g.eval(a) - 2e-2, "a={a}: {} vs {}", f.eval(a), g.eval(a));
+            assert!(
+                f.eval(a) >= g.eval(a) - 2e-2,
+                "a={a}: {} vs {}",
+                f.eval(a),
+                g.eval(a)
+            );
         }
     }
 
@@ -739,8 +743,16 @@ mod tests {
     fn rejects_bad_input() {
         assert!(Component::subsampled(1.5, 1.0).is_err());
         assert!(Component::gaussian(-1.0).is_err());
-        assert!(Composition::new().with(Component::gaussian(1.0).unwrap(), 0).is_err());
-        assert!(Composition::new().compose(Target::Delta(1e-5), None).is_err());
+        assert!(
+            Composition::new()
+                .with(Component::gaussian(1.0).unwrap(), 0)
+                .is_err()
+        );
+        assert!(
+            Composition::new()
+                .compose(Target::Delta(1e-5), None)
+                .is_err()
+        );
         let c = Composition::new()
             .with(Component::gaussian(1.0).unwrap(), 1)
             .unwrap();

@@ -353,7 +353,11 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
     // Add side: mirror image; an f_p bin of losses [a, b] gives losses [−b, −a].
     if add_side {
         // losses of the mirror lie in [bottom, min(0 or −ln(1−p), top)]
-        let jmax = if sym { 0 } else { ((-ln1p / g.h).ceil() as i64).max(0) };
+        let jmax = if sym {
+            0
+        } else {
+            ((-ln1p / g.h).ceil() as i64).max(0)
+        };
         let jtop = (g.lo + g.n as i64 - 1).min(jmax);
         // mirrored bin [t_{j}, t_{j+1}] ↔ f_p bin [−t_{j+1}, −t_j]
         let mut eb = fp_edge(-(jtop as f64) * g.h, p, mu);
