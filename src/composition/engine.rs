@@ -118,8 +118,8 @@ impl Dist {
         let inv = planner.plan_fft_inverse(m);
         let pack = |d: &Dist| -> Vec<Complex<f64>> {
             let mut v = vec![Complex::new(0.0, 0.0); m];
-            for i in 0..n {
-                v[i] = Complex::new(d.pess.c[i], d.opt.c[i]);
+            for (vi, (a, b)) in v.iter_mut().zip(d.pess.c.iter().zip(&d.opt.c)) {
+                *vi = Complex::new(*a, *b);
             }
             v
         };

@@ -111,7 +111,7 @@ impl Mass {
     fn new(v: f64, err: f64) -> Mass {
         Mass {
             lo: (v - err).max(0.0),
-            hi: (v + err).min(1.0).max(0.0),
+            hi: (v + err).clamp(0.0, 1.0),
         }
     }
 }
@@ -632,7 +632,7 @@ mod tests {
             let s = discretize(&kind_pieces(kind, &g), &g);
             let tp: f64 = s.pess.iter().sum::<f64>() + s.pess_inf;
             let to: f64 = s.opt.iter().sum::<f64>() + s.opt_inf;
-            assert!(tp >= 1.0 - 1e-15 && tp < 1.0 + 1e-9, "{kind:?}: {tp}");
+            assert!((1.0 - 1e-15..1.0 + 1e-9).contains(&tp), "{kind:?}: {tp}");
             assert!(to <= 1.0 && to > 1.0 - 1e-9, "{kind:?}: {to}");
         }
     }
