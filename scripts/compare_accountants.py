@@ -73,11 +73,14 @@ def cp_prv_class():
         def rdp(self, alpha):
             # D_alpha = ln E_Q[e^{(alpha-1)L}]/(alpha-1) = ln(int q^a p^(1-a))/(alpha-1)
             p, mu = self.p, self.mu
-            mpdf = lambda x: (1 - p) * norm.pdf(x) + p * norm.pdf(x - mu)
             atom = (1 - p) * (norm.cdf(mu / 2) - norm.cdf(-mu / 2))
             hi = mu / 2 + 40
-            a, _ = integrate.quad(lambda x: mpdf(x) ** alpha * norm.pdf(x) ** (1 - alpha), mu / 2, hi)
-            b, _ = integrate.quad(lambda x: norm.pdf(x) ** alpha * mpdf(x) ** (1 - alpha), mu / 2, hi)
+            # m(x)/phi(x) = 1 + p expm1(mu x - mu^2/2); integrands in log space
+            lr = lambda x: math.log1p(p * math.expm1(mu * x - mu * mu / 2))
+            f_a = lambda x: math.exp(min(700.0, alpha * lr(x) + norm.logpdf(x)))
+            f_b = lambda x: math.exp(min(700.0, (1 - alpha) * lr(x) + norm.logpdf(x)))
+            a, _ = integrate.quad(f_a, mu / 2, hi, limit=200)
+            b, _ = integrate.quad(f_b, mu / 2, hi, limit=200)
             return math.log(a + b + atom) / (alpha - 1)
 
     return SymmetrizedSubsampledGaussian
