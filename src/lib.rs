@@ -21,6 +21,7 @@
 
 pub mod bounds;
 pub mod cli;
+pub mod composition;
 pub mod error;
 pub mod exact;
 pub mod plot;

@@ -1,0 +1,765 @@
+//! Certified numerical composition of tradeoff functions through privacy-loss
+//! distributions (PLDs).
+//!
+//! A [`Composition`] is a list of components with repetition counts — `G(μ)`,
+//! `C_p(G(μ))` (BSA24 Def 4.7, symmetrized), the Poisson add-or-remove subsampled
+//! Gaussian (each direction composed separately: a *different* quantity from `C_p`),
+//! `f_{ε,δ}` and numerically represented curves ([`PiecewiseLinear`]). [`Composition::compose`]
+//! discretizes every component pessimistically and optimistically ([`pld`]), composes
+//! by FFT with repeated squaring (`O(N log N log k)`, [`engine`]) and returns a
+//! [`Composed`] that answers δ(ε) and ε(δ) as certified intervals `[lower, upper]` and
+//! gives the composed tradeoff curve (below the truth).
+//!
+//! # Formula
+//! `f₁ ⊗ f₂ = T(P₁×P₂, Q₁×Q₂)`: privacy losses add, PLDs convolve. Both orders of the
+//! pair are composed: order 1 gives `δ_{f}(ε) = 1 + f*(−e^ε)` of `f = ⊗ fᵢ`, order 2
+//! that of `f⁻¹ = ⊗ fᵢ⁻¹`; the reported `δ(ε)` is the maximum (equal for symmetric
+//! components, where one order is computed).
+//!
+//! # Rounding
+//! Every reported upper end is an upper bound on the true value and every lower end a
+//! lower bound, with FFT round-off (Percival's bound), truncation mass and summation
+//! errors added in the safe direction (see [`engine`]). The floor is
+//! [`DELTA_FLOOR`]: smaller δ are refused with [`Error::NotCertified`].
+//!
+//! # Example
+//! ```
+//! use shiftdp::composition::{Component, Composition};
+//! let c = Composition::new().with(Component::gaussian(0.5).unwrap(), 4).unwrap();
+//! let r = c.compose_for_delta(1e-5, None).unwrap();
+//! let e = r.epsilon(1e-5).unwrap();
+//! // G(0.5)^{⊗4} = G(1): ε(1e-5) ≈ 4.4183 (DRS22 Cor 1)
+//! assert!(e.lower <= 4.4184 && 4.4182 <= e.upper && e.upper - e.lower < 1e-2);
+//! ```
+//!
+//! # References
+//! DRS22; BSA24 Def 4.7 and Lemma A.5 (CLT); Koskela, Jälkö, Honkela, *Computing tight
+//! differential privacy guarantees using FFT*, AISTATS 2020; Doroshenko et al.,
+//! *Connect the dots*, PETS 2022; Gopi, Lee, Wutschitz, *Numerical composition of
+//! differential privacy*, NeurIPS 2021.
+pub mod engine;
+pub mod pld;
+
+use crate::error::{Error, Result};
+use crate::precision::rounding::{next_down_f64, next_up_f64};
+use crate::precision::special;
+use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
+use engine::{Dist, Prepared};
+use pld::{Grid, Kind};
+use rustfft::FftPlanner;
+
+/// Smallest δ the engine certifies; below it every query returns [`Error::NotCertified`].
+pub const DELTA_FLOOR: f64 = 1e-100;
+
+/// Largest number of grid points per window.
+pub const MAX_POINTS: usize = 1 << 21;
+
+/// One component of a composition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Component {
+    /// `G(μ)`.
+    Gaussian {
+        /// μ ≥ 0.
+        mu: f64,
+    },
+    /// `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (BSA24 Def 4.7), symmetric.
+    Subsampled {
+        /// Sampling probability.
+        p: f64,
+        /// μ ≥ 0.
+        mu: f64,
+    },
+    /// Poisson-subsampled Gaussian, *remove* direction `f_p = p G(μ) + (1−p) Id`
+    /// (the other order of the pair is [`Component::PoissonAdd`]).
+    PoissonRemove {
+        /// Sampling probability.
+        p: f64,
+        /// μ ≥ 0.
+        mu: f64,
+    },
+    /// Poisson-subsampled Gaussian, *add* direction `f_p⁻¹`.
+    PoissonAdd {
+        /// Sampling probability.
+        p: f64,
+        /// μ ≥ 0.
+        mu: f64,
+    },
+    /// A numerically represented tradeoff function (e.g. `f_{ε,δ}`).
+    Curve(PiecewiseLinear),
+}
+
+fn check_p_mu(p: f64, mu: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(Error::param(
+            "p",
+            p,
+            "sampling probability must be in [0, 1]",
+        ));
+    }
+    Gaussian::new(mu).map(|_| ())
+}
+
+impl Component {
+    /// `G(μ)`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless μ is finite and ≥ 0.
+    pub fn gaussian(mu: f64) -> Result<Component> {
+        Gaussian::new(mu)?;
+        Ok(Component::Gaussian { mu })
+    }
+    /// `C_p(G(μ))`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `0 ≤ p ≤ 1` and μ finite ≥ 0.
+    pub fn subsampled(p: f64, mu: f64) -> Result<Component> {
+        check_p_mu(p, mu)?;
+        Ok(Component::Subsampled { p, mu })
+    }
+    /// The Poisson add-or-remove subsampled Gaussian, remove direction (pair with
+    /// [`Composition::inverse`] for the add direction).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `0 ≤ p ≤ 1` and μ finite ≥ 0.
+    pub fn poisson(p: f64, mu: f64) -> Result<Component> {
+        check_p_mu(p, mu)?;
+        Ok(Component::PoissonRemove { p, mu })
+    }
+    /// `f_{ε,δ}`.
+    ///
+    /// # Errors
+    /// As [`ApproxDp::new`].
+    pub fn approx_dp(eps: f64, delta: f64) -> Result<Component> {
+        Ok(Component::Curve(ApproxDp::new(eps, delta)?.to_piecewise()))
+    }
+    /// The component of the other order of the pair (`f⁻¹`).
+    pub fn inverse(&self) -> Component {
+        match self {
+            Component::PoissonRemove { p, mu } => Component::PoissonAdd { p: *p, mu: *mu },
+            Component::PoissonAdd { p, mu } => Component::PoissonRemove { p: *p, mu: *mu },
+            Component::Curve(f) => Component::Curve(f.inverse()),
+            c => c.clone(),
+        }
+    }
+    /// Whether `f = f⁻¹`.
+    pub fn is_symmetric(&self) -> bool {
+        match self {
+            Component::Gaussian { .. } | Component::Subsampled { .. } => true,
+            Component::PoissonRemove { p, mu } | Component::PoissonAdd { p, mu } => {
+                *p == 0.0 || *mu == 0.0
+            }
+            Component::Curve(f) => f.is_symmetric(),
+        }
+    }
+    /// Display name.
+    pub fn name(&self) -> String {
+        match self {
+            Component::Gaussian { mu } => format!("G({mu})"),
+            Component::Subsampled { p, mu } => format!("C_{p}(G({mu}))"),
+            Component::PoissonRemove { p, mu } => format!("PoissonRemove_{p}(G({mu}))"),
+            Component::PoissonAdd { p, mu } => format!("PoissonAdd_{p}(G({mu}))"),
+            Component::Curve(f) => f.name(),
+        }
+    }
+    /// The single-step discretization of this component on a grid (pessimistic and
+    /// optimistic, untilted).
+    pub fn single_step(&self, g: &Grid) -> pld::SingleStep {
+        pld::discretize(&self.pieces(g), g)
+    }
+    fn pieces(&self, g: &Grid) -> pld::Pieces {
+        match self {
+            Component::Gaussian { mu } => pld::kind_pieces(Kind::Gaussian(*mu), g),
+            Component::Subsampled { p, mu } => pld::kind_pieces(Kind::Symmetrized(*p, *mu), g),
+            Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g),
+            Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g),
+            Component::Curve(f) => pld::curve_pieces(f),
+        }
+    }
+}
+
+/// A certified interval `[lower, upper]` containing the true value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound (the value safe to report as a privacy bound).
+    pub upper: f64,
+}
+
+impl Interval {
+    /// `upper − lower`.
+    pub fn width(&self) -> f64 {
+        self.upper - self.lower
+    }
+    /// Whether `x` lies in the interval.
+    pub fn contains(&self, x: f64) -> bool {
+        self.lower <= x && x <= self.upper
+    }
+}
+
+/// What the grid and tilt are tuned for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// Queries of ε(δ) near this δ.
+    Delta(f64),
+    /// Queries of δ(ε) near this ε.
+    Epsilon(f64),
+}
+
+/// A list of components with repetition counts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Composition {
+    parts: Vec<(Component, u64)>,
+}
+
+/// Grid parameters and error budget of one order of a composed PLD.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridInfo {
+    /// Grid step h (a power of two).
+    pub h: f64,
+    /// Lowest loss of the window.
+    pub bottom: f64,
+    /// Highest loss of the window.
+    pub top: f64,
+    /// Number of grid points.
+    pub points: usize,
+    /// Exponential tilt λ.
+    pub lambda: f64,
+    /// ℓ¹ bound on FFT/round-off error of the pessimistic vector (relative to its mass).
+    pub fft_error_pess: f64,
+    /// Same for the optimistic vector.
+    pub fft_error_opt: f64,
+    /// Pessimistic mass at +∞ (components' own + truncation), added to every upper δ.
+    pub infinity_mass: f64,
+}
+
+/// A composed PLD (one or two orders) with certified queries.
+#[derive(Debug, Clone)]
+pub struct Composed {
+    orders: Vec<Prepared>,
+    /// Grid info per order.
+    pub info: Vec<GridInfo>,
+}
+
+fn check_delta(delta: f64) -> Result<()> {
+    if !(delta > 0.0 && delta < 1.0) {
+        return Err(Error::param("delta", delta, "must satisfy 0 < δ < 1"));
+    }
+    if delta < DELTA_FLOOR {
+        return Err(Error::NotCertified {
+            what: "composed ε(δ)".into(),
+            reason: format!(
+                "δ = {delta:e} is below the engine's floor {DELTA_FLOOR:e} (f64 tilted FFT)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+impl Composition {
+    /// The empty composition (perfect privacy, `Id`).
+    pub fn new() -> Composition {
+        Composition::default()
+    }
+    /// Appends `count` copies of a component.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] if `count` is 0.
+    pub fn with(mut self, c: Component, count: u64) -> Result<Composition> {
+        if count == 0 {
+            return Err(Error::param("count", 0, "repetition count must be ≥ 1"));
+        }
+        self.parts.push((c, count));
+        Ok(self)
+    }
+    /// The components and counts.
+    pub fn parts(&self) -> &[(Component, u64)] {
+        &self.parts
+    }
+    /// The composition of the inverses (other order of the pair).
+    pub fn inverse(&self) -> Composition {
+        Composition {
+            parts: self.parts.iter().map(|(c, k)| (c.inverse(), *k)).collect(),
+        }
+    }
+    /// Whether every component is symmetric (then one order suffices).
+    pub fn is_symmetric(&self) -> bool {
+        self.parts.iter().all(|(c, _)| c.is_symmetric())
+    }
+    /// Total number of steps.
+    pub fn total_count(&self) -> u64 {
+        self.parts.iter().map(|(_, k)| *k).sum()
+    }
+
+    /// Central limit approximation μ of the composition (BSA24 Lemma A.5 / DRS22 Thm 6):
+    /// `C_p(G(μ))^{⊗t} ≈ G(p√t · √(2(e^{μ²}Φ(1.5μ) + 3Φ(−0.5μ) − 2)))`, combined with
+    /// Gaussian components by `√(Σ μᵢ²)`. An **approximation, not a bound**; `None` if a
+    /// component has no such formula here (Poisson directions, curves).
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::{Component, Composition};
+    /// let c = Composition::new().with(Component::gaussian(0.3).unwrap(), 4).unwrap();
+    /// assert!((c.clt_mu().unwrap() - 0.6).abs() < 1e-12);
+    /// ```
+    pub fn clt_mu(&self) -> Option<f64> {
+        let mut s2 = 0.0;
+        for (c, k) in &self.parts {
+            let k = *k as f64;
+            match c {
+                Component::Gaussian { mu } => s2 += k * mu * mu,
+                Component::Subsampled { p, mu } => {
+                    let v = (mu * mu).exp() * special::phi(1.5 * mu)
+                        + 3.0 * special::phi(-0.5 * mu)
+                        - 2.0;
+                    s2 += p * p * k * 2.0 * v;
+                }
+                _ => return None,
+            }
+        }
+        Some(s2.sqrt())
+    }
+
+    /// Composes, tuning grid and tilt for ε(δ) queries near `delta`.
+    ///
+    /// # Errors
+    /// As [`Composition::compose`].
+    pub fn compose_for_delta(&self, delta: f64, grid_exp: Option<i32>) -> Result<Composed> {
+        check_delta(delta)?;
+        self.compose(Target::Delta(delta), grid_exp)
+    }
+
+    /// Discretizes and composes both orders (one if symmetric). `grid_exp = e` sets the
+    /// grid step `h = 2^{−e}` (default: chosen from the number of steps).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for an empty composition or a bad target / grid;
+    /// [`Error::NotCertified`] if the window would exceed [`MAX_POINTS`].
+    pub fn compose(&self, target: Target, grid_exp: Option<i32>) -> Result<Composed> {
+        if self.parts.is_empty() {
+            return Err(Error::param("components", "none", "give at least one"));
+        }
+        match target {
+            Target::Delta(d) => check_delta(d)?,
+            Target::Epsilon(e) => {
+                if !e.is_finite() {
+                    return Err(Error::param("epsilon", e, "must be finite"));
+                }
+            }
+        }
+        if let Some(e) = grid_exp {
+            if !(4..=24).contains(&e) {
+                return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
+            }
+        }
+        let mut orders = vec![];
+        let mut info = vec![];
+        let comps = if self.is_symmetric() {
+            vec![self.clone()]
+        } else {
+            vec![self.clone(), self.inverse()]
+        };
+        let mut planner = FftPlanner::new();
+        for c in comps {
+            let (prep, gi) = c.compose_one(target, grid_exp, &mut planner)?;
+            orders.push(prep);
+            info.push(gi);
+        }
+        Ok(Composed { orders, info })
+    }
+
+    fn compose_one(
+        &self,
+        target: Target,
+        grid_exp: Option<i32>,
+        planner: &mut FftPlanner<f64>,
+    ) -> Result<(Prepared, GridInfo)> {
+        let (g, lambda) = self.plan(target, grid_exp)?;
+        let mut total: Option<Dist> = None;
+        for (c, k) in &self.parts {
+            let s = pld::discretize(&c.pieces(&g), &g);
+            let d = Dist::from_single(&s, g, lambda).power(*k, planner);
+            total = Some(match total {
+                None => d,
+                Some(t) => t.compose(&d, planner),
+            });
+        }
+        let d = total.expect("non-empty");
+        let prep = d.prepare();
+        let gi = GridInfo {
+            h: g.h,
+            bottom: g.bottom(),
+            top: g.top(),
+            points: g.n,
+            lambda,
+            fft_error_pess: d.pess.err,
+            fft_error_opt: d.opt.err,
+            infinity_mass: d.pess.inf,
+        };
+        Ok((prep, gi))
+    }
+
+    /// Chooses the grid and the tilt from a coarse pessimistic discretization
+    /// (Chernoff / Rényi estimates; no rigor needed, any choice is valid).
+    fn plan(&self, target: Target, grid_exp: Option<i32>) -> Result<(Grid, f64)> {
+        let h0 = 2f64.powi(-6);
+        let w0 = 64.0;
+        let g0 = Grid {
+            h: h0,
+            lo: -(w0 / h0) as i64,
+            n: (2.0 * w0 / h0) as usize + 1,
+        };
+        // cumulant generating functions K_i(λ) = ln Σ m_j e^{λ t_j}
+        let mut singles = vec![];
+        for (c, k) in &self.parts {
+            let s = pld::discretize(&c.pieces(&g0), &g0);
+            singles.push((s.pess, *k as f64));
+        }
+        let t_of = |lam: f64| -> f64 {
+            let mut tot = 0.0;
+            for (m, k) in &singles {
+                let mut mx = f64::NEG_INFINITY;
+                for (j, &v) in m.iter().enumerate() {
+                    if v > 0.0 {
+                        mx = mx.max(v.ln() + lam * g0.t(j));
+                    }
+                }
+                let s: f64 = m
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v > 0.0)
+                    .map(|(j, &v)| (v.ln() + lam * g0.t(j) - mx).exp())
+                    .sum();
+                tot += k * (mx + s.ln());
+            }
+            tot
+        };
+        let lams: Vec<f64> = (0..160).map(|i| 0.02 * 1.05f64.powi(i)).collect();
+        let ts: Vec<f64> = lams.iter().map(|&l| t_of(l)).collect();
+        let argmin = |f: &dyn Fn(usize) -> f64| -> usize {
+            (0..lams.len())
+                .min_by(|&a, &b| f(a).total_cmp(&f(b)))
+                .expect("non-empty")
+        };
+        let (lam_star, d_t, e_est) = match target {
+            Target::Delta(d) => {
+                let ld = -d.ln();
+                let i = argmin(&|i| (ts[i] + ld) / lams[i]);
+                (lams[i], d, (ts[i] + ld) / lams[i])
+            }
+            Target::Epsilon(e) => {
+                let i = argmin(&|i| ts[i] - lams[i] * e);
+                let d = (ts[i] - lams[i] * e).exp().clamp(1e-300, 1.0);
+                (lams[i], d, e)
+            }
+        };
+        let ltail = -(d_t.max(1e-300)).ln() + 23.0; // Chernoff tail ≤ δ · 1e-10
+        let b_est = lams
+            .iter()
+            .zip(&ts)
+            .map(|(&l, &t)| (t + ltail) / l)
+            .fold(f64::INFINITY, f64::min)
+            .max(e_est + 1.0)
+            + 0.5;
+        // tilted mean and variance at λ*
+        let dl = 1e-3 * lam_star;
+        let (tm, t0, tp) = (t_of(lam_star - dl), t_of(lam_star), t_of(lam_star + dl));
+        let mean = (tp - tm) / (2.0 * dl);
+        let var = ((tp - 2.0 * t0 + tm) / (dl * dl)).max(1e-6);
+        let a_est = (mean - 9.0 * var.sqrt())
+            .min(-12.0 * var / mean.max(0.05))
+            .min(-1.0)
+            .max(-(b_est.abs() + 64.0));
+        let k = self.total_count() as f64;
+        let e = match grid_exp {
+            Some(e) => e,
+            None => {
+                // k h² ≤ 1e−3 (mean-loss bias of both schemes is O(k h²/8))
+                let h = (1e-3 / k).sqrt().min(2f64.powi(-7));
+                (-h.log2()).ceil() as i32
+            }
+        };
+        let h = 2f64.powi(-e);
+        let lo = (a_est / h).floor() as i64;
+        let hi = (b_est / h).ceil() as i64;
+        let n = (hi - lo + 1) as usize;
+        if n > MAX_POINTS {
+            return Err(Error::NotCertified {
+                what: "composition".into(),
+                reason: format!(
+                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n} points > {MAX_POINTS}; use a coarser grid"
+                ),
+            });
+        }
+        // keep the tilt within the f64 range over the window
+        let lambda = lam_star.min(600.0 / (b_est - a_est));
+        Ok((Grid { h, lo, n }, lambda))
+    }
+}
+
+impl Composed {
+    /// Certified δ(ε) (maximum over the orders of the pair).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] if ε is not finite.
+    pub fn delta(&self, eps: f64) -> Result<Interval> {
+        if !eps.is_finite() {
+            return Err(Error::param("epsilon", eps, "must be finite"));
+        }
+        let mut iv = Interval {
+            lower: 0.0,
+            upper: 0.0,
+        };
+        for o in &self.orders {
+            let (l, u) = o.delta_bounds(eps);
+            iv.lower = iv.lower.max(l);
+            iv.upper = iv.upper.max(u);
+        }
+        Ok(iv)
+    }
+
+    /// Certified δ(ε) of one order (0: `f = ⊗fᵢ`, 1: `f⁻¹`, if computed).
+    pub fn delta_order(&self, order: usize, eps: f64) -> Option<Interval> {
+        self.orders.get(order).map(|o| {
+            let (l, u) = o.delta_bounds(eps);
+            Interval { lower: l, upper: u }
+        })
+    }
+
+    /// Number of orders computed (1 for symmetric compositions, else 2).
+    pub fn orders(&self) -> usize {
+        self.orders.len()
+    }
+
+    /// Certified ε(δ) = the smallest ε ≥ 0 with δ(ε) ≤ δ: `upper` has certified
+    /// `δ_up(upper) ≤ δ`, `lower` has certified `δ_low(lower) > δ` (or is 0).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `0 < δ < 1`; [`Error::NotCertified`] below
+    /// [`DELTA_FLOOR`] or if the pessimistic mass at +∞ / window top cannot reach δ.
+    pub fn epsilon(&self, delta: f64) -> Result<Interval> {
+        check_delta(delta)?;
+        let up = |e: f64| self.delta(e).map(|i| i.upper).unwrap_or(1.0);
+        let lo = |e: f64| self.delta(e).map(|i| i.lower).unwrap_or(0.0);
+        let top = self
+            .info
+            .iter()
+            .map(|g| g.top)
+            .fold(f64::INFINITY, f64::min);
+        let upper = if up(0.0) <= delta {
+            0.0
+        } else {
+            if up(top) > delta {
+                return Err(Error::NotCertified {
+                    what: "composed ε(δ)".into(),
+                    reason: format!(
+                        "certified δ at the window top ε = {top:.3} is {:.3e} > δ (truncation mass or FFT error too large)",
+                        up(top)
+                    ),
+                });
+            }
+            let (mut a, mut b) = (0.0, top);
+            for _ in 0..200 {
+                let m = 0.5 * (a + b);
+                if up(m) <= delta {
+                    b = m;
+                } else {
+                    a = m;
+                }
+                if b - a <= 1e-12 * b.max(1.0) {
+                    break;
+                }
+            }
+            b
+        };
+        // δ_low carries an error term that grows away from the tilt point, so it is not
+        // monotone as computed: find a certified point below `upper` by stepping down,
+        // then bisect (any ε with δ_low(ε) > δ certifies ε(δ) > ε).
+        let mut lower = 0.0;
+        let mut step = 1e-6 * upper.max(1.0);
+        let mut a = None;
+        while step < 2.0 * upper.max(1.0) {
+            let x = upper - step;
+            if x <= 0.0 {
+                break;
+            }
+            if lo(x) > delta {
+                a = Some(x);
+                break;
+            }
+            step *= 2.0;
+        }
+        if let Some(mut a) = a {
+            let mut b = upper;
+            for _ in 0..200 {
+                let m = 0.5 * (a + b);
+                if lo(m) > delta {
+                    a = m;
+                } else {
+                    b = m;
+                }
+                if b - a <= 1e-12 * b.max(1.0) {
+                    break;
+                }
+            }
+            lower = a;
+        }
+        Ok(Interval {
+            lower: lower.min(upper),
+            upper,
+        })
+    }
+
+    /// The composed tradeoff curve `f = ⊗fᵢ` (order 1) as a [`PiecewiseLinear`] that lies
+    /// **below** the truth: the upper envelope of the lines `1 − δ_up(ε) − e^ε α`
+    /// (`f = sup_ε (1 − δ(ε) − e^ε α)`, DRS22 Prop 2.12) over `points` values of ε, with
+    /// vertices rounded down.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] if `points < 2`.
+    pub fn curve(&self, points: usize) -> Result<PiecewiseLinear> {
+        if points < 2 {
+            return Err(Error::param("points", points, "need at least 2"));
+        }
+        let o = &self.orders[0];
+        let emax = o.grid.top().max(1.0);
+        // lines y = b − s α, sorted by decreasing slope magnitude
+        let mut lines: Vec<(f64, f64)> = (0..points)
+            .map(|i| {
+                let eps = emax - 2.0 * emax * i as f64 / (points - 1) as f64;
+                let (_, du) = o.delta_bounds(eps);
+                let b = next_down_f64(next_down_f64(1.0 - du));
+                let s = next_up_f64(next_up_f64(eps.exp()));
+                (b, s)
+            })
+            .collect();
+        lines.push((0.0, 0.0)); // f ≥ 0
+        let val = |l: (f64, f64), a: f64| next_down_f64(next_down_f64(l.0 - next_up_f64(l.1 * a)));
+        let mut verts = vec![(0.0, lines.iter().map(|l| l.0).fold(0.0, f64::max).min(1.0))];
+        let mut cur = (0..lines.len())
+            .max_by(|&a, &b| lines[a].0.total_cmp(&lines[b].0).then(b.cmp(&a)))
+            .expect("non-empty");
+        let mut x = 0.0;
+        while lines[cur].1 > 0.0 {
+            // next line on the envelope: first intersection to the right
+            let mut best: Option<(f64, usize)> = None;
+            for (j, l) in lines.iter().enumerate() {
+                if l.1 < lines[cur].1 {
+                    let xi = (lines[cur].0 - l.0) / (lines[cur].1 - l.1);
+                    if xi >= x && best.is_none_or(|(bx, _)| xi < bx) {
+                        best = Some((xi, j));
+                    }
+                }
+            }
+            match best {
+                Some((xi, j)) if xi < 1.0 => {
+                    let v = val(lines[cur], xi).min(val(lines[j], xi)).max(0.0);
+                    verts.push((xi, v));
+                    x = xi;
+                    cur = j;
+                }
+                _ => break,
+            }
+        }
+        verts.push((1.0, val(lines[cur], 1.0).max(0.0)));
+        PiecewiseLinear::from_vertices(verts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::precision::{Enclosure, Precision};
+    use crate::tradeoff::{SubsampledGaussian, check_tradeoff_laws};
+
+    fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
+        let c = Gaussian::delta(
+            &Enclosure::from_f64(128, mu),
+            &Enclosure::from_f64(128, eps),
+            Precision::Bits(128),
+        )
+        .unwrap();
+        (c.enclosure.lower_f64(), c.enclosure.upper_f64())
+    }
+
+    #[test]
+    fn gaussian_k_fold_encloses_closed_form() {
+        let c = Composition::new()
+            .with(Component::gaussian(0.3).unwrap(), 25)
+            .unwrap();
+        let r = c.compose(Target::Epsilon(2.0), Some(10)).unwrap();
+        for eps in [0.5, 1.0, 2.0, 3.0, 5.0] {
+            let iv = r.delta(eps).unwrap();
+            let (tl, tu) = gdp_delta(1.5, eps);
+            assert!(
+                iv.lower <= tu && tl <= iv.upper,
+                "eps={eps}: {iv:?} vs {tl}"
+            );
+            assert!(iv.width() < 1e-3 * tu.max(1e-6) + 1e-9, "eps={eps}: {iv:?}");
+        }
+    }
+
+    #[test]
+    fn one_subsampled_step_matches_closed_form() {
+        let (p, mu) = (0.2, 1.5);
+        let c = Composition::new()
+            .with(Component::subsampled(p, mu).unwrap(), 1)
+            .unwrap();
+        let r = c.compose(Target::Epsilon(0.5), Some(12)).unwrap();
+        let sg = SubsampledGaussian::new(p, mu).unwrap();
+        for eps in [0.0, 0.1, 0.3, 0.6, 1.0] {
+            let iv = r.delta(eps).unwrap();
+            let d = sg.delta(eps, 128).unwrap().enclosure;
+            assert!(
+                iv.lower <= d.upper_f64() && d.lower_f64() <= iv.upper,
+                "eps={eps}: {iv:?} vs {d:?}"
+            );
+            assert!(iv.width() < 1e-4, "eps={eps}: {iv:?}");
+        }
+    }
+
+    #[test]
+    fn curve_lies_below_truth() {
+        let c = Composition::new()
+            .with(Component::gaussian(0.5).unwrap(), 4)
+            .unwrap();
+        let r = c.compose(Target::Epsilon(1.0), Some(10)).unwrap();
+        let f = r.curve(200).unwrap();
+        check_tradeoff_laws(&f, 200).unwrap();
+        let g = Gaussian::new(1.0).unwrap();
+        for i in 1..100 {
+            let a = i as f64 / 100.0;
+            assert!(f.eval(a) <= g.eval(a) + 1e-12, "a={a}");
+            assert!(
+                f.eval(a) >= g.eval(a) - 2e-2,
+                "a={a}: {} vs {}",
+                f.eval(a),
+                g.eval(a)
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(Component::subsampled(1.5, 1.0).is_err());
+        assert!(Component::gaussian(-1.0).is_err());
+        assert!(
+            Composition::new()
+                .with(Component::gaussian(1.0).unwrap(), 0)
+                .is_err()
+        );
+        assert!(
+            Composition::new()
+                .compose(Target::Delta(1e-5), None)
+                .is_err()
+        );
+        let c = Composition::new()
+            .with(Component::gaussian(1.0).unwrap(), 1)
+            .unwrap();
+        assert!(matches!(
+            c.compose_for_delta(1e-120, None),
+            Err(Error::NotCertified { .. })
+        ));
+        assert!(c.compose(Target::Delta(f64::NAN), None).is_err());
+    }
+}

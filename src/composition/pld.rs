@@ -1,0 +1,653 @@
+//! Single-step privacy-loss distributions (PLDs) and their certified discretization.
+//!
+//! # Formula
+//! For a pair `(P, Q)` with tradeoff function `f = T(P, Q)` the privacy loss is
+//! `L = ln(dQ/dP)` under `Q`; a segment of `f` of slope `−e^ℓ` is an atom of loss `ℓ`
+//! (Q-mass = drop of `f`, P-mass = length in α), `1 − f(0)` is Q-mass at `+∞`, and
+//! `δ(ε) = 1 + f*(−e^ε) = E_Q[(1 − e^{ε−L})₊]` for every real ε (DRS22 Prop 2.12 /
+//! BSA24 §2). Per component (SPEC §3):
+//!
+//! * `G(μ)`: `L ~ N(μ²/2, μ²)` under Q and `N(−μ²/2, μ²)` under P.
+//! * `f_p = T(P, M)` with `P = N(0,1)`, `M = (1−p)N(0,1) + pN(μ,1)` (Poisson *remove*):
+//!   `ℓ(x) = ln(1 − p + p e^{μx − μ²/2})`, increasing in x, with inverse
+//!   `x(ℓ) = (ln((e^ℓ − 1 + p)/p) + μ²/2)/μ` for `ℓ > ln(1 − p)`.
+//! * `f_p⁻¹ = T(M, P)` (Poisson *add*): the mirror image, an atom `(ℓ, q, p)` of `f_p`
+//!   becomes `(−ℓ, p, q)`.
+//! * `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (BSA24 Def 4.7): by the piecewise form of SPEC §3
+//!   (`f_p` on `[0, x*]`, the line of slope −1 on `[x*, f_p(x*)]`, `f_p⁻¹` beyond, with
+//!   `x* = Φ(−μ/2)` and `f_p′(x*) = −1`) its PLD is the `ℓ > 0` part of `f_p`, an atom
+//!   at `ℓ = 0` of Q-mass `(1−p)(Φ(μ/2) − Φ(−μ/2))`, and the `ℓ < 0` part of `f_p⁻¹`.
+//! * numerically represented curves (and `f_{ε,δ}`): one atom per linear piece.
+//!
+//! # Discretization (both certified)
+//! Grid `t_j = j h` with `h = 2^{−e}` (so every `t_j` is exact).
+//! * **Pessimistic** ("connect the dots", Doroshenko et al. 2022): the Q- and P-mass of
+//!   the losses in `[t_j, t_{j+1}]` form one atom of loss `ℓ̄` in the bin; it is split
+//!   into `t_j`, `t_{j+1}` preserving both masses, weight `w = (1 − (p/q)e^{t_j})/(1 − e^{−h})`
+//!   on `t_{j+1}`. The original pair is a post-processing of the split pair, so the
+//!   split pair dominates. Masses are replaced by upper bounds and `w` by an upper bound
+//!   (moving mass up): `E[(1 − e^{ε − ΣL})₊]` is multilinear with non-negative,
+//!   loss-increasing coefficients, so this only increases δ. Mass above the window goes
+//!   to `+∞`, mass below it to the lowest grid point (rounding up).
+//! * **Optimistic**: merging (fractions of) atoms is a post-processing of the true pair,
+//!   so it is dominated by it. Atoms are taken in decreasing loss and merged into groups
+//!   whose certified likelihood ratio is `≥ e^{t}` for a grid point `t`; each group is
+//!   placed at `t` (rounding its loss down) with a lower bound on its Q-mass. Mass below
+//!   the window is dropped; mass above it goes to the top grid point.
+//!
+//! Both schemes err by `O(h²)` per step in the mean privacy loss (Jensen), not `O(h)` as
+//! plain rounding does, which is what makes `k = 8000` steps affordable.
+//!
+//! # Rounding
+//! f64 with a stated error model: every `erfc` value is within relative error
+//! [`ERFC_REL_ERR`] of the truth (validated in `tradeoff::gaussian`), an argument error
+//! `Δz` perturbs `Φ(z)` relatively by at most `(|z| + 1)Δz` (Mills ratio), values below
+//! `1e−290` get the absolute error `1e−290`.
+//!
+//! # References
+//! DRS22 (J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 2022);
+//! BSA24 Def 4.7; V. Doroshenko, B. Ghazi, P. Kamath, R. Kumar, P. Manurangsi,
+//! *Connect the dots: tighter discrete approximations of privacy loss distributions*,
+//! PETS 2022.
+use crate::precision::special;
+use crate::tradeoff::PiecewiseLinear;
+use crate::tradeoff::gaussian::ERFC_REL_ERR;
+
+/// A little over the unit roundoff 2⁻⁵³.
+pub(crate) const U: f64 = 1.2e-16;
+/// Values below this carry an absolute (not relative) error of this size.
+pub(crate) const TINY: f64 = 1e-290;
+/// Relative safety margin of ratio tests in the optimistic grouping.
+const GROUP_MARGIN: f64 = 1e-12;
+
+/// The discretization window: grid `t_j = j h`, indices `lo ≤ j < lo + n`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grid {
+    /// Grid step, a power of two.
+    pub h: f64,
+    /// Index of the lowest grid point.
+    pub lo: i64,
+    /// Number of grid points.
+    pub n: usize,
+}
+
+impl Grid {
+    /// Loss value `t_j` of window position `i` (exact: h is a power of two).
+    pub fn t(&self, i: usize) -> f64 {
+        (self.lo + i as i64) as f64 * self.h
+    }
+    /// Lowest loss of the window.
+    pub fn bottom(&self) -> f64 {
+        self.t(0)
+    }
+    /// Highest loss of the window.
+    pub fn top(&self) -> f64 {
+        self.t(self.n - 1)
+    }
+}
+
+/// A single-step PLD discretized on a [`Grid`]: untilted Q-masses (upper bounds for
+/// `pess`, lower bounds for `opt`) and the mass at `+∞`.
+#[derive(Debug, Clone)]
+pub struct SingleStep {
+    /// Pessimistic Q-masses on the window (upper bounds of a dominating pair).
+    pub pess: Vec<f64>,
+    /// Pessimistic mass at `+∞`.
+    pub pess_inf: f64,
+    /// Optimistic Q-masses (lower bounds of a dominated pair).
+    pub opt: Vec<f64>,
+    /// Optimistic mass at `+∞`.
+    pub opt_inf: f64,
+}
+
+/// Enclosure `(lo, hi)` of a probability.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mass {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Mass {
+    fn new(v: f64, err: f64) -> Mass {
+        Mass {
+            lo: (v - err).max(0.0),
+            hi: (v + err).clamp(0.0, 1.0),
+        }
+    }
+}
+
+/// `Φ(z)` and `1 − Φ(z)` with absolute error bounds, given an absolute bound `dz` on
+/// the error of the argument. `z = ±∞` are allowed.
+#[derive(Debug, Clone, Copy)]
+struct Cdf {
+    z: f64,
+    lower: f64,
+    lower_err: f64,
+    upper: f64,
+    upper_err: f64,
+}
+
+fn err_of(v: f64, rel: f64) -> f64 {
+    if v < TINY { TINY.max(v * rel) } else { v * rel }
+}
+
+fn cdf(z: f64, dz: f64) -> Cdf {
+    if z == f64::INFINITY {
+        return Cdf {
+            z,
+            lower: 1.0,
+            lower_err: 0.0,
+            upper: 0.0,
+            upper_err: 0.0,
+        };
+    }
+    if z == f64::NEG_INFINITY {
+        return Cdf {
+            z,
+            lower: 0.0,
+            lower_err: 0.0,
+            upper: 1.0,
+            upper_err: 0.0,
+        };
+    }
+    let rel = ERFC_REL_ERR + 4.0 * U + (z.abs() + 1.0) * dz;
+    let lower = special::phi(z);
+    let upper = special::phi_c(z);
+    Cdf {
+        z,
+        lower,
+        lower_err: err_of(lower, rel),
+        upper,
+        upper_err: err_of(upper, rel),
+    }
+}
+
+/// `Φ(b) − Φ(a)` for `a ≤ b` as an enclosure, using the accurate tail.
+fn diff(a: &Cdf, b: &Cdf) -> Mass {
+    if a.z >= 0.0 {
+        let v = a.upper - b.upper;
+        Mass::new(v, a.upper_err + b.upper_err + U * v.abs())
+    } else {
+        let v = b.lower - a.lower;
+        Mass::new(v, a.lower_err + b.lower_err + U * v.abs())
+    }
+}
+
+/// A piece of a single-step PLD: Q- and P-mass enclosures, and the grid bin
+/// `[t_j, t_{j+1}]` that certainly contains its (merged) loss, if known.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Piece {
+    pub q: Mass,
+    pub p: Mass,
+    pub bin: Option<i64>,
+}
+
+/// What a component contributes before discretization.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pieces {
+    pub pieces: Vec<Piece>,
+    /// Q-mass at `+∞`.
+    pub inf: Option<Mass>,
+    /// Q-mass of losses above the window top (finite losses).
+    pub above: Option<Mass>,
+    /// Q-mass of losses below the window bottom.
+    pub below: Option<Mass>,
+}
+
+/// The four single-step kinds the engine knows in closed form.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Kind {
+    /// `G(μ)`.
+    Gaussian(f64),
+    /// `C_p(G(μ))`, symmetrized.
+    Symmetrized(f64, f64),
+    /// `f_p` (remove).
+    Remove(f64, f64),
+    /// `f_p⁻¹` (add).
+    Add(f64, f64),
+}
+
+/// Gaussian PLD pieces on the window.
+pub(crate) fn gaussian_pieces(mu: f64, g: &Grid) -> Pieces {
+    let mut out = Pieces::default();
+    if mu == 0.0 {
+        out.pieces.push(Piece {
+            q: Mass { lo: 1.0, hi: 1.0 },
+            p: Mass { lo: 1.0, hi: 1.0 },
+            bin: Some(0),
+        });
+        return out;
+    }
+    let m = 0.5 * mu * mu;
+    let z = |t: f64, shift: f64| -> Cdf {
+        let v = (t + shift) / mu;
+        let dz = 8.0 * U * (t.abs() + m + 1.0) / mu + 4.0 * U * v.abs();
+        cdf(v, dz)
+    };
+    let mut qa = z(g.bottom(), -m);
+    let mut pa = z(g.bottom(), m);
+    out.below = Some(Mass {
+        lo: 0.0,
+        hi: (qa.lower + qa.lower_err).min(1.0),
+    });
+    for i in 0..g.n - 1 {
+        let t1 = g.t(i + 1);
+        let qb = z(t1, -m);
+        let pb = z(t1, m);
+        out.pieces.push(Piece {
+            q: diff(&qa, &qb),
+            p: diff(&pa, &pb),
+            bin: Some(g.lo + i as i64),
+        });
+        qa = qb;
+        pa = pb;
+    }
+    out.above = Some(Mass::new(qa.upper, qa.upper_err));
+    out
+}
+
+/// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
+fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
+    let e = l.exp_m1() + p; // e^ℓ − 1 + p
+    if e <= 0.0 || !e.is_finite() {
+        if e.is_finite() {
+            return (f64::NEG_INFINITY, 0.0);
+        }
+        return (f64::INFINITY, 0.0);
+    }
+    let r = e / p;
+    let lr = r.ln();
+    // relative error of e: expm1 (≤ 2U relative of |expm1|) plus the addition
+    let rel_e = (4.0 * U * (l.exp_m1().abs() + p) / e + 2.0 * U).min(0.5);
+    let dlr = 2.0 * rel_e + 2.0 * U * (lr.abs() + 1.0);
+    let x = (lr + 0.5 * mu * mu) / mu;
+    let dx = dlr / mu + 6.0 * U * (x.abs() + mu + 1.0);
+    (x, dx)
+}
+
+/// One f_p-branch edge: `(Φ(x), Φ(x − μ))` as [`Cdf`]s.
+fn fp_edge(l: f64, p: f64, mu: f64) -> (Cdf, Cdf) {
+    let (x, dx) = x_of_loss(l, p, mu);
+    let a = cdf(x, dx);
+    let b = if x.is_finite() {
+        cdf(x - mu, dx + 2.0 * U * (x.abs() + mu))
+    } else {
+        cdf(x, 0.0)
+    };
+    (a, b)
+}
+
+/// `(M-mass, P-mass)` of `X ∈ (x(ℓ_a), x(ℓ_b)]` on the f_p branch.
+fn fp_bin(ea: &(Cdf, Cdf), eb: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
+    let d0 = diff(&ea.0, &eb.0);
+    let d1 = diff(&ea.1, &eb.1);
+    let m = Mass {
+        lo: ((1.0 - p) * d0.lo + p * d1.lo) * (1.0 - 4.0 * U),
+        hi: (((1.0 - p) * d0.hi + p * d1.hi) * (1.0 + 4.0 * U)).min(1.0),
+    };
+    (m, d0)
+}
+
+/// Upper tails `(M(X > x), P(X > x))` at an edge.
+fn fp_tail(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
+    let m0 = Mass::new(e.0.upper, e.0.upper_err);
+    let m1 = Mass::new(e.1.upper, e.1.upper_err);
+    (
+        Mass {
+            lo: ((1.0 - p) * m0.lo + p * m1.lo) * (1.0 - 4.0 * U),
+            hi: (((1.0 - p) * m0.hi + p * m1.hi) * (1.0 + 4.0 * U)).min(1.0),
+        },
+        m0,
+    )
+}
+
+/// Pieces of `f_p` (remove), `f_p⁻¹` (add) or `C_p(G(μ))` (symmetrized).
+pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
+    let (p, mu, remove_side, add_side, atom) = match kind {
+        Kind::Remove(p, mu) => (p, mu, true, false, false),
+        Kind::Add(p, mu) => (p, mu, false, true, false),
+        Kind::Symmetrized(p, mu) => (p, mu, true, true, true),
+        Kind::Gaussian(mu) => return gaussian_pieces(mu, g),
+    };
+    if p == 0.0 || mu == 0.0 {
+        return gaussian_pieces(0.0, g);
+    }
+    let mut out = Pieces::default();
+    let ln1p = (-p).ln_1p(); // ln(1 − p) (≤ 0)
+    let sym = atom;
+    // Remove side: losses ℓ in (max(ln(1−p), bottom), top]; for C_p only ℓ > 0.
+    if remove_side {
+        let j0 = if sym {
+            0
+        } else {
+            ((ln1p / g.h).floor() as i64).max(g.lo)
+        };
+        let jtop = g.lo + g.n as i64 - 1;
+        if j0 < jtop {
+            let mut ea = fp_edge(j0 as f64 * g.h, p, mu);
+            if !sym && g.lo as f64 * g.h > ln1p {
+                // mass below the window: M(X ≤ x(bottom))
+                let (x, dx) = x_of_loss(g.bottom(), p, mu);
+                let a = cdf(x, dx);
+                let b = cdf(x - mu, dx + 2.0 * U * (x.abs() + mu));
+                out.below = Some(Mass {
+                    lo: 0.0,
+                    hi: ((1.0 - p) * (a.lower + a.lower_err) + p * (b.lower + b.lower_err))
+                        * (1.0 + 4.0 * U),
+                });
+            }
+            for j in j0..jtop {
+                let eb = fp_edge((j + 1) as f64 * g.h, p, mu);
+                let (m, pp) = fp_bin(&ea, &eb, p);
+                out.pieces.push(Piece {
+                    q: m,
+                    p: pp,
+                    bin: Some(j),
+                });
+                ea = eb;
+            }
+            let (m, _) = fp_tail(&ea, p);
+            out.above = Some(m);
+        }
+    }
+    // Add side: mirror image; an f_p bin of losses [a, b] gives losses [−b, −a].
+    if add_side {
+        // losses of the mirror lie in [bottom, min(0 or −ln(1−p), top)]
+        let jmax = if sym {
+            0
+        } else {
+            ((-ln1p / g.h).ceil() as i64).max(0)
+        };
+        let jtop = (g.lo + g.n as i64 - 1).min(jmax);
+        // mirrored bin [t_{j}, t_{j+1}] ↔ f_p bin [−t_{j+1}, −t_j]
+        let mut eb = fp_edge(-(jtop as f64) * g.h, p, mu);
+        let mut j = jtop;
+        while j > g.lo {
+            let ea = fp_edge(-((j - 1) as f64) * g.h, p, mu);
+            // f_p bin of losses [−t_j, −t_{j−1}]: edges eb (at −t_j) and ea (at −t_{j−1})
+            let (m, pp) = fp_bin(&eb, &ea, p);
+            out.pieces.push(Piece {
+                q: pp,
+                p: m,
+                bin: Some(j - 1),
+            });
+            eb = ea;
+            j -= 1;
+        }
+        // below the window: f_p losses > −bottom: Q-mass = P(X > x(−bottom))
+        let (_, pt) = fp_tail(&eb, p);
+        out.below = Some(Mass {
+            lo: 0.0,
+            hi: out.below.map_or(0.0, |b| b.hi) + pt.hi,
+        });
+        if !sym && jmax > g.lo + g.n as i64 - 1 {
+            // mirror losses above the top: f_p losses in (ln(1−p), −top): P-mass there
+            let et = fp_edge(-g.top(), p, mu);
+            let pm = Mass::new(et.0.lower, et.0.lower_err);
+            out.above = Some(pm);
+        }
+    }
+    if atom {
+        // loss-0 atom of Q-mass = P-mass = (1 − p)(Φ(μ/2) − Φ(−μ/2))
+        let a = cdf(-0.5 * mu, 2.0 * U * mu);
+        let b = cdf(0.5 * mu, 2.0 * U * mu);
+        let d = diff(&a, &b);
+        let m = Mass {
+            lo: (1.0 - p) * d.lo * (1.0 - 4.0 * U),
+            hi: ((1.0 - p) * d.hi * (1.0 + 4.0 * U)).min(1.0),
+        };
+        out.pieces.push(Piece {
+            q: m,
+            p: m,
+            bin: Some(0),
+        });
+    }
+    out
+}
+
+/// Atoms of a piecewise-linear tradeoff curve: one per segment of negative slope, and
+/// `1 − f(0)` at `+∞`.
+pub(crate) fn curve_pieces(f: &PiecewiseLinear) -> Pieces {
+    let v = f.vertices();
+    let mut out = Pieces::default();
+    let inf = 1.0 - v[0].1;
+    if inf > 0.0 {
+        out.inf = Some(Mass::new(inf, U * 2.0));
+    }
+    for w in v.windows(2) {
+        let (a0, b0) = w[0];
+        let (a1, b1) = w[1];
+        let q = b0 - b1;
+        let p = a1 - a0;
+        if q <= 0.0 {
+            continue; // flat piece: loss −∞, no Q-mass
+        }
+        let qe = U * (b0.abs() + b1.abs());
+        if p <= 0.0 {
+            out.inf = Some(Mass {
+                lo: out.inf.map_or(0.0, |m| m.lo) + (q - qe).max(0.0),
+                hi: out.inf.map_or(0.0, |m| m.hi) + q + qe,
+            });
+            continue;
+        }
+        let pe = U * (a0.abs() + a1.abs());
+        out.pieces.push(Piece {
+            q: Mass::new(q, qe),
+            p: Mass::new(p, pe),
+            bin: None,
+        });
+    }
+    out
+}
+
+/// `ln(q/p)` bounds of a piece: `(lower, upper)`.
+fn loss_bounds(pc: &Piece) -> (f64, f64) {
+    let lo = if pc.q.lo > 0.0 && pc.p.hi > 0.0 {
+        (pc.q.lo / pc.p.hi).ln()
+    } else {
+        f64::NEG_INFINITY
+    };
+    let hi = if pc.p.lo > 0.0 {
+        (pc.q.hi / pc.p.lo).ln()
+    } else {
+        f64::INFINITY
+    };
+    let m = |x: f64| 4.0 * U * (x.abs() + 1.0);
+    (lo - m(lo), hi + m(hi))
+}
+
+/// Discretizes pieces on the grid, pessimistically and optimistically.
+pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
+    let n = g.n;
+    let top = g.lo + n as i64 - 1;
+    let mut pess = vec![0.0; n];
+    let mut opt = vec![0.0; n];
+    let mut pess_inf = pcs.inf.map_or(0.0, |m| m.hi);
+    let mut opt_inf = pcs.inf.map_or(0.0, |m| m.lo);
+    if let Some(b) = pcs.below {
+        pess[0] += b.hi;
+    }
+    if let Some(a) = pcs.above {
+        pess_inf += a.hi;
+        opt[n - 1] += a.lo;
+    }
+    let put = |v: &mut Vec<f64>, inf: &mut f64, j: i64, m: f64| {
+        if j > top {
+            *inf += m;
+        } else {
+            v[(j.max(g.lo) - g.lo) as usize] += m;
+        }
+    };
+    let one_m_e = -(-g.h).exp_m1() * (1.0 - 4.0 * U); // 1 − e^{−h}, rounded down
+    // ---- pessimistic: connect-the-dots split with upward-rounded weights ----
+    for pc in &pcs.pieces {
+        if pc.q.hi <= 0.0 {
+            continue;
+        }
+        if pc.p.hi <= 0.0 {
+            pess_inf += pc.q.hi;
+            continue;
+        }
+        let (llo, lhi) = loss_bounds(pc);
+        let bin = pc.bin.or_else(|| {
+            let j = (llo / g.h).floor();
+            if j.is_finite() && lhi <= (j + 1.0) * g.h {
+                Some(j as i64)
+            } else {
+                None
+            }
+        });
+        match bin {
+            Some(j) => {
+                if pc.p.lo <= 0.0 {
+                    put(&mut pess, &mut pess_inf, j + 1, pc.q.hi);
+                    continue;
+                }
+                let tj = j as f64 * g.h;
+                // w = (1 − (p/q) e^{t_j})/(1 − e^{−h}); upper bound: p low, q high
+                let r = (pc.p.lo / pc.q.hi) * tj.exp() * (1.0 - 8.0 * U);
+                let w = ((1.0 - r) / one_m_e * (1.0 + 4.0 * U)).clamp(0.0, 1.0);
+                let b = pc.q.hi * w;
+                let a = (pc.q.hi - b).max(0.0);
+                put(&mut pess, &mut pess_inf, j, a);
+                put(&mut pess, &mut pess_inf, j + 1, b);
+            }
+            None => {
+                if lhi == f64::INFINITY {
+                    pess_inf += pc.q.hi;
+                } else {
+                    let j = (lhi / g.h).ceil() as i64;
+                    put(&mut pess, &mut pess_inf, j, pc.q.hi);
+                }
+            }
+        }
+    }
+    // ---- optimistic: merge fractions of atoms into groups of ratio ≥ e^{t} ----
+    let mut atoms: Vec<(f64, f64, f64)> = Vec::with_capacity(pcs.pieces.len());
+    for pc in &pcs.pieces {
+        if pc.q.lo <= 0.0 {
+            continue;
+        }
+        if pc.p.hi <= 0.0 {
+            opt_inf += pc.q.lo;
+            continue;
+        }
+        let (llo, _) = loss_bounds(pc);
+        let llo = match pc.bin {
+            Some(j) => llo.max(j as f64 * g.h),
+            None => llo,
+        };
+        atoms.push((pc.q.lo, pc.p.hi, llo));
+    }
+    atoms.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let emit = |opt: &mut Vec<f64>, j: i64, q: f64| {
+        if j >= g.lo {
+            opt[(j.min(top) - g.lo) as usize] += q * (1.0 - GROUP_MARGIN);
+        }
+    };
+    // current group: (index, Q, P, count)
+    let mut cur: Option<(i64, f64, f64, usize)> = None;
+    for &(q, p, l) in &atoms {
+        let mut r = 1.0f64;
+        let mut guard = 0;
+        while r > 0.0 && guard < 4 {
+            guard += 1;
+            match cur {
+                None => {
+                    let j = if l == f64::NEG_INFINITY {
+                        i64::MIN / 2
+                    } else {
+                        ((l / g.h).floor() as i64).min(top + 1)
+                    };
+                    cur = Some((j, r * q, r * p, 1));
+                    r = 0.0;
+                }
+                Some((j, qg, pg, cnt)) => {
+                    let e = (j as f64 * g.h).exp() * (1.0 + GROUP_MARGIN);
+                    if cnt < 500 && qg + r * q >= e * (pg + r * p) {
+                        cur = Some((j, qg + r * q, pg + r * p, cnt + 1));
+                        r = 0.0;
+                    } else {
+                        let den = e * p - q;
+                        let mut th = if den > 0.0 && cnt < 500 {
+                            ((qg - e * pg) / den * (1.0 - 1e-9)).clamp(0.0, r)
+                        } else {
+                            0.0
+                        };
+                        // re-check the ratio (den may have cancelled); shrink if needed
+                        let mut tries = 0;
+                        while th > 0.0 && qg + th * q < e * (pg + th * p) {
+                            th = if tries < 60 { th * 0.5 } else { 0.0 };
+                            tries += 1;
+                        }
+                        emit(&mut opt, j, qg + th * q);
+                        cur = None;
+                        r -= th;
+                    }
+                }
+            }
+        }
+    }
+    if let Some((j, qg, _, _)) = cur {
+        emit(&mut opt, j, qg);
+    }
+    SingleStep {
+        pess,
+        pess_inf,
+        opt,
+        opt_inf,
+    }
+}
+
+/// Single-step pieces of a closed-form kind.
+pub(crate) fn kind_pieces(kind: Kind, g: &Grid) -> Pieces {
+    match kind {
+        Kind::Gaussian(mu) => gaussian_pieces(mu, g),
+        k => subsampled_pieces(k, g),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> Grid {
+        let h = 2f64.powi(-8);
+        Grid {
+            h,
+            lo: -(12.0 / h) as i64,
+            n: (24.0 / h) as usize + 1,
+        }
+    }
+
+    #[test]
+    fn masses_sum_to_one() {
+        let g = grid();
+        for kind in [
+            Kind::Gaussian(1.0),
+            Kind::Symmetrized(0.1, 1.0),
+            Kind::Remove(0.1, 1.0),
+            Kind::Add(0.1, 1.0),
+        ] {
+            let s = discretize(&kind_pieces(kind, &g), &g);
+            let tp: f64 = s.pess.iter().sum::<f64>() + s.pess_inf;
+            let to: f64 = s.opt.iter().sum::<f64>() + s.opt_inf;
+            assert!((1.0 - 1e-15..1.0 + 1e-9).contains(&tp), "{kind:?}: {tp}");
+            assert!(to <= 1.0 && to > 1.0 - 1e-9, "{kind:?}: {to}");
+        }
+    }
+
+    #[test]
+    fn symmetrized_atom_mass() {
+        // Q-mass at loss 0 of C_p(G(μ)) is (1−p)(Φ(μ/2) − Φ(−μ/2)); pieces at bin 0 of
+        // equal q and p carry it
+        let pcs = subsampled_pieces(Kind::Symmetrized(0.2, 1.0), &grid());
+        let a = pcs
+            .pieces
+            .iter()
+            .find(|pc| pc.bin == Some(0) && (pc.q.hi - pc.p.hi).abs() < 1e-300)
+            .unwrap();
+        let want = 0.8 * (special::phi(0.5) - special::phi(-0.5));
+        assert!(a.q.lo <= want && want <= a.q.hi && a.q.hi - a.q.lo < 1e-13);
+    }
+}

@@ -1,0 +1,147 @@
+//! Property tests of the certified composition engine (issue 8).
+use proptest::prelude::*;
+use shiftdp::composition::{Component, Composition, Target};
+use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff};
+
+fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
+    let c = Gaussian::delta(
+        &Enclosure::from_f64(128, mu),
+        &Enclosure::from_f64(128, eps),
+        Precision::Bits(128),
+    )
+    .unwrap();
+    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
+}
+
+fn gdp_eps(mu: f64, delta: f64) -> (f64, f64) {
+    let c = Gaussian::epsilon(
+        &Enclosure::from_f64(128, mu),
+        &Enclosure::from_f64(128, delta),
+        Precision::Bits(128),
+    )
+    .unwrap();
+    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// G(μ₁)^{⊗k₁} ⊗ G(μ₂)^{⊗k₂} = G(√(k₁μ₁² + k₂μ₂²)) (DRS22 Cor 2): the certified δ(ε)
+    /// and ε(δ) intervals contain the closed form, and are ordered.
+    #[test]
+    fn gaussian_compositions_enclose_gdp(
+        m1 in 0.05f64..1.5, k1 in 1u64..40, m2 in 0.05f64..1.5, k2 in 1u64..5,
+        eps in 0.0f64..4.0,
+    ) {
+        let c = Composition::new()
+            .with(Component::gaussian(m1).unwrap(), k1).unwrap()
+            .with(Component::gaussian(m2).unwrap(), k2).unwrap();
+        let mu = ((k1 as f64) * m1 * m1 + (k2 as f64) * m2 * m2).sqrt();
+        let r = c.compose(Target::Epsilon(eps), Some(10)).unwrap();
+        let iv = r.delta(eps).unwrap();
+        let (tl, tu) = gdp_delta(mu, eps);
+        prop_assert!(iv.lower <= iv.upper);
+        prop_assert!(iv.lower <= tu && tl <= iv.upper, "mu={} eps={}: {:?} vs [{}, {}]", mu, eps, iv, tl, tu);
+        let r = c.compose_for_delta(1e-6, Some(10)).unwrap();
+        let e = r.epsilon(1e-6).unwrap();
+        let (el, eu) = gdp_eps(mu, 1e-6);
+        prop_assert!(e.lower <= eu && el <= e.upper, "mu={}: {:?} vs [{}, {}]", mu, e, el, eu);
+        prop_assert!(e.width() < 5e-3, "{:?}", e);
+    }
+
+    /// One step of C_p(G(μ)) agrees with the closed form of the foundation issue
+    /// (`SubsampledGaussian::delta`), and so does one Poisson step (the two coincide at
+    /// k = 1: the maximum over both orders), while the remove order alone matches
+    /// `p δ_G(ln(1 + (e^ε − 1)/p))`.
+    #[test]
+    fn one_subsampled_step_matches_closed_form(
+        p in 0.01f64..0.9, mu in 0.2f64..3.0, eps in 0.0f64..2.0,
+    ) {
+        let sg = SubsampledGaussian::new(p, mu).unwrap();
+        let d = sg.delta(eps, 128).unwrap().enclosure;
+        for comp in [Component::subsampled(p, mu).unwrap(), Component::poisson(p, mu).unwrap()] {
+            let c = Composition::new().with(comp.clone(), 1).unwrap();
+            let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
+            let iv = r.delta(eps).unwrap();
+            prop_assert!(iv.lower <= d.upper_f64() && d.lower_f64() <= iv.upper,
+                "{}: eps={} {:?} vs {:?}", comp.name(), eps, iv, d);
+            prop_assert!(iv.width() <= 1e-3 * d.upper_f64() + 1e-9, "{:?}", iv);
+        }
+        let c = Composition::new().with(Component::poisson(p, mu).unwrap(), 1).unwrap();
+        let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
+        prop_assert_eq!(r.orders(), 2);
+        let e1 = (eps.exp_m1() / p).ln_1p();
+        let (gl, gu) = gdp_delta(mu, e1);
+        let o = r.delta_order(0, eps).unwrap();
+        prop_assert!(o.lower <= p * gu * (1.0 + 1e-12) && p * gl * (1.0 - 1e-12) <= o.upper, "{:?} vs {}", o, p * gu);
+    }
+}
+
+/// Both orders of the Poisson pair differ for many steps, and the symmetrized C_p
+/// composition dominates both (it is the larger quantity, as the issue states); the
+/// intervals of two different grids overlap (each contains the truth).
+#[test]
+fn poisson_orders_and_symmetrized_dominance() {
+    let (p, mu, k) = (0.1, 1.0, 50);
+    let cp = Composition::new()
+        .with(Component::subsampled(p, mu).unwrap(), k)
+        .unwrap();
+    let po = Composition::new()
+        .with(Component::poisson(p, mu).unwrap(), k)
+        .unwrap();
+    let rc = cp.compose(Target::Epsilon(1.0), Some(11)).unwrap();
+    let rp = po.compose(Target::Epsilon(1.0), Some(11)).unwrap();
+    let rc2 = cp.compose(Target::Epsilon(1.0), Some(12)).unwrap();
+    for eps in [0.25, 0.5, 1.0, 1.5] {
+        let c = rc.delta(eps).unwrap();
+        let c2 = rc2.delta(eps).unwrap();
+        let a = rp.delta_order(0, eps).unwrap();
+        let b = rp.delta_order(1, eps).unwrap();
+        assert!(
+            c.lower <= c2.upper && c2.lower <= c.upper,
+            "grids disagree: {c:?} {c2:?}"
+        );
+        assert!(
+            c.upper >= a.lower && c.upper >= b.lower,
+            "eps={eps}: {c:?} {a:?} {b:?}"
+        );
+        // the two Poisson directions are genuinely different here
+        assert!(
+            a.upper < b.lower || b.upper < a.lower,
+            "eps={eps}: {a:?} {b:?}"
+        );
+    }
+}
+
+/// The composed tradeoff curve lies below the exact G(μ√k) and is a tradeoff function.
+#[test]
+fn composed_curve_is_safe() {
+    let c = Composition::new()
+        .with(Component::gaussian(0.25).unwrap(), 16)
+        .unwrap();
+    let r = c.compose(Target::Epsilon(1.0), Some(11)).unwrap();
+    let f = r.curve(300).unwrap();
+    shiftdp::tradeoff::check_tradeoff_laws(&f, 300).unwrap();
+    let g = Gaussian::new(1.0).unwrap();
+    for i in 1..200 {
+        let a = i as f64 / 200.0;
+        assert!(f.eval(a) <= g.eval_bounds(a).1, "a={a}");
+    }
+}
+
+/// δ far below the stated floor is refused, never answered.
+#[test]
+fn below_floor_is_refused() {
+    let c = Composition::new()
+        .with(Component::subsampled(0.1, 1.0).unwrap(), 10)
+        .unwrap();
+    assert!(matches!(
+        c.compose_for_delta(1e-200, None),
+        Err(shiftdp::Error::NotCertified { .. })
+    ));
+    let r = c.compose_for_delta(1e-30, None).unwrap();
+    let e = r.epsilon(1e-30).unwrap();
+    assert!(e.lower <= e.upper && e.upper.is_finite() && e.lower > 0.0);
+    assert!(r.epsilon(1e-150).is_err());
+}
