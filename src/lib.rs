@@ -22,6 +22,7 @@
 pub mod cli;
 pub mod error;
 pub mod precision;
+pub mod renyi;
 pub mod tradeoff;
 
 pub use error::{Error, Result};
