@@ -29,7 +29,7 @@
 pub mod conversion;
 pub mod curve;
 // pub mod cys21;
-// pub mod sampled_gaussian;
+pub mod sampled_gaussian;
 pub mod table1;
 // pub mod ys22;
 
