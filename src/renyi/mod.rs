@@ -28,7 +28,7 @@
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019).
 pub mod conversion;
 pub mod curve;
-// pub mod cys21;
+pub mod cys21;
 pub mod sampled_gaussian;
 pub mod table1;
 // pub mod ys22;
