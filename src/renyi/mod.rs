@@ -31,7 +31,7 @@ pub mod curve;
 pub mod cys21;
 pub mod sampled_gaussian;
 pub mod table1;
-// pub mod ys22;
+pub mod ys22;
 
 pub use conversion::{BestConversion, Conversion, DpFromRdp, best_conversion, convert};
 pub use curve::RenyiCurve;
