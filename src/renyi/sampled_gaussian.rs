@@ -19,8 +19,8 @@
 //! rigorously and added to the enclosure:
 //!
 //! 1. **discretization** (Trefethen–Weideman 2014, Thm 5.1): g is analytic in the strip
-//!    |Im x| < a with a = min(πσ/3, 6) (there |Im w| ≤ π/3, so Re r ≥ max(1−q, r(Re x)/2)
-//!    > 0), and `∫|g(x+iy)|dx ≤ M := e^{a²/2}(2^{max(0,−p)} ((1−q) + q e^{α(α−1)/(2σ²)}) + 1)`
+//!    |Im x| < a with a = min(πσ/3, 6) (there |Im w| ≤ π/3, so
+//!    Re r ≥ max(1−q, r(Re x)/2) is positive), and `∫|g(x+iy)|dx ≤ M := e^{a²/2}(2^{max(0,−p)} ((1−q) + q e^{α(α−1)/(2σ²)}) + 1)`
 //!    (the bracket bounds E[r^p] by joint convexity), so `|h Σ g(kh) − J| ≤ 2M/(e^{2πa/h} − 1)`;
 //! 2. **left window end** X_L ≤ −h: |g| ≤ c_L φ with c_L = min(1, αq) (p = α) or
 //!    (1−q)^{1−α} − 1 (p = 1 − α), φ increasing there, so the omitted nodes sum to at
@@ -180,10 +180,10 @@ impl SampledGaussian {
             discretization_bound: 0.0,
             tail_bound: 0.0,
         };
-        if self.q == 0.0 {
+        if self.q <= 0.0 {
             return Ok(trivial(Enclosure::from_u64(bits, 0)));
         }
-        if self.q == 1.0 {
+        if self.q >= 1.0 {
             let s = Enclosure::from_f64(bits + 16, self.sigma);
             let d = Enclosure::from_f64(bits + 16, alpha)
                 / (s.square() * Enclosure::from_u64(bits + 16, 2));
@@ -331,7 +331,7 @@ impl SampledGaussian {
             });
         }
         // working precision: target bits, cancellation (Σ|g| vs |J|), accumulation
-        let cancel_bits = ((abs_est.ln() - scale_ln) / ln2).max(0.0).min(4000.0) as u32;
+        let cancel_bits = ((abs_est.ln() - scale_ln) / ln2).clamp(0.0, 4000.0) as u32;
         let wp = bits + 40 + cancel_bits + (nodes as f64).log2().ceil() as u32;
         let e = |x: f64| Enclosure::from_f64(wp, x);
         let hq = e(h);
