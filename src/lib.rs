@@ -26,6 +26,7 @@ pub mod error;
 pub mod exact;
 pub mod plot;
 pub mod precision;
+pub mod renyi;
 pub mod settings;
 pub mod tradeoff;
 

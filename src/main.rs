@@ -26,6 +26,9 @@ enum Command {
     /// Figures (SVG + PNG) in the style of BSA24 Figure 1.
     #[command(subcommand)]
     Plot(cli::plot::PlotCommand),
+    /// Reproduce the papers' tables from the toolkit's own bounds.
+    #[command(subcommand)]
+    Reproduce(cli::reproduce::ReproduceCommand),
     /// Tradeoff-curve values.
     #[command(subcommand)]
     Curve(cli::curve::CurveCommand),
@@ -61,6 +64,12 @@ fn main() -> ExitCode {
         Command::Compose(a) => cli::compose::run(a).map(|o| emit(&o, a.json)),
         Command::Exact(a) => cli::exact::run(a).map(|o| emit(&o, a.json)),
         Command::Plot(c) => cli::plot::run(c).map(|o| emit(&o, false)),
+        Command::Reproduce(cli::reproduce::ReproduceCommand::Table1(a)) => {
+            cli::reproduce::run_table1(a).map(|o| emit(&o, a.json))
+        }
+        Command::Reproduce(cli::reproduce::ReproduceCommand::Renyi(a)) => {
+            cli::renyi::run(a).map(|o| emit(&o, a.json))
+        }
         Command::Curve(c) => {
             cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
         }

@@ -13,6 +13,8 @@ pub mod conversion;
 pub mod curve;
 pub mod exact;
 pub mod plot;
+pub mod renyi;
+pub mod reproduce;
 pub mod setting;
 
 use crate::error::{Error, Result};

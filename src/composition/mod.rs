@@ -28,8 +28,8 @@
 //! let c = Composition::new().with(Component::gaussian(0.5).unwrap(), 4).unwrap();
 //! let r = c.compose_for_delta(1e-5, None).unwrap();
 //! let e = r.epsilon(1e-5).unwrap();
-//! // G(0.5)^{⊗4} = G(1): ε(1e-5) ≈ 4.4183 (DRS22 Cor 1)
-//! assert!(e.lower <= 4.4184 && 4.4182 <= e.upper && e.upper - e.lower < 1e-2);
+//! // G(0.5)^{⊗4} = G(1): ε(1e-5) ≈ 4.37718 (DRS22 Cor 1)
+//! assert!(e.lower <= 4.37718 && 4.37717 <= e.upper && e.upper - e.lower < 1e-2);
 //! ```
 //!
 //! # References
@@ -347,10 +347,10 @@ impl Composition {
                 }
             }
         }
-        if let Some(e) = grid_exp {
-            if !(4..=24).contains(&e) {
-                return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
-            }
+        if let Some(e) = grid_exp
+            && !(4..=24).contains(&e)
+        {
+            return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
         }
         let mut orders = vec![];
         let mut info = vec![];
