@@ -11,11 +11,6 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$VENV/bin/pip" install --quiet --upgrade pip
   "$VENV/bin/pip" install --quiet dp-accounting prv-accountant scipy numpy
 fi
-# the integrator wires `compose` into the main binary; until then use the example runner
-if target/release/shiftdp compose --help >/dev/null 2>&1; then
-  RUNNER="target/release/shiftdp compose"
-else
-  cargo build --release --example compose >&2
-  RUNNER="target/release/examples/compose"
-fi
+cargo build --release --quiet >&2
+RUNNER="target/release/shiftdp compose"
 exec "$VENV/bin/python" scripts/compare_accountants.py --runner "$RUNNER" "$@"
