@@ -258,6 +258,24 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
     Ok(c)
 }
 
+/// [`strong_contraction`] for the stochastic-batch theorems.
+pub(crate) fn strong_contraction_pub(
+    id: &str,
+    s: &Setting,
+    hyps: &mut Vec<String>,
+) -> Result<Enclosure> {
+    strong_contraction(id, s, hyps)
+}
+
+/// [`constrained_convex`] for the stochastic-batch theorems.
+pub(crate) fn constrained_convex_pub(
+    id: &str,
+    s: &Setting,
+    hyps: &mut Vec<String>,
+) -> Result<Enclosure> {
+    constrained_convex(id, s, hyps)
+}
+
 /// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
 fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
     let d =

@@ -6,6 +6,7 @@
 //! module constructs bounds; a result whose hypotheses fail for a setting returns
 //! [`Error::Hypothesis`] naming the hypothesis, and the other results are still reported.
 pub mod bsa24;
+pub mod bsa24_sgd;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
@@ -19,6 +20,12 @@ pub enum BoundKind {
     Gdp {
         /// Enclosure of μ.
         mu: Enclosure,
+    },
+    /// A composition family indexed by τ (stochastic batches), evaluated numerically
+    /// with a certified interval; τ is optimized per δ.
+    Composed {
+        /// The family.
+        family: bsa24_sgd::SgdFamily,
     },
     /// Pure ε-DP: `f = f_{ε,0}`.
     Pure {
@@ -49,7 +56,25 @@ impl Bound {
     pub fn mu(&self) -> Option<&Enclosure> {
         match &self.kind {
             BoundKind::Gdp { mu } => Some(mu),
-            BoundKind::Pure { .. } => None,
+            _ => None,
+        }
+    }
+
+    /// Certified upper bound on ε at `delta`, and the τ chosen (composition families).
+    ///
+    /// # Errors
+    /// As [`Bound::epsilon`].
+    pub fn epsilon_with_tau(
+        &self,
+        delta: &Enclosure,
+        prec: Precision,
+    ) -> Result<(Certified, Option<u64>)> {
+        match &self.kind {
+            BoundKind::Composed { family } => {
+                // the engine works in f64: use the δ at or below the given one (safe)
+                family.certified(delta.lower_f64())
+            }
+            _ => self.epsilon(delta, prec).map(|c| (c, None)),
         }
     }
 
@@ -66,6 +91,7 @@ impl Bound {
                 enclosure: eps.clone(),
                 path: Path::Mpfr(eps.prec()),
             }),
+            BoundKind::Composed { family } => family.certified(delta.lower_f64()).map(|x| x.0),
         }
     }
 
@@ -76,6 +102,15 @@ impl Bound {
             BoundKind::Pure { eps } => {
                 format!("(ε, 0)-DP, ε ≤ {}", crate::cli::fmt_up(eps.hi(), 40))
             }
+            BoundKind::Composed { family } => match family {
+                bsa24_sgd::SgdFamily::Composition { p, u, t } => format!("C_{p}(G({u}))^⊗{t}"),
+                bsa24_sgd::SgdFamily::StronglyConvex { p, u, .. } => {
+                    format!("G(2√2·{u}·Σc^j) ⊗ C_{p}(G(2√2·{u})) ⊗ C_{p}(G(2·{u}))^⊗(t−τ)")
+                }
+                bsa24_sgd::SgdFamily::ConstrainedConvex { p, u, .. } => {
+                    format!("G(√2 D/(ησ√(t−τ))) ⊗ C_{p}(G(2√2·{u}))^⊗(t−τ)")
+                }
+            },
         }
     }
 }
@@ -90,7 +125,11 @@ pub fn bounds_for(setting: &Setting) -> Vec<(&'static str, Result<Bound>)> {
     let list: Vec<(&'static str, BoundFn)> = match setting.algorithm {
         Algorithm::Gd => vec![(THM_4_1, thm_4_1), (THM_4_2, thm_4_2), (THM_4_3, thm_4_3)],
         Algorithm::Cgd => vec![(THM_4_4, thm_4_4), (THM_4_5, thm_4_5), (THM_4_6, thm_4_6)],
-        Algorithm::Sgd => vec![],
+        Algorithm::Sgd => vec![
+            (bsa24_sgd::THM_4_8, bsa24_sgd::thm_4_8),
+            (bsa24_sgd::THM_4_9, bsa24_sgd::thm_4_9),
+            (bsa24_sgd::THM_4_10, bsa24_sgd::thm_4_10),
+        ],
         Algorithm::Lmc => vec![
             (THM_4_2, thm_4_2),
             (PROP_5_1, prop_5_1),

@@ -28,6 +28,7 @@ pub struct BoundArgs {
 
 /// One row of the report.
 struct Row {
+    tau: Option<u64>,
     id: &'static str,
     bound: Option<Bound>,
     eps: Option<rug::Float>,
@@ -49,28 +50,32 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
     )?; // validates δ
     let mut rows = vec![];
     for (id, r) in bounds_for(&s) {
-        match r {
-            Ok(b) => match b.epsilon(&delta, prec) {
-                Ok(c) => rows.push(Row {
+        let row = match r {
+            Ok(b) => match b.epsilon_with_tau(&delta, prec) {
+                Ok((c, tau)) => Row {
                     id,
+                    tau,
                     eps: Some(c.upper().clone()),
                     bound: Some(b),
                     reason: None,
-                }),
-                Err(e) => rows.push(Row {
+                },
+                Err(e) => Row {
                     id,
+                    tau: None,
                     eps: None,
                     bound: Some(b),
                     reason: Some(e.to_string()),
-                }),
+                },
             },
-            Err(e) => rows.push(Row {
+            Err(e) => Row {
                 id,
+                tau: None,
                 bound: None,
                 eps: None,
                 reason: Some(e.to_string()),
-            }),
-        }
+            },
+        };
+        rows.push(row);
     }
     // tightest: smallest certified ε among bounds about the run itself
     let about_run = |r: &Row| {
@@ -104,15 +109,18 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
                 j["mu"] = mu.clone().map(Value::from).unwrap_or(Value::Null);
                 j["epsilon"] = eps.clone().map(Value::from).unwrap_or(Value::Null);
                 j["exact"] = json!(b.exact);
+                j["tau"] = json!(r.tau);
                 j["hypotheses"] = json!(b.hypotheses);
                 j["notes"] = json!(b.notes);
                 human.push_str(&format!(
-                    "{} {:<28} {}\n    μ ≤ {}   ε ≤ {}{}\n",
+                    "{} {:<28} {}\n    {}   ε ≤ {}{}{}\n",
                     if tight { "*" } else { " " },
                     r.id,
                     b.title,
-                    mu.unwrap_or_else(|| "—".into()),
-                    eps.unwrap_or_else(|| "—".into()),
+                    mu.map(|m| format!("μ ≤ {m}"))
+                        .unwrap_or_else(|| b.tradeoff_summary()),
+                    eps.unwrap_or_else(|| format!("— ({})", r.reason.as_deref().unwrap_or(""))),
+                    r.tau.map(|t| format!("   (τ = {t})")).unwrap_or_default(),
                     if b.exact { "   (exact)" } else { "" }
                 ));
                 for n in &b.notes {
