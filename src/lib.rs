@@ -19,9 +19,11 @@
 #![deny(clippy::float_cmp)]
 #![warn(missing_docs)]
 
+pub mod bounds;
 pub mod cli;
 pub mod error;
 pub mod precision;
+pub mod schedules;
 pub mod tradeoff;
 
 pub use error::{Error, Result};

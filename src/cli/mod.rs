@@ -9,6 +9,7 @@
 //!   never NaN printed as a result.
 pub mod conversion;
 pub mod curve;
+pub mod schedule;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
