@@ -17,7 +17,7 @@ use crate::schedules::kkt::{KktSolution, solve_kkt};
 use crate::schedules::numeric::{NumericOptions, solve_numeric};
 use crate::schedules::settings::{Curvature, parse_schedule, per_step};
 use crate::schedules::tau::{TauSearch, search_tau};
-use crate::schedules::{ScheduleProblem, ScheduleReal};
+use crate::schedules::ScheduleProblem;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

@@ -1,15 +1,18 @@
 //! Independent numerical solver of the schedule problem at fixed τ, with argmin.
 //!
-//! It does not use the KKT structure: it optimizes BSA24's own parameters, the
-//! interpolation weights λ_k ∈ [0, 1] (k < t, λ_t = 1), through the smooth
-//! parameterization λ_k = 1/(1 + e^{−v_k}) with L-BFGS (More–Thuente line search). Every
-//! v gives a feasible schedule (z_k = (1 − λ_k)(c_k z_{k−1} + s_k) ≥ 0, z_t = 0), so
-//! the solver only has to minimize, and its gradient is computed by a backward
-//! (adjoint) pass in O(t).
+//! It does not use the KKT structure. Its variables are the shifts x_k (k < t) of
+//! BSA24 Thm 3.3, applied through the feasibility map of the recursion: the shift used
+//! is a_k = clamp(x_k, 0, p_k) with p_k = c_k z_{k−1} + s_k (so λ_k = a_k/p_k ∈ [0, 1]
+//! and z_k = p_k − a_k ≥ 0), and the last shift closes the gap, a_t = p_t (λ_t = 1).
+//! Every x gives a feasible schedule; in the interior the cost is a quadratic with
+//! Hessian diagonal plus rank one, which L-BFGS (More–Thuente line search) solves in a
+//! few iterations. A shift pushed past its range lies in a flat region, so the solver
+//! is restarted from the projected point x := a until the cost stops decreasing. The
+//! gradient is a backward (adjoint) pass, O(t).
 //!
 //! # Formula
-//! J(v) = Σ_{k<t} (λ_k p_k/ς_k)² + (p_t/ς_t)², p_k = c_k z_{k−1} + s_k,
-//! z_k = (1 − λ_k) p_k (BSA24 Thm 3.3, a_k = λ_k (c z_{k−1} + s)).
+//! J(x) = Σ_{k<t} (a_k/ς_k)² + (p_t/ς_t)², a_k = clamp(x_k, 0, p_k),
+//! z_k = p_k − a_k (BSA24 Thm 3.3 with a_k = λ_k(c z_{k−1} + s)).
 //!
 //! # References
 //! * BSA24 Thm 3.3 and (3.5).
@@ -66,7 +69,8 @@ impl NumericSolution {
     }
 }
 
-struct LambdaProblem {
+#[derive(Clone)]
+struct ShiftProblem {
     c: Vec<f64>,
     s: Vec<f64>,
     w: Vec<f64>,
@@ -74,70 +78,80 @@ struct LambdaProblem {
     scale: f64,
 }
 
-fn sigmoid(v: f64) -> f64 {
-    if v >= 0.0 {
-        1.0 / (1.0 + (-v).exp())
-    } else {
-        let e = v.exp();
-        e / (1.0 + e)
-    }
+/// Where the shift x_k lies relative to its feasible range [0, p_k].
+#[derive(Clone, Copy)]
+enum Side {
+    Inside,
+    Lower,
+    Upper,
 }
 
-impl LambdaProblem {
-    /// Forward pass: (cost, p_k, λ_k).
-    fn forward(&self, v: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+impl ShiftProblem {
+    /// Forward pass: (cost, p_k, a_k, side_k).
+    fn forward(&self, x: &[f64]) -> (f64, Vec<f64>, Vec<f64>, Vec<Side>) {
         let n = self.c.len();
         let mut z = self.z0;
         let mut pre = Vec::with_capacity(n);
-        let mut lam = Vec::with_capacity(n);
+        let mut sh = Vec::with_capacity(n);
+        let mut side = Vec::with_capacity(n);
         let mut cost = 0.0;
         for k in 0..n {
             let p = self.c[k] * z + self.s[k];
-            let l = if k + 1 < n { sigmoid(v[k]) } else { 1.0 };
-            let a = l * p;
+            let (a, sd) = if k + 1 == n {
+                (p, Side::Upper)
+            } else if x[k] < 0.0 {
+                (0.0, Side::Lower)
+            } else if x[k] > p {
+                (p, Side::Upper)
+            } else {
+                (x[k], Side::Inside)
+            };
             cost += self.w[k] * a * a;
             z = p - a;
             pre.push(p);
-            lam.push(l);
+            sh.push(a);
+            side.push(sd);
         }
-        (cost / self.scale, pre, lam)
+        (cost / self.scale, pre, sh, side)
     }
 }
 
-impl CostFunction for LambdaProblem {
+impl CostFunction for ShiftProblem {
     type Param = Vec<f64>;
     type Output = f64;
-    fn cost(&self, v: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
-        Ok(self.forward(v).0)
+    fn cost(&self, x: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
+        Ok(self.forward(x).0)
     }
 }
 
-impl Gradient for LambdaProblem {
+impl Gradient for ShiftProblem {
     type Param = Vec<f64>;
     type Gradient = Vec<f64>;
-    fn gradient(&self, v: &Self::Param) -> std::result::Result<Vec<f64>, argmin::core::Error> {
-        let (_, pre, lam) = self.forward(v);
+    fn gradient(&self, x: &Self::Param) -> std::result::Result<Vec<f64>, argmin::core::Error> {
+        let (_, _, sh, side) = self.forward(x);
         let n = self.c.len();
         let mut grad = vec![0.0; n.saturating_sub(1)];
         // dJ/dz_k carried backward
         let mut dz = 0.0;
         for k in (0..n).rev() {
-            let (p, l) = (pre[k], lam[k]);
-            let dp = 2.0 * self.w[k] * l * l * p + (1.0 - l) * dz;
-            if k + 1 < n {
-                let dl = 2.0 * self.w[k] * l * p * p - p * dz;
-                grad[k] = dl * l * (1.0 - l) / self.scale;
-            }
+            let dp = match side[k] {
+                Side::Inside => {
+                    grad[k] = (2.0 * self.w[k] * sh[k] - dz) / self.scale;
+                    dz
+                }
+                Side::Lower => dz,
+                Side::Upper => 2.0 * self.w[k] * sh[k],
+            };
             dz = self.c[k] * dp;
         }
         Ok(grad)
     }
 }
 
-/// Solves the schedule problem at τ numerically (L-BFGS over λ), in `f64`.
+/// Solves the schedule problem at τ numerically (L-BFGS over the shifts), in `f64`.
 ///
 /// # Formula
-/// See the module documentation; start λ_k = 1/(t − k + 1) (equal shifts when c = 1).
+/// See the module documentation; start x_k = s_k/2.
 ///
 /// # Errors
 /// [`Error::Parameter`] if τ ≥ t; [`Error::NotCertified`] if argmin fails or the cost
@@ -165,19 +179,15 @@ pub fn solve_numeric<R: ScheduleReal>(
     let s = q.sensitivity()[tau..].to_vec();
     let w: Vec<f64> = q.noise()[tau..].iter().map(|g| 1.0 / (g * g)).collect();
     let n = t - tau;
-    let mut prob = LambdaProblem {
+    let mut prob = ShiftProblem {
         c,
         s,
         w,
         z0,
         scale: 1.0,
     };
-    let v0: Vec<f64> = (0..n.saturating_sub(1))
-        .map(|i| {
-            let lam = 1.0 / (n - i) as f64;
-            (lam / (1.0 - lam)).ln()
-        })
-        .collect();
+    // start: half of each step's sensitivity (strictly inside [0, p_k])
+    let v0: Vec<f64> = prob.s[..n.saturating_sub(1)].iter().map(|x| 0.5 * x).collect();
     let start_cost = prob.forward(&v0).0;
     if !start_cost.is_finite() {
         return Err(Error::NotCertified {
@@ -186,48 +196,71 @@ pub fn solve_numeric<R: ScheduleReal>(
         });
     }
     prob.scale = if start_cost > 0.0 { start_cost } else { 1.0 };
-    let (v, iterations, termination) = if n <= 1 {
-        (v0, 0, "no free parameter".to_string())
-    } else {
-        let ls = MoreThuenteLineSearch::new();
-        let solver = LBFGS::new(ls, opts.memory)
+    let fail = |e: argmin::core::Error| Error::NotCertified {
+        what: "numeric schedule".into(),
+        reason: e.to_string(),
+    };
+    let mut v = v0;
+    let mut iterations = 0;
+    let mut termination = "no free parameter".to_string();
+    let mut last = prob.forward(&v).0;
+    // L-BFGS, restarted from the projected point x := a (a shift pushed past its
+    // range [0, p_k] sits in a flat region; projecting puts it back on the edge)
+    let mut stalls = 0;
+    let mut best_cost = last;
+    let mut best_x = v.clone();
+    for _round in 0..30 {
+        if n <= 1 || iterations >= opts.max_iters {
+            break;
+        }
+        let solver = LBFGS::new(MoreThuenteLineSearch::new(), opts.memory)
             .with_tolerance_grad(opts.tol_grad)
             .and_then(|s| s.with_tolerance_cost(1e-15))
-            .map_err(|e| Error::NotCertified {
-                what: "numeric schedule".into(),
-                reason: e.to_string(),
-            })?;
-        let res = Executor::new(prob, solver)
-            .configure(|st| st.param(v0).max_iters(opts.max_iters))
+            .map_err(fail)?;
+        let res = Executor::new(prob.clone(), solver)
+            .configure(|st| st.param(v.clone()).max_iters(opts.max_iters - iterations))
             .run()
-            .map_err(|e| Error::NotCertified {
-                what: "numeric schedule".into(),
-                reason: e.to_string(),
-            })?;
+            .map_err(fail)?;
         let st = res.state();
-        let term = match st.get_termination_status() {
+        termination = match st.get_termination_status() {
             TerminationStatus::Terminated(r) => format!("{r:?}"),
             TerminationStatus::NotTerminated => "not terminated".into(),
         };
-        let best = st
-            .get_best_param()
-            .cloned()
-            .ok_or_else(|| Error::NotCertified {
-                what: "numeric schedule".into(),
-                reason: "argmin returned no parameter".into(),
-            })?;
-        // the problem moved into the executor; rebuild the evaluator
-        (best, st.get_iter(), term)
-    };
-    let eval = LambdaProblem {
+        iterations += st.get_iter();
+        let best = st.get_best_param().cloned().unwrap_or_else(|| v.clone());
+        let (cost, _, shifts, _) = prob.forward(&best);
+        if cost < best_cost {
+            best_cost = cost;
+            best_x = shifts[..n - 1].to_vec();
+        }
+        // project, slightly inside so that every shift has its interior gradient
+        v = shifts[..n - 1].iter().map(|a| a * (1.0 - 1e-6)).collect();
+        if cost >= last * (1.0 - 1e-14) {
+            stalls += 1;
+            if stalls >= 2 {
+                break;
+            }
+        } else {
+            stalls = 0;
+        }
+        last = last.min(cost);
+    }
+    if n > 1 {
+        v = best_x;
+    }
+    let eval = ShiftProblem {
         c: q.contraction()[tau..].to_vec(),
         s: q.sensitivity()[tau..].to_vec(),
         w: q.noise()[tau..].iter().map(|g| 1.0 / (g * g)).collect(),
         z0,
         scale: 1.0,
     };
-    let (mu2, pre, lambda) = eval.forward(&v);
-    let shifts: Vec<f64> = pre.iter().zip(&lambda).map(|(p, l)| p * l).collect();
+    let (mu2, pre, shifts, _) = eval.forward(&v);
+    let lambda: Vec<f64> = pre
+        .iter()
+        .zip(&shifts)
+        .map(|(p, a)| if *p > 0.0 { a / p } else { 1.0 })
+        .collect();
     if !mu2.is_finite() {
         return Err(Error::NotCertified {
             what: "numeric schedule".into(),
