@@ -151,7 +151,8 @@ impl Gradient for ShiftProblem {
 /// Solves the schedule problem at τ numerically (L-BFGS over the shifts), in `f64`.
 ///
 /// # Formula
-/// See the module documentation; start x_k = s_k/2.
+/// See the module documentation; two starts (equal shares λ_k = 1/(t−k+1), and
+/// x_k = s_k/2), the better result is kept.
 ///
 /// # Errors
 /// [`Error::Parameter`] if τ ≥ t; [`Error::NotCertified`] if argmin fails or the cost
@@ -186,9 +187,21 @@ pub fn solve_numeric<R: ScheduleReal>(
         z0,
         scale: 1.0,
     };
-    // start: half of each step's sensitivity (strictly inside [0, p_k])
-    let v0: Vec<f64> = prob.s[..n.saturating_sub(1)].iter().map(|x| 0.5 * x).collect();
-    let start_cost = prob.forward(&v0).0;
+    // two starts: (i) equal shares, x_k = p_k/(t − k + 1) along the forward pass
+    // (λ_k = 1/(t−k+1), equal shifts when c = 1), (ii) half of each sensitivity
+    let m = n.saturating_sub(1);
+    let mut share = Vec::with_capacity(m);
+    {
+        let mut z = z0;
+        for k in 0..m {
+            let p = prob.c[k] * z + prob.s[k];
+            let x = p / (n - k) as f64;
+            share.push(x);
+            z = p - x;
+        }
+    }
+    let half: Vec<f64> = prob.s[..m].iter().map(|x| 0.5 * x).collect();
+    let start_cost = prob.forward(&share).0;
     if !start_cost.is_finite() {
         return Err(Error::NotCertified {
             what: "numeric schedule".into(),
@@ -200,54 +213,58 @@ pub fn solve_numeric<R: ScheduleReal>(
         what: "numeric schedule".into(),
         reason: e.to_string(),
     };
-    let mut v = v0;
     let mut iterations = 0;
     let mut termination = "no free parameter".to_string();
-    let mut last = prob.forward(&v).0;
-    // L-BFGS, restarted from the projected point x := a (a shift pushed past its
-    // range [0, p_k] sits in a flat region; projecting puts it back on the edge)
-    let mut stalls = 0;
-    let mut best_cost = last;
-    let mut best_x = v.clone();
-    for _round in 0..30 {
-        if n <= 1 || iterations >= opts.max_iters {
-            break;
-        }
-        let solver = LBFGS::new(MoreThuenteLineSearch::new(), opts.memory)
-            .with_tolerance_grad(opts.tol_grad)
-            .and_then(|s| s.with_tolerance_cost(1e-15))
-            .map_err(fail)?;
-        let res = Executor::new(prob.clone(), solver)
-            .configure(|st| st.param(v.clone()).max_iters(opts.max_iters - iterations))
-            .run()
-            .map_err(fail)?;
-        let st = res.state();
-        termination = match st.get_termination_status() {
-            TerminationStatus::Terminated(r) => format!("{r:?}"),
-            TerminationStatus::NotTerminated => "not terminated".into(),
-        };
-        iterations += st.get_iter();
-        let best = st.get_best_param().cloned().unwrap_or_else(|| v.clone());
-        let (cost, _, shifts, _) = prob.forward(&best);
-        if cost < best_cost {
-            best_cost = cost;
-            best_x = shifts[..n - 1].to_vec();
-        }
-        // project, slightly inside so that every shift has its interior gradient
-        v = shifts[..n - 1].iter().map(|a| a * (1.0 - 1e-6)).collect();
-        if cost >= last * (1.0 - 1e-14) {
-            stalls += 1;
-            if stalls >= 2 {
+    let mut overall: Option<(f64, Vec<f64>)> = None;
+    for v0 in [share, half] {
+        let mut v = v0;
+        let mut last = prob.forward(&v).0;
+        let mut stalls = 0;
+        let mut best_cost = last;
+        let mut best_x = v.clone();
+        // L-BFGS, restarted from the projected point x := a (a shift pushed past its
+        // range [0, p_k] sits in a flat region; projecting puts it back inside)
+        for _round in 0..30 {
+            if n <= 1 || iterations >= opts.max_iters {
                 break;
             }
-        } else {
-            stalls = 0;
+            let solver = LBFGS::new(MoreThuenteLineSearch::new(), opts.memory)
+                .with_tolerance_grad(opts.tol_grad)
+                .and_then(|s| s.with_tolerance_cost(1e-15))
+                .map_err(fail)?;
+            let res = Executor::new(prob.clone(), solver)
+                .configure(|st| st.param(v.clone()).max_iters(opts.max_iters - iterations))
+                .run()
+                .map_err(fail)?;
+            let st = res.state();
+            termination = match st.get_termination_status() {
+                TerminationStatus::Terminated(r) => format!("{r:?}"),
+                TerminationStatus::NotTerminated => "not terminated".into(),
+            };
+            iterations += st.get_iter();
+            let best = st.get_best_param().cloned().unwrap_or_else(|| v.clone());
+            let (cost, _, shifts, _) = prob.forward(&best);
+            if cost < best_cost {
+                best_cost = cost;
+                best_x = shifts[..n - 1].to_vec();
+            }
+            // project, slightly inside so that every shift has its interior gradient
+            v = shifts[..n - 1].iter().map(|a| a * (1.0 - 1e-6)).collect();
+            if cost >= last * (1.0 - 1e-14) {
+                stalls += 1;
+                if stalls >= 2 {
+                    break;
+                }
+            } else {
+                stalls = 0;
+            }
+            last = last.min(cost);
         }
-        last = last.min(cost);
+        if overall.as_ref().is_none_or(|o| best_cost < o.0) {
+            overall = Some((best_cost, best_x));
+        }
     }
-    if n > 1 {
-        v = best_x;
-    }
+    let v = overall.map(|o| o.1).unwrap_or_default();
     let eval = ShiftProblem {
         c: q.contraction()[tau..].to_vec(),
         s: q.sensitivity()[tau..].to_vec(),
