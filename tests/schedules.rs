@@ -141,19 +141,39 @@ proptest! {
 /// Largest relative gap found between a closed form and the optimum below it.
 fn report(name: &str, gaps: &[f64]) {
     let m = gaps.iter().copied().fold(0.0, f64::max);
-    eprintln!("{name}: {} cases, largest gap (closed − optimum)/optimum = {m:.3e}", gaps.len());
+    eprintln!(
+        "{name}: {} cases, largest gap (closed − optimum)/optimum = {m:.3e}",
+        gaps.len()
+    );
 }
 
 #[test]
 fn thm_4_3_never_below_optimum_over_tau() {
     let mut gaps = Vec::new();
-    for &(n, d, eta, t) in &[(10u64, 3.0, 0.5, 400usize), (7, 1.3, 0.25, 300), (1, 2.5, 1.0, 50), (20, 0.7, 0.9, 200)] {
-        let case = GdCase { n, sensitivity: 1.0, eta, sigma: 1.3, steps: t, contraction: 1.0, smoothness: 1.0, diameter: Some(d) };
+    for &(n, d, eta, t) in &[
+        (10u64, 3.0, 0.5, 400usize),
+        (7, 1.3, 0.25, 300),
+        (1, 2.5, 1.0, 50),
+        (20, 0.7, 0.9, 200),
+    ] {
+        let case = GdCase {
+            n,
+            sensitivity: 1.0,
+            eta,
+            sigma: 1.3,
+            steps: t,
+            contraction: 1.0,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
         let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
         assert_ne!(r.verdict, Verdict::Invalid, "{r:?}");
         assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
         // the theorem's own schedule reaches at most its closed form
-        assert!(r.theorem_schedule.unwrap() <= r.closed_form * (1.0 + 1e-12), "{r:?}");
+        assert!(
+            r.theorem_schedule.unwrap() <= r.closed_form * (1.0 + 1e-12),
+            "{r:?}"
+        );
         assert!((r.numeric.unwrap() - r.optimum).abs() <= 1e-7 * r.optimum);
         gaps.push(r.relative_difference);
     }
@@ -163,7 +183,16 @@ fn thm_4_3_never_below_optimum_over_tau() {
 #[test]
 fn thm_4_3_attained_when_d_over_s_is_integer() {
     // D/s = 3/(0.5/10) = 60 integer: the closed form is exactly the optimum
-    let case = GdCase { n: 10, sensitivity: 1.0, eta: 0.5, sigma: 1.0, steps: 400, contraction: 1.0, smoothness: 1.0, diameter: Some(3.0) };
+    let case = GdCase {
+        n: 10,
+        sensitivity: 1.0,
+        eta: 0.5,
+        sigma: 1.0,
+        steps: 400,
+        contraction: 1.0,
+        smoothness: 1.0,
+        diameter: Some(3.0),
+    };
     let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
     assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
     assert_eq!(r.optimum_tau, 340);
@@ -172,8 +201,24 @@ fn thm_4_3_attained_when_d_over_s_is_integer() {
 #[test]
 fn thm_4_5_equals_worst_position_optimum() {
     let mut gaps = Vec::new();
-    for &(c, l, e) in &[(0.9, 5u64, 10u64), (0.99, 4, 20), (0.5, 3, 5), (0.9999, 40, 50), (0.7, 2, 1)] {
-        let case = CgdCase { n: 10 * l, batch: 10, sensitivity: 1.0, eta: 1.0, sigma: 1.0, epochs: e, contraction: c, smoothness: 1.0, diameter: None };
+    for &(c, l, e) in &[
+        (0.9, 5u64, 10u64),
+        (0.99, 4, 20),
+        (0.5, 3, 5),
+        (0.9999, 40, 50),
+        (0.7, 2, 1),
+    ] {
+        let case = CgdCase {
+            n: 10 * l,
+            batch: 10,
+            sensitivity: 1.0,
+            eta: 1.0,
+            sigma: 1.0,
+            epochs: e,
+            contraction: c,
+            smoothness: 1.0,
+            diameter: None,
+        };
         let r = crosscheck::thm_4_5(&case, 128).unwrap();
         assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
         // the worst position is the last batch of the epoch
@@ -188,8 +233,23 @@ fn thm_4_5_equals_worst_position_optimum() {
 #[test]
 fn thm_4_6_never_below_optimum_over_tau() {
     let mut gaps = Vec::new();
-    for &(d, l, e) in &[(3.0, 5u64, 40u64), (10.0, 4, 120), (1.0, 3, 20), (0.35, 2, 10)] {
-        let case = CgdCase { n: 10 * l, batch: 10, sensitivity: 1.0, eta: 1.0, sigma: 1.0, epochs: e, contraction: 1.0, smoothness: 1.0, diameter: Some(d) };
+    for &(d, l, e) in &[
+        (3.0, 5u64, 40u64),
+        (10.0, 4, 120),
+        (1.0, 3, 20),
+        (0.35, 2, 10),
+    ] {
+        let case = CgdCase {
+            n: 10 * l,
+            batch: 10,
+            sensitivity: 1.0,
+            eta: 1.0,
+            sigma: 1.0,
+            epochs: e,
+            contraction: 1.0,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
         let r = crosscheck::thm_4_6(&case, 128, TauSearch::Exhaustive).unwrap();
         assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
         assert!(r.numeric.unwrap() >= r.optimum * (1.0 - 1e-9), "{r:?}");
@@ -200,20 +260,86 @@ fn thm_4_6_never_below_optimum_over_tau() {
 
 #[test]
 fn constrained_strongly_convex_never_worse_than_either() {
-    for &(c, d, t) in &[(0.9, 1.0, 200usize), (0.99, 0.5, 300), (0.999, 2.0, 150), (0.5, 0.05, 60)] {
-        let case = GdCase { n: 4, sensitivity: 1.0, eta: 0.5, sigma: 1.0, steps: t, contraction: c, smoothness: 1.0, diameter: Some(d) };
-        let (both, _) = crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
-        let sc = crosscheck::thm_4_2(&GdCase { diameter: None, ..case }, 96).unwrap().optimum;
-        let (cvx, _) = crosscheck::constrained_strongly_convex(&GdCase { contraction: 1.0, ..case }, 96, TauSearch::Exhaustive).unwrap();
-        assert!(both <= sc * (1.0 + 1e-12), "c={c} D={d}: {both} > strongly convex {sc}");
-        assert!(both <= cvx * (1.0 + 1e-12), "c={c} D={d}: {both} > constrained convex {cvx}");
+    for &(c, d, t) in &[
+        (0.9, 1.0, 200usize),
+        (0.99, 0.5, 300),
+        (0.999, 2.0, 150),
+        (0.5, 0.05, 60),
+    ] {
+        let case = GdCase {
+            n: 4,
+            sensitivity: 1.0,
+            eta: 0.5,
+            sigma: 1.0,
+            steps: t,
+            contraction: c,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
+        let (both, _) =
+            crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
+        let sc = crosscheck::thm_4_2(
+            &GdCase {
+                diameter: None,
+                ..case
+            },
+            96,
+        )
+        .unwrap()
+        .optimum;
+        let (cvx, _) = crosscheck::constrained_strongly_convex(
+            &GdCase {
+                contraction: 1.0,
+                ..case
+            },
+            96,
+            TauSearch::Exhaustive,
+        )
+        .unwrap();
+        assert!(
+            both <= sc * (1.0 + 1e-12),
+            "c={c} D={d}: {both} > strongly convex {sc}"
+        );
+        assert!(
+            both <= cvx * (1.0 + 1e-12),
+            "c={c} D={d}: {both} > constrained convex {cvx}"
+        );
     }
     // and strictly better than both somewhere: small D, c close to 1
-    let case = GdCase { n: 4, sensitivity: 1.0, eta: 0.5, sigma: 1.0, steps: 300, contraction: 0.99, smoothness: 1.0, diameter: Some(0.5) };
-    let (both, tau) = crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
-    let sc = crosscheck::thm_4_2(&GdCase { diameter: None, ..case }, 96).unwrap().optimum;
-    let (cvx, _) = crosscheck::constrained_strongly_convex(&GdCase { contraction: 1.0, ..case }, 96, TauSearch::Exhaustive).unwrap();
-    assert!(both < sc * (1.0 - 1e-3) && both < cvx * (1.0 - 1e-6) && tau > 0, "{both} {sc} {cvx}");
+    let case = GdCase {
+        n: 4,
+        sensitivity: 1.0,
+        eta: 0.5,
+        sigma: 1.0,
+        steps: 300,
+        contraction: 0.99,
+        smoothness: 1.0,
+        diameter: Some(0.5),
+    };
+    let (both, tau) =
+        crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
+    let sc = crosscheck::thm_4_2(
+        &GdCase {
+            diameter: None,
+            ..case
+        },
+        96,
+    )
+    .unwrap()
+    .optimum;
+    let (cvx, _) = crosscheck::constrained_strongly_convex(
+        &GdCase {
+            contraction: 1.0,
+            ..case
+        },
+        96,
+        TauSearch::Exhaustive,
+    )
+    .unwrap();
+    assert!(
+        both < sc * (1.0 - 1e-3) && both < cvx * (1.0 - 1e-6) && tau > 0,
+        "{both} {sc} {cvx}"
+    );
 }
 
 #[test]
@@ -232,21 +358,53 @@ fn thm_4_2_as_printed_is_not_tight_at_one_step() {
 fn cyclic_position_and_fractional_epochs() {
     // 2.5 epochs of l = 4: t = 10; the record in batch 1 is used at steps 2, 6, 10
     let p = noisy_cgd(40, 10, 1.0, 1.0, 1.0, 10, 0.9, CyclicOrder::Fixed(1), None).unwrap();
-    let used: Vec<usize> = (0..10).filter(|&i| p.sensitivity()[i] > 0.0).map(|i| i + 1).collect();
+    let used: Vec<usize> = (0..10)
+        .filter(|&i| p.sensitivity()[i] > 0.0)
+        .map(|i| i + 1)
+        .collect();
     assert_eq!(used, [2, 6, 10]);
     // per-epoch order
-    let q = noisy_cgd(40, 10, 1.0, 1.0, 1.0, 10, 0.9, CyclicOrder::PerEpoch(vec![3, 0, 2]), None).unwrap();
-    let used: Vec<usize> = (0..10).filter(|&i| q.sensitivity()[i] > 0.0).map(|i| i + 1).collect();
+    let q = noisy_cgd(
+        40,
+        10,
+        1.0,
+        1.0,
+        1.0,
+        10,
+        0.9,
+        CyclicOrder::PerEpoch(vec![3, 0, 2]),
+        None,
+    )
+    .unwrap();
+    let used: Vec<usize> = (0..10)
+        .filter(|&i| q.sensitivity()[i] > 0.0)
+        .map(|i| i + 1)
+        .collect();
     assert_eq!(used, [4, 5]); // epoch 2 (steps 9, 10) would use batch 2 = step 11
 }
 
 #[test]
 fn hypotheses_are_checked() {
-    assert!(matches!(closed_form::thm_4_2(1.0, 5, 1.0, 1, 1.0), Err(Error::Hypothesis { .. })));
-    assert!(matches!(closed_form::thm_4_3(1.0, 10.0, 1.0, 1, 1.0, 1.0, 5), Err(Error::Hypothesis { .. })));
-    assert!(matches!(closed_form::thm_4_3(1.0, 1.0, 3.0, 1, 1.0, 1.0, 5), Err(Error::Hypothesis { .. })));
-    assert!(matches!(contraction(0.3, 1.0, 10.0), Err(Error::Hypothesis { .. })));
-    assert!(matches!(noisy_cgd(10, 3, 1.0, 1.0, 1.0, 5, 0.9, CyclicOrder::Fixed(0), None), Err(Error::Hypothesis { .. })));
+    assert!(matches!(
+        closed_form::thm_4_2(1.0, 5, 1.0, 1, 1.0),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        closed_form::thm_4_3(1.0, 10.0, 1.0, 1, 1.0, 1.0, 5),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        closed_form::thm_4_3(1.0, 1.0, 3.0, 1, 1.0, 1.0, 5),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        contraction(0.3, 1.0, 10.0),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        noisy_cgd(10, 3, 1.0, 1.0, 1.0, 5, 0.9, CyclicOrder::Fixed(0), None),
+        Err(Error::Hypothesis { .. })
+    ));
     assert!(ScheduleProblem::new(vec![0.5], vec![1.0], vec![0.0], None).is_err());
     assert!(ScheduleProblem::new(vec![f64::NAN], vec![1.0], vec![1.0], None).is_err());
     let p = ScheduleProblem::constant(3, 0.5, 1.0, 1.0, None).unwrap();
@@ -299,7 +457,11 @@ fn cli_gd_shows_kkt_argmin_and_thm_4_2() {
     let dir = std::env::temp_dir().join(format!("shiftdp-sched-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("s.csv");
-    let out = run(&ScheduleArgs { csv: Some(csv.clone()), ..args(Algorithm::Gd) }).unwrap();
+    let out = run(&ScheduleArgs {
+        csv: Some(csv.clone()),
+        ..args(Algorithm::Gd)
+    })
+    .unwrap();
     let j = &out.json;
     let expect = ((1.0 - 0.9f64.powi(50)) / (1.0 + 0.9f64.powi(50)) * 19.0).sqrt();
     let num = |v: &serde_json::Value| v.as_str().unwrap().parse::<f64>().unwrap();
@@ -313,9 +475,16 @@ fn cli_gd_shows_kkt_argmin_and_thm_4_2() {
     let t41 = cf.iter().find(|x| x["theorem"] == "BSA24 Thm 4.1").unwrap();
     assert_eq!(t41["verdict"], "beaten");
     let text = std::fs::read_to_string(&csv).unwrap();
-    let rows: Vec<Vec<f64>> = text.lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
     assert_eq!(rows.len(), 50);
-    assert!(rows.iter().all(|r| r[1] >= 0.0 && r[3] >= -1e-12 && (0.0..=1.0 + 1e-12).contains(&r[2])));
+    assert!(
+        rows.iter()
+            .all(|r| r[1] >= 0.0 && r[3] >= -1e-12 && (0.0..=1.0 + 1e-12).contains(&r[2]))
+    );
     assert_eq!(rows[49][3], 0.0);
     let series = schedule_series(&args(Algorithm::Gd)).unwrap();
     assert_eq!(series.len(), 50);
@@ -327,7 +496,11 @@ fn cli_cgd_schedule_files_and_errors() {
     let dir = std::env::temp_dir().join(format!("shiftdp-sched2-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("eta.txt");
-    std::fs::write(&f, "# constant 0.5 as a file\n".to_string() + &"0.5\n".repeat(20)).unwrap();
+    std::fs::write(
+        &f,
+        "# constant 0.5 as a file\n".to_string() + &"0.5\n".repeat(20),
+    )
+    .unwrap();
     let a = ScheduleArgs {
         n: 40,
         batch: Some(10),
@@ -341,14 +514,35 @@ fn cli_cgd_schedule_files_and_errors() {
         ..args(Algorithm::Cgd)
     };
     let with_file = run(&a).unwrap();
-    let constant = run(&ScheduleArgs { eta: Some("0.5".into()), eta_schedule: None, ..a.clone() }).unwrap();
+    let constant = run(&ScheduleArgs {
+        eta: Some("0.5".into()),
+        eta_schedule: None,
+        ..a.clone()
+    })
+    .unwrap();
     assert_eq!(with_file.json["mu"], constant.json["mu"]);
     // constant parameters: Thm 4.5 shown and attained (c = 0.9)
     let cf = constant.json["closed_forms"].as_array().unwrap();
-    assert!(cf.iter().any(|x| x["theorem"] == "BSA24 Thm 4.5" && x["verdict"] == "attained"), "{cf:?}");
+    assert!(
+        cf.iter()
+            .any(|x| x["theorem"] == "BSA24 Thm 4.5" && x["verdict"] == "attained"),
+        "{cf:?}"
+    );
     // fractional epochs that are not whole steps are refused
-    assert!(run(&ScheduleArgs { epochs: Some("2.3".into()), ..a.clone() }).is_err());
-    assert!(run(&ScheduleArgs { batch: Some(3), ..a.clone() }).is_err());
+    assert!(
+        run(&ScheduleArgs {
+            epochs: Some("2.3".into()),
+            ..a.clone()
+        })
+        .is_err()
+    );
+    assert!(
+        run(&ScheduleArgs {
+            batch: Some(3),
+            ..a.clone()
+        })
+        .is_err()
+    );
 }
 
 #[test]

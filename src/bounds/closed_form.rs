@@ -60,8 +60,7 @@ fn strongly_contractive<R: Real>(result: &str, c: &R) -> Result<()> {
     } else {
         Err(Error::Hypothesis {
             result: result.into(),
-            hypothesis: "H2: m > 0 and 0 < η < 2/M, i.e. c = max{|1−ηm|,|1−ηM|} ∈ [0, 1)"
-                .into(),
+            hypothesis: "H2: m > 0 and 0 < η < 2/M, i.e. c = max{|1−ηm|,|1−ηM|} ∈ [0, 1)".into(),
             detail: format!("c = {c:?}"),
         })
     }

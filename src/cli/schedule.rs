@@ -12,12 +12,12 @@ use super::{Output, fmt_up, input_bits, parse_number, short};
 use crate::bounds::closed_form;
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision, Real};
+use crate::schedules::ScheduleProblem;
 use crate::schedules::crosscheck::Verdict;
 use crate::schedules::kkt::{KktSolution, solve_kkt};
 use crate::schedules::numeric::{NumericOptions, solve_numeric};
 use crate::schedules::settings::{Curvature, parse_schedule, per_step};
 use crate::schedules::tau::{TauSearch, search_tau};
-use crate::schedules::ScheduleProblem;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -175,7 +175,11 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     let big_m = opt_num("smoothness", &a.smoothness, bits)?;
     let c = opt_num("contraction", &a.contraction, bits)?;
     let d = opt_num("diameter", &a.diameter, bits)?;
-    let eta_file = a.eta_schedule.as_ref().map(|p| read_file(p, bits)).transpose()?;
+    let eta_file = a
+        .eta_schedule
+        .as_ref()
+        .map(|p| read_file(p, bits))
+        .transpose()?;
     let sigma_file = a
         .noise_schedule
         .as_ref()
@@ -188,7 +192,10 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
         Algorithm::Sgd => (a.n / b).max(1),
     };
     let (t, epochs_int) = match (&a.steps, &a.epochs) {
-        (Some(t), _) => (*t, (*t as u64 % steps_per_epoch == 0).then_some(*t as u64 / steps_per_epoch)),
+        (Some(t), _) => (
+            *t,
+            (*t as u64 % steps_per_epoch == 0).then_some(*t as u64 / steps_per_epoch),
+        ),
         (None, Some(e)) => {
             let ee = parse_number("epochs", e, bits)?;
             let x = ee.mid_f64() * steps_per_epoch as f64;
@@ -201,7 +208,10 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
                 ));
             }
             let t = r as usize;
-            (t, (t as u64 % steps_per_epoch == 0).then_some(t as u64 / steps_per_epoch))
+            (
+                t,
+                (t as u64 % steps_per_epoch == 0).then_some(t as u64 / steps_per_epoch),
+            )
         }
         (None, None) => {
             if let Some(v) = eta_file.as_ref().or(sigma_file.as_ref()) {
@@ -214,7 +224,10 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     if t == 0 {
         return Err(Error::param("steps", 0, "must be ≥ 1"));
     }
-    let per = |file: &Option<Vec<Enclosure>>, cst: &Option<Enclosure>, flag: &str| -> Result<Vec<Enclosure>> {
+    let per = |file: &Option<Vec<Enclosure>>,
+               cst: &Option<Enclosure>,
+               flag: &str|
+     -> Result<Vec<Enclosure>> {
         match (file, cst) {
             (Some(v), _) => {
                 if v.len() < t {
@@ -228,7 +241,11 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
                 }
             }
             (None, Some(x)) => Ok(vec![x.clone(); t]),
-            (None, None) => Err(Error::param(flag, "none", "give a constant or a schedule file")),
+            (None, None) => Err(Error::param(
+                flag,
+                "none",
+                "give a constant or a schedule file",
+            )),
         }
     };
     let etas = per(&eta_file, &eta_c, "eta")?;
@@ -269,13 +286,25 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
             let positions: Vec<usize> = match a.position {
                 Some(p) if (p as u64) < l => vec![p],
                 Some(p) => {
-                    return Err(Error::param("position", p, &format!("must be < l = n/b = {l}")));
+                    return Err(Error::param(
+                        "position",
+                        p,
+                        &format!("must be < l = n/b = {l}"),
+                    ));
                 }
                 None => (0..l as usize).collect(),
             };
             for pos in positions {
                 let sensitive: Vec<bool> = (0..t).map(|i| i % l as usize == pos).collect();
-                let p = per_step(&etas, &sigmas, sens.clone(), b, &sensitive, curvature.clone(), d.clone())?;
+                let p = per_step(
+                    &etas,
+                    &sigmas,
+                    sens.clone(),
+                    b,
+                    &sensitive,
+                    curvature.clone(),
+                    d.clone(),
+                )?;
                 problems.push((Some(pos), p));
             }
         }
@@ -311,6 +340,15 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     })
 }
 
+/// (certified μ, record position, KKT solution, certificate, problem index).
+type Candidate = (
+    f64,
+    Option<usize>,
+    KktSolution<f64>,
+    crate::schedules::Certificate,
+    usize,
+);
+
 fn rows_of(sol: &KktSolution<f64>) -> Vec<(usize, f64, f64, f64)> {
     (0..sol.shifts.len())
         .map(|i| (sol.tau + 1 + i, sol.shifts[i], sol.lambda[i], sol.gaps[i]))
@@ -340,7 +378,7 @@ pub fn compute(a: &ScheduleArgs) -> Result<ScheduleReport> {
         (None, _) => TauSearch::Auto { limit: 2048 },
     };
     // worst case over the positions of the differing record
-    let mut best: Option<(f64, Option<usize>, KktSolution<f64>, crate::schedules::Certificate, usize)> = None;
+    let mut best: Option<Candidate> = None;
     for (idx, (pos, p)) in built.problems.iter().enumerate() {
         let q = p.to_f64();
         let r = search_tau(&q, search)?;
@@ -438,7 +476,13 @@ fn closed_forms(
                 if let Some(c) = &c {
                     out.push((
                         "BSA24 Thm 4.2".into(),
-                        fmt(closed_form::thm_4_2(c.clone(), t, sens.clone(), a.n, sigma.clone())),
+                        fmt(closed_form::thm_4_2(
+                            c.clone(),
+                            t,
+                            sens.clone(),
+                            a.n,
+                            sigma.clone(),
+                        )),
                     ));
                 }
             }
@@ -470,7 +514,12 @@ fn closed_forms(
             };
             out.push((
                 "BSA24 Thm 4.4".into(),
-                fmt(closed_form::thm_4_4(sens.clone(), built.b, sigma.clone(), e)),
+                fmt(closed_form::thm_4_4(
+                    sens.clone(),
+                    built.b,
+                    sigma.clone(),
+                    e,
+                )),
             ));
             if d.is_none() {
                 if let Some(c) = &c {
@@ -573,7 +622,10 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
             .unwrap_or_default()
     );
     human.push_str(&format!("  mu (certified, {} bits) = {}\n", r.bits, r.mu));
-    human.push_str(&format!("  mu (KKT)                = {}\n", short(r.mu_kkt)));
+    human.push_str(&format!(
+        "  mu (KKT)                = {}\n",
+        short(r.mu_kkt)
+    ));
     match r.mu_numeric {
         Some((m, it)) => human.push_str(&format!(
             "  mu (argmin L-BFGS)      = {} ({} iterations)\n",
@@ -582,7 +634,10 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
         )),
         None => human.push_str("  mu (argmin L-BFGS)      = not run\n"),
     }
-    human.push_str(&format!("  active constraints z_k = 0: {}\n", r.active.len()));
+    human.push_str(&format!(
+        "  active constraints z_k = 0: {}\n",
+        r.active.len()
+    ));
     for (name, v) in &r.closed_forms {
         match v {
             Ok(mu) => human.push_str(&format!(

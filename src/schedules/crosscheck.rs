@@ -148,6 +148,7 @@ fn numeric_mu<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Option<f64
         .map(|s| s.mu())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn finish(
     theorem: &str,
     closed: f64,
@@ -194,7 +195,13 @@ pub fn thm_4_2(case: &GdCase, bits: u32) -> Result<CrossCheck> {
         case.n,
         enc(bits, case.sigma),
     )?;
-    let p = gd_problem(&GdCase { diameter: None, ..*case }, bits)?;
+    let p = gd_problem(
+        &GdCase {
+            diameter: None,
+            ..*case
+        },
+        bits,
+    )?;
     let sol = solve_kkt(&p, 0)?;
     let cert = p.certify(0, &sol.shifts_f64(), bits)?;
     let (c, t) = (case.contraction, case.steps);
@@ -372,7 +379,11 @@ pub fn thm_4_6(case: &CgdCase, bits: u32, search: TauSearch) -> Result<CrossChec
 ///
 /// # Errors
 /// Parameters of [`noisy_gd`].
-pub fn constrained_strongly_convex(case: &GdCase, bits: u32, search: TauSearch) -> Result<(f64, usize)> {
+pub fn constrained_strongly_convex(
+    case: &GdCase,
+    bits: u32,
+    search: TauSearch,
+) -> Result<(f64, usize)> {
     let p = gd_problem(case, bits)?;
     let r = search_tau(&p.to_f64(), search)?;
     let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;

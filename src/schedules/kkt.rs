@@ -163,10 +163,10 @@ pub fn solve_kkt<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Result<
     gs.push(zero.clone());
     let mut xacc = zero.clone();
     let mut gacc = pw[0].clone() * z_start.clone();
-    for i in 1..=m {
+    for (i, pi) in pw.iter().enumerate().skip(1) {
         let k = start + i;
-        xacc = xacc + g[k - 1].square() * pw[i].square();
-        gacc = gacc + s[k - 1].clone() * pw[i].clone();
+        xacc = xacc + g[k - 1].square() * pi.square();
+        gacc = gacc + s[k - 1].clone() * pi.clone();
         xs.push(xacc.clone());
         gs.push(gacc.clone());
     }

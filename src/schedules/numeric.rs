@@ -88,6 +88,7 @@ enum Side {
 
 impl ShiftProblem {
     /// Forward pass: (cost, p_k, a_k, side_k).
+    #[allow(clippy::needless_range_loop)]
     fn forward(&self, x: &[f64]) -> (f64, Vec<f64>, Vec<f64>, Vec<Side>) {
         let n = self.c.len();
         let mut z = self.z0;

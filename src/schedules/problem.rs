@@ -292,7 +292,9 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
             return Err(Error::param("shifts", x, "must be finite"));
         }
         let z0 = p.initial_gap(tau)?;
-        let scale = z0.max(p.s[tau..].iter().sum::<f64>()).max(f64::MIN_POSITIVE);
+        let scale = z0
+            .max(p.s[tau..].iter().sum::<f64>())
+            .max(f64::MIN_POSITIVE);
         let tol = 1e-9 * scale;
         let mut z = z0;
         let mut zs = Vec::with_capacity(n);
@@ -391,7 +393,11 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
                     x = Float::new(prec);
                 }
                 let zk = rd::sub_up(prec, &pre_hi, &x);
-                z = if zk.is_sign_negative() { Float::new(prec) } else { zk };
+                z = if zk.is_sign_negative() {
+                    Float::new(prec)
+                } else {
+                    zk
+                };
                 x
             } else {
                 z = Float::new(prec);

@@ -17,7 +17,11 @@ fn positive<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
     if x.lower_f64() > 0.0 && x.upper_f64().is_finite() {
         Ok(())
     } else {
-        Err(Error::param(name, format!("{x:?}"), "must be finite and > 0"))
+        Err(Error::param(
+            name,
+            format!("{x:?}"),
+            "must be finite and > 0",
+        ))
     }
 }
 
@@ -25,7 +29,11 @@ fn nonneg<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
     if x.lower_f64() >= 0.0 && x.upper_f64().is_finite() {
         Ok(())
     } else {
-        Err(Error::param(name, format!("{x:?}"), "must be finite and ≥ 0"))
+        Err(Error::param(
+            name,
+            format!("{x:?}"),
+            "must be finite and ≥ 0",
+        ))
     }
 }
 
