@@ -27,6 +27,7 @@ pub mod exact;
 pub mod plot;
 pub mod precision;
 pub mod renyi;
+pub mod schedules;
 pub mod settings;
 pub mod tradeoff;
 

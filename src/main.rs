@@ -29,6 +29,8 @@ enum Command {
     /// Reproduce the papers' tables from the toolkit's own bounds.
     #[command(subcommand)]
     Reproduce(cli::reproduce::ReproduceCommand),
+    /// Optimal shift schedules (KKT and argmin) and the closed forms they check.
+    Schedule(cli::schedule::ScheduleArgs),
     /// Tradeoff-curve values.
     #[command(subcommand)]
     Curve(cli::curve::CurveCommand),
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Reproduce(cli::reproduce::ReproduceCommand::Renyi(a)) => {
             cli::renyi::run(a).map(|o| emit(&o, a.json))
         }
+        Command::Schedule(a) => cli::schedule::run(a).map(|o| emit(&o, a.json)),
         Command::Curve(c) => {
             cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
         }

@@ -7,6 +7,7 @@
 //! [`Error::Hypothesis`] naming the hypothesis, and the other results are still reported.
 pub mod bsa24;
 pub mod bsa24_sgd;
+pub mod closed_form;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};

@@ -15,6 +15,7 @@ pub mod exact;
 pub mod plot;
 pub mod renyi;
 pub mod reproduce;
+pub mod schedule;
 pub mod setting;
 
 use crate::error::{Error, Result};

@@ -1,0 +1,37 @@
+//! Optimal shift schedules: the one optimization problem behind BSA24 Thm 3.3 and the
+//! shifted-divergence propositions of AT22 (SPEC §4), solved two independent ways and
+//! compared with every closed form.
+//!
+//! * [`problem`]: the problem type ([`ScheduleProblem`]), evaluation of any schedule
+//!   (a_k or λ_k) and its certification with directed rounding;
+//! * [`kkt`]: the exact solver at fixed τ (greatest convex minorant of the KKT
+//!   conditions, active constraints included), generic over the precision;
+//! * [`numeric`]: an independent L-BFGS solver (argmin) over BSA24's weights λ_k;
+//! * [`tau`]: the integer search over the start time τ;
+//! * [`settings`]: problems for NoisyGD, cyclic NoisyCGD (any order, non-integer
+//!   epochs), per-step η_k/σ_k, constrained (strongly) convex;
+//! * [`crosscheck`]: closed form vs optimum vs the theorem's own schedule.
+//!
+//! Design rule (SPEC §4, OpenDP's "search without rigor, certify with rigor"): the
+//! solvers may work in `f64`; the reported μ is [`ScheduleProblem::certify`] of the
+//! returned shifts, so solver error costs only tightness.
+//!
+//! # Example
+//! ```
+//! use shiftdp::schedules::{ScheduleProblem, kkt::solve_kkt};
+//! let p = ScheduleProblem::constant(50, 0.9_f64, 1.0, 1.0, None).unwrap();
+//! let sol = solve_kkt(&p, 0).unwrap();
+//! let cert = p.certify(0, &sol.shifts_f64(), 128).unwrap();
+//! assert!(cert.mu_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12)); // certified ≥ optimum
+//! ```
+//!
+//! # References
+//! BSA24 Lemma 3.2, Thm 3.3, §4; AT22 Props 2.17, 3.2, 5.6; SPEC §4.
+pub mod crosscheck;
+pub mod kkt;
+pub mod numeric;
+pub mod problem;
+pub mod settings;
+pub mod tau;
+
+pub use problem::{Certificate, Evaluation, ScheduleProblem, ScheduleReal};

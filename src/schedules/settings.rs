@@ -1,0 +1,361 @@
+//! Builders of schedule problems for the settings of BSA24 §4 and for settings no
+//! paper states (per-step step sizes and noise, any cyclic order, non-integer epochs,
+//! constrained strongly convex).
+//!
+//! One parameter model (SPEC §2): per-step noise standard deviation ς_k = η_k σ_k,
+//! update sensitivity s_k = η_k L / b on steps whose batch holds the differing record
+//! (0 otherwise), contraction c_k = max{|1 − η_k m|, |1 − η_k M|}.
+//!
+//! # References
+//! * BSA24 §2 (model, Lemma 2.8 for c), §4.1–4.2 (full and cyclic batches).
+//! * SPEC §2, §4.
+use super::problem::{ScheduleProblem, ScheduleReal};
+use crate::error::{Error, Result};
+use crate::precision::Enclosure;
+
+fn positive<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
+    if x.lower_f64() > 0.0 && x.upper_f64().is_finite() {
+        Ok(())
+    } else {
+        Err(Error::param(
+            name,
+            format!("{x:?}"),
+            "must be finite and > 0",
+        ))
+    }
+}
+
+fn nonneg<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
+    if x.lower_f64() >= 0.0 && x.upper_f64().is_finite() {
+        Ok(())
+    } else {
+        Err(Error::param(
+            name,
+            format!("{x:?}"),
+            "must be finite and ≥ 0",
+        ))
+    }
+}
+
+/// Contraction of one gradient step on m-strongly convex, M-smooth losses.
+///
+/// # Formula
+/// c = max{|1 − ηm|, |1 − ηM|} (BSA24 Lemma 2.8).
+///
+/// # Errors
+/// [`Error::Parameter`] unless 0 ≤ m ≤ M and η > 0 (finite);
+/// [`Error::Hypothesis`] (`H: 0 < η ≤ 2/M`) if c > 1, i.e. the step is expansive.
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::contraction;
+/// assert!((contraction(0.1_f64, 1.0, 10.0).unwrap() - 0.9).abs() < 1e-15);
+/// assert!(contraction(0.3_f64, 1.0, 10.0).is_err()); // η > 2/M
+/// ```
+///
+/// # References
+/// BSA24 Lemma 2.8.
+pub fn contraction<R: ScheduleReal>(eta: R, m: R, big_m: R) -> Result<R> {
+    positive("eta", &eta)?;
+    nonneg("strong-convexity", &m)?;
+    positive("smoothness", &big_m)?;
+    if m.lower_f64() > big_m.upper_f64() {
+        return Err(Error::param(
+            "strong-convexity",
+            format!("{m:?}"),
+            "must be ≤ the smoothness M",
+        ));
+    }
+    let one = eta.lit(1.0);
+    let a = one.clone() - eta.clone() * m;
+    let b = one.clone() - eta.clone() * big_m;
+    let c = a.clone().max_r(&(-a)).max_r(&b.clone().max_r(&(-b)));
+    if c.lower_f64() > 1.0 {
+        return Err(Error::Hypothesis {
+            result: "BSA24 Lemma 2.8".into(),
+            hypothesis: "H: 0 < η ≤ 2/M".into(),
+            detail: format!("contraction c = {} > 1", c.mid_f64()),
+        });
+    }
+    Ok(c)
+}
+
+/// The schedule problem of NoisyGD (full batch) for `t` steps.
+///
+/// # Formula
+/// c_k = c, s_k = ηL/n, ς_k = ησ, diameter D if constrained (BSA24 §4.1).
+///
+/// # Errors
+/// [`Error::Parameter`] for n = 0, t = 0, η ≤ 0, σ ≤ 0, L < 0, c < 0, D ≤ 0.
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::noisy_gd;
+/// let p = noisy_gd(10, 2.0_f64, 0.5, 3.0, 7, 0.9, None).unwrap();
+/// assert!((p.sensitivity()[0] - 0.1).abs() < 1e-15 && (p.noise()[6] - 1.5).abs() < 1e-15);
+/// ```
+///
+/// # References
+/// BSA24 eq. (2.1), §4.1.
+pub fn noisy_gd<R: ScheduleReal>(
+    n: u64,
+    sensitivity: R,
+    eta: R,
+    sigma: R,
+    t: usize,
+    c: R,
+    diameter: Option<R>,
+) -> Result<ScheduleProblem<R>> {
+    if n == 0 {
+        return Err(Error::param("n", n, "must be ≥ 1"));
+    }
+    positive("eta", &eta)?;
+    positive("noise", &sigma)?;
+    nonneg("sensitivity", &sensitivity)?;
+    let s = eta.clone() * sensitivity / eta.int(n);
+    let g = eta * sigma;
+    ScheduleProblem::constant(t, c, s, g, diameter)
+}
+
+/// Which batch of each epoch holds the differing record in cyclic NoisyCGD.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CyclicOrder {
+    /// The same batch index (0-based, < l) in every epoch.
+    Fixed(usize),
+    /// Batch index per epoch (reshuffled orders); the last entry repeats if the run
+    /// has more epochs.
+    PerEpoch(Vec<usize>),
+}
+
+impl CyclicOrder {
+    fn position(&self, epoch: usize) -> usize {
+        match self {
+            CyclicOrder::Fixed(p) => *p,
+            CyclicOrder::PerEpoch(v) => v[epoch.min(v.len() - 1)],
+        }
+    }
+}
+
+/// The schedule problem of cyclic NoisyCGD for `t` steps (t need not be a multiple of
+/// l: non-integer epochs).
+///
+/// # Formula
+/// l = n/b batches per epoch; step k (1-based) is in epoch ⌊(k−1)/l⌋ at batch
+/// (k−1) mod l; s_k = ηL/b if that batch holds the differing record, else 0;
+/// c_k = c, ς_k = ησ (BSA24 §4.2).
+///
+/// # Errors
+/// [`Error::Hypothesis`] (`H: b divides n`) if l = n/b is not an integer;
+/// [`Error::Parameter`] for a position ≥ l, an empty order, or as [`noisy_gd`].
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::{noisy_cgd, CyclicOrder};
+/// let p = noisy_cgd(6, 2, 1.0_f64, 1.0, 1.0, 7, 0.9, CyclicOrder::Fixed(1), None).unwrap();
+/// let sens: Vec<bool> = p.sensitivity().iter().map(|s| *s > 0.0).collect();
+/// assert_eq!(sens, [false, true, false, false, true, false, false]);
+/// ```
+///
+/// # References
+/// BSA24 §4.2.
+#[allow(clippy::too_many_arguments)]
+pub fn noisy_cgd<R: ScheduleReal>(
+    n: u64,
+    b: u64,
+    sensitivity: R,
+    eta: R,
+    sigma: R,
+    t: usize,
+    c: R,
+    order: CyclicOrder,
+    diameter: Option<R>,
+) -> Result<ScheduleProblem<R>> {
+    let l = batches_per_epoch(n, b)?;
+    if let CyclicOrder::PerEpoch(v) = &order
+        && v.is_empty()
+    {
+        return Err(Error::param("order", "[]", "needs one position per epoch"));
+    }
+    let max_pos = match &order {
+        CyclicOrder::Fixed(p) => *p,
+        CyclicOrder::PerEpoch(v) => v.iter().copied().max().unwrap_or(0),
+    };
+    if max_pos as u64 >= l {
+        return Err(Error::param(
+            "position",
+            max_pos,
+            &format!("must be < l = n/b = {l}"),
+        ));
+    }
+    positive("eta", &eta)?;
+    positive("noise", &sigma)?;
+    nonneg("sensitivity", &sensitivity)?;
+    let l = l as usize;
+    let s_on = eta.clone() * sensitivity / eta.int(b);
+    let zero = eta.lit(0.0);
+    let g = eta * sigma;
+    let s: Vec<R> = (0..t)
+        .map(|i| {
+            if i % l == order.position(i / l) {
+                s_on.clone()
+            } else {
+                zero.clone()
+            }
+        })
+        .collect();
+    ScheduleProblem::new(vec![c; t], s, vec![g; t], diameter)
+}
+
+/// l = n/b, checking that b divides n.
+///
+/// # Errors
+/// [`Error::Parameter`] for b = 0 or b > n; [`Error::Hypothesis`] if b ∤ n.
+pub fn batches_per_epoch(n: u64, b: u64) -> Result<u64> {
+    if b == 0 || b > n {
+        return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
+    }
+    if !n.is_multiple_of(b) {
+        return Err(Error::Hypothesis {
+            result: "BSA24 §4.2 (cyclic batches)".into(),
+            hypothesis: "H: l = n/b is an integer".into(),
+            detail: format!("n = {n}, b = {b}"),
+        });
+    }
+    Ok(n / b)
+}
+
+/// How the contraction of each step is given.
+#[derive(Debug, Clone)]
+pub enum Curvature<R> {
+    /// The same contraction c at every step.
+    Contraction(R),
+    /// m-strongly convex, M-smooth: c_k = max{|1 − η_k m|, |1 − η_k M|}.
+    StronglyConvex {
+        /// Strong convexity m ≥ 0.
+        m: R,
+        /// Smoothness M > 0.
+        big_m: R,
+    },
+}
+
+/// A problem with per-step step sizes η_k and noise multipliers σ_k.
+///
+/// # Formula
+/// s_k = η_k L/b on sensitive steps (else 0), ς_k = η_k σ_k, c_k from
+/// [`Curvature`]; `sensitive[k]` says whether step k+1 uses the differing record
+/// (all steps for full batch).
+///
+/// # Errors
+/// [`Error::Parameter`] for mismatched lengths or values out of domain;
+/// [`Error::Hypothesis`] from [`contraction`].
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::{per_step, Curvature};
+/// let eta = vec![0.1_f64, 0.05];
+/// let sigma = vec![2.0, 4.0];
+/// let p = per_step(&eta, &sigma, 1.0, 1, &[true, true],
+///                  Curvature::StronglyConvex { m: 1.0, big_m: 10.0 }, None).unwrap();
+/// assert!((p.contraction()[1] - 0.95).abs() < 1e-15 && (p.noise()[1] - 0.2).abs() < 1e-15);
+/// ```
+///
+/// # References
+/// BSA24 Lemma 3.2 (per-step parameters), SPEC §4.
+pub fn per_step<R: ScheduleReal>(
+    eta: &[R],
+    sigma: &[R],
+    sensitivity: R,
+    batch: u64,
+    sensitive: &[bool],
+    curvature: Curvature<R>,
+    diameter: Option<R>,
+) -> Result<ScheduleProblem<R>> {
+    let t = eta.len();
+    if sigma.len() != t || sensitive.len() != t {
+        return Err(Error::param(
+            "schedule lengths",
+            format!("eta:{} noise:{} steps:{}", t, sigma.len(), sensitive.len()),
+            "the η and σ schedules must have one value per step",
+        ));
+    }
+    if batch == 0 {
+        return Err(Error::param("batch", 0, "must be ≥ 1"));
+    }
+    nonneg("sensitivity", &sensitivity)?;
+    let mut c = Vec::with_capacity(t);
+    let mut s = Vec::with_capacity(t);
+    let mut g = Vec::with_capacity(t);
+    for k in 0..t {
+        positive(&format!("eta[{}]", k + 1), &eta[k])?;
+        positive(&format!("noise[{}]", k + 1), &sigma[k])?;
+        c.push(match &curvature {
+            Curvature::Contraction(c) => c.clone(),
+            Curvature::StronglyConvex { m, big_m } => {
+                contraction(eta[k].clone(), m.clone(), big_m.clone())?
+            }
+        });
+        s.push(if sensitive[k] {
+            eta[k].clone() * sensitivity.clone() / eta[k].int(batch)
+        } else {
+            eta[k].lit(0.0)
+        });
+        g.push(eta[k].clone() * sigma[k].clone());
+    }
+    ScheduleProblem::new(c, s, g, diameter)
+}
+
+/// Per-step values from a formula k ↦ f(k), k = 1, …, t.
+///
+/// # Errors
+/// [`Error::Parameter`] if a value is not finite.
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::from_formula;
+/// let eta = from_formula(3, |k| 0.1 / k as f64).unwrap();
+/// assert!((eta[2] - 0.1 / 3.0).abs() < 1e-15);
+/// ```
+pub fn from_formula(t: usize, f: impl Fn(usize) -> f64) -> Result<Vec<f64>> {
+    (1..=t)
+        .map(|k| {
+            let x = f(k);
+            if x.is_finite() {
+                Ok(x)
+            } else {
+                Err(Error::param(&format!("formula({k})"), x, "must be finite"))
+            }
+        })
+        .collect()
+}
+
+/// Parses a per-step schedule: one number per line (the last comma/space separated
+/// field, so `k,value` works), `#` comments and blank lines ignored.
+///
+/// # Errors
+/// [`Error::Parse`] naming the line if a value is not a finite decimal number.
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::settings::parse_schedule;
+/// let v = parse_schedule("# eta\n1,0.5\n2,0.25\n", 64).unwrap();
+/// assert_eq!(v.len(), 2);
+/// assert!(v[1].lower_f64() <= 0.25 && 0.25 <= v[1].upper_f64());
+/// ```
+pub fn parse_schedule(text: &str, bits: u32) -> Result<Vec<Enclosure>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let field = line
+            .split(|ch: char| ch == ',' || ch.is_whitespace())
+            .rfind(|f| !f.is_empty())
+            .unwrap_or(line);
+        out.push(Enclosure::parse(bits, field).map_err(|_| Error::Parse {
+            input: field.to_string(),
+            reason: format!("line {}: expected a finite decimal number", i + 1),
+        })?);
+    }
+    Ok(out)
+}

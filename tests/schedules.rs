@@ -1,0 +1,555 @@
+//! Integration and property tests of the shift-schedule solvers (SPEC §4).
+use proptest::prelude::*;
+use shiftdp::Error;
+use shiftdp::bounds::closed_form;
+use shiftdp::cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
+use shiftdp::precision::{Enclosure, Real};
+use shiftdp::schedules::ScheduleProblem;
+use shiftdp::schedules::crosscheck::{self, CgdCase, GdCase, Verdict};
+use shiftdp::schedules::kkt::solve_kkt;
+use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
+use shiftdp::schedules::settings::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
+use shiftdp::schedules::tau::{TauSearch, search_tau};
+
+/// A random problem: per-step c ∈ [0,1], s ∈ {0} ∪ [0,2], ς ∈ [0.1,3], optional D.
+fn problem_strategy() -> impl Strategy<Value = (ScheduleProblem<f64>, usize)> {
+    (1usize..40)
+        .prop_flat_map(|t| {
+            (
+                proptest::collection::vec(0.0f64..=1.0, t),
+                proptest::collection::vec(prop_oneof![Just(0.0), 0.0f64..2.0], t),
+                proptest::collection::vec(0.1f64..3.0, t),
+                proptest::option::of(0.1f64..5.0),
+                0..t,
+            )
+        })
+        .prop_map(|(c, s, g, d, tau)| (ScheduleProblem::new(c, s, g, d).unwrap(), tau))
+}
+
+/// BSA24 Thm 4.2 as printed in the transcription (root over the first factor only).
+fn thm_4_2_as_printed(c: f64, t: i32) -> f64 {
+    ((1.0 - c.powi(t)) / (1.0 + c.powi(t))).sqrt() * (1.0 + c) / (1.0 - c)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Acceptance: the KKT optimum equals Thm 4.2 (root over both factors) to 1e-30
+    /// relative at 256 bits, for random c ∈ (0,1), t ≤ 10⁴.
+    #[test]
+    fn kkt_equals_thm_4_2_at_256_bits(c in 0.001f64..0.999, t in 1usize..=10_000) {
+        let e = |x: f64| Enclosure::from_f64(256, x);
+        let p = noisy_gd(3, e(2.0), e(0.5), e(1.5), t, e(c), None).unwrap();
+        let sol = solve_kkt(&p, 0).unwrap();
+        let cf = closed_form::thm_4_2(e(c), t as u64, e(2.0), 3, e(1.5)).unwrap();
+        let kkt = sol.mu();
+        let rel = ((kkt.mid_f64() - cf.mid_f64()) / cf.mid_f64()).abs();
+        // compare at full precision: |kkt − cf| ≤ 1e-30 · cf
+        let diff = kkt.clone() - cf.clone();
+        let bound = cf.clone() * cf.lit(1e-30);
+        prop_assert!(diff.upper_f64() <= bound.upper_f64() && -diff.lower_f64() <= bound.upper_f64(),
+            "c={c} t={t} kkt={kkt:?} cf={cf:?} rel={rel}");
+        prop_assert!(sol.active.is_empty());
+    }
+
+    /// Acceptance: argmin's optimum agrees with Thm 4.2 / KKT to 1e-8 relative.
+    #[test]
+    fn argmin_agrees_with_thm_4_2(c in 0.001f64..0.999, t in 1usize..=10_000) {
+        let p = noisy_gd(1, 1.0, 1.0, 1.0, t, c, None).unwrap();
+        let num = solve_numeric(&p, 0, NumericOptions::default()).unwrap();
+        let cf = closed_form::thm_4_2(c, t as u64, 1.0, 1, 1.0).unwrap();
+        prop_assert!(((num.mu() - cf) / cf).abs() < 1e-8, "c={c} t={t} num={} cf={cf}", num.mu());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every schedule either solver returns is feasible, and its certificate is an
+    /// upper bound on its μ.
+    #[test]
+    fn every_returned_schedule_is_feasible((p, tau) in problem_strategy()) {
+        let k = solve_kkt(&p, tau).unwrap();
+        let ek = p.evaluate(tau, &k.shifts).unwrap();
+        prop_assert!(ek.feasible, "KKT infeasible: {}", ek.max_violation);
+        prop_assert!((ek.mu2 - k.mu2).abs() <= 1e-9 * k.mu2.max(1e-300));
+        prop_assert!(k.lambda.iter().all(|l| (-1e-12..=1.0 + 1e-12).contains(l)));
+        let n = solve_numeric(&p, tau, NumericOptions::default()).unwrap();
+        let en = p.evaluate(tau, &n.shifts).unwrap();
+        prop_assert!(en.feasible, "argmin infeasible: {}", en.max_violation);
+        let cert = p.certify(tau, &k.shifts, 80).unwrap();
+        prop_assert!(cert.mu_f64() >= ek.mu() * (1.0 - 1e-12));
+    }
+
+    /// The KKT optimum is ≤ the μ of any random feasible schedule (random λ_k ∈ [0,1],
+    /// λ_t = 1) and of argmin's schedule; with no active constraint argmin is within
+    /// 1e-6 of it.
+    #[test]
+    fn optimum_beats_random_feasible_schedules(
+        (p, tau) in problem_strategy(),
+        lam in proptest::collection::vec(0.0f64..=1.0, 40),
+    ) {
+        let t = p.horizon();
+        let k = solve_kkt(&p, tau).unwrap();
+        let mut z = p.initial_gap(tau).unwrap();
+        let mut a = Vec::new();
+        #[allow(clippy::needless_range_loop)]
+        for i in tau..t {
+            let pre = p.contraction()[i] * z + p.sensitivity()[i];
+            let l = if i + 1 == t { 1.0 } else { lam[i] };
+            a.push(l * pre);
+            z = pre - l * pre;
+        }
+        let e = p.evaluate(tau, &a).unwrap();
+        prop_assert!(e.feasible);
+        prop_assert!(k.mu2 <= e.mu2 * (1.0 + 1e-12) + 1e-300, "kkt {} > random {}", k.mu2, e.mu2);
+        let n = solve_numeric(&p, tau, NumericOptions::default()).unwrap();
+        prop_assert!(n.mu2 >= k.mu2 * (1.0 - 1e-9));
+        if k.active.is_empty() && k.negligible == 0 {
+            // interior optimum: the argmin solver converges to it
+            prop_assert!(n.mu() <= k.mu2.sqrt() * (1.0 + 1e-6) + 1e-150, "argmin {} kkt {}", n.mu(), k.mu2.sqrt());
+        }
+    }
+
+    /// Monotonicity in t: for NoisyGD (unconstrained, z_0 = 0) the optimum increases with
+    /// t and stays below its limit √((1+c)/(1−c)) L/(nσ) (BSA24 Thm 4.2, t → ∞).
+    #[test]
+    fn optimum_increases_in_t(c in 0.0f64..0.999, t in 1usize..300) {
+        let mu = |t| solve_kkt(&noisy_gd(1, 1.0, 1.0, 1.0, t, c, None).unwrap(), 0).unwrap().mu2.sqrt();
+        let (a, b) = (mu(t), mu(t + 1));
+        prop_assert!(a <= b * (1.0 + 1e-12), "t={t}: {a} > {b}");
+        prop_assert!(b <= ((1.0 + c) / (1.0 - c)).sqrt() * (1.0 + 1e-12));
+    }
+
+    /// Monotonicity in t under a constraint (convex NoisyGD): once the best start has
+    /// reached the full gap D (τ s ≥ D), one more step cannot increase the optimum (start
+    /// one step later from the same gap D).
+    #[test]
+    fn constrained_optimum_stationary_in_t(d in 0.5f64..5.0, t in 1usize..120) {
+        let best = |t| {
+            let p = noisy_gd(1, 1.0, 1.0, 1.0, t, 1.0, Some(d)).unwrap();
+            search_tau(&p, TauSearch::Exhaustive).unwrap().best
+        };
+        let (a, b) = (best(t), best(t + 1));
+        if a.tau as f64 >= d {
+            prop_assert!(b.mu2 <= a.mu2 * (1.0 + 1e-12), "t={t}: {} > {}", b.mu2, a.mu2);
+        }
+        // and never above composition (τ = 0 is a candidate): μ² ≤ t s²/ς² = t
+        prop_assert!(a.mu2 <= t as f64 * (1.0 + 1e-12));
+    }
+}
+
+/// Largest relative gap found between a closed form and the optimum below it.
+fn report(name: &str, gaps: &[f64]) {
+    let m = gaps.iter().copied().fold(0.0, f64::max);
+    eprintln!(
+        "{name}: {} cases, largest gap (closed − optimum)/optimum = {m:.3e}",
+        gaps.len()
+    );
+}
+
+#[test]
+fn thm_4_3_never_below_optimum_over_tau() {
+    let mut gaps = Vec::new();
+    for &(n, d, eta, t) in &[
+        (10u64, 3.0, 0.5, 400usize),
+        (7, 1.3, 0.25, 300),
+        (1, 2.5, 1.0, 50),
+        (20, 0.7, 0.9, 200),
+    ] {
+        let case = GdCase {
+            n,
+            sensitivity: 1.0,
+            eta,
+            sigma: 1.3,
+            steps: t,
+            contraction: 1.0,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
+        let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
+        assert_ne!(r.verdict, Verdict::Invalid, "{r:?}");
+        assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
+        // the theorem's own schedule reaches at most its closed form
+        assert!(
+            r.theorem_schedule.unwrap() <= r.closed_form * (1.0 + 1e-12),
+            "{r:?}"
+        );
+        assert!((r.numeric.unwrap() - r.optimum).abs() <= 1e-7 * r.optimum);
+        gaps.push(r.relative_difference);
+    }
+    report("BSA24 Thm 4.3", &gaps);
+}
+
+#[test]
+fn thm_4_3_attained_when_d_over_s_is_integer() {
+    // D/s = 3/(0.5/10) = 60 integer: the closed form is exactly the optimum
+    let case = GdCase {
+        n: 10,
+        sensitivity: 1.0,
+        eta: 0.5,
+        sigma: 1.0,
+        steps: 400,
+        contraction: 1.0,
+        smoothness: 1.0,
+        diameter: Some(3.0),
+    };
+    let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
+    assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
+    assert_eq!(r.optimum_tau, 340);
+}
+
+#[test]
+fn thm_4_5_equals_worst_position_optimum() {
+    let mut gaps = Vec::new();
+    for &(c, l, e) in &[
+        (0.9, 5u64, 10u64),
+        (0.99, 4, 20),
+        (0.5, 3, 5),
+        (0.9999, 40, 50),
+        (0.7, 2, 1),
+    ] {
+        let case = CgdCase {
+            n: 10 * l,
+            batch: 10,
+            sensitivity: 1.0,
+            eta: 1.0,
+            sigma: 1.0,
+            epochs: e,
+            contraction: c,
+            smoothness: 1.0,
+            diameter: None,
+        };
+        let r = crosscheck::thm_4_5(&case, 128).unwrap();
+        assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
+        // the worst position is the last batch of the epoch
+        assert_eq!(r.worst_position, Some(l as usize - 1));
+        // argmin's schedule is feasible, so it cannot beat the certified optimum
+        assert!(r.numeric.unwrap() >= r.optimum * (1.0 - 1e-9), "{r:?}");
+        gaps.push(r.relative_difference.abs());
+    }
+    report("BSA24 Thm 4.5", &gaps);
+}
+
+#[test]
+fn thm_4_6_never_below_optimum_over_tau() {
+    let mut gaps = Vec::new();
+    for &(d, l, e) in &[
+        (3.0, 5u64, 40u64),
+        (10.0, 4, 120),
+        (1.0, 3, 20),
+        (0.35, 2, 10),
+    ] {
+        let case = CgdCase {
+            n: 10 * l,
+            batch: 10,
+            sensitivity: 1.0,
+            eta: 1.0,
+            sigma: 1.0,
+            epochs: e,
+            contraction: 1.0,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
+        let r = crosscheck::thm_4_6(&case, 128, TauSearch::Exhaustive).unwrap();
+        assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
+        assert!(r.numeric.unwrap() >= r.optimum * (1.0 - 1e-9), "{r:?}");
+        gaps.push(r.relative_difference);
+    }
+    report("BSA24 Thm 4.6", &gaps);
+}
+
+#[test]
+fn constrained_strongly_convex_never_worse_than_either() {
+    for &(c, d, t) in &[
+        (0.9, 1.0, 200usize),
+        (0.99, 0.5, 300),
+        (0.999, 2.0, 150),
+        (0.5, 0.05, 60),
+    ] {
+        let case = GdCase {
+            n: 4,
+            sensitivity: 1.0,
+            eta: 0.5,
+            sigma: 1.0,
+            steps: t,
+            contraction: c,
+            smoothness: 1.0,
+            diameter: Some(d),
+        };
+        let (both, _) =
+            crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
+        let sc = crosscheck::thm_4_2(
+            &GdCase {
+                diameter: None,
+                ..case
+            },
+            96,
+        )
+        .unwrap()
+        .optimum;
+        let (cvx, _) = crosscheck::constrained_strongly_convex(
+            &GdCase {
+                contraction: 1.0,
+                ..case
+            },
+            96,
+            TauSearch::Exhaustive,
+        )
+        .unwrap();
+        assert!(
+            both <= sc * (1.0 + 1e-12),
+            "c={c} D={d}: {both} > strongly convex {sc}"
+        );
+        assert!(
+            both <= cvx * (1.0 + 1e-12),
+            "c={c} D={d}: {both} > constrained convex {cvx}"
+        );
+    }
+    // and strictly better than both somewhere: small D, c close to 1
+    let case = GdCase {
+        n: 4,
+        sensitivity: 1.0,
+        eta: 0.5,
+        sigma: 1.0,
+        steps: 300,
+        contraction: 0.99,
+        smoothness: 1.0,
+        diameter: Some(0.5),
+    };
+    let (both, tau) =
+        crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
+    let sc = crosscheck::thm_4_2(
+        &GdCase {
+            diameter: None,
+            ..case
+        },
+        96,
+    )
+    .unwrap()
+    .optimum;
+    let (cvx, _) = crosscheck::constrained_strongly_convex(
+        &GdCase {
+            contraction: 1.0,
+            ..case
+        },
+        96,
+        TauSearch::Exhaustive,
+    )
+    .unwrap();
+    assert!(
+        both < sc * (1.0 - 1e-3) && both < cvx * (1.0 - 1e-6) && tau > 0,
+        "{both} {sc} {cvx}"
+    );
+}
+
+#[test]
+fn thm_4_2_as_printed_is_not_tight_at_one_step() {
+    // one step is the Gaussian mechanism: μ = L/(nσ) exactly (here 1); the printed
+    // reading gives √((1+c)/(1−c)) instead, the adopted reading gives 1.
+    let c = 0.8;
+    let p = noisy_gd(1, 1.0, 1.0, 1.0, 1, c, None).unwrap();
+    let k = solve_kkt(&p, 0).unwrap().mu2.sqrt();
+    assert!((k - 1.0).abs() < 1e-15);
+    assert!((closed_form::thm_4_2(c, 1, 1.0, 1, 1.0).unwrap() - 1.0).abs() < 1e-15);
+    assert!((thm_4_2_as_printed(c, 1) - 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn cyclic_position_and_fractional_epochs() {
+    // 2.5 epochs of l = 4: t = 10; the record in batch 1 is used at steps 2, 6, 10
+    let p = noisy_cgd(40, 10, 1.0, 1.0, 1.0, 10, 0.9, CyclicOrder::Fixed(1), None).unwrap();
+    let used: Vec<usize> = (0..10)
+        .filter(|&i| p.sensitivity()[i] > 0.0)
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(used, [2, 6, 10]);
+    // per-epoch order
+    let q = noisy_cgd(
+        40,
+        10,
+        1.0,
+        1.0,
+        1.0,
+        10,
+        0.9,
+        CyclicOrder::PerEpoch(vec![3, 0, 2]),
+        None,
+    )
+    .unwrap();
+    let used: Vec<usize> = (0..10)
+        .filter(|&i| q.sensitivity()[i] > 0.0)
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(used, [4, 5]); // epoch 2 (steps 9, 10) would use batch 2 = step 11
+}
+
+#[test]
+fn hypotheses_are_checked() {
+    assert!(matches!(
+        closed_form::thm_4_2(1.0, 5, 1.0, 1, 1.0),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        closed_form::thm_4_3(1.0, 10.0, 1.0, 1, 1.0, 1.0, 5),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        closed_form::thm_4_3(1.0, 1.0, 3.0, 1, 1.0, 1.0, 5),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        contraction(0.3, 1.0, 10.0),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(matches!(
+        noisy_cgd(10, 3, 1.0, 1.0, 1.0, 5, 0.9, CyclicOrder::Fixed(0), None),
+        Err(Error::Hypothesis { .. })
+    ));
+    assert!(ScheduleProblem::new(vec![0.5], vec![1.0], vec![0.0], None).is_err());
+    assert!(ScheduleProblem::new(vec![f64::NAN], vec![1.0], vec![1.0], None).is_err());
+    let p = ScheduleProblem::constant(3, 0.5, 1.0, 1.0, None).unwrap();
+    assert!(solve_kkt(&p, 3).is_err());
+    assert!(p.evaluate(0, &[1.0, f64::NAN, 1.0]).is_err());
+}
+
+#[test]
+fn certification_repairs_rounding_in_the_safe_direction() {
+    // c = 0.1 is not binary: with the enclosure of the decimal, z_t cannot be made 0
+    // exactly; the certificate closes the gap with a rounded-up last shift, so the
+    // certified μ is ≥ the exact optimum and within 1e-15 of it.
+    let e = |s: &str| Enclosure::parse(128, s).unwrap();
+    let p = noisy_gd(1, e("1"), e("1"), e("1"), 30, e("0.1"), None).unwrap();
+    let sol = solve_kkt(&p, 0).unwrap();
+    let cert = p.certify(0, &sol.shifts_f64(), 128).unwrap();
+    let cf = closed_form::thm_4_2(e("0.1"), 30, e("1"), 1, e("1")).unwrap();
+    assert!(cert.mu_f64() >= cf.lower_f64());
+    assert!(cert.mu_f64() <= cf.upper_f64() * (1.0 + 1e-14));
+    assert!(cert.gaps.last().unwrap().is_zero());
+}
+
+fn args(alg: Algorithm) -> ScheduleArgs {
+    ScheduleArgs {
+        algorithm: alg,
+        n: 1,
+        batch: None,
+        steps: Some(50),
+        epochs: None,
+        eta: Some("1".into()),
+        noise: Some("1".into()),
+        sensitivity: "1".into(),
+        strong_convexity: None,
+        smoothness: None,
+        contraction: Some("0.9".into()),
+        diameter: None,
+        eta_schedule: None,
+        noise_schedule: None,
+        position: None,
+        tau: None,
+        bits: None,
+        no_numeric: false,
+        json: true,
+        csv: None,
+    }
+}
+
+#[test]
+fn cli_gd_shows_kkt_argmin_and_thm_4_2() {
+    let dir = std::env::temp_dir().join(format!("shiftdp-sched-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("s.csv");
+    let out = run(&ScheduleArgs {
+        csv: Some(csv.clone()),
+        ..args(Algorithm::Gd)
+    })
+    .unwrap();
+    let j = &out.json;
+    let expect = ((1.0 - 0.9f64.powi(50)) / (1.0 + 0.9f64.powi(50)) * 19.0).sqrt();
+    let num = |v: &serde_json::Value| v.as_str().unwrap().parse::<f64>().unwrap();
+    assert!((num(&j["mu_kkt"]) - expect).abs() < 1e-12 * expect);
+    assert!((num(&j["mu_numeric"]) - expect).abs() < 1e-8 * expect);
+    assert!(num(&j["mu"]) >= expect * (1.0 - 1e-15));
+    let cf = j["closed_forms"].as_array().unwrap();
+    let t42 = cf.iter().find(|x| x["theorem"] == "BSA24 Thm 4.2").unwrap();
+    assert_eq!(t42["verdict"], "attained");
+    // composition (Thm 4.1) is beaten: √50
+    let t41 = cf.iter().find(|x| x["theorem"] == "BSA24 Thm 4.1").unwrap();
+    assert_eq!(t41["verdict"], "beaten");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 50);
+    assert!(
+        rows.iter()
+            .all(|r| r[1] >= 0.0 && r[3] >= -1e-12 && (0.0..=1.0 + 1e-12).contains(&r[2]))
+    );
+    assert_eq!(rows[49][3], 0.0);
+    let series = schedule_series(&args(Algorithm::Gd)).unwrap();
+    assert_eq!(series.len(), 50);
+    assert_eq!(series[49].1, 1.0);
+}
+
+#[test]
+fn cli_cgd_schedule_files_and_errors() {
+    let dir = std::env::temp_dir().join(format!("shiftdp-sched2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("eta.txt");
+    std::fs::write(
+        &f,
+        "# constant 0.5 as a file\n".to_string() + &"0.5\n".repeat(20),
+    )
+    .unwrap();
+    let a = ScheduleArgs {
+        n: 40,
+        batch: Some(10),
+        steps: None,
+        epochs: Some("5".into()),
+        eta: None,
+        eta_schedule: Some(f),
+        contraction: None,
+        strong_convexity: Some("0.2".into()),
+        smoothness: Some("1".into()),
+        ..args(Algorithm::Cgd)
+    };
+    let with_file = run(&a).unwrap();
+    let constant = run(&ScheduleArgs {
+        eta: Some("0.5".into()),
+        eta_schedule: None,
+        ..a.clone()
+    })
+    .unwrap();
+    assert_eq!(with_file.json["mu"], constant.json["mu"]);
+    // constant parameters: Thm 4.5 shown and attained (c = 0.9)
+    let cf = constant.json["closed_forms"].as_array().unwrap();
+    assert!(
+        cf.iter()
+            .any(|x| x["theorem"] == "BSA24 Thm 4.5" && x["verdict"] == "attained"),
+        "{cf:?}"
+    );
+    // fractional epochs that are not whole steps are refused
+    assert!(
+        run(&ScheduleArgs {
+            epochs: Some("2.3".into()),
+            ..a.clone()
+        })
+        .is_err()
+    );
+    assert!(
+        run(&ScheduleArgs {
+            batch: Some(3),
+            ..a.clone()
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn kkt_handles_a_million_steps() {
+    let p = ScheduleProblem::constant(1_000_000, 0.999_999, 1.0, 1.0, None).unwrap();
+    let k = solve_kkt(&p, 0).unwrap();
+    let cf = closed_form::thm_4_2(0.999_999f64, 1_000_000, 1.0, 1, 1.0).unwrap();
+    assert!((k.mu2.sqrt() - cf).abs() < 1e-9 * cf);
+}
