@@ -16,6 +16,19 @@ pub enum PlotCommand {
     Tradeoff(TradeoffPlotArgs),
     /// ε against the number of steps at several δ (BSA24 Fig. 1 right).
     EpsilonVsSteps(EpsPlotArgs),
+    /// The optimal shift schedule: λ_k and z_k against k (`shiftdp schedule` flags).
+    Schedule(SchedulePlotArgs),
+}
+
+/// Arguments of `shiftdp plot schedule`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SchedulePlotArgs {
+    /// The schedule problem, as for `shiftdp schedule`.
+    #[command(flatten)]
+    pub schedule: super::schedule::ScheduleArgs,
+    /// Output path without extension (writes .svg and .png).
+    #[arg(long, default_value = "out/schedule")]
+    pub out: PathBuf,
 }
 
 /// Arguments of `shiftdp plot tradeoff`.
@@ -109,6 +122,31 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
             };
             (chart, a.out.clone())
         }
+        PlotCommand::Schedule(a) => {
+            let rows = super::schedule::schedule_series(&a.schedule)?;
+            let zmax = rows
+                .iter()
+                .map(|r| r.2)
+                .fold(0.0f64, f64::max)
+                .max(f64::MIN_POSITIVE);
+            let chart = Chart {
+                title: "Optimal shift schedule (KKT): interpolation weights and gaps".into(),
+                x_label: "step k".into(),
+                y_label: format!("λ_k, and z_k / {zmax:.3e}"),
+                series: vec![
+                    Series {
+                        name: "λ_k (interpolation weight)".into(),
+                        points: rows.iter().map(|r| (r.0 as f64, r.1)).collect(),
+                    },
+                    Series {
+                        name: format!("z_k / max z (max z = {zmax:.3e})"),
+                        points: rows.iter().map(|r| (r.0 as f64, r.2 / zmax)).collect(),
+                    },
+                ],
+                unit_square: false,
+            };
+            (chart, a.out.clone())
+        }
         PlotCommand::EpsilonVsSteps(a) => {
             let deltas: Vec<String> = a.deltas.split(',').map(|x| x.trim().to_string()).collect();
             if a.max_steps == 0 || a.max_steps > 10_000_000 {
@@ -160,7 +198,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
             (chart, a.out.clone())
         }
     };
-    if chart.series.len() <= 1 {
+    if !matches!(cmd, PlotCommand::Schedule(_)) && chart.series.len() <= 1 {
         return Err(Error::NotCertified {
             what: "plot".into(),
             reason: "no applicable GDP bound for this setting".into(),
