@@ -18,6 +18,8 @@
 use crate::error::{Error, Result};
 use crate::precision::Real;
 
+use super::bsa24;
+
 fn finite_pos<R: Real>(result: &str, name: &str, x: &R) -> Result<()> {
     if x.lower_f64() > 0.0 && x.upper_f64().is_finite() {
         Ok(())
@@ -105,7 +107,7 @@ pub fn thm_4_1<R: Real>(sensitivity: R, n: u64, sigma: R, t: u64) -> Result<R> {
     count(id, "n", n)?;
     count(id, "t", t)?;
     let unit = sensitivity / (sigma.int(n) * sigma.clone());
-    Ok(unit * sigma.int(t).sqrt())
+    Ok(bsa24::mu_thm_4_1(&unit, t))
 }
 
 /// BSA24 Thm 4.2: NoisyGD, m-strongly convex, M-smooth, unconstrained.
@@ -140,12 +142,8 @@ pub fn thm_4_2<R: Real>(c: R, t: u64, sensitivity: R, n: u64, sigma: R) -> Resul
     finite_pos(id, "σ", &sigma)?;
     count(id, "n", n)?;
     count(id, "t", t)?;
-    let one = c.lit(1.0);
-    let ct = c.powu(t);
-    let f1 = (one.clone() - ct.clone()) / (one.clone() + ct);
-    let f2 = (one.clone() + c.clone()) / (one - c);
     let unit = sensitivity / (sigma.int(n) * sigma.clone());
-    Ok((f1 * f2).sqrt() * unit)
+    Ok(bsa24::mu_thm_4_2(&c, t, &unit))
 }
 
 /// BSA24 Thm 4.3: projected NoisyGD, convex, M-smooth, constraint set of diameter D.
@@ -192,10 +190,14 @@ pub fn thm_4_3<R: Real>(
             detail: format!("t = {t}, Dn/(ηL) = {}", ratio.upper_f64()),
         });
     }
-    let three = eta.lit(3.0);
-    let a = three * sensitivity.clone() * diameter / (eta * nn.clone());
-    let b = sensitivity.square() / nn.square() * ratio.ceil();
-    Ok((a + b).sqrt() / sigma)
+    Ok(bsa24::mu_thm_4_3_k(
+        &sensitivity,
+        &diameter,
+        &eta,
+        n,
+        &sigma,
+        &ratio.ceil(),
+    ))
 }
 
 /// BSA24 Thm 4.4: NoisyCGD by composition.
@@ -221,7 +223,7 @@ pub fn thm_4_4<R: Real>(sensitivity: R, b: u64, sigma: R, epochs: u64) -> Result
     count(id, "b", b)?;
     count(id, "E", epochs)?;
     let unit = sensitivity / (sigma.int(b) * sigma.clone());
-    Ok(unit * sigma.int(epochs).sqrt())
+    Ok(bsa24::mu_thm_4_4(&unit, epochs))
 }
 
 /// BSA24 Thm 4.5: NoisyCGD, m-strongly convex, M-smooth, unconstrained.
@@ -250,13 +252,8 @@ pub fn thm_4_5<R: Real>(c: R, l: u64, epochs: u64, sensitivity: R, b: u64, sigma
     count(id, "b", b)?;
     count(id, "l", l)?;
     count(id, "E", epochs)?;
-    let one = c.lit(1.0);
-    let cl = c.powu(l);
-    let cle = cl.powu(epochs - 1);
-    let geo = c.powu(2 * l - 2) * (one.clone() - c.square()) / (one.clone() - cl).square();
-    let tail = (one.clone() - cle.clone()) / (one.clone() + cle);
     let unit = sensitivity / (sigma.int(b) * sigma.clone());
-    Ok((one + geo * tail).sqrt() * unit)
+    Ok(bsa24::mu_thm_4_5(&c, l, epochs, &unit))
 }
 
 /// BSA24 Thm 4.6: projected NoisyCGD, convex, M-smooth, diameter D.
@@ -297,7 +294,6 @@ pub fn thm_4_6<R: Real>(
     count(id, "b", b)?;
     count(id, "l", l)?;
     let bb = eta.int(b);
-    let ll = eta.int(l);
     let ratio = diameter.clone() * bb.clone() / (eta.clone() * sensitivity.clone());
     if ratio.upper_f64() > epochs as f64 {
         return Err(Error::Hypothesis {
@@ -306,9 +302,13 @@ pub fn thm_4_6<R: Real>(
             detail: format!("E = {epochs}, Db/(ηL) = {}", ratio.upper_f64()),
         });
     }
-    let unit = sensitivity.clone() / bb.clone();
-    let three = eta.lit(3.0);
-    let a = three * sensitivity.clone() * diameter / (eta * bb.clone() * ll.clone());
-    let c = sensitivity.square() / (bb.square() * ll) * ratio.ceil();
-    Ok((unit.square() + a + c).sqrt() / sigma)
+    Ok(bsa24::mu_thm_4_6_k(
+        &sensitivity,
+        &diameter,
+        &eta,
+        b,
+        l,
+        &sigma,
+        &ratio.ceil(),
+    ))
 }
