@@ -1,0 +1,101 @@
+//! proofs/ is part of the product: every BSA24 result the accountant reports has a proof
+//! file with the fixed sections, and every test an obligation names exists.
+use std::fs;
+use std::path::Path;
+
+const SECTIONS: [&str; 7] = [
+    "## Statement",
+    "## Hypotheses",
+    "## Code",
+    "## Rounding",
+    "## Derivation",
+    "## References",
+    "## Obligations",
+];
+
+fn file_for(id: &str) -> String {
+    let base = id.split(" (").next().unwrap_or(id);
+    format!("{}.md", base.to_lowercase().replace([' ', '.'], "-"))
+}
+
+fn all_sources() -> String {
+    let mut acc = String::new();
+    for dir in ["src", "tests"] {
+        let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    acc.push_str(&fs::read_to_string(&p).unwrap());
+                }
+            }
+        }
+    }
+    acc
+}
+
+#[test]
+fn every_reported_result_has_a_complete_proof_file() {
+    use shiftdp::bounds::{bsa24, bsa24_sgd};
+    let ids = [
+        bsa24::THM_4_1,
+        bsa24::THM_4_2,
+        bsa24::THM_4_3,
+        bsa24::THM_4_4,
+        bsa24::THM_4_5,
+        bsa24::THM_4_6,
+        bsa24_sgd::THM_4_8,
+        bsa24_sgd::THM_4_9,
+        bsa24_sgd::THM_4_10,
+        bsa24::PROP_5_1,
+        bsa24::COR_5_2_ETA,
+        bsa24::COR_5_2_EXP,
+        bsa24::COR_5_4_ETA,
+        bsa24::COR_5_4_EXP,
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs");
+    for id in ids {
+        let path = dir.join(file_for(id));
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("{id}: missing {}", path.display()));
+        for s in SECTIONS {
+            assert!(text.contains(s), "{}: section {s} missing", path.display());
+        }
+        assert!(
+            text.contains("```toml"),
+            "{}: no obligations block",
+            path.display()
+        );
+    }
+    // the MT07 comparison is documented with Cor 5.4
+    let cor54 = fs::read_to_string(dir.join("bsa24-cor-5-4.md")).unwrap();
+    assert!(cor54.contains("MT07"));
+}
+
+#[test]
+fn every_obligation_names_an_existing_test() {
+    let sources = all_sources();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs");
+    let mut checked = 0;
+    for e in fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name().is_some_and(|n| n == "README.md") {
+            continue;
+        }
+        let text = fs::read_to_string(&p).unwrap();
+        for line in text.lines() {
+            if let Some(rest) = line.trim().strip_prefix("test = \"") {
+                let name = rest.trim_end_matches('"').rsplit("::").next().unwrap();
+                assert!(
+                    sources.contains(&format!("fn {name}(")),
+                    "{}: obligation names test {name}, which does not exist",
+                    p.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} obligations found");
+}
