@@ -423,12 +423,24 @@ impl Enclosure {
         for _ in 0..3 {
             let (a1, b1) = convergent(depth);
             let (a2, b2) = convergent(depth + 1);
+            let w1 = Enclosure {
+                lo: a1.clone(),
+                hi: b1.clone(),
+            }
+            .rel_width();
+            let w2 = Enclosure {
+                lo: a2.clone(),
+                hi: b2.clone(),
+            }
+            .rel_width();
             let cf = Enclosure {
                 lo: fmin(a1, a2),
                 hi: fmax(b1, b2),
             };
             let e = scale.mul(&cf);
-            if e.rel_width() < target || self.rel_width() > target {
+            // accept when tight, or when the truncation is not what limits the width
+            // (the input's own width dominates both convergents)
+            if e.rel_width() < target || cf.rel_width() <= 1.5 * w1.max(w2) {
                 return Some(e.with_prec(p));
             }
             depth *= 2;
