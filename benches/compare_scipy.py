@@ -22,7 +22,7 @@ def delta_scipy(eps, mu=MU):
 
 
 def eps_scipy(delta=DELTA, mu=MU):
-    return brentq(lambda e: delta_scipy(e, mu) - delta, 0.0, 100.0, xtol=1e-15, rtol=4e-16)
+    return brentq(lambda e: delta_scipy(e, mu) - delta, 0.0, 60.0, xtol=1e-15, rtol=8.9e-16)
 
 
 def eps_mpmath(delta, mu, prec=256):
