@@ -227,7 +227,11 @@ impl Translated {
 
 fn cys21_params(s: &Setting, tr: &Translated, result: &str) -> Result<Cys21Params> {
     if s.b != s.n {
-        return Err(hyp(result, "full batch (b = n)", format!("b = {}, n = {}", s.b, s.n)));
+        return Err(hyp(
+            result,
+            "full batch (b = n)",
+            format!("b = {}, n = {}", s.b, s.n),
+        ));
     }
     Cys21Params::new(
         tr.sigma_p,
@@ -269,16 +273,15 @@ pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpB
     let lin = |rho: Enclosure| RenyiCurve::linear_enclosure(rho);
     match s.algorithm {
         Algorithm::Gd | Algorithm::Lmc => {
-            let r = lin(unit.square().half() * Enclosure::from_u64(unit.prec(), t)).map(|c| {
-                RdpBound {
+            let r =
+                lin(unit.square().half() * Enclosure::from_u64(unit.prec(), t)).map(|c| RdpBound {
                     curve: c,
                     hypotheses: vec!["gradient sensitivity L".into()],
                     notes: vec![format!(
                         "t = {t} Gaussian mechanisms of RDP αμ₀²/2, μ₀ = L/(bσ) (Mironov 2017, \
                          Prop 7 and composition); equals CYS21 Thm 1 and their Fig 1 baseline"
                     )],
-                }
-            });
+                });
             out.push((
                 "RDP composition".into(),
                 "baseline",
@@ -347,9 +350,9 @@ pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpB
                 let l = s
                     .batches_per_epoch()
                     .ok_or_else(|| hyp(id, "b divides n", format!("n = {}, b = {}", s.n, s.b)))?;
-                let e = s.integer_epochs().ok_or_else(|| {
-                    hyp(id, "t = E·l, E integer", format!("t = {t}, l = {l}"))
-                })?;
+                let e = s
+                    .integer_epochs()
+                    .ok_or_else(|| hyp(id, "t = E·l, E integer", format!("t = {t}, l = {l}")))?;
                 let c = s.c.as_ref().ok_or_else(|| {
                     hyp(
                         id,
@@ -452,7 +455,7 @@ pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpB
             ));
             let id = "YS22 composition baseline";
             let r = (|| {
-                let q = s.p().mid_f64();
+                let q = s.p().upper_f64();
                 let sig = (Enclosure::from_u64(128, 1) / unit.clone()).lower_f64();
                 let m = SampledGaussian::new(q, sig)?;
                 let curve = tabulate(&grid(-16, 32, 4), &|a| {
@@ -545,7 +548,10 @@ pub fn compare_rows(s: &Setting, delta: &Enclosure, prec: Precision) -> Result<V
                         row.conversion = Some(format!(
                             "{}{}",
                             bc.best.conversion.source(),
-                            bc.best.alpha.map(|a| format!(" at α = {a:.4}")).unwrap_or_default()
+                            bc.best
+                                .alpha
+                                .map(|a| format!(" at α = {a:.4}"))
+                                .unwrap_or_default()
                         ));
                     }
                     Err(e) => row.reason = Some(e.to_string()),

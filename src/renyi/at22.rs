@@ -134,7 +134,12 @@ pub fn recipe_b1_rho(
     d: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    for (nm, v) in [("sensitivity", l), ("eta", eta), ("noise", sigma), ("diameter", d)] {
+    for (nm, v) in [
+        ("sensitivity", l),
+        ("eta", eta),
+        ("noise", sigma),
+        ("diameter", d),
+    ] {
         if !v.is_finite() || v <= 0.0 {
             return Err(Error::param(nm, v, "must be finite and > 0"));
         }
@@ -252,7 +257,8 @@ fn b_term(
 ) -> Enclosure {
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let kk = Enclosure::from_u64(wp, k);
-    let base = e(alpha) * e(d).square() / (Enclosure::from_u64(wp, 2) * (e(eta) * e(sigma1)).square());
+    let base =
+        e(alpha) * e(d).square() / (Enclosure::from_u64(wp, 2) * (e(eta) * e(sigma1)).square());
     let tail = match c {
         None => base / kk.clone(),
         Some(c) => {
@@ -355,7 +361,12 @@ fn recipe_b(
     if !alpha.is_finite() || alpha <= 1.0 {
         return Err(hyp(id, "H0: α > 1", format!("α = {alpha}")));
     }
-    for (nm, v) in [("b/L", b_over_l), ("eta", eta), ("noise", sigma), ("diameter", d)] {
+    for (nm, v) in [
+        ("b/L", b_over_l),
+        ("eta", eta),
+        ("noise", sigma),
+        ("diameter", d),
+    ] {
         if !v.is_finite() || v <= 0.0 {
             return Err(Error::param(nm, v, "must be finite and > 0"));
         }
@@ -364,8 +375,8 @@ fn recipe_b(
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
     let wp = bits + 32;
-    let first = s_alpha(alpha, q, b_over_l * sigma, bits)?.with_prec(wp)
-        * Enclosure::from_u64(wp, t);
+    let first =
+        s_alpha(alpha, q, b_over_l * sigma, bits)?.with_prec(wp) * Enclosure::from_u64(wp, t);
     if t < 2 {
         return Ok(first.with_prec(bits));
     }
@@ -392,7 +403,11 @@ fn recipe_b(
             None => (a / qf).sqrt(),
             Some(c) => first_order_b3(a, qf, c).unwrap_or(1.0),
         };
-        let k0 = if k0.is_finite() { k0.clamp(1.0, (t - 1) as f64) } else { (t - 1) as f64 };
+        let k0 = if k0.is_finite() {
+            k0.clamp(1.0, (t - 1) as f64)
+        } else {
+            (t - 1) as f64
+        };
         let mut best = (f(1), 1u64);
         for k in [k0.floor() as u64, k0.ceil() as u64, t - 1] {
             let k = k.clamp(1, t - 1);
@@ -560,9 +575,8 @@ pub fn lemma_2_12(alpha: f64, q: f64, sigma: f64, bits: u32) -> Result<Enclosure
         return Err(hyp(LEMMA_2_12, "H2: σ ≥ 4", format!("σ = {sigma}")));
     }
     let star = alpha_star(q, sigma);
-    let ok = alpha > 1.0
-        && star.is_some_and(|s| alpha <= s)
-        && alpha_star_conditions(alpha, q, sigma);
+    let ok =
+        alpha > 1.0 && star.is_some_and(|s| alpha <= s) && alpha_star_conditions(alpha, q, sigma);
     if !ok {
         return Err(hyp(
             LEMMA_2_12,
@@ -616,7 +630,11 @@ fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
         )
     })?;
     if c.upper_f64() > 1.0 {
-        return Err(hyp(id, "contractive gradient steps: c ≤ 1", format!("c = {}", c.mid_f64())));
+        return Err(hyp(
+            id,
+            "contractive gradient steps: c ≤ 1",
+            format!("c = {}", c.mid_f64()),
+        ));
     }
     Ok(c)
 }
@@ -661,29 +679,54 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                 _ => PROP_2_17,
             };
             let r = contraction(s, id).and_then(|c| {
-                let p = noisy_gd(s.n, s.l.clone(), s.eta.clone(), s.sigma.clone(), t, c.clone(), None)
-                    .and_then(|p| match &d {
-                        Some(dd) => p.with_fixed_gap(Some(dd.clone())),
-                        None => Ok(p),
-                    });
+                let p = noisy_gd(
+                    s.n,
+                    s.l.clone(),
+                    s.eta.clone(),
+                    s.sigma.clone(),
+                    t,
+                    c.clone(),
+                    None,
+                )
+                .and_then(|p| match &d {
+                    Some(dd) => p.with_fixed_gap(Some(dd.clone())),
+                    None => Ok(p),
+                });
                 pabi_bound(
                     id,
                     p,
                     vec![note_l.clone()],
                     vec![
                         format!("c_k = c = {} ≤ 1", c.mid_f64()),
-                        format!("s_k = ηL/n, ς_k = ησ{}", if d.is_some() { ", z_τ = D" } else { ", z₀ = 0" }),
+                        format!(
+                            "s_k = ηL/n, ς_k = ησ{}",
+                            if d.is_some() {
+                                ", z_τ = D"
+                            } else {
+                                ", z₀ = 0"
+                            }
+                        ),
                     ],
                 )
             });
-            out.push((id.into(), "AT22", "noisy GD, PABI with optimal shifts".into(), r, true));
+            out.push((
+                id.into(),
+                "AT22",
+                "noisy GD, PABI with optimal shifts".into(),
+                r,
+                true,
+            ));
             let r = match &d {
-                None => Err(hyp(EQ_B1, "constraint set of diameter D", "needs --diameter")),
+                None => Err(hyp(
+                    EQ_B1,
+                    "constraint set of diameter D",
+                    "needs --diameter",
+                )),
                 Some(dd) => contraction(s, EQ_B1).and_then(|_| {
                     let rho = recipe_b1_rho(
                         s.n,
                         s.l.upper_f64(),
-                        s.eta.mid_f64(),
+                        s.eta.lower_f64(),
                         s.sigma.lower_f64(),
                         s.t,
                         dd.upper_f64(),
@@ -692,7 +735,10 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                     Ok(RdpBound {
                         curve: RenyiCurve::linear_enclosure(rho)?,
                         hypotheses: vec!["convex, η ≤ 2/M (c ≤ 1), diameter D".into()],
-                        notes: vec![note_l.clone(), "recipe as printed, s = 2ηL_AT/n = ηL/n".into()],
+                        notes: vec![
+                            note_l.clone(),
+                            "recipe as printed, s = 2ηL_AT/n = ηL/n".into(),
+                        ],
                     })
                 }),
             };
@@ -743,12 +789,18 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                     ],
                 })
             });
-            out.push((id.into(), "AT22", "cyclic noisy GD, PABI with optimal shifts".into(), r, true));
+            out.push((
+                id.into(),
+                "AT22",
+                "cyclic noisy GD, PABI with optimal shifts".into(),
+                r,
+                true,
+            ));
         }
         Algorithm::Sgd => {
-            let q = s.p().mid_f64();
+            let q = s.p().upper_f64();
             let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
-            let (eta, sigma) = (s.eta.mid_f64(), s.sigma.lower_f64());
+            let (eta, sigma) = (s.eta.lower_f64(), s.sigma.lower_f64());
             let c = s.c.as_ref().map(|c| c.mid_f64());
             let id = match c {
                 Some(c) if c < 1.0 => EQ_B3,
@@ -771,7 +823,8 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                         ],
                         notes: vec![
                             note_l.clone(),
-                            "noise split σ₁ by golden-section search, T̃ by first-order point".into(),
+                            "noise split σ₁ by golden-section search, T̃ by first-order point"
+                                .into(),
                         ],
                     })
                 }),
@@ -784,5 +837,8 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
 
 /// Orders at which (B.2)/(B.3) are tabulated (each needs a noise-split search).
 fn orders() -> Vec<f64> {
-    (-8..=24).step_by(4).map(|k| 1.0 + 2f64.powf(f64::from(k) / 4.0)).collect()
+    (-16..=32)
+        .step_by(4)
+        .map(|k| 1.0 + 2f64.powf(f64::from(k) / 4.0))
+        .collect()
 }
