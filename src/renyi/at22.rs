@@ -245,6 +245,7 @@ pub fn recipe_3_6(
 
 /// The convex-losses term (B.2) or strongly convex term (B.3) at one noise split and
 /// T̃, as an enclosure.
+#[allow(clippy::too_many_arguments)]
 fn b_term(
     alpha: f64,
     qv: &Enclosure,
@@ -449,7 +450,7 @@ fn recipe_b(
                 - Enclosure::from_f64(wp, s2).square())
             .sqrt()
             .lower_f64();
-            if !(s1_safe > 0.0) {
+            if s1_safe.is_nan() || s1_safe <= 0.0 {
                 return Ok(first.with_prec(bits));
             }
             let qv = s_alpha(alpha, q, b_over_l * s2, bits)?;
@@ -483,7 +484,7 @@ pub fn first_order_b3(a: f64, q: f64, c: f64) -> Option<f64> {
 /// The printed first-order T̃ of (B.3) for a given β.
 pub fn first_order_b3_beta(beta: f64, c: f64) -> Option<f64> {
     let disc = (2.0 - beta).powi(2) - 4.0;
-    if !(disc >= 0.0) || !(c > 0.0 && c < 1.0) {
+    if disc.is_nan() || disc < 0.0 || c.is_nan() || c <= 0.0 || c >= 1.0 {
         return None;
     }
     let x = (2.0 - beta + disc.sqrt()) / 2.0;
@@ -500,7 +501,7 @@ pub fn printed_beta_b3(alpha: f64, d: f64, c: f64, q: f64, eta: f64, sigma1: f64
 /// α ≤ Mσ²/2 − log σ² and α ≤ (M²σ²/2 − log(5σ²))/(M + log(qα) + 1/(2σ²)),
 /// M = log(1 + 1/(q(α−1))).
 pub fn alpha_star_conditions(alpha: f64, q: f64, sigma: f64) -> bool {
-    if !(alpha > 1.0) {
+    if alpha.is_nan() || alpha <= 1.0 {
         return false;
     }
     let s2 = sigma * sigma;
