@@ -290,9 +290,9 @@ fn b_term(
 /// # Example
 /// ```
 /// use shiftdp::renyi::at22::recipe_b2;
-/// // a huge diameter makes the PABI branch useless: the bound is T·S_α
-/// let e = recipe_b2(2.0, 0.1, 1.0, 1.0, 1.0, 5, 1e6, 64).unwrap();
-/// let ts = 5.0 * shiftdp::renyi::sampled_gaussian::s_alpha(2.0, 0.1, 1.0, 64).unwrap().upper_f64();
+/// // T = 1: no PABI branch (T̃ ∈ {1, …, T−1} is empty), the bound is T·S_α(q, bσ/L)
+/// let e = recipe_b2(2.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
+/// let ts = shiftdp::renyi::sampled_gaussian::s_alpha(2.0, 0.1, 1.0, 64).unwrap().upper_f64();
 /// assert!((e.upper_f64() / ts - 1.0).abs() < 1e-9);
 /// ```
 ///
