@@ -131,6 +131,15 @@ fn grid(kmin: i32, kmax: i32, step: i32) -> Vec<f64> {
 ///
 /// # Errors
 /// The first error of `f` if no order gives a finite value.
+///
+/// # Example
+/// ```
+/// use shiftdp::cli::compare::tabulate;
+/// use shiftdp::precision::Enclosure;
+/// // G(1): ε(α) = α/2; between grid orders the next larger order's value is used
+/// let c = tabulate(&[2.0, 4.0], &|a| Ok(Enclosure::from_f64(64, a / 2.0))).unwrap();
+/// assert!((c.eval(3.0, 64).unwrap().upper_f64() - 2.0).abs() < 1e-15);
+/// ```
 pub fn tabulate(orders: &[f64], f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<RenyiCurve> {
     let mut pts = vec![];
     let mut first = None;
