@@ -26,6 +26,7 @@
 //!   differential privacy: lossless conversion and applications*, JSAIT 2021.
 //! * I. Mironov, K. Talwar, L. Zhang, *Rényi differential privacy of the sampled
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019).
+pub mod at22;
 pub mod conversion;
 pub mod curve;
 pub mod cys21;
