@@ -19,6 +19,8 @@ enum Command {
     Delta(cli::conversion::DeltaArgs),
     /// Every applicable bound for one run, side by side, tightest marked.
     Bound(cli::bound::BoundArgs),
+    /// Every applicable bound of all four papers (f-DP and Rényi) for one run, best marked.
+    Compare(cli::compare::CompareArgs),
     /// Certified numerical composition of tradeoff functions (ε or δ interval).
     Compose(cli::compose::ComposeArgs),
     /// Exact privacy loss of a concrete instance (Gaussian, mixture or clamped walk).
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
         Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),
         Command::Bound(a) => cli::bound::run(a).map(|o| emit(&o, a.json)),
+        Command::Compare(a) => cli::compare::run(a).map(|o| emit(&o, a.json)),
         Command::Compose(a) => cli::compose::run(a).map(|o| emit(&o, a.json)),
         Command::Exact(a) => cli::exact::run(a).map(|o| emit(&o, a.json)),
         Command::Plot(c) => cli::plot::run(c).map(|o| emit(&o, false)),
