@@ -25,6 +25,8 @@ $bin plot tradeoff gd $fig --steps-list 1,10,100 --out out/figure1_tradeoff
 $bin plot epsilon-vs-steps gd $fig --max-steps 200 --out out/figure1_epsilon_vs_steps
 echo "== Every BSA24 bound for NoisyCGD in the Table 1 setting (E = 50) =="
 $bin bound cgd --n 60000 --batch 1500 --epochs 50 --contraction 0.9999 --sensitivity 1000 --noise 1 --eta 1
+echo "== All four papers side by side in the Table 1 setting (E = 50) =="
+$bin compare cgd --n 60000 --batch 1500 --epochs 50 --contraction 0.9999 --sensitivity 1000 --noise 1 --eta 1 --delta 1e-5
 echo "== NoisySGD: Thms 4.8-4.10 through the certified composition engine (τ optimized) =="
 $bin bound sgd --n 1000 --batch 10 --steps 200 --eta 0.1 --noise 1 --sensitivity 2 --strong-convexity 0.5 --smoothness 1 --diameter 5
 echo "== Optimal shift schedule vs Thm 4.2 (KKT, argmin, closed form) =="
