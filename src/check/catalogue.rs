@@ -19,14 +19,13 @@
 //!
 //! # References
 //! BSA24 Thms 4.1–4.6, 4.8–4.10, Prop 5.1; AT22 Thm 4.1.
+use super::walk::WalkInstance;
 use super::{LabelledInstance, SplitMix64};
-use crate::bounds::bsa24::{
-    PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6,
-};
+use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
 use crate::error::{Error, Result};
 use crate::exact::clamped::{ClampStep, ClampedWalk};
-use crate::exact::{ClampedInstance, GaussianInstance, MixtureInstance, PairKind, Schedule};
+use crate::exact::{GaussianInstance, MixtureInstance, PairKind, Schedule};
 use crate::precision::Enclosure;
 use crate::settings::{Algorithm, RawSetting, SETTING_BITS, Setting};
 use nalgebra::{DMatrix, DVector};
@@ -113,7 +112,7 @@ pub fn catalogue() -> Vec<Entry> {
         Entry {
             id: THM_4_9,
             algorithm: Algorithm::Sgd,
-            region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..30, η ∈ [0.05, 1], M ∈ [0.05, 1.9/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
+            region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..10, η ∈ [0.05, 1], M ∈ [0.05, 1.9/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
             default_samples: 4,
             sample: sample_sgd_strong,
             instances: inst_sgd_strong,
@@ -158,10 +157,10 @@ fn normal(s: &str) -> String {
 pub fn find(id: &str) -> Result<Entry> {
     let q = normal(id);
     let all = catalogue();
-    let hit = all
-        .iter()
-        .find(|e| normal(e.id) == q)
-        .or_else(|| all.iter().find(|e| normal(e.id).trim_start_matches('p') == q));
+    let hit = all.iter().find(|e| normal(e.id) == q).or_else(|| {
+        all.iter()
+            .find(|e| normal(e.id).trim_start_matches('p') == q)
+    });
     match hit {
         Some(e) if !q.is_empty() && q != "p" => Ok(*e),
         _ => Err(Error::param(
@@ -306,18 +305,18 @@ fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
     }
 }
 
-fn sgd_shape(r: &mut SplitMix64) -> Params {
+fn sgd_shape(r: &mut SplitMix64, tmax: u64) -> Params {
     let n = r.int(4, 20);
     let b = r.int(1, n / 2);
     vec![
         ("n", n.to_string()),
         ("batch", b.to_string()),
-        ("steps", r.int(1, 30).to_string()),
+        ("steps", r.int(1, tmax).to_string()),
     ]
 }
 
 fn sample_sgd_any(r: &mut SplitMix64) -> Params {
-    let mut p = sgd_shape(r);
+    let mut p = sgd_shape(r, 30);
     p.push(("eta", r.dec(0.05, 1.0)));
     p.push(("noise", r.dec(0.5, 2.0)));
     p.push(("sensitivity", r.dec(0.1, 2.0)));
@@ -325,7 +324,7 @@ fn sample_sgd_any(r: &mut SplitMix64) -> Params {
 }
 
 fn sample_sgd_strong(r: &mut SplitMix64) -> Params {
-    let mut p = sgd_shape(r);
+    let mut p = sgd_shape(r, 10);
     p.push(("noise", r.dec(0.5, 2.0)));
     p.push(("sensitivity", r.dec(0.1, 2.0)));
     strong(r, &mut p, 0.05, 1.9);
@@ -333,7 +332,7 @@ fn sample_sgd_strong(r: &mut SplitMix64) -> Params {
 }
 
 fn sample_sgd_constrained(r: &mut SplitMix64) -> Params {
-    let mut p = sgd_shape(r);
+    let mut p = sgd_shape(r, 30);
     let (q, _) = constrained(r, 1, 1.9);
     p.extend(q);
     p
@@ -358,7 +357,11 @@ fn enc(x: f64) -> Enclosure {
     Enclosure::from_f64(SETTING_BITS, x)
 }
 
-fn scalar(sched: &Schedule<Enclosure>, h: &Enclosure, s: &Setting) -> Result<Box<GaussianInstance>> {
+fn scalar(
+    sched: &Schedule<Enclosure>,
+    h: &Enclosure,
+    s: &Setting,
+) -> Result<Box<GaussianInstance>> {
     Ok(Box::new(GaussianInstance::scalar(sched, h, &s.l)?))
 }
 
@@ -416,7 +419,10 @@ fn inst_cgd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let mut v: Vec<LabelledInstance> = vec![];
     for pos in 0..s.n / s.b {
         let sched = cyclic_sched(s, pos)?;
-        v.push((format!("linear, position {pos}"), scalar(&sched, &enc(0.0), s)?));
+        v.push((
+            format!("linear, position {pos}"),
+            scalar(&sched, &enc(0.0), s)?,
+        ));
     }
     Ok(v)
 }
@@ -427,8 +433,14 @@ fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let mut v: Vec<LabelledInstance> = vec![];
     for pos in 0..l {
         let sched = cyclic_sched(s, pos)?;
-        v.push((format!("quadratic h = m, position {pos}"), scalar(&sched, &m, s)?));
-        v.push((format!("quadratic h = M, position {pos}"), scalar(&sched, &mm, s)?));
+        v.push((
+            format!("quadratic h = m, position {pos}"),
+            scalar(&sched, &m, s)?,
+        ));
+        v.push((
+            format!("quadratic h = M, position {pos}"),
+            scalar(&sched, &mm, s)?,
+        ));
     }
     let f = Schedule::cyclic(s.n, s.b, s.t / l, l - 1, s.eta.mid_f64(), s.sigma.mid_f64())?;
     v.push(aniso(&f, s)?);
@@ -439,11 +451,10 @@ fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
 /// step k; linear loss from the centre and from the lower end, and a quadratic with
 /// `h = min(M, 1/η)` from the centre, each in both pair kinds.
 fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<LabelledInstance>> {
-    let d = s
-        .d
-        .as_ref()
-        .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?
-        .mid_f64();
+    let d =
+        s.d.as_ref()
+            .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?
+            .mid_f64();
     let (eta, sigma, l) = (s.eta.mid_f64(), s.sigma.mid_f64(), s.l.mid_f64());
     let h = s.big_m.as_ref().map_or(0.0, |m| m.mid_f64()).min(1.0 / eta);
     let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
@@ -470,7 +481,7 @@ fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<Lab
         for kind in [PairKind::OneSided, PairKind::Opposite] {
             v.push((
                 format!("clamped {label}, {name}, {kind:?}"),
-                Box::new(ClampedInstance::new(&walk, kind, nodes)?),
+                Box::new(WalkInstance::new(&walk, kind, nodes)?),
             ));
         }
     }
@@ -485,7 +496,11 @@ fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let l = (s.n / s.b) as usize;
     let mut v = clamped(s, &|k| if k % l == l - 1 { 1.0 } else { 0.0 }, "last batch")?;
     if l > 1 {
-        v.extend(clamped(s, &|k| if k % l == 0 { 1.0 } else { 0.0 }, "first batch")?);
+        v.extend(clamped(
+            s,
+            &|k| if k % l == 0 { 1.0 } else { 0.0 },
+            "first batch",
+        )?);
     }
     Ok(v)
 }
@@ -503,7 +518,7 @@ fn mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
                 s.l.mid_f64(),
                 h,
                 kind,
-                1e-9,
+                1e-7,
             )?;
             v.push((format!("mixture {name}, {kind:?}"), Box::new(inst)));
         }

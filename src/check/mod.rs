@@ -33,6 +33,7 @@
 //! (BSA24), §4 and Prop 5.1; J. Altschuler, K. Talwar, *Privacy of noisy stochastic
 //! gradient descent* (AT22), Thm 4.1 (clamped construction).
 pub mod catalogue;
+pub mod walk;
 
 pub use catalogue::{Entry, catalogue, find};
 
@@ -231,12 +232,9 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         return Err(Error::param("scale", opts.scale, "must be finite and > 0"));
     }
     // one independent stream per bound id, so `all` and single runs agree
-    let salt = entry
-        .id
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-        });
+    let salt = entry.id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
     let mut rng = SplitMix64::new(opts.seed ^ salt);
     let mut rep = BoundReport {
         id: entry.id,
@@ -274,7 +272,8 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
                 continue;
             }
             Some((_, Err(e))) => {
-                rep.errors.push(format!("[{}] bound: {e}", fmt_params(&params)));
+                rep.errors
+                    .push(format!("[{}] bound: {e}", fmt_params(&params)));
                 continue;
             }
             None => {
@@ -289,7 +288,8 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         let spec = match spec_of(&bound, opts.scale) {
             Ok(s) => s,
             Err(e) => {
-                rep.errors.push(format!("[{}] bound: {e}", fmt_params(&params)));
+                rep.errors
+                    .push(format!("[{}] bound: {e}", fmt_params(&params)));
                 continue;
             }
         };

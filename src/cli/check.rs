@@ -113,7 +113,10 @@ fn report_human(r: &BoundReport) -> String {
         ));
     }
     if r.violations.len() > 20 {
-        s.push_str(&format!("  … {} more violations\n", r.violations.len() - 20));
+        s.push_str(&format!(
+            "  … {} more violations\n",
+            r.violations.len() - 20
+        ));
     }
     for e in &r.errors {
         s.push_str(&format!("  error: {e}\n"));
