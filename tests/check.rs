@@ -196,8 +196,8 @@ fn nearest_node(n: usize, drift: f64, sd: f64, d: f64, t: usize) -> Vec<f64> {
                     phi((0.5 * (x[j - 1] + x[j]) - u) / sd)
                 }
             };
-            for j in 0..=n {
-                q[j] += p[i] * (cdf(j + 1) - cdf(j));
+            for (j, qj) in q.iter_mut().enumerate() {
+                *qj += p[i] * (cdf(j + 1) - cdf(j));
             }
         }
         p = q;

@@ -23,7 +23,7 @@
 //! ```
 //! use shiftdp::check::{check_bound, CheckOptions, find};
 //! let e = find("4.2").unwrap();
-//! let rep = check_bound(e, &CheckOptions { samples: Some(2), seed: 1, scale: 1.0 }).unwrap();
+//! let rep = check_bound(&e, &CheckOptions { samples: Some(2), seed: 1, scale: 1.0 }).unwrap();
 //! assert_eq!(rep.violations.len(), 0);
 //! assert!(rep.tightness.iter().all(|&r| r >= 1.0 - 1e-9));
 //! ```
