@@ -267,3 +267,37 @@ fn cli_reports_counts_and_rejects_unknown_ids() {
         .is_err()
     );
 }
+
+#[test]
+fn stable_tail_of_f_matches_the_direct_formula_and_quadrature() {
+    use shiftdp::check::walk::f2;
+    use shiftdp::precision::special::npdf;
+    let s = 0.7;
+    // continuity at the switch z = −3 with the direct formula (cancellation ≈ 10×)
+    for z in [-3.0f64, -3.2, -3.5] {
+        let a = z * s;
+        let direct = a * phi(z) + s * npdf(z);
+        let stable = f2(a, s);
+        assert!(
+            (stable - direct).abs() <= 1e-10 * direct,
+            "{z}: {stable} {direct}"
+        );
+    }
+    // deep tail: F(a) = ∫_{−a}^{∞} (a + y) φ(y/s)/s dy by the trapezoid rule on a fine grid
+    for z in [-6.0f64, -10.0, -20.0] {
+        let a = z * s;
+        let (lo, hi, m) = (-a, -a + 40.0 * s / (-z), 200_000);
+        let h = (hi - lo) / m as f64;
+        let g = |y: f64| (a + y) * npdf(y / s) / s;
+        let quad: f64 = (0..=m)
+            .map(|i| {
+                let w = if i == 0 || i == m { 0.5 } else { 1.0 };
+                w * g(lo + i as f64 * h)
+            })
+            .sum::<f64>()
+            * h;
+        let v = f2(a, s);
+        assert!((v - quad).abs() <= 1e-4 * v, "{z}: {v} vs {quad}");
+        assert!(v > 0.0);
+    }
+}

@@ -318,6 +318,17 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
                 ratio = ratio.min(t);
             }
             for c in dom.checks.iter().filter(|c| c.status == Status::Violated) {
+                if !c.instance.value.is_finite() && !c.instance.certified {
+                    // a grid instance with an empty tail node: no evidence either way
+                    // (the true value is finite under Gaussian noise)
+                    rep.errors.push(format!(
+                        "[{}] {label}: non-finite grid value of {} at {} (tail underflow), not counted",
+                        fmt_params(&params),
+                        c.kind,
+                        c.at
+                    ));
+                    continue;
+                }
                 rep.violations.push(Violation {
                     params: params.clone(),
                     instance: label.clone(),

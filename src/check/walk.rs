@@ -24,9 +24,22 @@ use crate::exact::clamped::ClampedWalk;
 use crate::exact::{Estimate, Instance, Order, PairKind};
 use crate::precision::special::{npdf, phi};
 
-fn f2(a: f64, s: f64) -> f64 {
+/// `F(a) = E(a + Z)_+ = aΦ(a/s) + sφ(a/s)`, `Z ~ N(0, s²)`. For `z = a/s < −3` the two
+/// terms cancel; there `F = sφ(z)/(x·t + 1)` with `x = −z` and the continued fraction
+/// `t = x + 2/(x + 3/(x + 4/(x + …)))` (from the Mills-ratio fraction
+/// `Φ(−x)/φ(x) = 1/(x + 1/t)`, so `1 − xΦ(−x)/φ(x) = 1/(xt + 1)`), accurate in relative
+/// terms deep into the tail.
+pub fn f2(a: f64, s: f64) -> f64 {
     let z = a / s;
-    a * phi(z) + s * npdf(z)
+    if z > -3.0 {
+        return a * phi(z) + s * npdf(z);
+    }
+    let x = -z;
+    let mut t = x;
+    for k in (2..=80).rev() {
+        t = x + k as f64 / t;
+    }
+    s * npdf(z) / (x * t + 1.0)
 }
 
 /// The law of one run on `n + 1` nodes, with the record's drift scaled by `scale`.
