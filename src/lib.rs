@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod check;
 pub mod cli;
 pub mod composition;
 pub mod error;

@@ -19,6 +19,8 @@ enum Command {
     Delta(cli::conversion::DeltaArgs),
     /// Every applicable bound for one run, side by side, tightest marked.
     Bound(cli::bound::BoundArgs),
+    /// Validate bounds against exact instances sampled from each result's region.
+    Check(cli::check::CheckArgs),
     /// Every applicable bound of all four papers (f-DP and Rényi) for one run, best marked.
     Compare(cli::compare::CompareArgs),
     /// Certified numerical composition of tradeoff functions (ε or δ interval).
@@ -65,6 +67,23 @@ fn main() -> ExitCode {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
         Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),
         Command::Bound(a) => cli::bound::run(a).map(|o| emit(&o, a.json)),
+        Command::Check(a) => {
+            return match cli::check::run(a) {
+                Ok(o) => {
+                    emit(&o, a.json);
+                    // a violated bound fails the command (CI pipelines rely on this)
+                    if o.json["violations"].as_u64().unwrap_or(0) > 0 {
+                        ExitCode::from(1)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Compare(a) => cli::compare::run(a).map(|o| emit(&o, a.json)),
         Command::Compose(a) => cli::compose::run(a).map(|o| emit(&o, a.json)),
         Command::Exact(a) => cli::exact::run(a).map(|o| emit(&o, a.json)),

@@ -14,7 +14,9 @@
 //! among the nodes by the hat functions (mean-preserving linear interpolation),
 //! computed in closed form with `F(a) = E(a + Z)_+ = a Φ(a/s) + s φ(a/s)`:
 //! interior weight `(F(u − x_{j−1}) − 2F(u − x_j) + F(u − x_{j+1}))/h`, boundary weight
-//! `Φ((lo − u)/s) + (F(lo + h − u) − F(lo − u))/h` (and mirrored at `hi`).
+//! `(F(lo + h − u) − F(lo − u))/h` (and mirrored at `hi`), which already contains the
+//! projected mass `P(Y < lo) = Φ((lo − u)/s)` (an earlier version added it twice; see
+//! ERRATA "Internal findings").
 //! `δ(ε) = Σ_j (Q_j − e^ε P_j)_+`, the tradeoff function by Neyman–Pearson on the
 //! sorted ratios `Q_j/P_j`, Rényi `(λ − 1)⁻¹ ln Σ_j P_j^λ Q_j^{1−λ}`.
 //!
@@ -183,8 +185,10 @@ fn propagate(walk: &ClampedWalk, n: usize, drift_scale: f64) -> Vec<f64> {
                 let u = walk.center + st.contraction * (xi - walk.center) + b;
                 let ww = w * pr;
                 // boundary nodes
-                let w0 = phi((walk.lo - u) / s) + (f2(walk.lo + h - u, s) - f2(walk.lo - u, s)) / h;
-                let wn = phi((u - walk.hi) / s) + (f2(u - walk.hi + h, s) - f2(u - walk.hi, s)) / h;
+                // (E(lo + h − Y)₊ − E(lo − Y)₊)/h already equals P(Y < lo) plus the hat
+                // weight on (lo, lo + h): the clamped mass must not be added again
+                let w0 = (f2(walk.lo + h - u, s) - f2(walk.lo - u, s)) / h;
+                let wn = (f2(u - walk.hi + h, s) - f2(u - walk.hi, s)) / h;
                 next[0] += ww * w0.max(0.0);
                 next[n] += ww * wn.max(0.0);
                 // interior window
