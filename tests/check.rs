@@ -1,9 +1,9 @@
 //! The validator (`shiftdp check`): every BSA24 bound of the catalogue dominates its
 //! exact instances, a deliberately wrong bound is caught with its parameters, the
 //! corrected clamped walk agrees with an independent propagation.
-use shiftdp::check::walk::WalkInstance;
 use shiftdp::check::{CheckOptions, SplitMix64, catalogue, check_bound, find};
 use shiftdp::cli::check::{CheckArgs, run};
+use shiftdp::exact::clamped::ClampedInstance;
 use shiftdp::exact::clamped::ClampedWalk;
 use shiftdp::exact::{Instance, Order, PairKind};
 use shiftdp::precision::special::phi;
@@ -216,7 +216,7 @@ fn corrected_walk_agrees_with_independent_nearest_node_propagation() {
     let tv_ref: f64 = 0.5 * p.iter().zip(&q).map(|(a, b)| (a - b).abs()).sum::<f64>();
     assert!((tv_ref - 0.97368).abs() < 2e-5, "{tv_ref}");
     let walk = ClampedWalk::altschuler_talwar(d, 1, 1, t, 0.463, 0.842, 1.383).unwrap();
-    let inst = WalkInstance::new(&walk, PairKind::Opposite, 100).unwrap();
+    let inst = ClampedInstance::new(&walk, PairKind::Opposite, 100).unwrap();
     for o in Order::BOTH {
         let e = inst.delta(0.0, o).unwrap();
         assert!((e.value - tv_ref).abs() < 1e-4, "{e:?} vs {tv_ref}");
@@ -270,7 +270,7 @@ fn cli_reports_counts_and_rejects_unknown_ids() {
 
 #[test]
 fn stable_tail_of_f_matches_the_direct_formula_and_quadrature() {
-    use shiftdp::check::walk::f2;
+    use shiftdp::exact::clamped::f2;
     use shiftdp::precision::special::npdf;
     let s = 0.7;
     // continuity at the switch z = −3 with the direct formula (cancellation ≈ 10×)

@@ -19,11 +19,11 @@
 //!
 //! # References
 //! BSA24 Thms 4.1–4.6, 4.8–4.10, Prop 5.1; AT22 Thm 4.1.
-use super::walk::WalkInstance;
 use super::{LabelledInstance, SplitMix64};
 use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
 use crate::error::{Error, Result};
+use crate::exact::clamped::ClampedInstance;
 use crate::exact::clamped::{ClampStep, ClampedWalk};
 use crate::exact::{GaussianInstance, MixtureInstance, PairKind, Schedule};
 use crate::precision::Enclosure;
@@ -481,7 +481,7 @@ fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<Lab
         for kind in [PairKind::OneSided, PairKind::Opposite] {
             v.push((
                 format!("clamped {label}, {name}, {kind:?}"),
-                Box::new(WalkInstance::new(&walk, kind, nodes)?),
+                Box::new(ClampedInstance::new(&walk, kind, nodes)?),
             ));
         }
     }

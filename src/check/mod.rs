@@ -33,7 +33,6 @@
 //! (BSA24), §4 and Prop 5.1; J. Altschuler, K. Talwar, *Privacy of noisy stochastic
 //! gradient descent* (AT22), Thm 4.1 (clamped construction).
 pub mod catalogue;
-pub mod walk;
 
 pub use catalogue::{Entry, catalogue, find};
 

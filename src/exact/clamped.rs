@@ -149,10 +149,22 @@ impl ClampedWalk {
     }
 }
 
-/// `E(a + Z)_+` for `Z ~ N(0, s²)`.
-fn f2(a: f64, s: f64) -> f64 {
+/// `F(a) = E(a + Z)_+ = aΦ(a/s) + sφ(a/s)`, `Z ~ N(0, s²)`. For `z = a/s < −3` the two
+/// terms cancel; there `F = sφ(z)/(x·t + 1)` with `x = −z` and the continued fraction
+/// `t = x + 2/(x + 3/(x + 4/(x + …)))` (from the Mills-ratio fraction
+/// `Φ(−x)/φ(x) = 1/(x + 1/t)`, so `1 − xΦ(−x)/φ(x) = 1/(xt + 1)`), accurate in relative
+/// terms deep into the tail.
+pub fn f2(a: f64, s: f64) -> f64 {
     let z = a / s;
-    a * phi(z) + s * npdf(z)
+    if z > -3.0 {
+        return a * phi(z) + s * npdf(z);
+    }
+    let x = -z;
+    let mut t = x;
+    for k in (2..=80).rev() {
+        t = x + k as f64 / t;
+    }
+    s * npdf(z) / (x * t + 1.0)
 }
 
 /// Propagates one run (drift sign `sign`: drift `sign · β`) on `n + 1` nodes.
@@ -160,7 +172,7 @@ fn propagate(walk: &ClampedWalk, n: usize, drift_scale: f64) -> Vec<f64> {
     let h = (walk.hi - walk.lo) / n as f64;
     let mut mass = vec![0.0f64; n + 1];
     // start: split between the two neighbouring nodes
-    let x = (walk.start - walk.lo) / h;
+    let x = ((walk.start - walk.lo) / h).clamp(0.0, n as f64);
     let i0 = (x.floor() as usize).min(n);
     let lam = x - i0 as f64;
     mass[i0] += 1.0 - lam;
