@@ -69,6 +69,37 @@ pub struct RawSetting {
     pub diameter: Option<String>,
 }
 
+impl RawSetting {
+    /// A raw setting from `(flag, value)` pairs, flags named as on the command line
+    /// (`n`, `batch`, `steps`, `epochs`, `eta`, `noise`, `sensitivity`,
+    /// `strong-convexity` or `m`, `smoothness` or `M`, `contraction` or `c`, `diameter`
+    /// or `D`).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for an unknown flag name.
+    pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<RawSetting> {
+        let mut r = RawSetting::default();
+        for (k, v) in pairs {
+            let v = Some(v.to_string());
+            match *k {
+                "n" => r.n = v,
+                "batch" => r.batch = v,
+                "steps" => r.steps = v,
+                "epochs" => r.epochs = v,
+                "eta" => r.eta = v,
+                "noise" => r.noise = v,
+                "sensitivity" => r.sensitivity = v,
+                "strong-convexity" | "m" => r.strong_convexity = v,
+                "smoothness" | "M" => r.smoothness = v,
+                "contraction" | "c" => r.contraction = v,
+                "diameter" | "D" => r.diameter = v,
+                other => return Err(Error::param("flag", other, "unknown setting flag")),
+            }
+        }
+        Ok(r)
+    }
+}
+
 /// A validated setting. Integers are exact; reals are enclosures of the typed decimals.
 #[derive(Debug, Clone)]
 pub struct Setting {
@@ -483,25 +514,7 @@ mod tests {
     use super::*;
 
     fn raw(pairs: &[(&str, &str)]) -> RawSetting {
-        let mut r = RawSetting::default();
-        for (k, v) in pairs {
-            let v = Some(v.to_string());
-            match *k {
-                "n" => r.n = v,
-                "batch" => r.batch = v,
-                "steps" => r.steps = v,
-                "epochs" => r.epochs = v,
-                "eta" => r.eta = v,
-                "noise" => r.noise = v,
-                "sensitivity" => r.sensitivity = v,
-                "m" => r.strong_convexity = v,
-                "M" => r.smoothness = v,
-                "c" => r.contraction = v,
-                "D" => r.diameter = v,
-                _ => unreachable!(),
-            }
-        }
-        r
+        RawSetting::from_pairs(pairs).unwrap()
     }
 
     #[test]

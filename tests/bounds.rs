@@ -11,25 +11,7 @@ use shiftdp::settings::{Algorithm, RawSetting, Setting};
 use std::process::Command;
 
 fn raw(pairs: &[(&str, &str)]) -> RawSetting {
-    let mut r = RawSetting::default();
-    for (k, v) in pairs {
-        let v = Some(v.to_string());
-        match *k {
-            "n" => r.n = v,
-            "batch" => r.batch = v,
-            "steps" => r.steps = v,
-            "epochs" => r.epochs = v,
-            "eta" => r.eta = v,
-            "noise" => r.noise = v,
-            "sensitivity" => r.sensitivity = v,
-            "m" => r.strong_convexity = v,
-            "M" => r.smoothness = v,
-            "c" => r.contraction = v,
-            "D" => r.diameter = v,
-            _ => panic!("unknown key {k}"),
-        }
-    }
-    r
+    RawSetting::from_pairs(pairs).unwrap()
 }
 
 fn hypothesis_of(r: &Result<shiftdp::bounds::Bound, Error>) -> String {
