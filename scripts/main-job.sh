@@ -25,6 +25,7 @@ echo "== Figure-1-style plots -> out/ =="
 fig="--n 1000 --sensitivity 2 --noise 0.02 --eta 0.1 --strong-convexity 0.5 --smoothness 1"
 $bin plot tradeoff gd $fig --steps-list 1,10,100 --out out/figure1_tradeoff
 $bin plot epsilon-vs-steps gd $fig --max-steps 200 --out out/figure1_epsilon_vs_steps
+$bin plot tradeoff cgd --n 60000 --batch 1500 --contraction 0.9999 --sensitivity 1000 --noise 1 --eta 1 --steps-list 40,400,2000 --instance --out out/table1_setting_bounds_vs_instance
 echo "== Every BSA24 bound for NoisyCGD in the Table 1 setting (E = 50) =="
 $bin bound cgd --n 60000 --batch 1500 --epochs 50 --contraction 0.9999 --sensitivity 1000 --noise 1 --eta 1
 echo "== All four papers side by side in the Table 1 setting (E = 50) =="

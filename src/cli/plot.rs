@@ -46,6 +46,34 @@ pub struct TradeoffPlotArgs {
     /// Output path without extension (writes .svg and .png).
     #[arg(long, default_value = "out/tradeoff")]
     pub out: PathBuf,
+    /// Overlay the exact quadratic instance of each t (gd and cgd: the Gaussian iterates
+    /// with curvature h = (1 − c)/η, worst record position for cgd).
+    #[arg(long)]
+    pub instance: bool,
+}
+
+/// μ of the exact 1-D quadratic instance of a gd/cgd setting (worst position for cgd).
+fn instance_mu(s: &crate::settings::Setting) -> Option<f64> {
+    use crate::exact::gaussian::{Schedule, scalar_mu};
+    use crate::settings::Algorithm;
+    let c = s.c.as_ref()?.mid_f64();
+    let eta = s.eta.mid_f64();
+    let (sigma, l) = (s.sigma.mid_f64(), s.l.mid_f64());
+    let h = (1.0 - c) / eta;
+    match s.algorithm {
+        Algorithm::Gd | Algorithm::Lmc => {
+            let sched = Schedule::full(s.n, s.t as usize, eta, sigma).ok()?;
+            Some(scalar_mu(&sched, &h, &l))
+        }
+        Algorithm::Cgd => {
+            let (lb, e) = (s.batches_per_epoch()?, s.integer_epochs()?);
+            (0..lb)
+                .filter_map(|pos| Schedule::cyclic(s.n, s.b, e, pos, eta, sigma).ok())
+                .map(|sched| scalar_mu(&sched, &h, &l))
+                .reduce(f64::max)
+        }
+        Algorithm::Sgd => None,
+    }
 }
 
 /// Arguments of `shiftdp plot epsilon-vs-steps`.
@@ -108,6 +136,19 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                             points: pts.collect(),
                         });
                     }
+                }
+                if a.instance
+                    && let Some(m) = instance_mu(&s)
+                {
+                    let g = Gaussian::new(m)?;
+                    let pts = (0..=200).map(|i| {
+                        let x = i as f64 / 200.0;
+                        (x, g.eval(x))
+                    });
+                    series.push(Series {
+                        name: format!("exact quadratic instance, t = {t} (μ = {m:.3})"),
+                        points: pts.collect(),
+                    });
                 }
             }
             let chart = Chart {
