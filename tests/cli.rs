@@ -240,3 +240,64 @@ fn bad_input_is_rejected_with_one_line() {
         assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn plots_are_written_as_svg_and_png() {
+    let dir = std::env::temp_dir().join(format!("shiftdp-plot-test-{}", std::process::id()));
+    let stem = dir.join("tradeoff");
+    let (code, _, err) = run(&[
+        "plot",
+        "tradeoff",
+        "gd",
+        "--n",
+        "100",
+        "--sensitivity",
+        "1",
+        "--noise",
+        "0.1",
+        "--eta",
+        "0.1",
+        "--contraction",
+        "0.9",
+        "--steps-list",
+        "1,10",
+        "--instance",
+        "--out",
+        stem.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
+    assert!(
+        svg.contains("Thm 4.2") && svg.contains("exact quadratic instance"),
+        "legend missing"
+    );
+    let png = std::fs::read(stem.with_extension("png")).unwrap();
+    assert!(png.starts_with(&[0x89, b'P', b'N', b'G']) && png.len() > 10_000);
+    let sched = dir.join("schedule");
+    let (code, _, err) = run(&[
+        "plot",
+        "schedule",
+        "gd",
+        "--contraction",
+        "0.9",
+        "--steps",
+        "30",
+        "--n",
+        "1",
+        "--sensitivity",
+        "1",
+        "--noise",
+        "1",
+        "--eta",
+        "1",
+        "--out",
+        sched.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(sched.with_extension("svg"))
+            .unwrap()
+            .contains("λ_k")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
