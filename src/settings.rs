@@ -80,23 +80,32 @@ impl RawSetting {
     pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<RawSetting> {
         let mut r = RawSetting::default();
         for (k, v) in pairs {
-            let v = Some(v.to_string());
-            match *k {
-                "n" => r.n = v,
-                "batch" => r.batch = v,
-                "steps" => r.steps = v,
-                "epochs" => r.epochs = v,
-                "eta" => r.eta = v,
-                "noise" => r.noise = v,
-                "sensitivity" => r.sensitivity = v,
-                "strong-convexity" | "m" => r.strong_convexity = v,
-                "smoothness" | "M" => r.smoothness = v,
-                "contraction" | "c" => r.contraction = v,
-                "diameter" | "D" => r.diameter = v,
-                other => return Err(Error::param("flag", other, "unknown setting flag")),
+            if !r.set(k, v) {
+                return Err(Error::param("flag", k, "unknown setting flag"));
             }
         }
         Ok(r)
+    }
+
+    /// Sets the flag `name` (as in [`RawSetting::from_pairs`]) to `value`; false if the
+    /// name is not a setting flag (the setting is then unchanged).
+    pub fn set(&mut self, name: &str, value: &str) -> bool {
+        let v = Some(value.to_string());
+        match name {
+            "n" => self.n = v,
+            "batch" => self.batch = v,
+            "steps" => self.steps = v,
+            "epochs" => self.epochs = v,
+            "eta" => self.eta = v,
+            "noise" => self.noise = v,
+            "sensitivity" => self.sensitivity = v,
+            "strong-convexity" | "m" => self.strong_convexity = v,
+            "smoothness" | "M" => self.smoothness = v,
+            "contraction" | "c" => self.contraction = v,
+            "diameter" | "D" => self.diameter = v,
+            _ => return false,
+        }
+        true
     }
 }
 

@@ -178,19 +178,8 @@ pub fn find(id: &str) -> Result<Entry> {
 pub fn raw_of(p: &Params) -> RawSetting {
     let mut r = RawSetting::default();
     for (k, v) in p {
-        let v = Some(v.clone());
-        match *k {
-            "n" => r.n = v,
-            "batch" => r.batch = v,
-            "steps" => r.steps = v,
-            "eta" => r.eta = v,
-            "noise" => r.noise = v,
-            "sensitivity" => r.sensitivity = v,
-            "strong-convexity" => r.strong_convexity = v,
-            "smoothness" => r.smoothness = v,
-            "diameter" => r.diameter = v,
-            _ => {}
-        }
+        // parameters that are not setting flags (e.g. instance shapes) are skipped
+        r.set(k, v);
     }
     r
 }

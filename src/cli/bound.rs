@@ -1,30 +1,13 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
-use super::setting::{AlgorithmArg, SettingArgs};
+use super::setting::RunArgs;
 use super::{Output, fmt_up, parse_number};
 use crate::bounds::{Bound, bounds_for};
 use crate::error::Result;
 use crate::precision::Precision;
 use serde_json::{Value, json};
 
-/// Arguments of `shiftdp bound`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct BoundArgs {
-    /// The algorithm.
-    #[arg(value_enum)]
-    pub algorithm: AlgorithmArg,
-    /// Setting flags.
-    #[command(flatten)]
-    pub setting: SettingArgs,
-    /// δ for the (ε, δ) conversion.
-    #[arg(long, default_value = "1e-5", allow_hyphen_values = true)]
-    pub delta: String,
-    /// MPFR precision for the conversion (default: f64 path with MPFR fallback).
-    #[arg(long)]
-    pub bits: Option<u64>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
+/// Arguments of `shiftdp bound` (the shared [`RunArgs`]).
+pub type BoundArgs = RunArgs;
 
 /// One row of the report.
 struct Row {

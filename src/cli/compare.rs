@@ -24,7 +24,7 @@
 //!   iterations without more privacy loss*, NeurIPS 2022.
 //! * J. Ye, R. Shokri, *Differentially private learning needs hidden state (or much
 //!   faster convergence)*, NeurIPS 2022.
-use super::setting::{AlgorithmArg, SettingArgs};
+use super::setting::RunArgs;
 use super::{Output, fmt_up, parse_number};
 use crate::bounds::bounds_for;
 use crate::error::{Error, Result};
@@ -37,25 +37,8 @@ use crate::renyi::{RenyiCurve, best_conversion};
 use crate::settings::{Algorithm, Setting};
 use serde_json::{Value, json};
 
-/// Arguments of `shiftdp compare`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct CompareArgs {
-    /// The algorithm.
-    #[arg(value_enum)]
-    pub algorithm: AlgorithmArg,
-    /// Setting flags.
-    #[command(flatten)]
-    pub setting: SettingArgs,
-    /// δ for the (ε, δ) conversions.
-    #[arg(long, default_value = "1e-5", allow_hyphen_values = true)]
-    pub delta: String,
-    /// MPFR precision of the conversions (default 128 bits for Rényi curves).
-    #[arg(long)]
-    pub bits: Option<u64>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
+/// Arguments of `shiftdp compare` (the shared [`RunArgs`]).
+pub type CompareArgs = RunArgs;
 
 /// One row of the comparison.
 #[derive(Debug, Clone)]

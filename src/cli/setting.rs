@@ -90,3 +90,24 @@ impl SettingArgs {
         Setting::new(alg.into(), &self.raw())
     }
 }
+
+/// Arguments shared by `shiftdp bound` and `shiftdp compare`: one run and a δ.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub algorithm: AlgorithmArg,
+    /// Setting flags.
+    #[command(flatten)]
+    pub setting: SettingArgs,
+    /// δ for the (ε, δ) conversions.
+    #[arg(long, default_value = "1e-5", allow_hyphen_values = true)]
+    pub delta: String,
+    /// MPFR precision of the conversions (default: the f64 path with MPFR fallback for
+    /// GDP bounds, 128 bits for Rényi curves).
+    #[arg(long)]
+    pub bits: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -134,16 +134,12 @@ pub fn recipe_b1_rho(
     d: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    for (nm, v) in [
+    positive_finite(&[
         ("sensitivity", l),
         ("eta", eta),
         ("noise", sigma),
         ("diameter", d),
-    ] {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(nm, v, "must be finite and > 0"));
-        }
-    }
+    ])?;
     if n == 0 || t == 0 {
         return Err(Error::param("n, t", format!("{n}, {t}"), "must be ≥ 1"));
     }
@@ -207,17 +203,13 @@ pub fn recipe_3_6(
     if !alpha.is_finite() || alpha <= 1.0 {
         return Err(hyp(EQ_3_6, "H0: α > 1", format!("α = {alpha}")));
     }
-    for (nm, v) in [
+    positive_finite(&[
         ("b/L", b_over_l),
         ("eta", eta),
         ("sigma1", sigma1),
         ("sigma2", sigma2),
         ("diameter", d),
-    ] {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(nm, v, "must be finite and > 0"));
-        }
-    }
+    ])?;
     if t == 0 {
         return Err(Error::param("t", t, "must be ≥ 1"));
     }
@@ -362,16 +354,12 @@ fn recipe_b(
     if !alpha.is_finite() || alpha <= 1.0 {
         return Err(hyp(id, "H0: α > 1", format!("α = {alpha}")));
     }
-    for (nm, v) in [
+    positive_finite(&[
         ("b/L", b_over_l),
         ("eta", eta),
         ("noise", sigma),
         ("diameter", d),
-    ] {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(nm, v, "must be finite and > 0"));
-        }
-    }
+    ])?;
     if t == 0 {
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
@@ -842,4 +830,14 @@ fn orders() -> Vec<f64> {
         .step_by(4)
         .map(|k| 1.0 + 2f64.powf(f64::from(k) / 4.0))
         .collect()
+}
+
+/// Checks that every named value is finite and > 0.
+fn positive_finite(values: &[(&str, f64)]) -> Result<()> {
+    for &(name, v) in values {
+        if !v.is_finite() || v <= 0.0 {
+            return Err(Error::param(name, v, "must be finite and > 0"));
+        }
+    }
+    Ok(())
 }
