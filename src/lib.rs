@@ -31,5 +31,6 @@ pub mod renyi;
 pub mod schedules;
 pub mod settings;
 pub mod tradeoff;
+pub mod verify;
 
 pub use error::{Error, Result};

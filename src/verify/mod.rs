@@ -1,0 +1,7 @@
+//! `shiftdp verify`: every result of proofs/ as a checked obligation (issue 7).
+//!
+//! * [`outcome`] — what a check returns ([`Outcome`], [`Status`]) and the interface of
+//!   named checks ([`Builtin`]) that modules register.
+pub mod outcome;
+
+pub use outcome::{Builtin, Counterexample, Ctx, Outcome, Plot, Series, Status};
