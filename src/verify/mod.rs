@@ -4,4 +4,6 @@
 //!   named checks ([`Builtin`]) that modules register.
 pub mod outcome;
 
-pub use outcome::{Builtin, Counterexample, Ctx, Outcome, Plot, Series, Status};
+pub use outcome::{
+    Builtin, Counterexample, Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, Status,
+};

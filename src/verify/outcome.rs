@@ -201,3 +201,64 @@ pub struct Builtin {
     /// Runs the check.
     pub run: fn(&Ctx) -> Outcome,
 }
+
+/// One obligation as run by `verify`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObligationRun {
+    /// Short label, e.g. `"dominates-instances (BSA24 Thm 4.2)"`.
+    pub label: String,
+    /// The obligation kind (`dominates-instances`, `schedule`, `builtin`, …).
+    pub kind: String,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// One result (a proofs/ file, a claim, or an ERRATA entry) with its obligations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultRun {
+    /// Result id, e.g. `"BSA24 Thm 4.2"`, `"claim"` or `"ERRATA E1"`.
+    pub id: String,
+    /// Title (the proofs file's heading after the id).
+    pub title: String,
+    /// Source file relative to the crate root (e.g. `proofs/bsa24-thm-4-2.md`).
+    pub path: String,
+    /// The statement section (Markdown), shown in the report.
+    pub statement: String,
+    /// Obligations in file order.
+    pub runs: Vec<ObligationRun>,
+}
+
+impl ResultRun {
+    /// The worst status of the obligations (`Pass` if there are none).
+    pub fn status(&self) -> Status {
+        self.runs
+            .iter()
+            .map(|r| r.outcome.status)
+            .max()
+            .unwrap_or(Status::Pass)
+    }
+}
+
+/// A whole verification run (deterministic for a given seed: no timings inside).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Seed of every sampler.
+    pub seed: u64,
+    /// Sample-count override (`None`: each obligation's default).
+    pub samples: Option<usize>,
+    /// MPFR precision.
+    pub bits: u32,
+    /// Results (proofs files, then claims, then ERRATA entries).
+    pub results: Vec<ResultRun>,
+}
+
+impl Run {
+    /// The worst status over all results.
+    pub fn status(&self) -> Status {
+        self.results
+            .iter()
+            .map(ResultRun::status)
+            .max()
+            .unwrap_or(Status::Pass)
+    }
+}
