@@ -35,6 +35,8 @@ enum Command {
     Reproduce(cli::reproduce::ReproduceCommand),
     /// Optimal shift schedules (KKT and argmin) and the closed forms they check.
     Schedule(cli::schedule::ScheduleArgs),
+    /// Verify every result of proofs/ (and ERRATA.md), or a claim of your own.
+    Verify(cli::verify::VerifyArgs),
     /// Tradeoff-curve values.
     #[command(subcommand)]
     Curve(cli::curve::CurveCommand),
@@ -76,6 +78,23 @@ fn main() -> ExitCode {
                         ExitCode::from(1)
                     } else {
                         ExitCode::SUCCESS
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Command::Verify(a) => {
+            return match cli::verify::run(a) {
+                Ok(o) => {
+                    emit(&o, a.json);
+                    // a failed or unrunnable obligation fails the command
+                    if o.json["status"] == "pass" {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
                     }
                 }
                 Err(e) => {

@@ -18,6 +18,7 @@ pub mod plot;
 pub mod renyi;
 pub mod reproduce;
 pub mod schedule;
+pub mod verify;
 pub mod setting;
 
 use crate::error::{Error, Result};

@@ -304,6 +304,16 @@ fn worst_cyclic(
     worst.ok_or_else(|| crate::Error::param("batch", case.batch, "no batch position"))
 }
 
+/// Certified optimum of a NoisyCGD case (contraction and diameter as given): the worst
+/// record position's optimum over τ. Returns (μ upper bound, τ, position).
+///
+/// # Errors
+/// Parameters of [`noisy_cgd`] and [`batches_per_epoch`].
+pub fn cgd_optimum(case: &CgdCase, bits: u32, search: TauSearch) -> Result<(f64, usize, usize)> {
+    let (mu, tau, pos, _) = worst_cyclic(case, bits, case.contraction, search)?;
+    Ok((mu, tau, pos))
+}
+
 /// BSA24 Thm 4.5 (NoisyCGD, strongly convex, unconstrained) against the worst-position
 /// optimum.
 ///

@@ -1,0 +1,445 @@
+//! Named checks of BSA24 results that are not instance dominations: Lemma 3.2 on
+//! Gaussian one-step pairs, Thm 3.3 for arbitrary shift schedules, monotonicity in t,
+//! and the t → ∞ limit of Thm 4.2.
+//!
+//! # Formula
+//! * **Lemma 3.2** on a 1-D Gaussian step: φ(x) = cx + s, φ′(x) = cx,
+//!   X̃ ~ N(m̃, v), X′ ~ N(m′, v), X = X̃ + ζ with |ζ| ≤ z. The left pair is Gaussian with
+//!   common variance c²v + σ² and mean gap cΔ + λ(cζ + s) (Δ = m̃ − m′), so
+//!   `T_left = G(|cΔ + λ(cζ + s)| / √(c²v + σ²))`; the right side is
+//!   `G(Δ/√v) ⊗ G(λ(cz + s)/σ) = G(√(Δ²/v + λ²(cz+s)²/σ²))`. The lemma says
+//!   μ_left ≤ μ_right.
+//! * **Thm 3.3** for any λ schedule with λ_t = 1: z_k = c z_{k−1} + s − a_k,
+//!   a_k = λ_k (c z_{k−1} + s), gives μ = √Σ a_k²/(ησ); it must dominate the exact
+//!   quadratic instance with the same contraction (h = (1 − c)/η).
+//!
+//! # References
+//! BSA24 Lemma 3.2, Thm 3.3, Thm 4.1–4.5, Prop 5.1.
+use super::outcome::{Builtin, Ctx, Outcome};
+use crate::bounds::bsa24::{THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1, mu_thm_4_2};
+use crate::bounds::bounds_for;
+use crate::check::{self, SplitMix64};
+use crate::exact::Schedule;
+use crate::exact::gaussian::scalar_mu;
+use crate::precision::Enclosure;
+use crate::schedules::settings::noisy_gd;
+
+/// The BSA24 builtins.
+pub fn builtins() -> Vec<Builtin> {
+    vec![
+        Builtin {
+            name: "bsa24/lemma-3-2-gaussian-step",
+            about: "Lemma 3.2 holds on random 1-D Gaussian steps (μ_left ≤ μ_right, 128-bit intervals)",
+            run: lemma_3_2,
+        },
+        Builtin {
+            name: "bsa24/thm-3-3-any-schedule",
+            about: "Thm 3.3 with random λ schedules dominates the exact quadratic instance",
+            run: thm_3_3,
+        },
+        Builtin {
+            name: "bsa24/monotone-in-t",
+            about: "Thms 4.1, 4.2, 4.4, 4.5: μ is non-decreasing in t",
+            run: monotone_in_t,
+        },
+        Builtin {
+            name: "bsa24/cor-5-2-is-prop-5-1-and-its-limit",
+            about: "Cor 5.2: π(η) has Prop 5.1's μ; π has μ = L/√m, the η → 0 limit, never below π(η)",
+            run: cor_5_2,
+        },
+        Builtin {
+            name: "bsa24/cor-5-4-dominates-thm-4-3",
+            about: "Cor 5.4: √(2LD + ηL²/2) ≥ Thm 4.3 for LMC at every t; π's √(2LD) is its η → 0 limit",
+            run: cor_5_4,
+        },
+        Builtin {
+            name: "bsa24/errata-e2-thm-4-9-negative-at-tau-0",
+            about: "ERRATA E2: Thm 4.9 as printed has a negative Gaussian parameter at τ = 0",
+            run: errata_e2,
+        },
+        Builtin {
+            name: "bsa24/thm-4-2-limit-is-prop-5-1",
+            about: "Thm 4.2 at LMC parameters tends to Prop 5.1 as t → ∞ and stays below it",
+            run: limit_prop_5_1,
+        },
+    ]
+}
+
+fn e(bits: u32, x: f64) -> Enclosure {
+    Enclosure::from_f64(bits, x)
+}
+
+fn p(name: &str, x: f64) -> (String, String) {
+    (name.to_string(), format!("{x}"))
+}
+
+fn lemma_3_2(ctx: &Ctx) -> Outcome {
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(200);
+    let b = ctx.bits;
+    let mut min_gap = f64::INFINITY;
+    for _ in 0..n {
+        let c = rng.unit();
+        let s = 2.0 * rng.unit();
+        let sigma = 0.1 + 2.0 * rng.unit();
+        let v = 0.01 + 3.0 * rng.unit();
+        let delta = 4.0 * rng.unit() - 2.0;
+        let z = 2.0 * rng.unit();
+        let zeta = z * (2.0 * rng.unit() - 1.0);
+        let lambda = rng.unit();
+        let (ce, se, sg, ve, de, ze, zte, le) = (
+            e(b, c),
+            e(b, s),
+            e(b, sigma),
+            e(b, v),
+            e(b, delta),
+            e(b, z),
+            e(b, zeta),
+            e(b, lambda),
+        );
+        let gap = ce.clone() * de.clone() + le.clone() * (ce.clone() * zte + se.clone());
+        let var = ce.clone() * ce.clone() * ve.clone() + sg.clone() * sg.clone();
+        let left2 = gap.clone() * gap / var;
+        let shift = le * (ce * ze + se) / sg;
+        let right2 = de.clone() * de / ve + shift.clone() * shift;
+        let margin = right2.lower_f64() - left2.upper_f64();
+        min_gap = min_gap.min(right2.upper_f64() - left2.lower_f64());
+        if left2.lower_f64() > right2.upper_f64() {
+            return Outcome::fail(
+                "Lemma 3.2 on Gaussian steps",
+                n,
+                vec![
+                    p("c", c),
+                    p("s", s),
+                    p("sigma", sigma),
+                    p("v", v),
+                    p("Delta", delta),
+                    p("z", z),
+                    p("zeta", zeta),
+                    p("lambda", lambda),
+                ],
+                format!("μ_left² ≥ {} > μ_right² ≤ {} (margin {margin:.3e})", left2.lower_f64(), right2.upper_f64()),
+            );
+        }
+    }
+    Outcome::pass(
+        format!("μ_left ≤ μ_right on {n} random Gaussian steps (128-bit intervals)"),
+        n,
+    )
+    .with_margin(min_gap)
+}
+
+fn thm_3_3(ctx: &Ctx) -> Outcome {
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(40);
+    let b = ctx.bits;
+    let mut ratios = vec![];
+    for _ in 0..n {
+        let t = rng.int(1, 60) as usize;
+        let c = 0.05 + 0.9 * rng.unit();
+        let eta = 0.1 + 0.9 * rng.unit();
+        let sigma = 0.5 + 2.0 * rng.unit();
+        let l = 0.1 + 2.0 * rng.unit();
+        let nn = rng.int(1, 4);
+        let params = vec![
+            p("steps", t as f64),
+            p("contraction", c),
+            p("eta", eta),
+            p("noise", sigma),
+            p("sensitivity", l),
+            p("n", nn as f64),
+        ];
+        // random λ_k ∈ [0, 1], λ_t = 1 → shifts a_k = λ_k (c z_{k−1} + s)
+        let s = eta * l / nn as f64;
+        let mut z = 0.0;
+        let mut a = Vec::with_capacity(t);
+        for k in 1..=t {
+            let lam = if k == t { 1.0 } else { rng.unit() };
+            let ak = lam * (c * z + s);
+            z = c * z + s - ak;
+            a.push(ak);
+        }
+        let prob = match noisy_gd(nn, e(b, l), e(b, eta), e(b, sigma), t, e(b, c), None) {
+            Ok(q) => q,
+            Err(err) => return Outcome::error(format!("schedule problem at {params:?}: {err}")),
+        };
+        let cert = match prob.certify(0, &a, b) {
+            Ok(x) => x,
+            Err(err) => return Outcome::error(format!("certify at {params:?}: {err}")),
+        };
+        let bound = cert.mu_f64();
+        let sched = match Schedule::full(nn, t, e(b, eta), e(b, sigma)) {
+            Ok(x) => x,
+            Err(err) => return Outcome::error(format!("instance at {params:?}: {err}")),
+        };
+        let h = (e(b, 1.0) - e(b, c)) / e(b, eta);
+        let inst = scalar_mu(&sched, &h, &e(b, l));
+        ratios.push(bound / inst.mid_f64());
+        if bound < inst.lower_f64() {
+            return Outcome::fail(
+                "Thm 3.3 with random λ schedules",
+                n,
+                params,
+                format!("schedule μ ≤ {bound:.12e} < instance μ ≥ {:.12e}", inst.lower_f64()),
+            );
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    Outcome::pass(
+        format!("{n} random schedules each dominate the quadratic instance (ratio schedule/instance)"),
+        n,
+    )
+    .with_tightness(Some((ratios[0], ratios[ratios.len() / 2], ratios[ratios.len() - 1])))
+}
+
+fn monotone_in_t(ctx: &Ctx) -> Outcome {
+    let mut points = 0;
+    for id in [THM_4_1, THM_4_2, THM_4_4, THM_4_5] {
+        let entry = match check::find(id) {
+            Ok(x) => x,
+            Err(err) => return Outcome::error(err.to_string()),
+        };
+        let n = ctx.samples_or(6);
+        for (params, setting) in super::run::sample_settings(&entry, &[], n, ctx.seed) {
+            let Ok(s) = setting else { continue };
+            let step = if s.algorithm == crate::settings::Algorithm::Cgd {
+                s.n / s.b
+            } else {
+                1
+            };
+            let mut prev: Option<f64> = None;
+            for k in 1..=6u64 {
+                let mut s2 = s.clone();
+                s2.t = k * step;
+                let mu = bounds_for(&s2)
+                    .into_iter()
+                    .find(|(i, _)| *i == id)
+                    .and_then(|(_, b)| b.ok())
+                    .and_then(|b| b.mu().map(|m| (m.lower_f64(), m.upper_f64())));
+                let Some((lo, hi)) = mu else { break };
+                if let Some(pv) = prev
+                    && hi < pv
+                {
+                    return Outcome::fail(
+                        "μ non-decreasing in t",
+                        points,
+                        params,
+                        format!("{id}: μ(t = {}) ≤ {hi:.12e} < μ(t = {}) ≥ {pv:.12e}", k * step, (k - 1) * step),
+                    );
+                }
+                prev = Some(lo);
+                points += 1;
+            }
+        }
+    }
+    if points == 0 {
+        return Outcome::error("no admissible point");
+    }
+    Outcome::pass(
+        format!("μ(t) non-decreasing over {points} (result, t) points of Thms 4.1, 4.2, 4.4, 4.5"),
+        points,
+    )
+}
+
+fn limit_prop_5_1(ctx: &Ctx) -> Outcome {
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(30);
+    let b = ctx.bits;
+    for _ in 0..n {
+        let eta = 0.01 + 0.99 * rng.unit();
+        let big_m = (0.05 + rng.unit() * (2.0 / eta - 0.05)).min(1.9 / eta);
+        let m = 0.01 + rng.unit() * (big_m - 0.01).max(0.0);
+        let l = 0.1 + 1.9 * rng.unit();
+        let params = vec![p("eta", eta), p("smoothness", big_m), p("strong-convexity", m), p("sensitivity", l)];
+        // LMC: n = 1, σ = √(2/η); c = max(|1 − ηm|, |1 − ηM|)
+        let c = (1.0 - eta * m).abs().max((1.0 - eta * big_m).abs());
+        if c >= 1.0 {
+            continue;
+        }
+        let ce = e(b, c);
+        let unit = e(b, l) / (e(b, 2.0) / e(b, eta)).sqrt();
+        let limit = mu_prop_5_1(&e(b, eta), &e(b, m), &e(b, l));
+        let t_big = ((60.0 / -c.ln()).ceil() as u64).clamp(1, 1 << 40);
+        let mu_big = mu_thm_4_2(&ce, t_big, &unit);
+        let mu_small = mu_thm_4_2(&ce, 1 + t_big / 7, &unit);
+        // Thm 4.2 must approach the stationary value from below when c = 1 − ηm
+        let c_is_m = (1.0 - eta * m) >= (eta * big_m - 1.0);
+        let fails_limit = c_is_m && (mu_big.mid_f64() - limit.mid_f64()).abs() > 1e-9 * limit.mid_f64();
+        let fails_order = mu_small.lower_f64() > mu_big.upper_f64();
+        if fails_limit || fails_order {
+            return Outcome::fail(
+                "Thm 4.2 → Prop 5.1",
+                n,
+                params,
+                format!(
+                    "Thm 4.2 at t = {t_big}: {:.15e}; Prop 5.1: {:.15e}; at t = {}: {:.15e}",
+                    mu_big.mid_f64(),
+                    limit.mid_f64(),
+                    1 + t_big / 7,
+                    mu_small.mid_f64()
+                ),
+            );
+        }
+    }
+    Outcome::pass(
+        format!("{n} LMC settings: Thm 4.2 at large t equals Prop 5.1 to 1e-9 when c = 1 − ηm, and increases in t"),
+        n,
+    )
+}
+
+/// A validated LMC setting from sampled values.
+fn lmc_setting(pairs: &[(&str, String)]) -> Option<crate::settings::Setting> {
+    let v: Vec<(&str, &str)> = pairs.iter().map(|(k, x)| (*k, x.as_str())).collect();
+    let raw = crate::settings::RawSetting::from_pairs(&v).ok()?;
+    crate::settings::Setting::new(crate::settings::Algorithm::Lmc, &raw).ok()
+}
+
+fn mu_of(s: &crate::settings::Setting, id: &str) -> Option<Enclosure> {
+    bounds_for(s)
+        .into_iter()
+        .find(|(i, _)| *i == id)
+        .and_then(|(_, b)| b.ok())
+        .and_then(|b| b.mu().cloned())
+}
+
+fn as_params(pairs: &[(&str, String)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+}
+
+fn cor_5_2(ctx: &Ctx) -> Outcome {
+    use crate::bounds::bsa24::{COR_5_2_ETA, COR_5_2_EXP, PROP_5_1};
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(30);
+    let mut run = 0;
+    for _ in 0..n {
+        let eta = rng.dec(0.001, 1.0);
+        let big_m = rng.dec(0.05, 1.9 / eta.parse::<f64>().unwrap_or(1.0));
+        let m = rng.dec(0.01, big_m.parse::<f64>().unwrap_or(1.0));
+        let pairs = vec![
+            ("steps", "1".to_string()),
+            ("eta", eta),
+            ("smoothness", big_m),
+            ("strong-convexity", m),
+            ("sensitivity", rng.dec(0.1, 2.0)),
+        ];
+        let Some(s) = lmc_setting(&pairs) else { continue };
+        let (Some(p), Some(st), Some(ex)) = (
+            mu_of(&s, PROP_5_1),
+            mu_of(&s, COR_5_2_ETA),
+            mu_of(&s, COR_5_2_EXP),
+        ) else {
+            continue;
+        };
+        run += 1;
+        let eta = s.eta.mid_f64();
+        let m = s.m.as_ref().map_or(f64::NAN, Enclosure::mid_f64);
+        let l = s.l.mid_f64();
+        let limit = l / m.sqrt();
+        let same = (st.mid_f64() - p.mid_f64()).abs() <= 1e-12 * p.mid_f64();
+        let lim_ok = (ex.mid_f64() - limit).abs() <= 1e-12 * limit;
+        let above = ex.upper_f64() >= st.lower_f64();
+        // Prop 5.1 → L/√m as η → 0: 1 − √(1 − y) ≤ y with y = ηm/2
+        let gap_ok = limit - p.mid_f64() <= limit * (eta * m / 2.0 + 1e-12);
+        if !(same && lim_ok && above && gap_ok) {
+            return Outcome::fail(
+                "Cor 5.2 against Prop 5.1",
+                run,
+                as_params(&pairs),
+                format!(
+                    "Prop 5.1 {:.15e}, Cor 5.2 π(η) {:.15e}, Cor 5.2 π {:.15e}, L/√m {limit:.15e}",
+                    p.mid_f64(),
+                    st.mid_f64(),
+                    ex.mid_f64()
+                ),
+            );
+        }
+    }
+    if run == 0 {
+        return Outcome::error("no admissible LMC point");
+    }
+    Outcome::pass(format!("{run} LMC settings: π(η) = Prop 5.1, π = L/√m ≥ π(η), gap ≤ ηm/2 · L/√m"), run)
+}
+
+fn cor_5_4(ctx: &Ctx) -> Outcome {
+    use crate::bounds::bsa24::{COR_5_4_ETA, COR_5_4_EXP, THM_4_3};
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(30);
+    let mut run = 0;
+    let mut ratios = vec![];
+    for _ in 0..n {
+        let eta = rng.dec(0.01, 1.0);
+        let big_m = rng.dec(0.05, 2.0 / eta.parse::<f64>().unwrap_or(1.0));
+        let pairs = vec![
+            ("steps", rng.int(1, 400).to_string()),
+            ("eta", eta),
+            ("smoothness", big_m),
+            ("sensitivity", rng.dec(0.1, 2.0)),
+            ("diameter", rng.dec(0.05, 2.0)),
+        ];
+        let Some(s) = lmc_setting(&pairs) else { continue };
+        let (Some(st), Some(ex)) = (mu_of(&s, COR_5_4_ETA), mu_of(&s, COR_5_4_EXP)) else {
+            continue;
+        };
+        let eta = s.eta.mid_f64();
+        let l = s.l.mid_f64();
+        let d = s.d.as_ref().map_or(f64::NAN, Enclosure::mid_f64);
+        let formula = (2.0 * l * d + eta * l * l / 2.0).sqrt();
+        let ok_formula = (st.mid_f64() - formula).abs() <= 1e-12 * formula
+            && (ex.mid_f64() - (2.0 * l * d).sqrt()).abs() <= 1e-12 * formula;
+        let thm = mu_of(&s, THM_4_3);
+        let ok_dom = thm.as_ref().is_none_or(|t| st.upper_f64() >= t.lower_f64());
+        if let Some(t) = &thm {
+            ratios.push(st.mid_f64() / t.mid_f64());
+        }
+        run += 1;
+        if !(ok_formula && ok_dom && ex.upper_f64() <= st.upper_f64()) {
+            return Outcome::fail(
+                "Cor 5.4 against Thm 4.3",
+                run,
+                as_params(&pairs),
+                format!(
+                    "Cor 5.4 π(η) {:.15e} (formula {formula:.15e}), π {:.15e}, Thm 4.3 {:?}",
+                    st.mid_f64(),
+                    ex.mid_f64(),
+                    thm.map(|t| t.mid_f64())
+                ),
+            );
+        }
+    }
+    if run == 0 {
+        return Outcome::error("no admissible LMC point");
+    }
+    ratios.sort_by(f64::total_cmp);
+    let t = (!ratios.is_empty()).then(|| (ratios[0], ratios[ratios.len() / 2], ratios[ratios.len() - 1]));
+    Outcome::pass(
+        format!("{run} projected-LMC settings: Cor 5.4 = its formula and ≥ Thm 4.3 (ratio Cor 5.4 / Thm 4.3)"),
+        run,
+    )
+    .with_tightness(t)
+}
+
+fn errata_e2(ctx: &Ctx) -> Outcome {
+    use crate::precision::Real;
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(50);
+    for _ in 0..n {
+        let c = 0.01 + 0.98 * rng.unit();
+        let t = rng.int(1, 500);
+        let ce = e(ctx.bits, c);
+        let one = ce.int(1);
+        // printed: (c^{t−τ+1} − c^t)/(1 − c) at τ = 0
+        let printed = (ce.powu(t + 1) - ce.powu(t)) / (one - ce.clone());
+        if printed.upper_f64() >= 0.0 {
+            return Outcome::fail(
+                "E2 evidence",
+                n,
+                vec![p("contraction", c), p("steps", t as f64)],
+                format!("printed Gaussian factor at τ = 0 is {:.6e}, not negative", printed.mid_f64()),
+            );
+        }
+    }
+    Outcome::pass(
+        format!("{n} random (c, t): the printed Thm 4.9 Gaussian factor at τ = 0 is −cᵗ < 0 (certified)"),
+        n,
+    )
+}

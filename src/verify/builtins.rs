@@ -1,0 +1,19 @@
+//! The registry of named checks ([`Builtin`]) that proofs/ obligations call with
+//! `kind = "builtin"`.
+//!
+//! Modules contribute their own checks; this module only collects them. Names are
+//! unique (`tests` checks it).
+use super::outcome::Builtin;
+
+/// Every registered builtin, sorted by name.
+pub fn registry() -> Vec<Builtin> {
+    let mut v: Vec<Builtin> = vec![];
+    v.extend(super::bsa24::builtins());
+    v.sort_by_key(|b| b.name);
+    v
+}
+
+/// The builtin called `name`.
+pub fn find(name: &str) -> Option<Builtin> {
+    registry().into_iter().find(|b| b.name == name)
+}

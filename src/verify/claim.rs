@@ -1,0 +1,474 @@
+//! Checking a researcher's own bound: `shiftdp verify --claim EXPR --setting FAMILY`.
+//!
+//! A claim is `mu = EXPR` or `mu <= EXPR`, EXPR a formula in the setting's parameters
+//! (see [`VARIABLES`]), evaluated at MPFR precision ([`super::expr`]). It is checked
+//! over points sampled from a *setting family* (the region of a validator entry, with
+//! `--region` overrides and `key=value` pins; points where a hypothesis of the
+//! family's result fails — e.g. η < 2/M for `gd-strong` — are skipped and counted):
+//!
+//! 1. **soundness** — `G(μ_claim)` must dominate every exact instance of the family
+//!    (SPEC §5) at every point; a certain violation is a counterexample: the claimed
+//!    bound is false;
+//! 2. **the shift analysis** (full and cyclic batches) — the certified optimum μ* of
+//!    the schedule problem (SPEC §4; τ searched, worst record position) is what the
+//!    shifted-interpolation analysis proves. `mu = EXPR` claims the closed form of that
+//!    analysis: it fails where |μ_claim − μ*| > tol · μ*, reporting whether the claim
+//!    is above (valid but not the analysis' value: loose or mis-transcribed) or below
+//!    (not implied by the analysis). `mu <= EXPR` claims only an upper bound: it fails
+//!    where μ_claim < μ*(1 − tol) (nothing proves it there).
+//!
+//! # Rounding
+//! Soundness uses the claim's upper end (a violation is reported only if even the
+//! largest value consistent with the evaluation loses); the optimum comparison uses the
+//! midpoint with the tolerance (the enclosures are far narrower than any tolerance).
+//!
+//! # References
+//! BSA24 Thm 3.3, §4; SPEC §4, §5.
+use super::expr::{Claim, Relation, parse_claim};
+use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series};
+use super::proofs::RegionRange;
+use super::run::{cgd_case, gd_case, sample_settings};
+use crate::bounds::bsa24::{
+    PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6,
+};
+use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
+use crate::check::{self, EPS_GRID, ORDERS};
+use crate::error::{Error, Result};
+use crate::exact::validate::Status as VStatus;
+use crate::exact::{BoundSpec, validate};
+use crate::precision::Enclosure;
+use crate::schedules::crosscheck;
+use crate::schedules::tau::TauSearch;
+use crate::settings::{Algorithm, Setting};
+use std::collections::BTreeMap;
+
+/// Setting families a claim can be checked on: (name, validator entry whose region and
+/// instances are used, description).
+pub const FAMILIES: [(&str, &str, &str); 10] = [
+    ("gd", THM_4_1, "NoisyGD, full batches, any convex loss"),
+    ("gd-strong", THM_4_2, "NoisyGD, m-strongly convex, M-smooth"),
+    ("gd-constrained", THM_4_3, "projected NoisyGD, convex, diameter D"),
+    ("cgd", THM_4_4, "cyclic NoisyCGD, any convex loss"),
+    ("cgd-strong", THM_4_5, "cyclic NoisyCGD, strongly convex"),
+    ("cgd-constrained", THM_4_6, "projected cyclic NoisyCGD, diameter D"),
+    ("sgd", THM_4_8, "NoisySGD, stochastic batches"),
+    ("sgd-strong", THM_4_9, "NoisySGD, strongly convex"),
+    ("sgd-constrained", THM_4_10, "projected NoisySGD, diameter D"),
+    ("lmc", PROP_5_1, "Langevin Monte Carlo (n = 1, σ = √(2/η))"),
+];
+
+/// Variables a claim may use, with their meaning.
+pub const VARIABLES: [(&str, &str); 14] = [
+    ("n", "dataset size"),
+    ("b", "batch size (= n for full batches)"),
+    ("t", "steps"),
+    ("E", "epochs t/l"),
+    ("l", "batches per epoch n/b"),
+    ("p", "sampling rate b/n"),
+    ("eta", "step size η"),
+    ("sigma", "noise multiplier σ (per-step noise std ησ)"),
+    ("L", "gradient sensitivity"),
+    ("m", "strong convexity"),
+    ("M", "smoothness"),
+    ("c", "contraction max{|1 − ηm|, |1 − ηM|} (1 without strong convexity)"),
+    ("D", "diameter of the constraint set"),
+    ("s", "update sensitivity ηL/b"),
+];
+
+/// A family by name.
+///
+/// # Errors
+/// [`Error::Parameter`] listing the families.
+pub fn family(name: &str) -> Result<(&'static str, &'static str, &'static str)> {
+    FAMILIES
+        .iter()
+        .find(|f| f.0 == name)
+        .copied()
+        .ok_or_else(|| {
+            Error::param(
+                "setting",
+                name,
+                &format!(
+                    "unknown setting family; known: {}",
+                    FAMILIES.iter().map(|f| f.0).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })
+}
+
+/// Parses `--setting`: a family name optionally followed by `key=value` pins.
+///
+/// # Errors
+/// Unknown family, or a pin that is not `key=number`.
+pub fn parse_setting(text: &str) -> Result<(&'static str, Vec<RegionRange>)> {
+    let mut words = text.split_whitespace();
+    let fam = words
+        .next()
+        .ok_or_else(|| Error::param("setting", text, "empty"))?;
+    let (name, _, _) = family(fam)?;
+    let mut pins = vec![];
+    for w in words {
+        pins.extend(parse_region(w)?);
+    }
+    Ok((name, pins))
+}
+
+/// Parses `key=lo..hi[,key=v…]`.
+///
+/// # Errors
+/// [`Error::Parse`] on a malformed item.
+pub fn parse_region(text: &str) -> Result<Vec<RegionRange>> {
+    let bad = |item: &str| Error::Parse {
+        input: item.to_string(),
+        reason: "region items are key=lo..hi or key=value".into(),
+    };
+    let mut out = vec![];
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = item.split_once('=').ok_or_else(|| bad(item))?;
+        let (lo, hi) = match v.split_once("..") {
+            Some((a, b)) => (a.trim().parse::<f64>(), b.trim().parse::<f64>()),
+            None => (v.trim().parse::<f64>(), v.trim().parse::<f64>()),
+        };
+        match (lo, hi) {
+            (Ok(lo), Ok(hi)) if lo.is_finite() && hi.is_finite() && lo <= hi => {
+                out.push(RegionRange {
+                    key: k.trim().to_string(),
+                    lo,
+                    hi,
+                })
+            }
+            _ => return Err(bad(item)),
+        }
+    }
+    Ok(out)
+}
+
+/// The variables of a setting, as enclosures.
+pub fn variables(s: &Setting, bits: u32) -> BTreeMap<String, Enclosure> {
+    let i = |x: u64| Enclosure::from_u64(bits, x);
+    let l = (s.n / s.b.max(1)).max(1);
+    let mut v = BTreeMap::new();
+    v.insert("n".into(), i(s.n));
+    v.insert("b".into(), i(s.b));
+    v.insert("t".into(), i(s.t));
+    v.insert("l".into(), i(l));
+    v.insert(
+        "E".into(),
+        s.epochs.clone().unwrap_or_else(|| i(s.t) / i(l)),
+    );
+    v.insert("p".into(), i(s.b) / i(s.n));
+    v.insert("eta".into(), s.eta.clone());
+    v.insert("sigma".into(), s.sigma.clone());
+    v.insert("L".into(), s.l.clone());
+    v.insert("s".into(), s.eta.clone() * s.l.clone() / i(s.b));
+    v.insert("c".into(), s.c.clone().unwrap_or_else(|| i(1)));
+    if let Some(m) = &s.m {
+        v.insert("m".into(), m.clone());
+    }
+    if let Some(mm) = &s.big_m {
+        v.insert("M".into(), mm.clone());
+    }
+    if let Some(d) = &s.d {
+        v.insert("D".into(), d.clone());
+    }
+    v
+}
+
+/// The certified optimum μ* of the schedule problem at a setting (full and cyclic
+/// batches, LMC); `None` for stochastic batches (no schedule problem of that form).
+///
+/// # Errors
+/// As the schedule builders.
+pub fn optimum(s: &Setting, bits: u32) -> Result<Option<f64>> {
+    let search = if s.t <= 400 {
+        TauSearch::Exhaustive
+    } else {
+        TauSearch::default()
+    };
+    match s.algorithm {
+        Algorithm::Gd | Algorithm::Lmc => {
+            crosscheck::constrained_strongly_convex(&gd_case(s), bits, search).map(|x| Some(x.0))
+        }
+        Algorithm::Cgd => crosscheck::cgd_optimum(&cgd_case(s), bits, search).map(|x| Some(x.0)),
+        Algorithm::Sgd => Ok(None),
+    }
+}
+
+/// The largest exact-instance μ-equivalent at a setting (the worst instance), for plots.
+fn worst_instance(entry: &check::Entry, s: &Setting) -> Option<f64> {
+    let insts = (entry.instances)(s).ok()?;
+    let mut worst: Option<f64> = None;
+    for (_, inst) in &insts {
+        // the instance's δ at ε = 0 is TV; map to the μ of G with that TV
+        let d = validate(&BoundSpec::Gdp { mu: 1.0 }, inst.as_ref(), &[0.0, 1.0], &[])
+            .ok()?;
+        if let Some(t) = d.tightness {
+            let mu = 1.0 / t;
+            worst = Some(worst.map_or(mu, |w: f64| w.max(mu)));
+        }
+    }
+    worst
+}
+
+fn pstr(p: &[(String, String)]) -> String {
+    p.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Checks a claim; returns the result with two obligations (soundness, analysis).
+///
+/// # Errors
+/// A claim that does not parse, whose left side is not `mu`, that uses an unknown
+/// variable, or an unknown family / bad region.
+pub fn check_claim(
+    claim_text: &str,
+    setting: &str,
+    region: &[RegionRange],
+    tolerance: f64,
+    ctx: &Ctx,
+) -> Result<ResultRun> {
+    let claim: Claim = parse_claim(claim_text)?;
+    if claim.lhs != "mu" && claim.lhs != "μ" {
+        return Err(Error::param(
+            "claim",
+            &claim.lhs,
+            "the left side must be mu (a Gaussian-DP parameter)",
+        ));
+    }
+    let known: Vec<&str> = VARIABLES.iter().map(|v| v.0).collect();
+    for v in claim.expr.variables() {
+        if !known.contains(&v.as_str()) {
+            return Err(Error::param(
+                "claim",
+                &v,
+                &format!("unknown variable; use {}", known.join(", ")),
+            ));
+        }
+    }
+    let (fam, pins) = parse_setting(setting)?;
+    let (_, entry_id, desc) = family(fam)?;
+    let entry = check::find(entry_id)?;
+    let mut overrides = pins;
+    overrides.extend_from_slice(region);
+    let n = ctx.samples_or(entry.default_samples);
+    let points = sample_settings(&entry, &overrides, n, super::run::salted(ctx.seed, "claim"));
+
+    let mut sound: Option<Outcome> = None;
+    let mut analysis: Option<Outcome> = None;
+    let (mut n_sound, mut n_opt) = (0usize, 0usize);
+    let mut ratios_inst = vec![];
+    let mut ratios_opt = vec![];
+    let mut first_ok: Option<Setting> = None;
+    let mut skipped = 0usize;
+    for (params, setting) in points {
+        let Ok(s) = setting else { continue };
+        // the family is defined by the hypotheses of its result (e.g. η < 2/M, c < 1)
+        if let Some((_, Err(Error::Hypothesis { .. }))) = crate::bounds::bounds_for(&s)
+            .into_iter()
+            .find(|(id, _)| *id == entry_id)
+        {
+            skipped += 1;
+            continue;
+        }
+        let vars = variables(&s, ctx.bits);
+        let mu = match claim.expr.eval(&vars, ctx.bits) {
+            Ok(m) => m,
+            Err(e) => {
+                sound.get_or_insert(Outcome::fail(
+                    "claim evaluation",
+                    n_sound,
+                    params.clone(),
+                    format!("the expression is not defined here: {e}"),
+                ));
+                continue;
+            }
+        };
+        if !(mu.lower_f64() >= 0.0) {
+            sound.get_or_insert(Outcome::fail(
+                "claim evaluation",
+                n_sound,
+                params.clone(),
+                format!("μ_claim = {:.6e} is negative: not a tradeoff function", mu.mid_f64()),
+            ));
+            continue;
+        }
+        // 1. soundness against the exact instances
+        let insts = match (entry.instances)(&s) {
+            Ok(v) => v,
+            Err(e) => {
+                return Ok(error_run(claim_text, fam, &format!("instances at {}: {e}", pstr(&params))));
+            }
+        };
+        let spec = BoundSpec::Gdp { mu: mu.upper_f64() };
+        n_sound += 1;
+        for (label, inst) in &insts {
+            let dom = match validate(&spec, inst.as_ref(), &EPS_GRID, &ORDERS) {
+                Ok(d) => d,
+                Err(e) => {
+                    return Ok(error_run(claim_text, fam, &format!("{label} at {}: {e}", pstr(&params))));
+                }
+            };
+            if let Some(t) = dom.tightness {
+                ratios_inst.push(t);
+            }
+            if let Some(c) = dom.checks.iter().find(|c| c.status == VStatus::Violated) {
+                sound.get_or_insert(Outcome::fail(
+                    "soundness: G(μ_claim) dominates every exact instance",
+                    n_sound,
+                    params.clone(),
+                    format!(
+                        "μ_claim = {:.12e} is violated by the exact instance `{label}`: {} at {} ({:?}) bound {:.6e} vs instance {:.6e} ± {:.1e}",
+                        mu.mid_f64(), c.kind, c.at, c.order, c.bound, c.instance.value, c.instance.error
+                    ),
+                ));
+                break;
+            }
+        }
+        // 2. the shift analysis
+        match optimum(&s, ctx.bits) {
+            Ok(Some(opt)) => {
+                n_opt += 1;
+                let x = mu.mid_f64();
+                ratios_opt.push(x / opt);
+                let rel = (x - opt) / opt.max(f64::MIN_POSITIVE);
+                let bad = match claim.relation {
+                    Relation::Eq => rel.abs() > tolerance,
+                    Relation::Le => rel < -tolerance,
+                };
+                if bad {
+                    let why = if rel > 0.0 {
+                        "the claim is ABOVE what the shift analysis proves (valid if sound, but not the analysis' value: loose or mis-transcribed)"
+                    } else {
+                        "the claim is BELOW what the shift analysis proves: not implied by it"
+                    };
+                    analysis.get_or_insert(Outcome::fail(
+                        "analysis: claim vs the certified schedule optimum",
+                        n_opt,
+                        params.clone(),
+                        format!("μ_claim = {x:.12e}, optimum μ* = {opt:.12e}, relative difference {rel:.3e}: {why}"),
+                    ));
+                }
+            }
+            Ok(None) => {}
+            Err(Error::Hypothesis { .. }) => {}
+            Err(e) => {
+                return Ok(error_run(claim_text, fam, &format!("schedule optimum at {}: {e}", pstr(&params))));
+            }
+        }
+        if first_ok.is_none() {
+            first_ok = Some(s);
+        }
+    }
+    let summ = |v: &mut Vec<f64>| {
+        v.retain(|x| x.is_finite());
+        v.sort_by(f64::total_cmp);
+        (!v.is_empty()).then(|| (v[0], v[v.len() / 2], v[v.len() - 1]))
+    };
+    let t_inst = summ(&mut ratios_inst);
+    let t_opt = summ(&mut ratios_opt);
+    let mut sound = match sound {
+        Some(o) => o,
+        None if n_sound == 0 => Outcome::error("no admissible point in the region"),
+        None => Outcome::pass(
+            format!("G(μ_claim) dominates every exact instance at {n_sound} points, {skipped} outside the family's hypotheses (ratio μ_claim / instance)"),
+            n_sound,
+        ),
+    }
+    .with_tightness(t_inst);
+    sound.points = n_sound;
+    let analysis = match (analysis, n_opt) {
+        (Some(o), _) => o.with_tightness(t_opt),
+        (None, 0) => Outcome::pass(
+            "no schedule problem for this family (stochastic batches): soundness only",
+            0,
+        ),
+        (None, k) => Outcome::pass(
+            format!(
+                "μ_claim {} the certified optimum at {k} points (ratio μ_claim / μ*)",
+                if claim.relation == Relation::Eq { "equals" } else { "is ≥" }
+            ),
+            k,
+        )
+        .with_tightness(t_opt),
+    };
+    if let Some(s) = &first_ok
+        && let Some(p) = claim_plot(&claim, &entry, s, ctx.bits)
+    {
+        sound = sound.with_plot(p);
+    }
+    Ok(ResultRun {
+        id: format!("claim on {fam}"),
+        title: claim_text.to_string(),
+        path: String::new(),
+        statement: format!("{claim_text}\n\nsetting family: {fam} ({desc}); region: validator entry {entry_id}{}", if overrides.is_empty() { String::new() } else { format!(" with overrides {}", overrides.iter().map(|r| format!("{}={}..{}", r.key, r.lo, r.hi)).collect::<Vec<_>>().join(", ")) }),
+        runs: vec![
+            ObligationRun {
+                label: "soundness against exact instances".into(),
+                kind: "claim-soundness".into(),
+                outcome: sound,
+            },
+            ObligationRun {
+                label: "against the optimized shift schedule".into(),
+                kind: "claim-schedule".into(),
+                outcome: analysis,
+            },
+        ],
+    })
+}
+
+fn error_run(claim: &str, fam: &str, msg: &str) -> ResultRun {
+    ResultRun {
+        id: format!("claim on {fam}"),
+        title: claim.to_string(),
+        path: String::new(),
+        statement: claim.to_string(),
+        runs: vec![ObligationRun {
+            label: "claim".into(),
+            kind: "claim".into(),
+            outcome: Outcome::error(msg),
+        }],
+    }
+}
+
+/// μ_claim, the optimum and the worst instance against t at one point.
+fn claim_plot(claim: &Claim, entry: &check::Entry, s: &Setting, bits: u32) -> Option<Plot> {
+    let step = if s.algorithm == Algorithm::Cgd { s.n / s.b.max(1) } else { 1 };
+    let (mut a, mut o, mut w) = (vec![], vec![], vec![]);
+    for k in 1..=30u64 {
+        let mut s2 = s.clone();
+        s2.t = k * step;
+        s2.epochs = None;
+        let x = (k * step) as f64;
+        if let Ok(m) = claim.expr.eval(&variables(&s2, bits), bits) {
+            a.push((x, m.mid_f64()));
+        }
+        if let Ok(Some(v)) = optimum(&s2, bits) {
+            o.push((x, v));
+        }
+        if let Some(v) = worst_instance(entry, &s2) {
+            w.push((x, v));
+        }
+    }
+    let mut series = vec![Series {
+        name: "claim".into(),
+        points: a,
+    }];
+    if !o.is_empty() {
+        series.push(Series {
+            name: "schedule optimum (certified)".into(),
+            points: o,
+        });
+    }
+    series.push(Series {
+        name: "worst exact instance".into(),
+        points: w,
+    });
+    Some(Plot {
+        title: "claim against steps".into(),
+        x_label: "steps t".into(),
+        y_label: "μ".into(),
+        series,
+    })
+}
