@@ -72,7 +72,8 @@ impl T {
                 if *n < 0 { acc.recip() } else { acc }
             }
             T::Call(f, args) => {
-                let xs: Vec<Rational> = args.iter().map(|a| a.exact(vars)).collect::<Option<_>>()?;
+                let xs: Vec<Rational> =
+                    args.iter().map(|a| a.exact(vars)).collect::<Option<_>>()?;
                 match *f {
                     "abs" => xs[0].clone().abs(),
                     "min" => xs.into_iter().min()?,
@@ -127,7 +128,11 @@ fn rational_tree() -> impl Strategy<Value = T> {
                 .prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b))),
             (inner.clone(), -3i32..5).prop_map(|(a, n)| T::PowI(Box::new(a), n)),
             inner.clone().prop_map(|a| T::Call("abs", vec![a])),
-            (prop::sample::select(vec!["min", "max"]), inner.clone(), inner)
+            (
+                prop::sample::select(vec!["min", "max"]),
+                inner.clone(),
+                inner
+            )
                 .prop_map(|(f, a, b)| T::Call(f, vec![a, b])),
         ]
     })
@@ -147,9 +152,16 @@ fn float_tree() -> impl Strategy<Value = T> {
                 inner.clone()
             )
                 .prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b))),
-            (prop::sample::select(vec!["sqrt", "ln", "abs"]), inner.clone())
+            (
+                prop::sample::select(vec!["sqrt", "ln", "abs"]),
+                inner.clone()
+            )
                 .prop_map(|(f, a)| T::Call(f, vec![a])),
-            (prop::sample::select(vec!["min", "max"]), inner.clone(), inner)
+            (
+                prop::sample::select(vec!["min", "max"]),
+                inner.clone(),
+                inner
+            )
                 .prop_map(|(f, a, b)| T::Call(f, vec![a, b])),
         ]
     })
@@ -316,7 +328,10 @@ fn known_constants_are_enclosed() {
     // a variable named e shadows the constant
     let shadow = eval("e + 1", &[("e", "2")], 64).unwrap();
     assert!(contains(&shadow, &Rational::from(3)) && shadow.rel_width() < 1e-15);
-    assert!(!contains(&eval("e + 1", &[], 64).unwrap(), &Rational::from(3)));
+    assert!(!contains(
+        &eval("e + 1", &[], 64).unwrap(),
+        &Rational::from(3)
+    ));
 }
 
 #[test]
@@ -371,8 +386,14 @@ fn domain_errors_name_the_subexpression() {
     assert!(domain_message("ceil(0.1*10)", &[]).contains("straddles"));
     assert!(domain_message("exp(1e10)", &[]).contains("overflow"));
     // decidable cases
-    assert!(contains(&eval("floor(2.5)", &[], 64).unwrap(), &Rational::from(2)));
-    assert!(contains(&eval("ceil(n/2)", &[("n", "7")], 64).unwrap(), &Rational::from(4)));
+    assert!(contains(
+        &eval("floor(2.5)", &[], 64).unwrap(),
+        &Rational::from(2)
+    ));
+    assert!(contains(
+        &eval("ceil(n/2)", &[("n", "7")], 64).unwrap(),
+        &Rational::from(4)
+    ));
 }
 
 #[test]
@@ -383,7 +404,10 @@ fn unknown_variable_and_bad_precision() {
     }
     assert!(matches!(eval("1", &[], 8), Err(Error::Precision { .. })));
     let e = parse_expr("sqrt(-x)").unwrap();
-    assert!(e.eval_f64(&BTreeMap::from([("x".to_string(), 1.0)])).is_err());
+    assert!(
+        e.eval_f64(&BTreeMap::from([("x".to_string(), 1.0)]))
+            .is_err()
+    );
     assert!(e.eval_f64(&BTreeMap::new()).is_err());
     assert!(
         parse_expr("exp(1000)")
