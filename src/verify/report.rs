@@ -1,0 +1,704 @@
+//! The report of a `shiftdp verify` run: one self-contained HTML page and the same
+//! content in Markdown.
+//!
+//! [`write_report`] writes, into a directory,
+//!
+//! * `index.html` — a single file with inline CSS and the plots as inline SVG (no
+//!   scripts, style sheets, fonts or network access), starting with a summary table
+//!   (result id, status badge, obligations passed/total, worst margin, tightness
+//!   min/median/max) followed by one section per result: id, title, source path,
+//!   statement, the table of obligations, the counterexample of every failure and the
+//!   plots;
+//! * `report.md` — the same content in Markdown, the plots saved as
+//!   `plots/<slug>-<i>.svg` and linked.
+//!
+//! The output is deterministic: the same [`Run`] gives byte-identical files (no
+//! timestamps, run order kept, floats printed with a fixed format). All text of the run
+//! is escaped (HTML entities; Markdown table cells additionally escape `|`).
+//!
+//! # Example
+//! ```
+//! use shiftdp::verify::{ObligationRun, Outcome, ResultRun, Run};
+//! use shiftdp::verify::report::render_html;
+//! let run = Run {
+//!     seed: 1,
+//!     samples: None,
+//!     bits: 128,
+//!     results: vec![ResultRun {
+//!         id: "BSA24 Thm 4.2".into(),
+//!         title: "NoisyGD, strongly convex".into(),
+//!         path: "proofs/bsa24-thm-4-2.md".into(),
+//!         statement: "μ = …".into(),
+//!         runs: vec![ObligationRun {
+//!             label: "dominates-instances".into(),
+//!             kind: "dominates-instances".into(),
+//!             outcome: Outcome::pass("200 points, margin > 0 <ok>", 200).with_margin(0.25),
+//!         }],
+//!     }],
+//! };
+//! let html = render_html(&run);
+//! assert!(html.contains("BSA24 Thm 4.2") && html.contains("&lt;ok&gt;"));
+//! assert_eq!(html, render_html(&run)); // deterministic
+//! ```
+use super::outcome::{ObligationRun, Outcome, Plot, ResultRun, Run, Status};
+use crate::error::{Error, Result};
+use plotters::prelude::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// Paths of the files written by [`write_report`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportFiles {
+    /// `DIR/index.html` (self-contained).
+    pub html: PathBuf,
+    /// `DIR/report.md`.
+    pub markdown: PathBuf,
+    /// `DIR/plots/<slug>-<i>.svg`, in report order.
+    pub plots: Vec<PathBuf>,
+}
+
+/// Plot size in pixels (the SVG scales with the page through its viewBox).
+const PLOT_SIZE: (u32, u32) = (820, 480);
+
+static FONT: Once = Once::new();
+
+/// Registers DejaVu Sans for plotters' text layout (as `crate::plot` does).
+fn register_font() {
+    FONT.call_once(|| {
+        // the font is a compile-time constant of the dejavu crate: registration cannot fail
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+    });
+}
+
+/// Draws a plot into `root` (axes fitted to the finite points; non-finite points skipped).
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    plot: &Plot,
+) -> std::result::Result<(), String> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &(x, y) in plot.series.iter().flat_map(|s| s.points.iter()) {
+        if x.is_finite() && y.is_finite() {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+    }
+    if !x0.is_finite() {
+        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+    }
+    if x0.partial_cmp(&x1) != Some(std::cmp::Ordering::Less) {
+        (x0, x1) = (x0 - 0.5, x0 + 0.5);
+    }
+    if y0.partial_cmp(&y1) != Some(std::cmp::Ordering::Less) {
+        (y0, y1) = (y0 - 0.5, y0 + 0.5);
+    }
+    let pad = 0.04 * (y1 - y0);
+    let mut c = ChartBuilder::on(&root)
+        .caption(&plot.title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
+        .map_err(|e| e.to_string())?;
+    c.configure_mesh()
+        .x_desc(&plot.x_label)
+        .y_desc(&plot.y_label)
+        .axis_desc_style(("sans-serif", 16))
+        .label_style(("sans-serif", 13))
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, s) in plot.series.iter().enumerate() {
+        let style = ShapeStyle {
+            color: Palette99::pick(i).to_rgba(),
+            filled: false,
+            stroke_width: 2,
+        };
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .copied()
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .collect();
+        let single = pts.len() == 1;
+        let drawn = c
+            .draw_series(LineSeries::new(pts.clone(), style))
+            .map_err(|e| e.to_string())?;
+        drawn
+            .label(s.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
+        if single {
+            // a one-point series has no line: mark the point
+            c.draw_series(pts.iter().map(|&p| Circle::new(p, 4, style.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    if !plot.series.is_empty() {
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| e.to_string())?;
+    }
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Renders a plot as a standalone SVG document (a `String` starting with `<svg`).
+///
+/// # Errors
+/// [`Error::Domain`] if plotters cannot lay the chart out.
+///
+/// # Example
+/// ```
+/// use shiftdp::verify::{Plot, Series};
+/// use shiftdp::verify::report::plot_svg;
+/// let p = Plot {
+///     title: "μ vs steps".into(),
+///     x_label: "steps".into(),
+///     y_label: "μ".into(),
+///     series: vec![Series { name: "bound".into(), points: vec![(1.0, 0.5), (2.0, 0.7)] }],
+/// };
+/// let svg = plot_svg(&p).unwrap();
+/// assert!(svg.starts_with("<svg") && svg.contains("bound"));
+/// ```
+pub fn plot_svg(plot: &Plot) -> Result<String> {
+    register_font();
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, PLOT_SIZE).into_drawing_area();
+        draw(root, plot).map_err(|e| Error::Domain {
+            what: format!("plot `{}`", plot.title),
+            reason: e,
+        })?;
+    }
+    Ok(buf)
+}
+
+/// HTML-escapes `& < > " '`.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for a Markdown table cell (or inline text): HTML entities, Markdown
+/// punctuation and `|`; newlines become `<br>`.
+fn md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            '\\' | '*' | '_' | '`' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("<br>"),
+            '\r' => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A fixed, platform-independent number format: 4 decimals in [0.01, 10⁴), else
+/// scientific with 3 decimals.
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        }
+    } else if x == 0.0 {
+        "0".into()
+    } else if (0.01..1e4).contains(&x.abs()) {
+        format!("{x:.4}")
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
+fn opt_num(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), num)
+}
+
+fn tight(t: Option<(f64, f64, f64)>) -> String {
+    t.map_or_else(
+        || "—".into(),
+        |(a, b, c)| format!("{} / {} / {}", num(a), num(b), num(c)),
+    )
+}
+
+/// Per-result aggregates shown in the summary table.
+struct Summary {
+    status: Status,
+    passed: usize,
+    total: usize,
+    worst_margin: Option<f64>,
+    /// (min of minima, median of medians, max of maxima) over the obligations.
+    tightness: Option<(f64, f64, f64)>,
+}
+
+fn summarize(r: &ResultRun) -> Summary {
+    let outs: Vec<&Outcome> = r.runs.iter().map(|o| &o.outcome).collect();
+    let worst_margin = outs
+        .iter()
+        .filter_map(|o| o.min_margin)
+        .reduce(|a, b| if b < a || b.is_nan() { b } else { a });
+    let ts: Vec<(f64, f64, f64)> = outs.iter().filter_map(|o| o.tightness).collect();
+    let tightness = (!ts.is_empty()).then(|| {
+        let lo = ts.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+        let hi = ts.iter().map(|t| t.2).fold(f64::NEG_INFINITY, f64::max);
+        let mut med: Vec<f64> = ts.iter().map(|t| t.1).collect();
+        med.sort_by(f64::total_cmp);
+        let m = if med.len() % 2 == 1 {
+            med[med.len() / 2]
+        } else {
+            (med[med.len() / 2 - 1] + med[med.len() / 2]) / 2.0
+        };
+        (lo, m, hi)
+    });
+    Summary {
+        status: r.status(),
+        passed: outs.iter().filter(|o| o.status == Status::Pass).count(),
+        total: outs.len(),
+        worst_margin,
+        tightness,
+    }
+}
+
+/// Unique anchors/file stems from the result ids (`BSA24 Thm 4.2` → `bsa24-thm-4-2`;
+/// repeated ids get `-2`, `-3`, …).
+fn slugs(run: &Run) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    run.results
+        .iter()
+        .map(|r| {
+            let mut s = String::new();
+            for c in r.id.chars() {
+                if c.is_ascii_alphanumeric() {
+                    s.push(c.to_ascii_lowercase());
+                } else if !s.ends_with('-') {
+                    s.push('-');
+                }
+            }
+            let base = s.trim_matches('-').to_string();
+            let base = if base.is_empty() {
+                "result".to_string()
+            } else {
+                base
+            };
+            let mut slug = base.clone();
+            let mut k = 2;
+            while !seen.insert(slug.clone()) {
+                slug = format!("{base}-{k}");
+                k += 1;
+            }
+            slug
+        })
+        .collect()
+}
+
+fn counts(run: &Run) -> (usize, usize, usize, usize) {
+    let all: Vec<Status> = run
+        .results
+        .iter()
+        .flat_map(|r| r.runs.iter().map(|o| o.outcome.status))
+        .collect();
+    let c = |s: Status| all.iter().filter(|&&x| x == s).count();
+    (
+        all.len(),
+        c(Status::Pass),
+        c(Status::Fail),
+        c(Status::Error),
+    )
+}
+
+fn badge(s: Status) -> String {
+    format!(
+        "<span class=\"badge {0}\">{1}</span>",
+        s.as_str(),
+        s.as_str().to_uppercase()
+    )
+}
+
+fn md_badge(s: Status) -> String {
+    match s {
+        Status::Pass => "✅ pass".into(),
+        Status::Fail => "❌ FAIL".into(),
+        Status::Error => "⚠️ ERROR".into(),
+    }
+}
+
+fn run_line(run: &Run) -> String {
+    let (total, pass, fail, error) = counts(run);
+    let samples = run
+        .samples
+        .map_or_else(|| "default".to_string(), |n| n.to_string());
+    format!(
+        "{} results, {total} obligations ({pass} pass, {fail} fail, {error} error) · seed {} · samples {samples} · {} bits",
+        run.results.len(),
+        run.seed,
+        run.bits
+    )
+}
+
+const CSS: &str = r#"
+:root { --pass:#1a7f37; --fail:#cf222e; --error:#bc4c00; --line:#d0d7de; --muted:#57606a; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+  color:#1f2328; margin:0; padding:24px 32px 48px; max-width:1200px; }
+h1 { font-size:1.7em; margin:0 0 4px; }
+h2 { font-size:1.3em; margin:0 0 2px; }
+h3 { font-size:1.05em; margin:18px 0 6px; }
+a { color:#0969da; text-decoration:none; } a:hover { text-decoration:underline; }
+.muted, .src { color:var(--muted); }
+.src { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size:.85em; margin:0 0 8px; }
+table { border-collapse:collapse; width:100%; margin:6px 0 12px; font-size:.92em; }
+th, td { border:1px solid var(--line); padding:5px 8px; text-align:left; vertical-align:top; }
+th { background:#f6f8fa; font-weight:600; }
+td.num { text-align:right; font-variant-numeric: tabular-nums; white-space:nowrap; }
+.badge { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; font-size:.78em;
+  font-weight:700; letter-spacing:.04em; }
+.badge.pass { background:var(--pass); } .badge.fail { background:var(--fail); }
+.badge.error { background:var(--error); }
+.overall { margin:0 0 14px; }
+section { border:1px solid var(--line); border-left:6px solid var(--pass); border-radius:6px;
+  padding:14px 18px; margin:18px 0; }
+section.fail { border-left-color:var(--fail); } section.error { border-left-color:var(--error); }
+pre.statement { white-space:pre-wrap; background:#f6f8fa; border:1px solid var(--line);
+  border-radius:6px; padding:10px 12px; font-size:.88em; margin:4px 0 8px; }
+details > summary { cursor:pointer; color:var(--muted); }
+.cex { background:#fff5f5; border:1px solid #f5c2c7; border-radius:6px; padding:8px 12px; margin:8px 0; }
+.cex table { width:auto; min-width:40%; background:#fff; }
+.cex .detail { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size:.88em; }
+figure { margin:10px 0; } figure svg { max-width:100%; height:auto; border:1px solid var(--line); }
+figcaption { color:var(--muted); font-size:.85em; }
+.summary-text { max-width:520px; }
+"#;
+
+/// Renders the self-contained HTML page of a run (what `index.html` contains).
+///
+/// Plots that plotters cannot draw are replaced by a note; nothing else can fail.
+pub fn render_html(run: &Run) -> String {
+    let slugs = slugs(run);
+    let status = run.status();
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    h.push_str(&format!(
+        "<title>shiftdp verify: {}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
+        status.as_str().to_uppercase()
+    ));
+    h.push_str("<h1>shiftdp verify</h1>\n");
+    h.push_str(&format!(
+        "<p class=\"overall\">{} {}</p>\n",
+        badge(status),
+        esc(&run_line(run))
+    ));
+    // summary table
+    h.push_str(
+        "<table class=\"summary\">\n<thead><tr><th>Result</th><th>Status</th><th>Obligations passed</th>\
+         <th>Worst margin</th><th>Tightness min / median / max</th></tr></thead>\n<tbody>\n",
+    );
+    for (r, slug) in run.results.iter().zip(&slugs) {
+        let s = summarize(r);
+        h.push_str(&format!(
+            "<tr><td><a href=\"#{slug}\">{}</a></td><td>{}</td><td class=\"num\">{}/{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+            esc(&r.id),
+            badge(s.status),
+            s.passed,
+            s.total,
+            esc(&opt_num(s.worst_margin)),
+            esc(&tight(s.tightness)),
+        ));
+    }
+    h.push_str("</tbody>\n</table>\n");
+    // one section per result
+    for (r, slug) in run.results.iter().zip(&slugs) {
+        let st = r.status();
+        h.push_str(&format!(
+            "<section id=\"{slug}\" class=\"{}\">\n<h2>{} {}{}</h2>\n<p class=\"src\">{}</p>\n",
+            st.as_str(),
+            badge(st),
+            esc(&r.id),
+            if r.title.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", esc(&r.title))
+            },
+            esc(&r.path)
+        ));
+        if !r.statement.trim().is_empty() {
+            h.push_str(&format!(
+                "<details open><summary>Statement</summary><pre class=\"statement\">{}</pre></details>\n",
+                esc(r.statement.trim())
+            ));
+        }
+        h.push_str(&obligations_html(&r.runs));
+        for o in &r.runs {
+            if let Some(cx) = &o.outcome.counterexample {
+                h.push_str(&format!(
+                    "<div class=\"cex\">\n<h3>Counterexample: {}</h3>\n",
+                    esc(&o.label)
+                ));
+                if !cx.params.is_empty() {
+                    h.push_str(
+                        "<table><thead><tr><th>Parameter</th><th>Value</th></tr></thead><tbody>\n",
+                    );
+                    for (k, v) in &cx.params {
+                        h.push_str(&format!(
+                            "<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                            esc(k),
+                            esc(v)
+                        ));
+                    }
+                    h.push_str("</tbody></table>\n");
+                }
+                h.push_str(&format!(
+                    "<p class=\"detail\">{}</p>\n</div>\n",
+                    esc(&cx.detail)
+                ));
+            }
+        }
+        for (i, (label, p)) in plots_of(r).into_iter().enumerate() {
+            let svg = plot_svg(p).unwrap_or_else(|e| {
+                format!(
+                    "<p class=\"muted\">plot not drawn: {}</p>",
+                    esc(&e.to_string())
+                )
+            });
+            h.push_str(&format!(
+                "<figure id=\"{slug}-plot-{i}\">\n{svg}\n<figcaption>{} ({})</figcaption>\n</figure>\n",
+                esc(&p.title),
+                esc(label)
+            ));
+        }
+        h.push_str("</section>\n");
+    }
+    h.push_str("</body>\n</html>\n");
+    h
+}
+
+fn obligations_html(runs: &[ObligationRun]) -> String {
+    if runs.is_empty() {
+        return "<p class=\"muted\">No obligations.</p>\n".into();
+    }
+    let mut h = String::from(
+        "<table class=\"obligations\">\n<thead><tr><th>Obligation</th><th>Kind</th><th>Status</th>\
+         <th>Points</th><th>Min margin</th><th>Tightness min / median / max</th><th>Summary</th></tr></thead>\n<tbody>\n",
+    );
+    for o in runs {
+        let out = &o.outcome;
+        h.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"summary-text\">{}</td></tr>\n",
+            esc(&o.label),
+            esc(&o.kind),
+            badge(out.status),
+            out.points,
+            esc(&opt_num(out.min_margin)),
+            esc(&tight(out.tightness)),
+            esc(&out.summary)
+        ));
+    }
+    h.push_str("</tbody>\n</table>\n");
+    h
+}
+
+/// The plots of a result in obligation order, with the obligation label.
+fn plots_of(r: &ResultRun) -> Vec<(&str, &Plot)> {
+    r.runs
+        .iter()
+        .flat_map(|o| o.outcome.plots.iter().map(move |p| (o.label.as_str(), p)))
+        .collect()
+}
+
+/// Renders the Markdown report; plot `i` of the result with slug `s` is linked as
+/// `plots/s-i.svg`.
+pub fn render_markdown(run: &Run) -> String {
+    let slugs = slugs(run);
+    let mut m = String::from("# shiftdp verify\n\n");
+    m.push_str(&format!(
+        "**Status: {}** — {}\n\n",
+        run.status().as_str().to_uppercase(),
+        md(&run_line(run))
+    ));
+    m.push_str(
+        "| Result | Status | Obligations passed | Worst margin | Tightness min / median / max |\n",
+    );
+    m.push_str("|---|---|---:|---:|---:|\n");
+    for (r, slug) in run.results.iter().zip(&slugs) {
+        let s = summarize(r);
+        m.push_str(&format!(
+            "| [{}](#{slug}) | {} | {}/{} | {} | {} |\n",
+            md(&r.id),
+            md_badge(s.status),
+            s.passed,
+            s.total,
+            md(&opt_num(s.worst_margin)),
+            md(&tight(s.tightness))
+        ));
+    }
+    for (r, slug) in run.results.iter().zip(&slugs) {
+        m.push_str(&format!(
+            "\n<a id=\"{slug}\"></a>\n\n## {}{} — {}\n\nSource: `{}`\n\n",
+            md(&r.id),
+            if r.title.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", md(&r.title))
+            },
+            md_badge(r.status()),
+            r.path.replace('`', "'")
+        ));
+        if !r.statement.trim().is_empty() {
+            m.push_str("### Statement\n\n");
+            for line in r.statement.trim().lines() {
+                m.push_str(&format!("> {line}\n").replace("> \n", ">\n"));
+            }
+            m.push('\n');
+        }
+        if r.runs.is_empty() {
+            m.push_str("No obligations.\n");
+        } else {
+            m.push_str("### Obligations\n\n| Obligation | Kind | Status | Points | Min margin | Tightness min / median / max | Summary |\n");
+            m.push_str("|---|---|---|---:|---:|---:|---|\n");
+            for o in &r.runs {
+                let out = &o.outcome;
+                m.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} | {} |\n",
+                    md(&o.label),
+                    md(&o.kind),
+                    md_badge(out.status),
+                    out.points,
+                    md(&opt_num(out.min_margin)),
+                    md(&tight(out.tightness)),
+                    md(&out.summary)
+                ));
+            }
+        }
+        for o in &r.runs {
+            if let Some(cx) = &o.outcome.counterexample {
+                m.push_str(&format!("\n### Counterexample: {}\n\n", md(&o.label)));
+                if !cx.params.is_empty() {
+                    m.push_str("| Parameter | Value |\n|---|---:|\n");
+                    for (k, v) in &cx.params {
+                        m.push_str(&format!("| {} | {} |\n", md(k), md(v)));
+                    }
+                    m.push('\n');
+                }
+                m.push_str(&format!("{}\n", md(&cx.detail)));
+            }
+        }
+        let plots = plots_of(r);
+        if !plots.is_empty() {
+            m.push_str("\n### Plots\n\n");
+            for (i, (label, p)) in plots.into_iter().enumerate() {
+                m.push_str(&format!(
+                    "![{}](plots/{slug}-{i}.svg)\n\n*{} ({})*\n\n",
+                    md(&p.title),
+                    md(&p.title),
+                    md(label)
+                ));
+            }
+        }
+    }
+    m
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| Error::Domain {
+        what: format!("writing {}", path.display()),
+        reason: e.to_string(),
+    })
+}
+
+/// Writes `index.html`, `report.md` and `plots/*.svg` of a run into `dir` (created if
+/// missing) and returns their paths.
+///
+/// # Errors
+/// [`Error::Domain`] if the directory or a file cannot be written. A plot that plotters
+/// cannot draw is replaced by a note in the HTML and an SVG containing the message.
+///
+/// # Example
+/// ```
+/// use shiftdp::verify::{ObligationRun, Outcome, ResultRun, Run};
+/// use shiftdp::verify::report::write_report;
+/// let run = Run { seed: 1, samples: Some(10), bits: 64, results: vec![ResultRun {
+///     id: "claim".into(), title: String::new(), path: "cli".into(), statement: String::new(),
+///     runs: vec![ObligationRun { label: "claim".into(), kind: "claim".into(),
+///         outcome: Outcome::error("unknown variable b") }],
+/// }]};
+/// let dir = std::env::temp_dir().join(format!("shiftdp-report-doctest-{}", std::process::id()));
+/// let files = write_report(&run, &dir).unwrap();
+/// let html = std::fs::read_to_string(&files.html).unwrap();
+/// assert!(html.contains("unknown variable b") && html.contains("ERROR"));
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn write_report(run: &Run, dir: &Path) -> Result<ReportFiles> {
+    let mkdir = |d: &Path| {
+        std::fs::create_dir_all(d).map_err(|e| Error::Domain {
+            what: format!("creating {}", d.display()),
+            reason: e.to_string(),
+        })
+    };
+    mkdir(dir)?;
+    let html = dir.join("index.html");
+    write(&html, render_html(run).as_bytes())?;
+    let markdown = dir.join("report.md");
+    write(&markdown, render_markdown(run).as_bytes())?;
+    let mut plots = Vec::new();
+    for (r, slug) in run.results.iter().zip(slugs(run)) {
+        for (i, (_, p)) in plots_of(r).into_iter().enumerate() {
+            if plots.is_empty() {
+                mkdir(&dir.join("plots"))?;
+            }
+            let path = dir.join("plots").join(format!("{slug}-{i}.svg"));
+            let svg = plot_svg(p).unwrap_or_else(|e| {
+                format!(
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"40\">\
+                     <text x=\"8\" y=\"24\">plot not drawn: {}</text></svg>",
+                    esc(&e.to_string())
+                )
+            });
+            write(&path, svg.as_bytes())?;
+            plots.push(path);
+        }
+    }
+    Ok(ReportFiles {
+        html,
+        markdown,
+        plots,
+    })
+}
