@@ -18,8 +18,8 @@ pub mod plot;
 pub mod renyi;
 pub mod reproduce;
 pub mod schedule;
-pub mod verify;
 pub mod setting;
+pub mod verify;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};

@@ -16,8 +16,8 @@
 //! # References
 //! BSA24 Lemma 3.2, Thm 3.3, Thm 4.1–4.5, Prop 5.1.
 use super::outcome::{Builtin, Ctx, Outcome};
-use crate::bounds::bsa24::{THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1, mu_thm_4_2};
 use crate::bounds::bounds_for;
+use crate::bounds::bsa24::{THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1, mu_thm_4_2};
 use crate::check::{self, SplitMix64};
 use crate::exact::Schedule;
 use crate::exact::gaussian::scalar_mu;
@@ -118,7 +118,11 @@ fn lemma_3_2(ctx: &Ctx) -> Outcome {
                     p("zeta", zeta),
                     p("lambda", lambda),
                 ],
-                format!("μ_left² ≥ {} > μ_right² ≤ {} (margin {margin:.3e})", left2.lower_f64(), right2.upper_f64()),
+                format!(
+                    "μ_left² ≥ {} > μ_right² ≤ {} (margin {margin:.3e})",
+                    left2.lower_f64(),
+                    right2.upper_f64()
+                ),
             );
         }
     }
@@ -180,16 +184,25 @@ fn thm_3_3(ctx: &Ctx) -> Outcome {
                 "Thm 3.3 with random λ schedules",
                 n,
                 params,
-                format!("schedule μ ≤ {bound:.12e} < instance μ ≥ {:.12e}", inst.lower_f64()),
+                format!(
+                    "schedule μ ≤ {bound:.12e} < instance μ ≥ {:.12e}",
+                    inst.lower_f64()
+                ),
             );
         }
     }
     ratios.sort_by(f64::total_cmp);
     Outcome::pass(
-        format!("{n} random schedules each dominate the quadratic instance (ratio schedule/instance)"),
+        format!(
+            "{n} random schedules each dominate the quadratic instance (ratio schedule/instance)"
+        ),
         n,
     )
-    .with_tightness(Some((ratios[0], ratios[ratios.len() / 2], ratios[ratios.len() - 1])))
+    .with_tightness(Some((
+        ratios[0],
+        ratios[ratios.len() / 2],
+        ratios[ratios.len() - 1],
+    )))
 }
 
 fn monotone_in_t(ctx: &Ctx) -> Outcome {
@@ -224,7 +237,11 @@ fn monotone_in_t(ctx: &Ctx) -> Outcome {
                         "μ non-decreasing in t",
                         points,
                         params,
-                        format!("{id}: μ(t = {}) ≤ {hi:.12e} < μ(t = {}) ≥ {pv:.12e}", k * step, (k - 1) * step),
+                        format!(
+                            "{id}: μ(t = {}) ≤ {hi:.12e} < μ(t = {}) ≥ {pv:.12e}",
+                            k * step,
+                            (k - 1) * step
+                        ),
                     );
                 }
                 prev = Some(lo);
@@ -250,7 +267,12 @@ fn limit_prop_5_1(ctx: &Ctx) -> Outcome {
         let big_m = (0.05 + rng.unit() * (2.0 / eta - 0.05)).min(1.9 / eta);
         let m = 0.01 + rng.unit() * (big_m - 0.01).max(0.0);
         let l = 0.1 + 1.9 * rng.unit();
-        let params = vec![p("eta", eta), p("smoothness", big_m), p("strong-convexity", m), p("sensitivity", l)];
+        let params = vec![
+            p("eta", eta),
+            p("smoothness", big_m),
+            p("strong-convexity", m),
+            p("sensitivity", l),
+        ];
         // LMC: n = 1, σ = √(2/η); c = max(|1 − ηm|, |1 − ηM|)
         let c = (1.0 - eta * m).abs().max((1.0 - eta * big_m).abs());
         if c >= 1.0 {
@@ -264,7 +286,8 @@ fn limit_prop_5_1(ctx: &Ctx) -> Outcome {
         let mu_small = mu_thm_4_2(&ce, 1 + t_big / 7, &unit);
         // Thm 4.2 must approach the stationary value from below when c = 1 − ηm
         let c_is_m = (1.0 - eta * m) >= (eta * big_m - 1.0);
-        let fails_limit = c_is_m && (mu_big.mid_f64() - limit.mid_f64()).abs() > 1e-9 * limit.mid_f64();
+        let fails_limit =
+            c_is_m && (mu_big.mid_f64() - limit.mid_f64()).abs() > 1e-9 * limit.mid_f64();
         let fails_order = mu_small.lower_f64() > mu_big.upper_f64();
         if fails_limit || fails_order {
             return Outcome::fail(
@@ -282,7 +305,9 @@ fn limit_prop_5_1(ctx: &Ctx) -> Outcome {
         }
     }
     Outcome::pass(
-        format!("{n} LMC settings: Thm 4.2 at large t equals Prop 5.1 to 1e-9 when c = 1 − ηm, and increases in t"),
+        format!(
+            "{n} LMC settings: Thm 4.2 at large t equals Prop 5.1 to 1e-9 when c = 1 − ηm, and increases in t"
+        ),
         n,
     )
 }
@@ -303,7 +328,10 @@ fn mu_of(s: &crate::settings::Setting, id: &str) -> Option<Enclosure> {
 }
 
 fn as_params(pairs: &[(&str, String)]) -> Vec<(String, String)> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
 }
 
 fn cor_5_2(ctx: &Ctx) -> Outcome {
@@ -322,7 +350,9 @@ fn cor_5_2(ctx: &Ctx) -> Outcome {
             ("strong-convexity", m),
             ("sensitivity", rng.dec(0.1, 2.0)),
         ];
-        let Some(s) = lmc_setting(&pairs) else { continue };
+        let Some(s) = lmc_setting(&pairs) else {
+            continue;
+        };
         let (Some(p), Some(st), Some(ex)) = (
             mu_of(&s, PROP_5_1),
             mu_of(&s, COR_5_2_ETA),
@@ -357,7 +387,10 @@ fn cor_5_2(ctx: &Ctx) -> Outcome {
     if run == 0 {
         return Outcome::error("no admissible LMC point");
     }
-    Outcome::pass(format!("{run} LMC settings: π(η) = Prop 5.1, π = L/√m ≥ π(η), gap ≤ ηm/2 · L/√m"), run)
+    Outcome::pass(
+        format!("{run} LMC settings: π(η) = Prop 5.1, π = L/√m ≥ π(η), gap ≤ ηm/2 · L/√m"),
+        run,
+    )
 }
 
 fn cor_5_4(ctx: &Ctx) -> Outcome {
@@ -376,7 +409,9 @@ fn cor_5_4(ctx: &Ctx) -> Outcome {
             ("sensitivity", rng.dec(0.1, 2.0)),
             ("diameter", rng.dec(0.05, 2.0)),
         ];
-        let Some(s) = lmc_setting(&pairs) else { continue };
+        let Some(s) = lmc_setting(&pairs) else {
+            continue;
+        };
         let (Some(st), Some(ex)) = (mu_of(&s, COR_5_4_ETA), mu_of(&s, COR_5_4_EXP)) else {
             continue;
         };
@@ -410,7 +445,13 @@ fn cor_5_4(ctx: &Ctx) -> Outcome {
         return Outcome::error("no admissible LMC point");
     }
     ratios.sort_by(f64::total_cmp);
-    let t = (!ratios.is_empty()).then(|| (ratios[0], ratios[ratios.len() / 2], ratios[ratios.len() - 1]));
+    let t = (!ratios.is_empty()).then(|| {
+        (
+            ratios[0],
+            ratios[ratios.len() / 2],
+            ratios[ratios.len() - 1],
+        )
+    });
     Outcome::pass(
         format!("{run} projected-LMC settings: Cor 5.4 = its formula and ≥ Thm 4.3 (ratio Cor 5.4 / Thm 4.3)"),
         run,
@@ -434,12 +475,17 @@ fn errata_e2(ctx: &Ctx) -> Outcome {
                 "E2 evidence",
                 n,
                 vec![p("contraction", c), p("steps", t as f64)],
-                format!("printed Gaussian factor at τ = 0 is {:.6e}, not negative", printed.mid_f64()),
+                format!(
+                    "printed Gaussian factor at τ = 0 is {:.6e}, not negative",
+                    printed.mid_f64()
+                ),
             );
         }
     }
     Outcome::pass(
-        format!("{n} random (c, t): the printed Thm 4.9 Gaussian factor at τ = 0 is −cᵗ < 0 (certified)"),
+        format!(
+            "{n} random (c, t): the printed Thm 4.9 Gaussian factor at τ = 0 is −cᵗ < 0 (certified)"
+        ),
         n,
     )
 }

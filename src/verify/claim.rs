@@ -28,9 +28,7 @@ use super::expr::{Claim, Relation, parse_claim};
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series};
 use super::proofs::RegionRange;
 use super::run::{cgd_case, gd_case, sample_settings};
-use crate::bounds::bsa24::{
-    PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6,
-};
+use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
 use crate::check::{self, EPS_GRID, ORDERS};
 use crate::error::{Error, Result};
@@ -47,13 +45,25 @@ use std::collections::BTreeMap;
 pub const FAMILIES: [(&str, &str, &str); 10] = [
     ("gd", THM_4_1, "NoisyGD, full batches, any convex loss"),
     ("gd-strong", THM_4_2, "NoisyGD, m-strongly convex, M-smooth"),
-    ("gd-constrained", THM_4_3, "projected NoisyGD, convex, diameter D"),
+    (
+        "gd-constrained",
+        THM_4_3,
+        "projected NoisyGD, convex, diameter D",
+    ),
     ("cgd", THM_4_4, "cyclic NoisyCGD, any convex loss"),
     ("cgd-strong", THM_4_5, "cyclic NoisyCGD, strongly convex"),
-    ("cgd-constrained", THM_4_6, "projected cyclic NoisyCGD, diameter D"),
+    (
+        "cgd-constrained",
+        THM_4_6,
+        "projected cyclic NoisyCGD, diameter D",
+    ),
     ("sgd", THM_4_8, "NoisySGD, stochastic batches"),
     ("sgd-strong", THM_4_9, "NoisySGD, strongly convex"),
-    ("sgd-constrained", THM_4_10, "projected NoisySGD, diameter D"),
+    (
+        "sgd-constrained",
+        THM_4_10,
+        "projected NoisySGD, diameter D",
+    ),
     ("lmc", PROP_5_1, "Langevin Monte Carlo (n = 1, σ = √(2/η))"),
 ];
 
@@ -70,7 +80,10 @@ pub const VARIABLES: [(&str, &str); 14] = [
     ("L", "gradient sensitivity"),
     ("m", "strong convexity"),
     ("M", "smoothness"),
-    ("c", "contraction max{|1 − ηm|, |1 − ηM|} (1 without strong convexity)"),
+    (
+        "c",
+        "contraction max{|1 − ηm|, |1 − ηM|} (1 without strong convexity)",
+    ),
     ("D", "diameter of the constraint set"),
     ("s", "update sensitivity ηL/b"),
 ];
@@ -200,8 +213,7 @@ fn worst_instance(entry: &check::Entry, s: &Setting) -> Option<f64> {
     let mut worst: Option<f64> = None;
     for (_, inst) in &insts {
         // the instance's δ at ε = 0 is TV; map to the μ of G with that TV
-        let d = validate(&BoundSpec::Gdp { mu: 1.0 }, inst.as_ref(), &[0.0, 1.0], &[])
-            .ok()?;
+        let d = validate(&BoundSpec::Gdp { mu: 1.0 }, inst.as_ref(), &[0.0, 1.0], &[]).ok()?;
         if let Some(t) = d.tightness {
             let mu = 1.0 / t;
             worst = Some(worst.map_or(mu, |w: f64| w.max(mu)));
@@ -290,7 +302,10 @@ pub fn check_claim(
                 "claim evaluation",
                 n_sound,
                 params.clone(),
-                format!("μ_claim = {:.6e} is negative: not a tradeoff function", mu.mid_f64()),
+                format!(
+                    "μ_claim = {:.6e} is negative: not a tradeoff function",
+                    mu.mid_f64()
+                ),
             ));
             continue;
         }
@@ -298,7 +313,11 @@ pub fn check_claim(
         let insts = match (entry.instances)(&s) {
             Ok(v) => v,
             Err(e) => {
-                return Ok(error_run(claim_text, fam, &format!("instances at {}: {e}", pstr(&params))));
+                return Ok(error_run(
+                    claim_text,
+                    fam,
+                    &format!("instances at {}: {e}", pstr(&params)),
+                ));
             }
         };
         let spec = BoundSpec::Gdp { mu: mu.upper_f64() };
@@ -307,7 +326,11 @@ pub fn check_claim(
             let dom = match validate(&spec, inst.as_ref(), &EPS_GRID, &ORDERS) {
                 Ok(d) => d,
                 Err(e) => {
-                    return Ok(error_run(claim_text, fam, &format!("{label} at {}: {e}", pstr(&params))));
+                    return Ok(error_run(
+                        claim_text,
+                        fam,
+                        &format!("{label} at {}: {e}", pstr(&params)),
+                    ));
                 }
             };
             if let Some(t) = dom.tightness {
@@ -354,7 +377,11 @@ pub fn check_claim(
             Ok(None) => {}
             Err(Error::Hypothesis { .. }) => {}
             Err(e) => {
-                return Ok(error_run(claim_text, fam, &format!("schedule optimum at {}: {e}", pstr(&params))));
+                return Ok(error_run(
+                    claim_text,
+                    fam,
+                    &format!("schedule optimum at {}: {e}", pstr(&params)),
+                ));
             }
         }
         if first_ok.is_none() {
@@ -387,7 +414,11 @@ pub fn check_claim(
         (None, k) => Outcome::pass(
             format!(
                 "μ_claim {} the certified optimum at {k} points (ratio μ_claim / μ*)",
-                if claim.relation == Relation::Eq { "equals" } else { "is ≥" }
+                if claim.relation == Relation::Eq {
+                    "equals"
+                } else {
+                    "is ≥"
+                }
             ),
             k,
         )
@@ -402,7 +433,21 @@ pub fn check_claim(
         id: format!("claim on {fam}"),
         title: claim_text.to_string(),
         path: String::new(),
-        statement: format!("{claim_text}\n\nsetting family: {fam} ({desc}); region: validator entry {entry_id}{}", if overrides.is_empty() { String::new() } else { format!(" with overrides {}", overrides.iter().map(|r| format!("{}={}..{}", r.key, r.lo, r.hi)).collect::<Vec<_>>().join(", ")) }),
+        statement: format!(
+            "{claim_text}\n\nsetting family: {fam} ({desc}); region: validator entry {entry_id}{}",
+            if overrides.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " with overrides {}",
+                    overrides
+                        .iter()
+                        .map(|r| format!("{}={}..{}", r.key, r.lo, r.hi))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ),
         runs: vec![
             ObligationRun {
                 label: "soundness against exact instances".into(),
@@ -434,7 +479,11 @@ fn error_run(claim: &str, fam: &str, msg: &str) -> ResultRun {
 
 /// μ_claim, the optimum and the worst instance against t at one point.
 fn claim_plot(claim: &Claim, entry: &check::Entry, s: &Setting, bits: u32) -> Option<Plot> {
-    let step = if s.algorithm == Algorithm::Cgd { s.n / s.b.max(1) } else { 1 };
+    let step = if s.algorithm == Algorithm::Cgd {
+        s.n / s.b.max(1)
+    } else {
+        1
+    };
     let (mut a, mut o, mut w) = (vec![], vec![], vec![]);
     for k in 1..=30u64 {
         let mut s2 = s.clone();

@@ -81,12 +81,18 @@ pub struct Entry {
 fn key_of(line: &str) -> Option<(String, String)> {
     let (body, heading) = if let Some(r) = line.strip_prefix("## ") {
         (r, true)
-    } else if let Some(r) = line.strip_prefix("**").or_else(|| line.strip_prefix("- **")) {
+    } else if let Some(r) = line
+        .strip_prefix("**")
+        .or_else(|| line.strip_prefix("- **"))
+    {
         (r, false)
     } else {
         return None;
     };
-    let letters: String = body.chars().take_while(|c| c.is_ascii_uppercase()).collect();
+    let letters: String = body
+        .chars()
+        .take_while(|c| c.is_ascii_uppercase())
+        .collect();
     let rest = &body[letters.len()..];
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     if letters.is_empty() || letters.len() > 3 || digits.is_empty() {
@@ -223,7 +229,11 @@ fn expectation(o: Outcome, expect: Status, what: &str) -> Outcome {
         (Status::Error, _) => o,
         (a, b) if a == b => Outcome {
             status: Status::Pass,
-            summary: format!("reproduces ({what} {} as recorded): {}", a.as_str(), o.summary),
+            summary: format!(
+                "reproduces ({what} {} as recorded): {}",
+                a.as_str(),
+                o.summary
+            ),
             ..o
         },
         (a, b) => Outcome {

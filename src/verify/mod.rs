@@ -1,10 +1,24 @@
 //! `shiftdp verify`: every result of proofs/ as a checked obligation (issue 7).
 //!
-//! * [`outcome`] — what a check returns ([`Outcome`], [`Status`]) and the interface of
-//!   named checks ([`Builtin`]) that modules register.
+//! * [`outcome`] — what a check returns ([`Outcome`], [`Status`]), the interface of
+//!   named checks ([`Builtin`]) and the report model ([`Run`]);
+//! * [`proofs`] — reading proofs/ files (Markdown + a TOML block of obligations);
+//! * [`run`] — executors of the generic obligation kinds and the parallel runner;
+//! * [`builtins`] — the registry of named checks;
+//! * [`bsa24`] — named checks of BSA24 results that are not instance dominations;
+//! * [`expr`] — claim expressions evaluated at MPFR precision;
+//! * [`claim`] — checking a researcher's own bound;
+//! * [`errata`] — ERRATA.md entries and their evidence;
+//! * [`report`] — the HTML and Markdown report.
+pub mod bsa24;
+pub mod builtins;
+pub mod claim;
+pub mod errata;
 pub mod expr;
 pub mod outcome;
+pub mod proofs;
 pub mod report;
+pub mod run;
 
 pub use outcome::{
     Builtin, Counterexample, Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, Status,

@@ -385,7 +385,11 @@ pub fn proof_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         } else if p.is_file() {
             out.push(p.clone());
         } else {
-            return Err(Error::param("path", p.display(), "no such file or directory"));
+            return Err(Error::param(
+                "path",
+                p.display(),
+                "no such file or directory",
+            ));
         }
     }
     Ok(out)

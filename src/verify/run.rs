@@ -78,7 +78,11 @@ const FLAGS: [&str; 11] = [
 const INTEGER_FLAGS: [&str; 4] = ["steps", "n", "batch", "epochs"];
 
 /// Redraws the overridden keys of a sampled point (uniform in the range).
-pub fn apply_region(p: &mut Vec<(&'static str, String)>, region: &[RegionRange], rng: &mut SplitMix64) {
+pub fn apply_region(
+    p: &mut Vec<(&'static str, String)>,
+    region: &[RegionRange],
+    rng: &mut SplitMix64,
+) {
     for r in region {
         let v = if INTEGER_FLAGS.contains(&r.key.as_str()) {
             rng.int(r.lo.ceil() as u64, r.hi.floor().max(r.lo.ceil()) as u64)
@@ -270,7 +274,9 @@ fn run_schedule(
         run += 1;
         ratios.push(cc.closed_form / cc.optimum);
         let ok = match relation {
-            ScheduleRelation::Equals => Verdict::classify(cc.closed_form, cc.optimum, tol) == Verdict::Attained,
+            ScheduleRelation::Equals => {
+                Verdict::classify(cc.closed_form, cc.optimum, tol) == Verdict::Attained
+            }
             ScheduleRelation::Dominates => cc.closed_form >= cc.optimum * (1.0 - tol),
         };
         if !ok {
@@ -334,7 +340,11 @@ fn mu_vs_steps_plot(result: &str, params: &Params, s: &Setting, bits: u32) -> Op
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     Some(Plot {
-        title: format!("{result}: μ against {} ({})", if cyclic { "epochs" } else { "steps" }, at.join(" ")),
+        title: format!(
+            "{result}: μ against {} ({})",
+            if cyclic { "epochs" } else { "steps" },
+            at.join(" ")
+        ),
         x_label: if cyclic { "epochs E" } else { "steps t" }.into(),
         y_label: "μ".into(),
         series: vec![
@@ -414,10 +424,15 @@ fn run_improves(
         }
     }
     if run == 0 {
-        return Outcome::error(format!("no point of the region where both {result} and {other} apply"));
+        return Outcome::error(format!(
+            "no point of the region where both {result} and {other} apply"
+        ));
     }
-    Outcome::pass(format!("{result} ≤ {other} at {run} points (ratio {result}/{other})"), run)
-        .with_tightness(summary_ratios(&ratios))
+    Outcome::pass(
+        format!("{result} ≤ {other} at {run} points (ratio {result}/{other})"),
+        run,
+    )
+    .with_tightness(summary_ratios(&ratios))
 }
 
 /// Runs one obligation.
