@@ -53,6 +53,11 @@ pub fn builtins() -> Vec<Builtin> {
             run: cor_5_4,
         },
         Builtin {
+            name: "bsa24/thm-4-5-optimum-by-batches-per-epoch",
+            about: "Thm 4.5 equals the worst-position optimum for l ≥ 2; for l = 1 it lies above it and the optimum is Thm 4.2 (ERRATA S6)",
+            run: thm_4_5_by_l,
+        },
+        Builtin {
             name: "bsa24/errata-e2-thm-4-9-negative-at-tau-0",
             about: "ERRATA E2: Thm 4.9 as printed has a negative Gaussian parameter at τ = 0",
             run: errata_e2,
@@ -485,6 +490,72 @@ fn errata_e2(ctx: &Ctx) -> Outcome {
     Outcome::pass(
         format!(
             "{n} random (c, t): the printed Thm 4.9 Gaussian factor at τ = 0 is −cᵗ < 0 (certified)"
+        ),
+        n,
+    )
+}
+
+fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
+    use crate::schedules::crosscheck::{CgdCase, Verdict, thm_4_5};
+    let mut rng = SplitMix64::new(ctx.seed);
+    let n = ctx.samples_or(16);
+    let (mut eq, mut above) = (0, 0);
+    for i in 0..n {
+        // alternate l = 1 and l ≥ 2
+        let l = if i % 2 == 0 { 1 } else { rng.int(2, 6) };
+        let b = rng.int(1, 3);
+        let c = 0.05 + 0.9 * rng.unit();
+        let case = CgdCase {
+            n: b * l,
+            batch: b,
+            sensitivity: 0.1 + 2.0 * rng.unit(),
+            eta: 0.5,
+            sigma: 0.5 + 2.0 * rng.unit(),
+            epochs: rng.int(2, 30),
+            contraction: c,
+            smoothness: 1.0,
+            diameter: None,
+        };
+        let params = vec![
+            p("n", case.n as f64),
+            p("batch", b as f64),
+            p("epochs", case.epochs as f64),
+            p("contraction", c),
+            p("sensitivity", case.sensitivity),
+            p("noise", case.sigma),
+        ];
+        let cc = match thm_4_5(&case, ctx.bits) {
+            Ok(x) => x,
+            Err(err) => return Outcome::error(format!("{params:?}: {err}")),
+        };
+        let ok = if l >= 2 {
+            eq += 1;
+            cc.verdict == Verdict::Attained
+        } else {
+            above += 1;
+            // l = 1 is full-batch GD over E steps: the optimum is Thm 4.2's μ
+            let unit =
+                e(ctx.bits, case.sensitivity) / (e(ctx.bits, b as f64) * e(ctx.bits, case.sigma));
+            let thm42 = mu_thm_4_2(&e(ctx.bits, c), case.epochs, &unit).mid_f64();
+            cc.verdict == Verdict::Beaten && (cc.optimum - thm42).abs() <= 1e-9 * thm42
+        };
+        if !ok {
+            return Outcome::fail(
+                "Thm 4.5 against the worst-position optimum",
+                i + 1,
+                params,
+                format!(
+                    "l = {l}: closed form {:.12e}, optimum {:.12e}, verdict {}",
+                    cc.closed_form,
+                    cc.optimum,
+                    cc.verdict.as_str()
+                ),
+            );
+        }
+    }
+    Outcome::pass(
+        format!(
+            "{eq} cases with l ≥ 2: attained; {above} cases with l = 1: above the optimum, which equals Thm 4.2"
         ),
         n,
     )

@@ -1,0 +1,322 @@
+//! `shiftdp verify` end to end: the reduced run over proofs/ and ERRATA.md passes, claims
+//! are judged correctly (issue 7 acceptance), and a broken obligation or evidence that no
+//! longer reproduces fails the command.
+use std::path::Path;
+use std::process::Command;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_shiftdp"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run_json(args: &[&str]) -> (i32, serde_json::Value) {
+    let out = bin().args(args).output().expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), v)
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shiftdp-verify-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
+    let dir = tmpdir("report");
+    let rep = dir.join("r");
+    let (code, v) = run_json(&[
+        "verify",
+        "--samples",
+        "2",
+        "--json",
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    let failing: Vec<String> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] != "pass")
+        .map(|r| format!("{}: {}", r["id"], r["obligations"]))
+        .collect();
+    assert!(failing.is_empty(), "failing results: {failing:#?}");
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "pass");
+    // every proofs file and every ERRATA entry is in the run
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let nproofs = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs"))
+        .unwrap()
+        .filter(|e| {
+            let p = e.as_ref().unwrap().path();
+            p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md")
+        })
+        .count();
+    assert!(ids.iter().filter(|i| !i.starts_with("ERRATA")).count() >= nproofs);
+    for key in [
+        "ERRATA E1",
+        "ERRATA E2",
+        "ERRATA R1",
+        "ERRATA A1",
+        "ERRATA I1",
+    ] {
+        assert!(ids.contains(&key), "{key} missing from the run");
+    }
+    let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert!(html.contains("BSA24 Thm 4.2") && html.contains("<svg"));
+    assert!(rep.join("report.md").is_file());
+}
+
+#[test]
+fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
+    // as printed: √ over the first factor only → above the schedule optimum
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        "mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)",
+        "--setting",
+        "gd-strong",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let obs = &v["results"][0]["obligations"];
+    assert_eq!(
+        obs[0]["status"], "pass",
+        "the printed reading is sound: {obs}"
+    );
+    assert_eq!(obs[1]["status"], "fail");
+    assert!(
+        obs[1]["counterexample"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("ABOVE")
+    );
+    assert!(
+        !obs[1]["counterexample"]["params"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+
+    // halved: unsound, caught by an exact instance
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)/2",
+        "--setting",
+        "gd-strong",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let obs = &v["results"][0]["obligations"];
+    assert_eq!(obs[0]["status"], "fail");
+    assert!(
+        obs[0]["counterexample"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("violated by the exact instance")
+    );
+
+    // the adopted reading passes both checks
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)",
+        "--setting",
+        "gd-strong",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    // and `<=` accepts a valid loose bound (composition) but not a too small one
+    let (code, _) = run_json(&[
+        "verify",
+        "--claim",
+        "mu <= sqrt(t)*L/(n*sigma)",
+        "--setting",
+        "gd-strong",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let (code, _) = run_json(&[
+        "verify",
+        "--claim",
+        "mu <= 0.9*L/(n*sigma)",
+        "--setting",
+        "gd-strong",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
+    // Thm 4.5's closed form: a valid bound everywhere on cgd-strong (`<=` passes), but
+    // equal to the worst-position optimum only for l ≥ 2 (ERRATA S6): the `=` claim's
+    // counterexample has b = n
+    let thm45 = "sqrt(1 + c^(2*l-2)*(1-c^2)/(1-c^l)^2*(1-c^(l*(E-1)))/(1+c^(l*(E-1))))*L/(b*sigma)";
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        &format!("mu <= {thm45}"),
+        "--setting",
+        "cgd-strong",
+        "--samples",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        &format!("mu = {thm45}"),
+        "--setting",
+        "cgd-strong",
+        "--samples",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    let cex = &v["results"][0]["obligations"][1]["counterexample"]["params"];
+    let get = |k: &str| {
+        cex.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == k)
+            .unwrap()["value"]
+            .clone()
+    };
+    assert_eq!(get("n"), get("batch"));
+    // a stochastic family has instances only; a claim of 0 is unsound there
+    let (code, v) = run_json(&[
+        "verify",
+        "--claim",
+        "mu = 0*L",
+        "--setting",
+        "sgd",
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    for bad in [
+        vec!["verify", "--claim", "mu = sqrt(", "--setting", "gd"],
+        vec!["verify", "--claim", "mu = q*L", "--setting", "gd"],
+        vec!["verify", "--claim", "eps = L", "--setting", "gd"],
+        vec!["verify", "--claim", "mu = L", "--setting", "nope"],
+        vec!["verify", "--claim", "mu = L"],
+        vec![
+            "verify",
+            "--claim",
+            "mu = L",
+            "--setting",
+            "gd",
+            "--region",
+            "steps=5..1",
+        ],
+        vec!["verify", "--samples", "0"],
+        vec!["verify", "no/such/dir"],
+    ] {
+        let out = bin().args(&bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{bad:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn broken_obligations_and_stale_evidence_fail_the_command() {
+    let dir = tmpdir("broken");
+    // an obligation naming a builtin that does not exist, and an unknown kind
+    std::fs::write(
+        dir.join("x-thm-1.md"),
+        "# X Thm 1 — demo\n## Statement\n## Hypotheses\n## Code\n## Rounding\n## Derivation\n## References\n## Obligations\n```toml\n[[obligation]]\nkind = \"builtin\"\nname = \"no/such\"\n```\n",
+    )
+    .unwrap();
+    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["results"][0]["status"], "error");
+    std::fs::write(
+        dir.join("x-thm-1.md"),
+        "# X Thm 1 — demo\n## Statement\n## Obligations\n```toml\n[[obligation]]\nkind = \"wishful\"\n```\n",
+    )
+    .unwrap();
+    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["status"], "error");
+
+    // ERRATA evidence that no longer reproduces: the adopted Thm 4.2 reading recorded
+    // as failing
+    let errata = dir.join("ERRATA.md");
+    std::fs::write(
+        &errata,
+        "## E9. a stale entry\ntext\n```toml\n[[evidence]]\nentry = \"E9\"\nclaim = \"mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)\"\nsetting = \"gd-strong\"\nexpect = \"fail\"\n```\n## E10. no evidence\ntext\n",
+    )
+    .unwrap();
+    let proofs = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/bsa24-cor-5-2.md");
+    let (code, v) = run_json(&[
+        "verify",
+        proofs.to_str().unwrap(),
+        "--errata",
+        errata.to_str().unwrap(),
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let by_id = |id: &str| {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by_id("ERRATA E9")["status"], "fail");
+    assert_eq!(by_id("ERRATA E10")["status"], "error");
+    assert_eq!(by_id("BSA24 Cor 5.2")["status"], "pass");
+}
+
+#[test]
+fn verify_is_deterministic_for_a_seed() {
+    let a = run_json(&[
+        "verify",
+        "--only",
+        "thm 4.5",
+        "--samples",
+        "2",
+        "--json",
+        "--seed",
+        "7",
+    ])
+    .1;
+    let b = run_json(&[
+        "verify",
+        "--only",
+        "thm 4.5",
+        "--samples",
+        "2",
+        "--json",
+        "--seed",
+        "7",
+    ])
+    .1;
+    assert_eq!(a, b);
+    assert_eq!(a["results"].as_array().unwrap().len(), 1);
+}
