@@ -18,6 +18,181 @@ pub enum PlotCommand {
     EpsilonVsSteps(EpsPlotArgs),
     /// The optimal shift schedule: λ_k and z_k against k (`shiftdp schedule` flags).
     Schedule(SchedulePlotArgs),
+    /// ε(δ) against steps (or epochs) for every applicable bound of `shiftdp compare`.
+    Compare(PlotCompareArgs),
+}
+
+/// The x axis of `shiftdp plot compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum XAxis {
+    /// Number of steps t.
+    Steps,
+    /// Number of epochs E (t = E·n/b).
+    Epochs,
+}
+
+/// Arguments of `shiftdp plot compare`: the flags of `shiftdp compare` (the run's
+/// `--steps`/`--epochs` are replaced by the x grid), plus the plot's.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlotCompareArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub algorithm: AlgorithmArg,
+    /// Setting flags (`--steps`/`--epochs` are replaced by the x grid).
+    #[command(flatten)]
+    pub setting: SettingArgs,
+    /// δ of the (ε, δ) conversions.
+    #[arg(long, default_value = "1e-5", allow_hyphen_values = true)]
+    pub delta: String,
+    /// MPFR precision of the conversions (as for `shiftdp compare`).
+    #[arg(long)]
+    pub bits: Option<u64>,
+    /// x axis: steps or epochs.
+    #[arg(long, value_enum, default_value = "steps")]
+    pub x: XAxis,
+    /// Largest x (steps or epochs).
+    #[arg(long, default_value_t = 200)]
+    pub max: u64,
+    /// Number of x values (log-spaced from 1 to --max, duplicates removed).
+    #[arg(long, default_value_t = 16)]
+    pub points: usize,
+    /// Output path without extension (writes .svg and .png).
+    #[arg(long, default_value = "out/compare")]
+    pub out: PathBuf,
+}
+
+/// Label of the lower envelope series of `shiftdp plot compare`.
+pub const BEST_ENVELOPE: &str = "best valid bound (lower envelope)";
+
+/// Runs `shiftdp plot compare`: ε(δ) of every applicable row of `shiftdp compare`
+/// against steps or epochs, one series per row (legend: the row id, `[paper kind]`,
+/// and `★ best at x = max` on the best valid row at the largest x), plus the lower
+/// envelope of the rows eligible for "best".
+///
+/// # Errors
+/// Invalid setting, δ, precision or grid; no applicable bound; files not writable.
+///
+/// # Rounding
+/// Every plotted ε is the certified upper bound `shiftdp compare` reports.
+///
+/// # References
+/// See [`super::compare`].
+pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
+    use super::compare::{best_row, compare_rows};
+    if a.max == 0 || a.max > 10_000_000 {
+        return Err(Error::param("max", a.max, "must be between 1 and 10⁷"));
+    }
+    if !(2..=200).contains(&a.points) {
+        return Err(Error::param(
+            "points",
+            a.points,
+            "must be between 2 and 200",
+        ));
+    }
+    let prec = Precision::from_bits(a.bits)?;
+    let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(128))?;
+    if !delta.is_positive() || delta.upper_f64() >= 1.0 {
+        return Err(Error::param("delta", &a.delta, "must be in (0, 1)"));
+    }
+    let mut xs: Vec<u64> = (0..a.points)
+        .map(|i| ((a.max as f64).powf(i as f64 / (a.points - 1) as f64)).round() as u64)
+        .map(|x| x.max(1))
+        .collect();
+    xs.dedup();
+    let mut by_id: Vec<(String, Vec<(f64, f64)>)> = vec![];
+    let mut envelope: Vec<(f64, f64)> = vec![];
+    let mut last_best: Option<String> = None;
+    let mut last_err: Option<Error> = None;
+    for &x in &xs {
+        let mut sa = a.setting.clone();
+        match a.x {
+            XAxis::Steps => {
+                sa.steps = Some(x.to_string());
+                sa.epochs = None;
+            }
+            XAxis::Epochs => {
+                sa.epochs = Some(x.to_string());
+                sa.steps = None;
+            }
+        }
+        let s = match sa.setting(a.algorithm) {
+            Ok(s) => s,
+            Err(e) => {
+                last_err = Some(e);
+                continue;
+            }
+        };
+        let rows = compare_rows(&s, &delta, prec)?;
+        let best = best_row(&rows);
+        for (i, r) in rows.iter().enumerate() {
+            let Some(e) = &r.epsilon else { continue };
+            let v = e.to_f64_round(rug::float::Round::Up);
+            if !v.is_finite() {
+                continue;
+            }
+            let name = format!("{} [{} {}]", r.id, r.paper, r.kind);
+            match by_id.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, pts)) => pts.push((x as f64, v)),
+                None => by_id.push((name.clone(), vec![(x as f64, v)])),
+            }
+            if Some(i) == best {
+                envelope.push((x as f64, v));
+                if x == *xs.last().unwrap_or(&0) {
+                    last_best = Some(name);
+                }
+            }
+        }
+    }
+    if by_id.is_empty() {
+        return Err(last_err.unwrap_or(Error::NotCertified {
+            what: "plot compare".into(),
+            reason: "no applicable bound for this setting".into(),
+        }));
+    }
+    let mut series: Vec<Series> = by_id
+        .into_iter()
+        .map(|(name, points)| {
+            let name = if Some(&name) == last_best.as_ref() {
+                format!("{name} ★ best at {} = {}", x_name(a.x), a.max)
+            } else {
+                name
+            };
+            Series { name, points }
+        })
+        .collect();
+    series.push(Series {
+        name: BEST_ENVELOPE.into(),
+        points: envelope,
+    });
+    let chart = Chart {
+        title: format!(
+            "ε(δ = {}) of every applicable bound, {}",
+            a.delta,
+            crate::settings::Algorithm::from(a.algorithm).name()
+        ),
+        x_label: x_name(a.x).into(),
+        y_label: "ε (certified upper bound)".into(),
+        series,
+        unit_square: false,
+    };
+    let files = render(&chart, &a.out)?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    Ok(Output {
+        json: json!({
+            "command": "plot compare",
+            "files": names,
+            "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+            "best_at_max": last_best,
+        }),
+        human: format!("wrote {}\n", names.join(", ")),
+    })
+}
+
+fn x_name(x: XAxis) -> &'static str {
+    match x {
+        XAxis::Steps => "steps t",
+        XAxis::Epochs => "epochs E",
+    }
 }
 
 /// Arguments of `shiftdp plot schedule`.
@@ -113,6 +288,7 @@ fn short_id(id: &str) -> String {
 /// Invalid setting or list, or files that cannot be written.
 pub fn run(cmd: &PlotCommand) -> Result<Output> {
     let (chart, out) = match cmd {
+        PlotCommand::Compare(a) => return run_plot_compare(a),
         PlotCommand::Tradeoff(a) => {
             let ts = parse_list_u64("steps-list", &a.steps_list)?;
             let mut series = vec![Series {

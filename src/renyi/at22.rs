@@ -26,6 +26,7 @@
 //! iterations without more privacy loss*, NeurIPS 2022 (Props 2.17, 3.2, 5.6,
 //! Lemma 2.12, eqs. (3.6), (B.1)–(B.3)); I. Mironov, K. Talwar, L. Zhang, *Rényi
 //! differential privacy of the sampled Gaussian mechanism* (2019), Thm 11.
+use super::at22_theorems::{QReading, sgm_q};
 use super::cys21::ToolkitTranslation;
 use super::sampled_gaussian::s_alpha;
 use crate::cli::compare::{RdpBound, tabulate};
@@ -301,7 +302,72 @@ pub fn recipe_b2(
     d: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    recipe_b(EQ_B2, alpha, q, b_over_l, eta, sigma, t, d, None, bits)
+    recipe_b(
+        EQ_B2,
+        alpha,
+        q,
+        b_over_l,
+        eta,
+        sigma,
+        t,
+        d,
+        None,
+        QReading::AsPrinted,
+        bits,
+    )
+}
+
+/// [`recipe_b2`] (c = None) or [`recipe_b3`] (c = Some(c)) with Q read as `reading`
+/// ([`QReading::BothOrders`]: the larger of the two orders of the sampled Gaussian pair,
+/// which the toolkit's `compare` uses; ERRATA-at22.md T1).
+///
+/// # Errors
+/// As [`recipe_b2`] / [`recipe_b3`].
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::at22::{recipe_b2, recipe_b_with};
+/// use shiftdp::renyi::at22_theorems::QReading;
+/// let p = recipe_b2(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
+/// let b = recipe_b_with(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, None, QReading::BothOrders, 64).unwrap();
+/// assert!(b.upper_f64() > p.upper_f64());
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn recipe_b_with(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    c: Option<f64>,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    match c {
+        None => recipe_b(
+            EQ_B2, alpha, q, b_over_l, eta, sigma, t, d, None, reading, bits,
+        ),
+        Some(c) => {
+            if !(c > 0.0 && c < 1.0) {
+                return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
+            }
+            recipe_b(
+                EQ_B3,
+                alpha,
+                q,
+                b_over_l,
+                eta,
+                sigma,
+                t,
+                d,
+                Some(c),
+                reading,
+                bits,
+            )
+        }
+    }
 }
 
 /// AT22 (B.3): see [`recipe_b2`].
@@ -335,7 +401,19 @@ pub fn recipe_b3(
     if !(c > 0.0 && c < 1.0) {
         return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
     }
-    recipe_b(EQ_B3, alpha, q, b_over_l, eta, sigma, t, d, Some(c), bits)
+    recipe_b(
+        EQ_B3,
+        alpha,
+        q,
+        b_over_l,
+        eta,
+        sigma,
+        t,
+        d,
+        Some(c),
+        QReading::AsPrinted,
+        bits,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -349,6 +427,7 @@ fn recipe_b(
     t: u64,
     d: f64,
     c: Option<f64>,
+    reading: QReading,
     bits: u32,
 ) -> Result<Enclosure> {
     if !alpha.is_finite() || alpha <= 1.0 {
@@ -364,8 +443,8 @@ fn recipe_b(
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
     let wp = bits + 32;
-    let first =
-        s_alpha(alpha, q, b_over_l * sigma, bits)?.with_prec(wp) * Enclosure::from_u64(wp, t);
+    let first = sgm_q(alpha, q, b_over_l * sigma, reading, bits)?.with_prec(wp)
+        * Enclosure::from_u64(wp, t);
     if t < 2 {
         return Ok(first.with_prec(bits));
     }
@@ -375,7 +454,7 @@ fn recipe_b(
         if s2 <= 0.0 || s1 <= 0.0 {
             return None;
         }
-        let qv = s_alpha(alpha, q, b_over_l * s2, 64).ok()?;
+        let qv = sgm_q(alpha, q, b_over_l * s2, reading, 64).ok()?;
         let qf = qv.upper_f64();
         let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
         let f = |k: u64| -> f64 {
@@ -441,7 +520,7 @@ fn recipe_b(
             if s1_safe.is_nan() || s1_safe <= 0.0 {
                 return Ok(first.with_prec(bits));
             }
-            let qv = s_alpha(alpha, q, b_over_l * s2, bits)?;
+            let qv = sgm_q(alpha, q, b_over_l * s2, reading, bits)?;
             let v = b_term(alpha, &qv, eta, s1_safe, d, c, k, wp);
             Ok(first.min(&v).with_prec(bits))
         }
@@ -800,19 +879,34 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                 Some(dd) => contraction(s, id).and_then(|_| {
                     let dd = dd.upper_f64();
                     let tt = s.t;
-                    let curve = tabulate(&orders(), &|a| match c {
-                        Some(c) if c < 1.0 => recipe_b3(a, q, b_over_l, eta, sigma, tt, dd, c, 64),
-                        _ => recipe_b2(a, q, b_over_l, eta, sigma, tt, dd, 64),
+                    let cc = c.filter(|&c| c < 1.0);
+                    let curve = tabulate(&orders(), &|a| {
+                        recipe_b_with(
+                            a,
+                            q,
+                            b_over_l,
+                            eta,
+                            sigma,
+                            tt,
+                            dd,
+                            cc,
+                            QReading::BothOrders,
+                            64,
+                        )
                     })?;
                     Ok(RdpBound {
                         curve,
                         hypotheses: vec![
                             "convex (c ≤ 1), η ≤ 2/M, diameter D, replace adjacency".into(),
-                            format!("Q = S_α(b/n, bσ₂/L), q = {q}"),
+                            format!("Q = max of both orders of S_α(b/n, bσ₂/L), q = {q}"),
                         ],
                         notes: vec![
                             note_l.clone(),
                             "noise split σ₁ by golden-section search, T̃ by first-order point"
+                                .into(),
+                            "Q read in both orders of the sampled Gaussian pair: the printed \
+                             order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
+                             Thm 4.1 instance (ERRATA-at22.md T1)"
                                 .into(),
                         ],
                     })

@@ -27,6 +27,8 @@
 //! * I. Mironov, K. Talwar, L. Zhang, *Rényi differential privacy of the sampled
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019).
 pub mod at22;
+pub mod at22_obligations;
+pub mod at22_theorems;
 pub mod conversion;
 pub mod curve;
 pub mod cys21;

@@ -1,0 +1,365 @@
+//! AT22 (src/renyi/at22.rs, src/renyi/at22_theorems.rs): recipes (5.3), (5.7), the
+//! explicit-constant Thms 3.1, 5.1, 5.8, and the Thm 4.1 lower-bound instance, each
+//! cross-checked against the schedule problem, the other recipes, or exact instances.
+use shiftdp::exact::{ClampedInstance, Instance, MixtureInstance, Order, PairKind};
+use shiftdp::precision::Enclosure;
+use shiftdp::renyi::at22::{pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recipe_b3};
+use shiftdp::renyi::at22_theorems::*;
+use shiftdp::renyi::sampled_gaussian::s_alpha;
+use shiftdp::schedules::ScheduleProblem;
+use shiftdp::schedules::kkt::solve_kkt;
+use shiftdp::schedules::settings::{CyclicOrder, noisy_cgd};
+
+/// (α/2)·optimum of the schedule problem with s_k = 0, per-step contraction c and noise
+/// `noise[k]`, started at z_τ = D at τ = 1 of a horizon of len + 1 steps (the first step
+/// is a dummy before τ).
+fn pabi_from_gap(alpha: f64, c: f64, noise: &[f64], d: f64) -> f64 {
+    let k = noise.len();
+    let mut cs = vec![c; k + 1];
+    cs[0] = 1.0;
+    let mut nz = vec![1.0; k + 1];
+    nz[1..].copy_from_slice(noise);
+    let p = ScheduleProblem::new(cs, vec![0.0; k + 1], nz, None)
+        .unwrap()
+        .with_fixed_gap(Some(d))
+        .unwrap();
+    let sol = solve_kkt(&p, 1).unwrap();
+    alpha / 2.0 * sol.mu2
+}
+
+/// (5.3)'s PABI term c^{2T̃}αD²/(2η²σ₁²) is a feasible schedule of Prop 5.6, so it is at
+/// least the schedule optimum, which is (B.3)'s term αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)); the
+/// whole recipe (5.3) at a split is therefore ≥ (B.3) at the same split and ≥ recipe (B.3).
+#[test]
+fn recipe_5_3_dominates_schedule_optimum_and_b3() {
+    let (alpha, q, bl, eta, s1, s2, d) = (3.0, 0.02, 4.0, 0.3, 1.0, 1.0, 2.0);
+    for &c in &[0.5, 0.9, 0.99] {
+        for &k in &[1usize, 3, 10, 40] {
+            let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
+            let printed = c.powi(2 * k as i32) * a;
+            let opt = pabi_from_gap(alpha, c, &vec![eta * s1; k], d);
+            let b3 = a * (1.0 - c * c) / (c.powi(-2 * k as i32) - 1.0);
+            assert!((opt / b3 - 1.0).abs() < 1e-9, "c={c} k={k}: {opt} vs {b3}");
+            assert!(
+                printed >= opt * (1.0 - 1e-12),
+                "c={c} k={k}: {printed} < {opt}"
+            );
+        }
+        let sigma = (s1 * s1 + s2 * s2).sqrt();
+        let (v, _) = recipe_5_3(
+            alpha,
+            q,
+            bl,
+            eta,
+            s1,
+            s2,
+            300,
+            d,
+            c,
+            QReading::AsPrinted,
+            64,
+        )
+        .unwrap();
+        let r = recipe_b3(alpha, q, bl, eta, sigma, 300, d, c, 64).unwrap();
+        assert!(v.upper_f64() >= r.upper_f64() * (1.0 - 1e-9), "c={c}");
+    }
+}
+
+/// (5.7) with constant η is (3.6) with one step fewer in the PABI term: at every split
+/// (5.7) ≥ (3.6); with decaying η the printed shifts a_t ∝ η_t are feasible, so (5.7)'s
+/// PABI term ≥ the schedule optimum αD²/(2σ₁²Σ_{t=τ}^{T−1}η_t²) (ERRATA-at22.md T3).
+#[test]
+fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
+    let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
+    let t = 120usize;
+    let etas = vec![0.2; t];
+    let (v57, tau) = recipe_5_7(alpha, q, bl, &etas, s1, s2, d, QReading::AsPrinted, 64).unwrap();
+    let (v36, k36) = recipe_3_6(alpha, q, bl, 0.2, s1, s2, t as u64, d, 64).unwrap();
+    assert!(
+        v57.upper_f64() >= v36.upper_f64(),
+        "{} < {}",
+        v57.upper_f64(),
+        v36.upper_f64()
+    );
+    assert!((t as u64 - tau) >= 2 && k36 >= 1);
+    // decaying steps η_t = 0.5/√(t+1)
+    let etas: Vec<f64> = (0..t).map(|i| 0.5 / ((i + 1) as f64).sqrt()).collect();
+    for &tau in &[0usize, 50, 100, t - 2] {
+        let k = (t - tau - 1) as f64;
+        let sum: f64 = etas[tau + 1..].iter().sum();
+        let printed = k * alpha * d * d / (2.0 * s1 * s1 * sum * sum);
+        let noise: Vec<f64> = etas[tau..].iter().map(|e| e * s1).collect();
+        let opt = pabi_from_gap(alpha, 1.0, &noise, d);
+        let cs: f64 = etas[tau..].iter().map(|e| e * e).sum();
+        assert!((opt / (alpha * d * d / (2.0 * s1 * s1 * cs)) - 1.0).abs() < 1e-9);
+        assert!(printed >= opt, "τ={tau}: {printed} < {opt}");
+    }
+}
+
+/// Thms 3.1 and 5.1 in explicit-constant form are at least the numerical recipes
+/// ((B.2)/(B.3) in both Q readings, and (3.6)/(5.3) at σ₁ = σ₂ = σ/√2), which they bound.
+#[test]
+fn explicit_theorems_at_least_the_recipes() {
+    // (α, n, b, toolkit L, η, σ, T, D)
+    let cases = [
+        (2.0, 1000u64, 10u64, 2.0, 0.1, 20.0, 20_000u64, 1.0),
+        (5.0, 2000, 20, 1.0, 0.05, 30.0, 500, 0.5),
+        (3.0, 500, 5, 2.0, 0.5, 40.0, 3000, 2.0),
+    ];
+    for &(alpha, n, b, l, eta, sigma, t, d) in &cases {
+        let q = b as f64 / n as f64;
+        let bl = b as f64 / l;
+        let t31 = thm_3_1(alpha, n, b, l, eta, sigma, t, d, 1.0, 128)
+            .unwrap()
+            .upper_f64();
+        for reading in [QReading::AsPrinted, QReading::BothOrders] {
+            let r = recipe_b_with(alpha, q, bl, eta, sigma, t, d, None, reading, 64).unwrap();
+            assert!(
+                t31 >= r.upper_f64(),
+                "{alpha} {n}: Thm 3.1 {t31} < (B.2) {}",
+                r.upper_f64()
+            );
+        }
+        let h = sigma / 2f64.sqrt();
+        let (r36, _) = recipe_3_6(alpha, q, bl, eta, h, h, t, d, 64).unwrap();
+        assert!(
+            t31 >= r36
+                .upper_f64()
+                .min(t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64())
+        );
+        for &c in &[0.9, 0.999] {
+            let t51 = thm_5_1(alpha, n, b, l, eta, sigma, t, d, c, 128)
+                .unwrap()
+                .upper_f64();
+            let (r53, _) =
+                recipe_5_3(alpha, q, bl, eta, h, h, t, d, c, QReading::BothOrders, 64).unwrap();
+            let tq = t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64();
+            assert!(
+                t51 >= r53.upper_f64().min(tq),
+                "c={c}: Thm 5.1 {t51} < (5.3) {}",
+                r53.upper_f64()
+            );
+            let r = recipe_b_with(
+                alpha,
+                q,
+                bl,
+                eta,
+                sigma,
+                t,
+                d,
+                Some(c),
+                QReading::BothOrders,
+                64,
+            )
+            .unwrap();
+            assert!(
+                t51 >= r.upper_f64(),
+                "c={c}: Thm 5.1 {t51} < (B.3) {}",
+                r.upper_f64()
+            );
+        }
+    }
+}
+
+/// Thm 5.8 in explicit-constant form is at least the optimal PABI bound (schedule problem
+/// with z_τ = D, worst position of the record), at every order (both are linear in α).
+#[test]
+fn thm_5_8_at_least_worst_position_pabi_optimum() {
+    // (n, b, toolkit L, η, σ, epochs, D)
+    for &(n, b, l, eta, sigma, e, d) in &[
+        (40u64, 10u64, 2.0, 0.1, 1.0, 5u64, 0.05),
+        (60, 20, 1.0, 0.2, 0.5, 30, 0.3),
+        (20, 5, 2.0, 0.05, 2.0, 50, 0.02),
+    ] {
+        let lb = n / b;
+        let t = lb * e;
+        let mut worst = 0.0f64;
+        for pos in 0..lb as usize {
+            let en = |x: f64| Enclosure::from_f64(128, x);
+            let p = noisy_cgd(
+                n,
+                b,
+                en(l),
+                en(eta),
+                en(sigma),
+                t as usize,
+                en(1.0),
+                CyclicOrder::Fixed(pos),
+                None,
+            )
+            .unwrap()
+            .with_fixed_gap(Some(en(d)))
+            .unwrap();
+            let (rho, _) = pabi_rho(&p, 128).unwrap();
+            worst = worst.max(rho.upper_f64());
+        }
+        // ε(α) = ρα for the optimum; the theorem at α = 2 is 2·(its ρ)
+        let thm = thm_5_8(2.0, n, b, l, eta, sigma, t, d, 1.0, 128)
+            .unwrap()
+            .upper_f64();
+        assert!(
+            thm >= 2.0 * worst,
+            "n={n} b={b}: Thm 5.8 {thm} < optimum {}",
+            2.0 * worst
+        );
+    }
+}
+
+/// The explicit theorems dominate exact instances: the unconstrained mixture instance
+/// of NoisySGD on a linear loss (both pair kinds, both orders) at several orders.
+#[test]
+fn explicit_theorems_dominate_mixture_instances() {
+    let (n, b, l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 200usize, 1.0);
+    let t31 = |a: f64| {
+        thm_3_1(a, n, b, l, eta, sigma, t as u64, d, 1.0, 128)
+            .unwrap()
+            .upper_f64()
+    };
+    let t51 = |a: f64| {
+        thm_5_1(a, n, b, l, eta, sigma, t as u64, d, 0.99, 128)
+            .unwrap()
+            .upper_f64()
+    };
+    for kind in [PairKind::OneSided, PairKind::Opposite] {
+        // linear loss (h = 0) for Thm 3.1; h = (1 − c)/η for Thm 5.1
+        let lin = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.0, kind, 1e-12).unwrap();
+        let quad = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.01 / eta, kind, 1e-12).unwrap();
+        for a in [1.5, 2.0, 4.0, 8.0] {
+            for o in Order::BOTH {
+                let v = lin.renyi(a, o).unwrap();
+                assert!(
+                    v.hi() <= t31(a),
+                    "Thm 3.1 α={a} {kind:?} {o:?}: {} > {}",
+                    v.hi(),
+                    t31(a)
+                );
+                let v = quad.renyi(a, o).unwrap();
+                assert!(
+                    v.hi() <= t51(a),
+                    "Thm 5.1 α={a} {kind:?} {o:?}: {} > {}",
+                    v.hi(),
+                    t51(a)
+                );
+            }
+        }
+    }
+}
+
+/// The Thm 4.1 construction as a clamped walk, in the theorem's regime (D ≥ c_D ηL,
+/// σ² ≤ c_σD²/(η²T̄)): its Rényi divergence at ᾱ = 100 (larger order) is at least the
+/// paper's lower bound, and at most the AT22 upper bound (B.2) for the same setting
+/// (Q in both orders, toolkit L = the construction's gradient difference L_AT).
+#[test]
+fn thm_4_1_instance_between_lower_and_upper_bound() {
+    let (n, b, l, eta, sigma, d, t) = (2u64, 1u64, 1.0, 1.0, 0.8, 1000.0, 300u64);
+    let lb = thm_4_1_lower_bound(n, b, l, eta, sigma, t, d, 128)
+        .unwrap()
+        .lower_f64();
+    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let inst = ClampedInstance::new(
+        &w,
+        PairKind::OneSided,
+        walk_nodes(d, eta * sigma, 2.0, 100_000),
+    )
+    .unwrap();
+    let a = THM_4_1_CONSTANTS.alpha_bar;
+    let fwd = inst.renyi(a, Order::Forward).unwrap();
+    let rev = inst.renyi(a, Order::Reverse).unwrap();
+    let v = fwd.lo().max(rev.lo());
+    assert!(v >= lb, "instance {v} < lower bound {lb}");
+    let ub = recipe_b_with(
+        a,
+        b as f64 / n as f64,
+        b as f64 / l,
+        eta,
+        sigma,
+        t,
+        d,
+        None,
+        QReading::BothOrders,
+        64,
+    )
+    .unwrap()
+    .upper_f64();
+    assert!(
+        fwd.hi() <= ub && rev.hi() <= ub,
+        "instance {} / {} > upper bound {ub}",
+        fwd.hi(),
+        rev.hi()
+    );
+}
+
+/// ERRATA-at22.md T1: with Q = S_α as printed (D_α(N₀ ‖ mixture)), (B.2) is exceeded by the
+/// reverse order of the Thm 4.1 instance — even in AT22's own convention (L-Lipschitz
+/// losses, Q = S_α(b/n, bσ/(2L))); with Q in both orders it is not.
+#[test]
+fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
+    let (n, b, l, eta, sigma, d) = (10u64, 1u64, 1.0, 1.0, 1.0, 20.0);
+    for t in [1u64, 5] {
+        let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+        let inst = ClampedInstance::new(&w, PairKind::OneSided, 400).unwrap();
+        for a in [4.0, 10.0] {
+            let rev = inst.renyi(a, Order::Reverse).unwrap();
+            // the paper's convention: σ̃ = bσ/(2L) (2L for replace adjacency)
+            let printed = recipe_b2(a, 0.1, b as f64 / (2.0 * l), eta, sigma, t, d, 64).unwrap();
+            assert!(
+                rev.lo() > printed.upper_f64(),
+                "t={t} α={a}: {} ≤ {}",
+                rev.lo(),
+                printed.upper_f64()
+            );
+            let sound = recipe_b_with(
+                a,
+                0.1,
+                b as f64 / l,
+                eta,
+                sigma,
+                t,
+                d,
+                None,
+                QReading::BothOrders,
+                64,
+            )
+            .unwrap();
+            assert!(
+                rev.hi() <= sound.upper_f64(),
+                "t={t} α={a}: {} > {}",
+                rev.hi(),
+                sound.upper_f64()
+            );
+        }
+    }
+}
+
+/// Both readings of Q on a clamped walk in the PABI regime (D small, T long): the
+/// corrected (B.2) dominates the walk in both orders.
+#[test]
+fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
+    let (n, b, l, eta, sigma, d, t) = (4u64, 1u64, 1.0, 1.0, 1.0, 3.0, 150u64);
+    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let inst = ClampedInstance::new(&w, PairKind::OneSided, 120).unwrap();
+    for a in [2.0, 4.0, 8.0] {
+        let ub = recipe_b_with(
+            a,
+            0.25,
+            b as f64 / l,
+            eta,
+            sigma,
+            t,
+            d,
+            None,
+            QReading::BothOrders,
+            64,
+        )
+        .unwrap();
+        for o in Order::BOTH {
+            let v = inst.renyi(a, o).unwrap();
+            assert!(
+                v.hi() <= ub.upper_f64(),
+                "α={a} {o:?}: {} > {}",
+                v.hi(),
+                ub.upper_f64()
+            );
+        }
+    }
+}
