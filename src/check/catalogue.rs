@@ -48,10 +48,34 @@ pub struct Entry {
     pub sample: fn(&mut SplitMix64) -> Params,
     /// Builds the instances for a validated setting.
     pub instances: fn(&Setting) -> Result<Vec<LabelledInstance>>,
+    /// Where the bound comes from: [`BoundHook::Library`] (BSA24, through
+    /// [`crate::bounds::bounds_for`]) or a Rényi hook ([`BoundHook::Renyi`]).
+    pub bound: BoundHook,
 }
 
-/// Every bound the validator knows, in the order of the paper.
+/// The source of an entry's bound.
+#[derive(Debug, Clone, Copy)]
+pub enum BoundHook {
+    /// The bound with the entry's id among [`crate::bounds::bounds_for`] of the setting;
+    /// checked against [`Entry::instances`].
+    Library,
+    /// A Rényi bound: the hook returns, for a validated setting at `bits` bits, the cases
+    /// to check — each an exact instance with the bound's Rényi curve for it (an upper
+    /// bound to dominate, or a lower bound the instance must reach). A hypothesis
+    /// failure of the result is returned as [`Error::Hypothesis`] (the point is skipped).
+    Renyi(fn(&Setting, u32) -> Result<Vec<super::RenyiCase>>),
+}
+
+/// Every bound the validator knows: the BSA24 entries in the order of the paper,
+/// then the Rényi entries of [`super::renyi::entries`] (CYS21, YS22, AT22).
 pub fn catalogue() -> Vec<Entry> {
+    let mut v = bsa24_entries();
+    v.extend(super::renyi::entries());
+    v
+}
+
+/// The BSA24 entries (f-DP / GDP / composition bounds of [`crate::bounds`]).
+pub fn bsa24_entries() -> Vec<Entry> {
     vec![
         Entry {
             id: THM_4_1,
@@ -59,6 +83,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
             sample: sample_gd_any,
+            bound: BoundHook::Library,
             instances: inst_gd_any,
         },
         Entry {
@@ -67,6 +92,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
             sample: sample_gd_strong,
+            bound: BoundHook::Library,
             instances: inst_gd_strong,
         },
         Entry {
@@ -75,6 +101,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η], t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
             default_samples: 20,
             sample: sample_gd_constrained,
+            bound: BoundHook::Library,
             instances: inst_gd_constrained,
         },
         Entry {
@@ -83,6 +110,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "b ∈ 1..3, l ∈ 1..4, n = bl, E ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
             sample: sample_cgd_any,
+            bound: BoundHook::Library,
             instances: inst_cgd_any,
         },
         Entry {
@@ -91,6 +119,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "b ∈ 1..3, l ∈ 1..4, n = bl, E ∈ 1..30, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
             sample: sample_cgd_strong,
+            bound: BoundHook::Library,
             instances: inst_cgd_strong,
         },
         Entry {
@@ -99,6 +128,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "b ∈ 1..2, l ∈ 1..3, n = bl, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η], E ∈ ⌈Db/(ηL)⌉ + 0..4 (t = lE ≤ 50)",
             default_samples: 12,
             sample: sample_cgd_constrained,
+            bound: BoundHook::Library,
             instances: inst_cgd_constrained,
         },
         Entry {
@@ -107,6 +137,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
             default_samples: 8,
             sample: sample_sgd_any,
+            bound: BoundHook::Library,
             instances: inst_sgd_any,
         },
         Entry {
@@ -115,6 +146,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..10, η ∈ [0.05, 1], M ∈ [0.05, 1.9/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
             default_samples: 4,
             sample: sample_sgd_strong,
+            bound: BoundHook::Library,
             instances: inst_sgd_strong,
         },
         Entry {
@@ -123,6 +155,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..30, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η]",
             default_samples: 3,
             sample: sample_sgd_constrained,
+            bound: BoundHook::Library,
             instances: inst_sgd_constrained,
         },
         Entry {
@@ -131,6 +164,7 @@ pub fn catalogue() -> Vec<Entry> {
             region: "LMC (n = 1, σ = √(2/η)), t ∈ 1..500, η ∈ [0.01, 1], M ∈ [0.05, 2/η], m ∈ [0.01, M], L ∈ [0.1, 2]",
             default_samples: 20,
             sample: sample_lmc,
+            bound: BoundHook::Library,
             instances: inst_lmc,
         },
     ]
@@ -148,21 +182,48 @@ fn normal(s: &str) -> String {
     format!("{kind}{}", digits.trim_matches('.'))
 }
 
-/// Looks up an entry by id, case-insensitively, with or without the `BSA24 ` prefix and
-/// the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`, `"thm-4.2"`, `"4.2"`, `"prop-5.1"`; a bare
-/// `"5.1"` also finds Prop 5.1).
+/// Lower case, `-` and `_` read as spaces, runs of spaces collapsed.
+fn loose(s: &str) -> String {
+    s.to_lowercase()
+        .replace(['-', '_'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Looks up an entry by id, case-insensitively.
+///
+/// Any id matches itself or its part before ` (` (`"cys21 thm 2"`, `"ys22-thm-4.3"`,
+/// `"AT22 Prop 3.2"`, `"CYS21 Thm 2 (eq. 16)"`). BSA24 ids also match with or without
+/// the `BSA24 ` prefix and the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`, `"thm-4.2"`,
+/// `"4.2"`, `"prop-5.1"`; a bare `"5.1"` also finds Prop 5.1).
 ///
 /// # Errors
 /// [`Error::Parameter`] listing the known ids if nothing matches.
 pub fn find(id: &str) -> Result<Entry> {
-    let q = normal(id);
     let all = catalogue();
-    let hit = all.iter().find(|e| normal(e.id) == q).or_else(|| {
-        all.iter()
+    let ql = loose(id);
+    if !ql.is_empty() {
+        let hit = all.iter().find(|e| {
+            let full = loose(e.id);
+            let base = loose(e.id.split(" (").next().unwrap_or(e.id));
+            ql == full || ql == base
+        });
+        if let Some(e) = hit {
+            return Ok(*e);
+        }
+    }
+    let q = normal(id);
+    let bsa: Vec<&Entry> = all.iter().filter(|e| e.id.starts_with("BSA24")).collect();
+    let hit = bsa.iter().find(|e| normal(e.id) == q).or_else(|| {
+        bsa.iter()
             .find(|e| normal(e.id).trim_start_matches('p') == q)
     });
+    let other_prefix = ["cys21", "ys22", "at22"]
+        .iter()
+        .any(|p| id.to_lowercase().contains(p));
     match hit {
-        Some(e) if !q.is_empty() && q != "p" => Ok(*e),
+        Some(e) if !q.is_empty() && q != "p" && !other_prefix => Ok(**e),
         _ => Err(Error::param(
             "bound",
             id,
@@ -184,7 +245,7 @@ pub fn raw_of(p: &Params) -> RawSetting {
     r
 }
 
-fn num(s: &str) -> f64 {
+pub(crate) fn num(s: &str) -> f64 {
     s.parse().unwrap_or(f64::NAN)
 }
 
@@ -198,7 +259,7 @@ fn strong(r: &mut SplitMix64, p: &mut Params, eta_lo: f64, mmax: f64) {
     p.push(("strong-convexity", m));
 }
 
-fn sample_gd_any(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_gd_any(r: &mut SplitMix64) -> Params {
     vec![
         ("n", r.int(1, 5).to_string()),
         ("steps", r.int(1, 200).to_string()),
@@ -208,7 +269,7 @@ fn sample_gd_any(r: &mut SplitMix64) -> Params {
     ]
 }
 
-fn sample_gd_strong(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_gd_strong(r: &mut SplitMix64) -> Params {
     let mut p = vec![
         ("n", r.int(1, 5).to_string()),
         ("steps", r.int(1, 300).to_string()),
@@ -220,7 +281,7 @@ fn sample_gd_strong(r: &mut SplitMix64) -> Params {
 }
 
 /// (η, σ, L, D, M) of a constrained region with `D·size/(ηL) ≤ 40`.
-fn constrained(r: &mut SplitMix64, size: u64, mmax: f64) -> (Params, f64) {
+pub(crate) fn constrained(r: &mut SplitMix64, size: u64, mmax: f64) -> (Params, f64) {
     loop {
         let eta = r.dec(0.1, 1.0);
         let l = r.dec(0.5, 2.0);
@@ -240,7 +301,7 @@ fn constrained(r: &mut SplitMix64, size: u64, mmax: f64) -> (Params, f64) {
     }
 }
 
-fn sample_gd_constrained(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_gd_constrained(r: &mut SplitMix64) -> Params {
     let n = r.int(1, 3);
     let (mut p, thr) = constrained(r, n, 2.1);
     let t = (thr.ceil() as u64).max(1) + r.int(0, 10);
@@ -249,11 +310,11 @@ fn sample_gd_constrained(r: &mut SplitMix64) -> Params {
     p
 }
 
-fn cyclic_shape(r: &mut SplitMix64, bmax: u64, lmax: u64) -> (u64, u64) {
+pub(crate) fn cyclic_shape(r: &mut SplitMix64, bmax: u64, lmax: u64) -> (u64, u64) {
     (r.int(1, bmax), r.int(1, lmax))
 }
 
-fn sample_cgd_any(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
     vec![
@@ -266,7 +327,7 @@ fn sample_cgd_any(r: &mut SplitMix64) -> Params {
     ]
 }
 
-fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
     let mut p = vec![
@@ -280,7 +341,7 @@ fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
     p
 }
 
-fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
     loop {
         let (b, l) = cyclic_shape(r, 2, 3);
         let (mut p, thr) = constrained(r, b, 2.1);
@@ -294,7 +355,7 @@ fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
     }
 }
 
-fn sgd_shape(r: &mut SplitMix64, tmax: u64) -> Params {
+pub(crate) fn sgd_shape(r: &mut SplitMix64, tmax: u64) -> Params {
     let n = r.int(4, 20);
     let b = r.int(1, n / 2);
     vec![
@@ -320,7 +381,7 @@ fn sample_sgd_strong(r: &mut SplitMix64) -> Params {
     p
 }
 
-fn sample_sgd_constrained(r: &mut SplitMix64) -> Params {
+pub(crate) fn sample_sgd_constrained(r: &mut SplitMix64) -> Params {
     let mut p = sgd_shape(r, 30);
     let (q, _) = constrained(r, 1, 1.9);
     p.extend(q);
@@ -342,11 +403,11 @@ fn sample_lmc(r: &mut SplitMix64) -> Params {
 
 // ---------------------------------------------------------------- instances
 
-fn enc(x: f64) -> Enclosure {
+pub(crate) fn enc(x: f64) -> Enclosure {
     Enclosure::from_f64(SETTING_BITS, x)
 }
 
-fn scalar(
+pub(crate) fn scalar(
     sched: &Schedule<Enclosure>,
     h: &Enclosure,
     s: &Setting,
@@ -354,11 +415,11 @@ fn scalar(
     Ok(Box::new(GaussianInstance::scalar(sched, h, &s.l)?))
 }
 
-fn full_sched(s: &Setting) -> Result<Schedule<Enclosure>> {
+pub(crate) fn full_sched(s: &Setting) -> Result<Schedule<Enclosure>> {
     Schedule::full(s.n, s.t as usize, s.eta.clone(), s.sigma.clone())
 }
 
-fn curvatures(s: &Setting) -> Result<(Enclosure, Enclosure)> {
+pub(crate) fn curvatures(s: &Setting) -> Result<(Enclosure, Enclosure)> {
     match (&s.m, &s.big_m) {
         (Some(m), Some(mm)) => Ok((m.clone(), mm.clone())),
         _ => Err(Error::param(
@@ -370,7 +431,7 @@ fn curvatures(s: &Setting) -> Result<(Enclosure, Enclosure)> {
 }
 
 /// The anisotropic instance `diag(m, M)`, worst direction (matrix path, f64).
-fn aniso(sched: &Schedule<f64>, s: &Setting) -> Result<LabelledInstance> {
+pub(crate) fn aniso(sched: &Schedule<f64>, s: &Setting) -> Result<LabelledInstance> {
     let (m, mm) = curvatures(s)?;
     let h = DMatrix::from_diagonal(&DVector::from_vec(vec![m.mid_f64(), mm.mid_f64()]));
     Ok((
@@ -379,7 +440,7 @@ fn aniso(sched: &Schedule<f64>, s: &Setting) -> Result<LabelledInstance> {
     ))
 }
 
-fn inst_gd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_gd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let sched = full_sched(s)?;
     let h = enc(0.5) / s.eta.clone();
     Ok(vec![
@@ -388,7 +449,7 @@ fn inst_gd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
     ])
 }
 
-fn inst_gd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_gd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let sched = full_sched(s)?;
     let (m, mm) = curvatures(s)?;
     let f = Schedule::full(s.n, s.t as usize, s.eta.mid_f64(), s.sigma.mid_f64())?;
@@ -399,12 +460,12 @@ fn inst_gd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     ])
 }
 
-fn cyclic_sched(s: &Setting, pos: u64) -> Result<Schedule<Enclosure>> {
+pub(crate) fn cyclic_sched(s: &Setting, pos: u64) -> Result<Schedule<Enclosure>> {
     let l = s.n / s.b;
     Schedule::cyclic(s.n, s.b, s.t / l, pos, s.eta.clone(), s.sigma.clone())
 }
 
-fn inst_cgd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_cgd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let mut v: Vec<LabelledInstance> = vec![];
     for pos in 0..s.n / s.b {
         let sched = cyclic_sched(s, pos)?;
@@ -416,7 +477,7 @@ fn inst_cgd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
     Ok(v)
 }
 
-fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let (m, mm) = curvatures(s)?;
     let l = s.n / s.b;
     let mut v: Vec<LabelledInstance> = vec![];
@@ -439,7 +500,7 @@ fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
 /// Clamped walks on `[−D/2, D/2]`: `p_k` is the record's inclusion probability at
 /// step k; linear loss from the centre and from the lower end, and a quadratic with
 /// `h = min(M, 1/η)` from the centre, each in both pair kinds.
-fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<LabelledInstance>> {
     let d =
         s.d.as_ref()
             .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?
@@ -477,11 +538,11 @@ fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<Lab
     Ok(v)
 }
 
-fn inst_gd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_gd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     clamped(s, &|_| 1.0, "full batch")
 }
 
-fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let l = (s.n / s.b) as usize;
     let mut v = clamped(s, &|k| if k % l == l - 1 { 1.0 } else { 0.0 }, "last batch")?;
     if l > 1 {
@@ -494,7 +555,7 @@ fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     Ok(v)
 }
 
-fn mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
     let mut v: Vec<LabelledInstance> = vec![];
     for &(name, h) in hs {
         for kind in [PairKind::OneSided, PairKind::Opposite] {
@@ -531,7 +592,7 @@ fn inst_sgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     )
 }
 
-fn inst_sgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn inst_sgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let p = s.b as f64 / s.n as f64;
     clamped(s, &move |_| p, "stochastic batch")
 }
