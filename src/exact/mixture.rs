@@ -33,6 +33,13 @@
 //! mean-preserving split onto a coarser grid adds its `Σ π g_c² λ(1 − λ)` to `E U²`. A TV perturbation of `P` by `t_P` and `Q`
 //! by `t_Q` moves `δ_{Q‖P}(ε)` by at most `t_Q + e^ε t_P` — the stated error.
 //!
+//! The threshold is located by safeguarded Newton to a bracket `[lo, hi] ∋ τ*`; using
+//! `τ = (lo + hi)/2` instead of `τ*` lowers `δ` by `|∫_τ^{τ*} (q − e^ε p)|
+//! ≤ (hi − lo)(1 + e^ε) sup_{[lo, hi]} φ_v(· − m)`, with the supremum over the component
+//! means `m` bounded by the distance from `[lo, hi]` to their hull; this term, and
+//! `n·2⁻⁵²(1 + e^ε)` for the floating-point sums of `n` tail terms, are added to the
+//! stated error of `δ`.
+//!
 //! # References
 //! BSA24 §4.3 (NoisySGD, Def 4.7); AT22 §4 (the one-sided construction);
 //! Neyman–Pearson lemma (DRS22 §2).
@@ -356,6 +363,22 @@ fn lse(comp: &[Comp], x: f64) -> f64 {
     mx + sum.ln()
 }
 
+/// `(lse(x), d lse/dx)`: the log-sum-exp and its derivative, the softmax mean of the
+/// slopes (one pass of exponentials).
+fn lse_d(comp: &[Comp], x: f64) -> (f64, f64) {
+    let mut mx = f64::NEG_INFINITY;
+    for &(s, c, _, _) in comp {
+        mx = mx.max(s * x + c);
+    }
+    let (mut sum, mut sl) = (0.0f64, 0.0f64);
+    for &(s, c, _, _) in comp {
+        let e = (s * x + c - mx).exp();
+        sum += e;
+        sl += s * e;
+    }
+    (mx + sum.ln(), sl / sum)
+}
+
 impl MixtureInstance {
     /// The pair built from a shift law and the common component variance `var`.
     ///
@@ -526,43 +549,117 @@ impl MixtureInstance {
         (lo, hi)
     }
 
-    /// Root of `log_lr(τ) = target`, or `None` if `log_lr − target` has one sign on
-    /// the line (`Some(sign)` tells which: `Err(true)` = above everywhere).
-    fn threshold(&self, target: f64) -> std::result::Result<f64, bool> {
+    /// Root of `log_lr(τ) = target` as a bracket `(lo, hi)` with
+    /// `log_lr(lo) < target ≤ log_lr(hi)` (as evaluated), or `Err(sign)` if
+    /// `log_lr − target` has one sign within `10⁷` spans of the means
+    /// (`Err(true)` = above everywhere).
+    ///
+    /// Safeguarded Newton: every evaluation moves one end of the bracket by its sign;
+    /// while one side is still open the step toward the root is `max(1.5 × Newton
+    /// step, w)` with `w` doubling; inside the bracket, steps that leave it or do not
+    /// halve `|f|` fall back to bisection, and a step shorter than half the tolerance
+    /// is stretched so that the bracket itself closes. Stops when
+    /// `hi − lo ≤ 1e−14 (|hi| + sd)` or when the bracket term of
+    /// [`Self::bracket_error`] is below `1e−17` (far tails, where the densities are
+    /// negligible and `log_lr` cannot resolve the root further).
+    fn threshold(&self, target: f64) -> std::result::Result<(f64, f64), bool> {
         let (mlo, mhi) = self.span();
         let mid = 0.5 * (mlo + mhi);
-        let mut w = self.sd + (mhi - mlo);
-        let mut lo = mid - w;
-        let mut hi = mid + w;
+        let w0 = self.sd + (mhi - mlo);
         let limit =
             1e7 * (self.sd + (mhi - mlo) + target.abs() * self.var / (mhi - mlo).max(self.sd));
-        while self.log_lr(lo) > target {
-            w *= 2.0;
-            lo = mid - w;
-            if w > limit {
-                return Err(true);
-            }
-        }
-        w = self.sd + (mhi - mlo);
-        while self.log_lr(hi) < target {
-            w *= 2.0;
-            hi = mid + w;
-            if w > limit {
-                return Err(false);
-            }
-        }
-        for _ in 0..200 {
-            let m = 0.5 * (lo + hi);
-            if self.log_lr(m) < target {
-                lo = m;
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut x = mid;
+        let mut w = 0.0;
+        let mut close = 0.0f64;
+        let mut prev_f = f64::INFINITY;
+        let mut at_limit = false;
+        for _ in 0..400 {
+            let (f, df, mag) = self.log_lr_d(x);
+            let f = f - target;
+            if f < 0.0 {
+                lo = x;
             } else {
-                hi = m;
+                hi = x;
             }
-            if hi - lo <= 1e-14 * (hi.abs() + self.sd) {
-                break;
-            }
+            let newton = x - f / df;
+            let nx = if lo == f64::NEG_INFINITY || hi == f64::INFINITY {
+                // open side: expand toward the root
+                let dir = if f < 0.0 { 1.0 } else { -1.0 };
+                let dn = (newton - x) * dir;
+                let d = if dn.is_finite() && dn > 0.0 {
+                    (1.5 * dn).max(w)
+                } else {
+                    w.max(w0)
+                };
+                w = (2.0 * w).max(w0 / 16.0);
+                let nx = x + dir * d;
+                if (nx - mid).abs() > limit {
+                    if at_limit {
+                        return Err(f >= 0.0);
+                    }
+                    at_limit = true;
+                    mid + dir * limit
+                } else {
+                    nx
+                }
+            } else {
+                // the root is resolved only up to the rounding of f (≈ 8u·mag) over f′
+                let res = if df > 0.0 {
+                    8.0 * f64::EPSILON * (1.0 + mag + target.abs()) / df
+                } else {
+                    0.0
+                };
+                let tol = (1e-14 * (hi.abs() + self.sd)).max(2.0 * res);
+                if hi - lo <= tol || self.bracket_density(lo, hi) * (hi - lo) <= 1e-17 {
+                    return Ok((lo, hi));
+                }
+                close = close.max(0.5 * tol);
+                let mut nx = newton;
+                if (nx - x).abs() < close {
+                    // close the bracket just past the predicted root; a probe that
+                    // lands on the same side doubles the next probe distance
+                    nx = if f < 0.0 { x + close } else { x - close };
+                    close *= 2.0;
+                } else if f.abs() > 0.5 * prev_f {
+                    nx = f64::NAN;
+                }
+                if !(nx > lo && nx < hi) {
+                    nx = 0.5 * (lo + hi);
+                }
+                nx
+            };
+            prev_f = f.abs();
+            x = nx;
         }
-        Ok(0.5 * (lo + hi))
+        if lo.is_finite() && hi.is_finite() {
+            Ok((lo, hi))
+        } else {
+            Err(hi.is_finite())
+        }
+    }
+
+    /// An upper bound on every component density of `P` and `Q` on `[lo, hi]`:
+    /// `φ(d/sd)/sd` with `d` the distance from `[lo, hi]` to the hull of the means.
+    fn bracket_density(&self, lo: f64, hi: f64) -> f64 {
+        let (mlo, mhi) = self.span();
+        let d = (lo - mhi).max(mlo - hi).max(0.0);
+        // npdf is accurate to a few ulps; 1.01 covers it and the division
+        1.01 * npdf(d / self.sd) / self.sd
+    }
+
+    /// Bound on `δ(τ*) − (Q(X > τ) − e^ε P(X > τ))` for `τ ∈ [lo, hi] ∋ τ*`:
+    /// the integrand `q − e^ε p` of the difference is bounded by
+    /// `(1 + e^ε)` times [`Self::bracket_density`] on the bracket.
+    fn bracket_error(&self, lo: f64, hi: f64, ee: f64) -> f64 {
+        (hi - lo) * (1.0 + ee) * self.bracket_density(lo, hi)
+    }
+
+    /// `(log_lr(x), log_lr′(x), |ln q̃| + |ln p̃|)` (the last scales the rounding of the first).
+    fn log_lr_d(&self, x: f64) -> (f64, f64, f64) {
+        let (q, dq) = lse_d(&self.q_comp, x);
+        let (p, dp) = lse_d(&self.p_comp, x);
+        (q - p, dq - dp, q.abs() + p.abs())
     }
 
     /// Solves `tail(τ) = α` by bisection (`upper` selects which tail of which side).
@@ -590,27 +687,36 @@ impl MixtureInstance {
         0.5 * (lo + hi)
     }
 
-    fn delta_value(&self, eps: f64, order: Order) -> f64 {
+    /// `δ(ε)` and the bound of [`Self::bracket_error`] for the threshold used.
+    fn delta_value(&self, eps: f64, order: Order) -> (f64, f64) {
         let ee = eps.exp();
-        match order {
+        let (v, err) = match order {
             // sup_S Q(S) − e^ε P(S), S = {x > τ}, log_lr(τ) = ε
             Order::Reverse => match self.threshold(eps) {
-                Ok(tau) => {
-                    Self::upper_tail(&self.q_comp, self.sd, tau)
-                        - ee * Self::upper_tail(&self.p_comp, self.sd, tau)
+                Ok((lo, hi)) => {
+                    let tau = 0.5 * (lo + hi);
+                    (
+                        Self::upper_tail(&self.q_comp, self.sd, tau)
+                            - ee * Self::upper_tail(&self.p_comp, self.sd, tau),
+                        self.bracket_error(lo, hi, ee),
+                    )
                 }
-                Err(_) => 1.0 - ee,
+                Err(_) => (1.0 - ee, 0.0),
             },
             // sup_S P(S) − e^ε Q(S), S = {x < τ}, log_lr(τ) = −ε
             Order::Forward => match self.threshold(-eps) {
-                Ok(tau) => {
-                    Self::lower_tail(&self.p_comp, self.sd, tau)
-                        - ee * Self::lower_tail(&self.q_comp, self.sd, tau)
+                Ok((lo, hi)) => {
+                    let tau = 0.5 * (lo + hi);
+                    (
+                        Self::lower_tail(&self.p_comp, self.sd, tau)
+                            - ee * Self::lower_tail(&self.q_comp, self.sd, tau),
+                        self.bracket_error(lo, hi, ee),
+                    )
                 }
-                Err(_) => 1.0 - ee,
+                Err(_) => (1.0 - ee, 0.0),
             },
-        }
-        .clamp(0.0, 1.0)
+        };
+        (v.clamp(0.0, 1.0), err)
     }
 
     fn tradeoff_value(&self, alpha: f64, order: Order) -> f64 {
@@ -687,12 +793,15 @@ impl Instance for MixtureInstance {
         if !eps.is_finite() {
             return Err(Error::param("epsilon", eps, "must be finite"));
         }
-        let v = self.delta_value(eps, order);
+        let (v, tau_err) = self.delta_value(eps, order);
         let ee = eps.exp();
+        // floating-point sums of n terms ≤ 1: n·2⁻⁵³ each side, plus the slack
+        let n = (self.p_comp.len() + self.q_comp.len()) as f64;
         let err = match order {
             Order::Forward => self.tv_p + ee * self.tv_q,
             Order::Reverse => self.tv_q + ee * self.tv_p,
-        } + 1e-13 * (1.0 + ee.min(1e3));
+        } + tau_err
+            + (1e-13 + n * f64::EPSILON) * (1.0 + ee.min(1e3));
         Ok(Estimate::proved(v, err))
     }
 
