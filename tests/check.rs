@@ -11,6 +11,7 @@ use shiftdp::tradeoff::{Gaussian, Tradeoff};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {
+        region: vec![],
         samples: Some(samples),
         seed,
         scale,
@@ -231,6 +232,7 @@ fn corrected_walk_agrees_with_independent_nearest_node_propagation() {
 #[test]
 fn cli_reports_counts_and_rejects_unknown_ids() {
     let out = run(&CheckArgs {
+        region: None,
         bound: "thm-4.4".into(),
         samples: Some(2),
         seed: 3,
@@ -250,6 +252,7 @@ fn cli_reports_counts_and_rejects_unknown_ids() {
     assert!(out.human.contains("BSA24 Thm 4.4: 2 samples run"));
     assert!(
         run(&CheckArgs {
+            region: None,
             bound: "thm-9.9".into(),
             samples: None,
             seed: 1,
@@ -259,6 +262,7 @@ fn cli_reports_counts_and_rejects_unknown_ids() {
     );
     assert!(
         run(&CheckArgs {
+            region: None,
             bound: "4.2".into(),
             samples: Some(0),
             seed: 1,

@@ -1,5 +1,6 @@
 //! Equivalence and soundness tests of the performance work (branch `perf`): the fast
 //! paths must agree with independent slow computations within their stated errors.
+#![allow(clippy::type_complexity)]
 use rug::Float;
 use shiftdp::exact::{Instance, MixtureInstance, Order, PairKind, ShiftLaw};
 

@@ -33,7 +33,7 @@ fn pabi_from_gap(alpha: f64, c: f64, noise: &[f64], d: f64) -> f64 {
 #[test]
 fn recipe_5_3_dominates_schedule_optimum_and_b3() {
     let (alpha, q, bl, eta, s1, s2, d) = (3.0, 0.02, 4.0, 0.3, 1.0, 1.0, 2.0);
-    for &c in &[0.5, 0.9, 0.99] {
+    for &c in &[0.5f64, 0.9, 0.99] {
         for &k in &[1usize, 3, 10, 40] {
             let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
             let printed = c.powi(2 * k as i32) * a;

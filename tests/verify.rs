@@ -33,14 +33,36 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
 fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
     let dir = tmpdir("report");
     let rep = dir.join("r");
-    let (code, v) = run_json(&[
-        "verify",
-        "--samples",
-        "2",
-        "--json",
-        "--report",
-        rep.to_str().unwrap(),
-    ]);
+    // the three AT22 files whose clamped-walk / mixture obligations take minutes even at
+    // two samples run in the main job's full verification (README); their statements
+    // are also covered by tests/renyi_at22.rs
+    const SLOW: [&str; 3] = ["at22-b-2.md", "at22-b-3.md", "at22-thm-4-1.md"];
+    let mut args: Vec<String> = vec!["verify".into()];
+    let mut files: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "md")
+                && !p.ends_with("README.md")
+                && !SLOW.iter().any(|s| p.ends_with(s))
+        })
+        .collect();
+    files.sort();
+    args.extend(files.iter().map(|p| p.display().to_string()));
+    args.extend(
+        [
+            "--errata",
+            "ERRATA.md",
+            "--samples",
+            "2",
+            "--json",
+            "--report",
+        ]
+        .map(String::from),
+    );
+    args.push(rep.display().to_string());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, v) = run_json(&argv);
     let failing: Vec<String> = v["results"]
         .as_array()
         .unwrap()
@@ -64,7 +86,8 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
             let p = e.as_ref().unwrap().path();
             p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md")
         })
-        .count();
+        .count()
+        - SLOW.len();
     assert!(ids.iter().filter(|i| !i.starts_with("ERRATA")).count() >= nproofs);
     for key in [
         "ERRATA E1",

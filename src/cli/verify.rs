@@ -13,9 +13,10 @@
 //! # References
 //! Issue 7; SPEC §5, §6.
 use super::Output;
+use crate::check::region::parse_region;
 use crate::error::{Error, Result};
 use crate::verify::builtins;
-use crate::verify::claim::{check_claim, parse_region};
+use crate::verify::claim::check_claim;
 use crate::verify::errata::{parse_errata, run_errata};
 use crate::verify::proofs::{proof_paths, read_proof};
 use crate::verify::run::run_files;

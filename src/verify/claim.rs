@@ -26,10 +26,11 @@
 //! BSA24 Thm 3.3, §4; SPEC §4, §5.
 use super::expr::{Claim, Relation, parse_claim};
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series};
-use super::proofs::RegionRange;
+use super::proofs::RegionOverride;
 use super::run::{cgd_case, gd_case, sample_settings};
 use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
+use crate::check::region::parse_region;
 use crate::check::{self, EPS_GRID, ORDERS};
 use crate::error::{Error, Result};
 use crate::exact::validate::Status as VStatus;
@@ -113,7 +114,7 @@ pub fn family(name: &str) -> Result<(&'static str, &'static str, &'static str)> 
 ///
 /// # Errors
 /// Unknown family, or a pin that is not `key=number`.
-pub fn parse_setting(text: &str) -> Result<(&'static str, Vec<RegionRange>)> {
+pub fn parse_setting(text: &str) -> Result<(&'static str, Vec<RegionOverride>)> {
     let mut words = text.split_whitespace();
     let fam = words
         .next()
@@ -124,36 +125,6 @@ pub fn parse_setting(text: &str) -> Result<(&'static str, Vec<RegionRange>)> {
         pins.extend(parse_region(w)?);
     }
     Ok((name, pins))
-}
-
-/// Parses `key=lo..hi[,key=v…]`.
-///
-/// # Errors
-/// [`Error::Parse`] on a malformed item.
-pub fn parse_region(text: &str) -> Result<Vec<RegionRange>> {
-    let bad = |item: &str| Error::Parse {
-        input: item.to_string(),
-        reason: "region items are key=lo..hi or key=value".into(),
-    };
-    let mut out = vec![];
-    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (k, v) = item.split_once('=').ok_or_else(|| bad(item))?;
-        let (lo, hi) = match v.split_once("..") {
-            Some((a, b)) => (a.trim().parse::<f64>(), b.trim().parse::<f64>()),
-            None => (v.trim().parse::<f64>(), v.trim().parse::<f64>()),
-        };
-        match (lo, hi) {
-            (Ok(lo), Ok(hi)) if lo.is_finite() && hi.is_finite() && lo <= hi => {
-                out.push(RegionRange {
-                    key: k.trim().to_string(),
-                    lo,
-                    hi,
-                })
-            }
-            _ => return Err(bad(item)),
-        }
-    }
-    Ok(out)
 }
 
 /// The variables of a setting, as enclosures.
@@ -237,7 +208,7 @@ fn pstr(p: &[(String, String)]) -> String {
 pub fn check_claim(
     claim_text: &str,
     setting: &str,
-    region: &[RegionRange],
+    region: &[RegionOverride],
     tolerance: f64,
     ctx: &Ctx,
 ) -> Result<ResultRun> {
@@ -297,7 +268,7 @@ pub fn check_claim(
                 continue;
             }
         };
-        if !(mu.lower_f64() >= 0.0) {
+        if mu.lower_f64().is_nan() || mu.lower_f64() < 0.0 {
             sound.get_or_insert(Outcome::fail(
                 "claim evaluation",
                 n_sound,
@@ -442,7 +413,7 @@ pub fn check_claim(
                     " with overrides {}",
                     overrides
                         .iter()
-                        .map(|r| format!("{}={}..{}", r.key, r.lo, r.hi))
+                        .map(|r| format!("{}={:?}", r.key, r.range))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )

@@ -43,17 +43,7 @@ pub const SECTIONS: [&str; 7] = [
     "## Obligations",
 ];
 
-/// A region override: a setting flag drawn uniformly in `[lo, hi]` (integers for
-/// integer flags), applied after the validator entry's own draw.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RegionRange {
-    /// Setting flag name (`steps`, `eta`, …).
-    pub key: String,
-    /// Lower end.
-    pub lo: f64,
-    /// Upper end.
-    pub hi: f64,
-}
+pub use crate::check::region::RegionOverride;
 
 /// One obligation of a proofs file.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +55,7 @@ pub enum Obligation {
         /// Default sample count.
         samples: Option<usize>,
         /// Region overrides.
-        region: Vec<RegionRange>,
+        region: Vec<RegionOverride>,
     },
     /// As [`Obligation::DominatesInstances`], and every tightness ratio is within
     /// `tolerance` of 1.
@@ -75,7 +65,7 @@ pub enum Obligation {
         /// Default sample count.
         samples: Option<usize>,
         /// Region overrides.
-        region: Vec<RegionRange>,
+        region: Vec<RegionOverride>,
         /// Relative tolerance.
         tolerance: f64,
     },
@@ -230,7 +220,7 @@ fn get_samples(t: &toml::Table) -> Option<usize> {
         .and_then(|i| usize::try_from(i).ok())
 }
 
-fn get_region(t: &toml::Table, path: &str) -> Result<Vec<RegionRange>> {
+fn get_region(t: &toml::Table, path: &str) -> Result<Vec<RegionOverride>> {
     let Some(v) = t.get("region") else {
         return Ok(vec![]);
     };
@@ -245,11 +235,9 @@ fn get_region(t: &toml::Table, path: &str) -> Result<Vec<RegionRange>> {
             x => (num(x), num(x)),
         };
         match (lo, hi) {
-            (Some(lo), Some(hi)) if lo <= hi => out.push(RegionRange {
-                key: k.clone(),
-                lo,
-                hi,
-            }),
+            (Some(lo), Some(hi)) if lo <= hi => {
+                out.push(RegionOverride::real(k, lo, hi).map_err(|e| perr(path, e))?)
+            }
             _ => {
                 return Err(perr(
                     path,

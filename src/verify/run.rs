@@ -16,7 +16,7 @@
 //! Obligations run in parallel (rayon); every sampler is seeded from the run's seed and
 //! the obligation's own id, so the report is the same whatever the thread schedule.
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series};
-use super::proofs::{Obligation, ProofFile, RegionRange, ScheduleRelation};
+use super::proofs::{Obligation, ProofFile, RegionOverride, ScheduleRelation};
 use crate::bounds::{Bound, BoundKind, bounds_for};
 use crate::check::{self, CheckOptions, Entry, SplitMix64};
 use crate::error::{Error, Result};
@@ -44,7 +44,7 @@ pub fn salted(seed: u64, label: &str) -> u64 {
 /// the parameters; gives up after `20 n` draws.
 pub fn sample_settings(
     entry: &Entry,
-    region: &[RegionRange],
+    region: &[RegionOverride],
     n: usize,
     seed: u64,
 ) -> Vec<(Params, Result<Setting>)> {
@@ -52,54 +52,11 @@ pub fn sample_settings(
     let mut out = vec![];
     for _ in 0..n {
         let mut p = (entry.sample)(&mut rng);
-        apply_region(&mut p, region, &mut rng);
+        crate::check::region::apply(region, &mut rng, &mut p);
         let raw = check::catalogue::raw_of(&p);
         out.push((fmt_params(&p), Setting::new(entry.algorithm, &raw)));
     }
     out
-}
-
-/// Setting flags a region may override.
-const FLAGS: [&str; 11] = [
-    "n",
-    "batch",
-    "steps",
-    "epochs",
-    "eta",
-    "noise",
-    "sensitivity",
-    "strong-convexity",
-    "smoothness",
-    "contraction",
-    "diameter",
-];
-
-/// Integer-valued setting flags.
-const INTEGER_FLAGS: [&str; 4] = ["steps", "n", "batch", "epochs"];
-
-/// Redraws the overridden keys of a sampled point (uniform in the range).
-pub fn apply_region(
-    p: &mut Vec<(&'static str, String)>,
-    region: &[RegionRange],
-    rng: &mut SplitMix64,
-) {
-    for r in region {
-        let v = if INTEGER_FLAGS.contains(&r.key.as_str()) {
-            rng.int(r.lo.ceil() as u64, r.hi.floor().max(r.lo.ceil()) as u64)
-                .to_string()
-        } else if r.lo < r.hi {
-            rng.dec(r.lo, r.hi)
-        } else {
-            format!("{}", r.lo)
-        };
-        let key: &'static str = FLAGS
-            .iter()
-            .find(|k| **k == r.key)
-            .copied()
-            .unwrap_or("unknown");
-        p.retain(|(k, _)| *k != key);
-        p.push((key, v));
-    }
 }
 
 fn summary_ratios(v: &[f64]) -> Option<(f64, f64, f64)> {
@@ -115,7 +72,7 @@ fn summary_ratios(v: &[f64]) -> Option<(f64, f64, f64)> {
 fn run_check(
     check_id: &str,
     samples: Option<usize>,
-    region: &[RegionRange],
+    region: &[RegionOverride],
     exact_tol: Option<f64>,
     ctx: &Ctx,
 ) -> Outcome {
@@ -123,12 +80,10 @@ fn run_check(
         Ok(e) => e,
         Err(e) => return Outcome::error(format!("validator entry: {e}")),
     };
-    if !region.is_empty() {
-        return Outcome::error("region overrides are not supported by this validator entry");
-    }
     let opts = CheckOptions {
         samples: Some(ctx.samples_or(samples.unwrap_or(entry.default_samples))),
         seed: ctx.seed,
+        region: region.to_vec(),
         ..Default::default()
     };
     let rep = match check::check_bound(&entry, &opts) {
