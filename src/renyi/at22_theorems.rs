@@ -328,7 +328,7 @@ fn sgd_hypotheses(
     }
     let l_at = l / 2.0;
     let s2 = b as f64 * sigma / (2.0 * std::f64::consts::SQRT_2 * l_at);
-    if !(s2 > 4.0) {
+    if s2.is_nan() || s2 <= 4.0 {
         return Err(hyp(
             id,
             "H5: σ > 8√2 L_AT/b (toolkit: σ > 4√2 L/b)",
@@ -562,7 +562,7 @@ pub fn thm_5_8(
             format!("D = {d}"),
         ));
     }
-    if b == 0 || b > n || n % b != 0 || t == 0 || t % (n / b) != 0 {
+    if b == 0 || b > n || !n.is_multiple_of(b) || t == 0 || !t.is_multiple_of(n / b) {
         return Err(hyp(
             THM_5_8,
             "H3: b divides n and n/b divides T (T ≥ 1)",
