@@ -754,7 +754,8 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                     s.sigma.clone(),
                     t,
                     c.clone(),
-                    None,
+                    // the diameter makes the solver search τ; the gap at τ is D (Prop 3.2)
+                    d.clone(),
                 )
                 .and_then(|p| match &d {
                     Some(dd) => p.with_fixed_gap(Some(dd.clone())),
@@ -830,7 +831,7 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                         t,
                         c.clone(),
                         CyclicOrder::Fixed(pos),
-                        None,
+                        d.clone(),
                     )?;
                     let p = match &d {
                         Some(dd) => p.with_fixed_gap(Some(dd.clone()))?,

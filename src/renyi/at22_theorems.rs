@@ -628,9 +628,11 @@ pub const THM_4_1_CONSTANTS: Thm41Constants = Thm41Constants {
 /// # Example
 /// ```
 /// use shiftdp::renyi::at22_theorems::thm_4_1_lower_bound;
-/// // n = 10, b = 1, L = η = 1, D = 10⁴ (T̄ = 75000), σ = 10, T = 5
-/// let lb = thm_4_1_lower_bound(10, 1, 1.0, 1.0, 10.0, 5, 1e4, 128).unwrap();
-/// assert!((lb.lower_f64() - 1e-7 * 100.0 * 5.0 / (100.0 * 100.0)).abs() < 1e-20);
+/// // n = 2, b = 1, L = η = 1, D = 12000 (T̄ = 18000), σ = 2.8 (σ² ≤ c_σD²/(η²T̄) = 8), T = 5
+/// let lb = thm_4_1_lower_bound(2, 1, 1.0, 1.0, 2.8, 5, 12_000.0, 128).unwrap();
+/// assert!((lb.lower_f64() - 1e-7 * 100.0 * 5.0 / (4.0 * 2.8 * 2.8)).abs() < 1e-18);
+/// // σ = 10 violates H2 at this D
+/// assert!(thm_4_1_lower_bound(2, 1, 1.0, 1.0, 10.0, 5, 12_000.0, 128).is_err());
 /// ```
 ///
 /// # References
