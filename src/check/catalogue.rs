@@ -502,7 +502,11 @@ pub(crate) fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
 /// Clamped walks on `[−D/2, D/2]`: `p_k` is the record's inclusion probability at
 /// step k; linear loss from the centre and from the lower end, and a quadratic with
 /// `h = min(M, 1/η)` from the centre, each in both pair kinds.
-pub(crate) fn clamped(s: &Setting, p: &dyn Fn(usize) -> f64, label: &str) -> Result<Vec<LabelledInstance>> {
+pub(crate) fn clamped(
+    s: &Setting,
+    p: &dyn Fn(usize) -> f64,
+    label: &str,
+) -> Result<Vec<LabelledInstance>> {
     let d =
         s.d.as_ref()
             .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?

@@ -476,13 +476,25 @@ fn run_renyi(
     for case in &cases {
         let label = &case.label;
         let res = if case.lower {
-            let curve: Vec<(f64, f64)> =
-                case.curve.iter().map(|&(l, v)| (l, v / opts.scale)).collect();
+            let curve: Vec<(f64, f64)> = case
+                .curve
+                .iter()
+                .map(|&(l, v)| (l, v / opts.scale))
+                .collect();
             check_lower(&curve, case.instance.as_ref())
         } else {
-            let curve = case.curve.iter().map(|&(l, v)| (l, v * opts.scale)).collect();
-            validate(&BoundSpec::Renyi(curve), case.instance.as_ref(), &EPS_GRID, &[])
-                .map(|d| (d.checks, d.tightness.unwrap_or(f64::INFINITY)))
+            let curve = case
+                .curve
+                .iter()
+                .map(|&(l, v)| (l, v * opts.scale))
+                .collect();
+            validate(
+                &BoundSpec::Renyi(curve),
+                case.instance.as_ref(),
+                &EPS_GRID,
+                &[],
+            )
+            .map(|d| (d.checks, d.tightness.unwrap_or(f64::INFINITY)))
         };
         let (checks, t) = match res {
             Ok(x) => x,

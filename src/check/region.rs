@@ -116,10 +116,7 @@ impl RegionOverride {
     pub fn real(key: &str, lo: f64, hi: f64) -> Result<Self> {
         let (k, is_int) = key_of(key)?;
         if !(lo.is_finite() && hi.is_finite() && lo >= 0.0 && lo <= hi) {
-            return Err(bad(
-                &format!("{lo}..{hi}"),
-                "need finite 0 ≤ LO ≤ HI",
-            ));
+            return Err(bad(&format!("{lo}..{hi}"), "need finite 0 ≤ LO ≤ HI"));
         }
         if is_int {
             let (a, b) = (lo.ceil(), hi.floor());
@@ -284,7 +281,10 @@ mod tests {
         let mut p: Params = vec![("epochs", "3".into()), ("eta", "0.5".into())];
         let o = parse_region("steps=10").unwrap();
         apply(&o, &mut SplitMix64::new(1), &mut p);
-        assert_eq!(p, vec![("eta", "0.5".to_string()), ("steps", "10".to_string())]);
+        assert_eq!(
+            p,
+            vec![("eta", "0.5".to_string()), ("steps", "10".to_string())]
+        );
     }
 
     #[test]

@@ -35,8 +35,8 @@
 //! J. Ye, R. Shokri, NeurIPS 2022 (YS22) Thms 2.1, 3.3, 4.2, 4.3, Cor 5.3, Fig 2;
 //! J. Altschuler, K. Talwar, NeurIPS 2022 (AT22) Props 2.17, 3.2, 5.6, (B.1)–(B.3).
 use super::catalogue::{
-    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_sched, enc,
-    full_sched, num, scalar, sgd_shape,
+    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_sched, enc, full_sched, num,
+    scalar, sgd_shape,
 };
 use super::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
 use crate::error::{Error, Result};
@@ -121,7 +121,11 @@ fn cys21_of(s: &Setting) -> Result<Cys21Params> {
 /// Whole epochs K = t/l of a batched setting, l = n/b.
 fn epochs(s: &Setting, id: &str) -> Result<(u64, u64)> {
     if s.b == 0 || !s.n.is_multiple_of(s.b) {
-        return Err(hyp(id, "H4: b divides n", format!("n = {}, b = {}", s.n, s.b)));
+        return Err(hyp(
+            id,
+            "H4: b divides n",
+            format!("n = {}, b = {}", s.n, s.b),
+        ));
     }
     let l = s.n / s.b;
     if !s.t.is_multiple_of(l) {
@@ -325,7 +329,10 @@ fn sample_sgd_b2(r: &mut SplitMix64) -> Params {
 
 fn sample_sgd_b3(r: &mut SplitMix64) -> Params {
     let mut p = sample_sgd_b2(r);
-    let big_m = p.iter().find(|x| x.0 == "smoothness").map_or(1.0, |x| num(&x.1));
+    let big_m = p
+        .iter()
+        .find(|x| x.0 == "smoothness")
+        .map_or(1.0, |x| num(&x.1));
     p.push(("strong-convexity", r.dec(0.01, 0.9 * big_m)));
     p
 }
@@ -372,11 +379,7 @@ fn cyclic_positions(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<(u64, Labelle
 
 /// Shuffle and partition: the record's batch position is uniform over the l batches and
 /// fixed over the K epochs; output law `(1/l) Σ_j N(M_j, v)`.
-pub fn shuffle_partition(
-    s: &Setting,
-    h: f64,
-    kind: PairKind,
-) -> Result<MixtureInstance> {
+pub fn shuffle_partition(s: &Setting, h: f64, kind: PairKind) -> Result<MixtureInstance> {
     let (eta, sigma, l_sens) = (s.eta.mid_f64(), s.sigma.mid_f64(), s.l.mid_f64());
     if eta * h > 1.0 || h < 0.0 {
         return Err(Error::param(
@@ -585,7 +588,10 @@ fn ys22_thm33(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let (m, mm) = curvatures(s)?;
     let insts = cyclic_positions(
         s,
-        &[("quadratic h = m", m.mid_f64()), ("quadratic h = M", mm.mid_f64())],
+        &[
+            ("quadratic h = m", m.mid_f64()),
+            ("quadratic h = M", mm.mid_f64()),
+        ],
     )?;
     let mut out = vec![];
     for (pos, (label, instance)) in insts {
@@ -668,16 +674,13 @@ fn ys22_base(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
     let rows = at22::compare_bounds(s);
     let offered: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let row = rows
-        .into_iter()
-        .find(|r| r.0 == id)
-        .ok_or_else(|| {
-            hyp(
-                id,
-                "the setting selects this AT22 result",
-                format!("offered: {}", offered.join(", ")),
-            )
-        })?;
+    let row = rows.into_iter().find(|r| r.0 == id).ok_or_else(|| {
+        hyp(
+            id,
+            "the setting selects this AT22 result",
+            format!("offered: {}", offered.join(", ")),
+        )
+    })?;
     let b = row.3?;
     RENYI_ORDERS
         .iter()
@@ -688,7 +691,10 @@ fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
 fn at22_217(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let curve = at22_curve(s, at22::PROP_2_17, bits)?;
     Ok(cases(
-        vec![gauss(s, "linear", 0.0)?, gauss(s, "quadratic h = 0.5/η", 0.5 / s.eta.mid_f64())?],
+        vec![
+            gauss(s, "linear", 0.0)?,
+            gauss(s, "quadratic h = 0.5/η", 0.5 / s.eta.mid_f64())?,
+        ],
         &curve,
         false,
     ))
@@ -727,7 +733,10 @@ fn at22_b1(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 fn at22_cyclic(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let curve = at22_curve(s, AT22_CYCLIC, bits)?;
     let hs: Vec<(&str, f64)> = match (&s.m, &s.big_m) {
-        (Some(m), Some(mm)) => vec![("quadratic h = m", m.mid_f64()), ("quadratic h = M", mm.mid_f64())],
+        (Some(m), Some(mm)) => vec![
+            ("quadratic h = m", m.mid_f64()),
+            ("quadratic h = M", mm.mid_f64()),
+        ],
         _ => vec![("linear", 0.0)],
     };
     let insts = cyclic_positions(s, &hs)?.into_iter().map(|x| x.1).collect();
@@ -743,10 +752,13 @@ pub const B_ORDERS: [f64; 1] = [2.0];
 /// `compare_bounds` tabulates 13 orders, each with a noise-split search, which is too
 /// slow for the validator's sample counts.
 fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
-    let d = s
-        .d
-        .as_ref()
-        .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter".into()))?;
+    let d = s.d.as_ref().ok_or_else(|| {
+        hyp(
+            id,
+            "constraint set of diameter D",
+            "needs --diameter".into(),
+        )
+    })?;
     let c = s.c.as_ref().ok_or_else(|| {
         hyp(
             id,
@@ -811,7 +823,11 @@ fn at22_b3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
         p,
         &[
             ("quadratic h = m, start 0", m.mid_f64(), 0.0),
-            ("quadratic h = min(M, 1/η), start 0", mm.mid_f64().min(1.0 / eta), 0.0),
+            (
+                "quadratic h = min(M, 1/η), start 0",
+                mm.mid_f64().min(1.0 / eta),
+                0.0,
+            ),
         ],
     )?;
     Ok(cases(insts, &curve, false))
@@ -876,23 +892,159 @@ fn entry(
 pub fn entries() -> Vec<Entry> {
     use Algorithm::{Cgd, Gd, Sgd};
     vec![
-        entry(CYS21_THM1, Gd, "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η", 12, sample_any, i_cys21_thm1, cys21_thm1),
-        entry(CYS21_THM2, Gd, "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]; c = m(2 − ηm)/(2σ′²)", 12, sample_gd_strong, i_cys21_thm2, cys21_thm2),
-        entry(CYS21_COR1, Gd, "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 1.2/η], m ∈ [0.01, M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 12, sample_gd_cor1, i_cys21_cor1, cys21_cor1),
-        entry(CYS21_THM3, Gd, "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 0.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]; lower bound ≤ exact", 12, sample_thm3, i_cys21_thm3, cys21_thm3),
-        entry(CYS21_COR2, Gd, "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 1.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]", 12, sample_cor2, i_cys21_cor2, cys21_cor2),
-        entry(CYS21_BASE, Gd, "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η", 12, sample_any, i_cys21_base, cys21_base),
-        entry(YS22_THM21, Cgd, "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 10, sample_batches_long, i_ys22_thm21, ys22_thm21),
-        entry(YS22_THM33, Cgd, "fixed order, every position j₀: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 10, sample_batches_long, i_ys22_thm33, ys22_thm33),
-        entry(YS22_THM42, Cgd, "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 10, sample_batches_long, i_ys22_thm42, ys22_thm42),
-        entry(YS22_THM43, Sgd, "sampling w/o replacement: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..⌊8/l⌋ (t ≤ 8), η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 6, sample_batches_short, i_ys22_thm43, ys22_thm43),
-        entry(YS22_COR53, Cgd, "logistic-regression constants: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, λ ∈ [0.01, 0.5], F ∈ [0.1, 2], β = (F²+1)/2 + λ, S_g ∈ [0.1, 2], σ_mul ∈ [0.5, 4], η ∈ [0.05, 2.1/(β+λ)]; quadratic instances of Thm 4.2's class", 10, sample_cor53, i_ys22_cor53, ys22_cor53),
-        entry(YS22_BASE, Sgd, "sampling w/o replacement, linear loss: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..4, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 4, sample_sgd_baseline, i_ys22_base, ys22_base),
-        entry(at22::PROP_2_17, Gd, "c = 1: n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 8, sample_gd_c1, i_at22_217, at22_217),
-        entry(at22::PROP_3_2, Gd, "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)", 6, sample_gd_constrained, i_at22_32, at22_32),
-        entry(at22::PROP_5_6, Gd, "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]", 8, sample_gd_strong, i_at22_56, at22_56),
-        entry(at22::EQ_B1, Gd, "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)", 6, sample_gd_constrained, i_at22_b1, at22_b1),
-        entry(AT22_CYCLIC, Cgd, "b ∈ 1..3, l ∈ 1..4, E ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; half c = 1 (linear), half M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M]", 6, sample_cgd_mixed, i_at22_cyclic, at22_cyclic),
+        entry(
+            CYS21_THM1,
+            Gd,
+            "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η",
+            12,
+            sample_any,
+            i_cys21_thm1,
+            cys21_thm1,
+        ),
+        entry(
+            CYS21_THM2,
+            Gd,
+            "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]; c = m(2 − ηm)/(2σ′²)",
+            12,
+            sample_gd_strong,
+            i_cys21_thm2,
+            cys21_thm2,
+        ),
+        entry(
+            CYS21_COR1,
+            Gd,
+            "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 1.2/η], m ∈ [0.01, M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            12,
+            sample_gd_cor1,
+            i_cys21_cor1,
+            cys21_cor1,
+        ),
+        entry(
+            CYS21_THM3,
+            Gd,
+            "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 0.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]; lower bound ≤ exact",
+            12,
+            sample_thm3,
+            i_cys21_thm3,
+            cys21_thm3,
+        ),
+        entry(
+            CYS21_COR2,
+            Gd,
+            "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 1.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]",
+            12,
+            sample_cor2,
+            i_cys21_cor2,
+            cys21_cor2,
+        ),
+        entry(
+            CYS21_BASE,
+            Gd,
+            "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η",
+            12,
+            sample_any,
+            i_cys21_base,
+            cys21_base,
+        ),
+        entry(
+            YS22_THM21,
+            Cgd,
+            "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            10,
+            sample_batches_long,
+            i_ys22_thm21,
+            ys22_thm21,
+        ),
+        entry(
+            YS22_THM33,
+            Cgd,
+            "fixed order, every position j₀: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            10,
+            sample_batches_long,
+            i_ys22_thm33,
+            ys22_thm33,
+        ),
+        entry(
+            YS22_THM42,
+            Cgd,
+            "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            10,
+            sample_batches_long,
+            i_ys22_thm42,
+            ys22_thm42,
+        ),
+        entry(
+            YS22_THM43,
+            Sgd,
+            "sampling w/o replacement: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..⌊8/l⌋ (t ≤ 8), η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            6,
+            sample_batches_short,
+            i_ys22_thm43,
+            ys22_thm43,
+        ),
+        entry(
+            YS22_COR53,
+            Cgd,
+            "logistic-regression constants: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, λ ∈ [0.01, 0.5], F ∈ [0.1, 2], β = (F²+1)/2 + λ, S_g ∈ [0.1, 2], σ_mul ∈ [0.5, 4], η ∈ [0.05, 2.1/(β+λ)]; quadratic instances of Thm 4.2's class",
+            10,
+            sample_cor53,
+            i_ys22_cor53,
+            ys22_cor53,
+        ),
+        entry(
+            YS22_BASE,
+            Sgd,
+            "sampling w/o replacement, linear loss: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..4, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            4,
+            sample_sgd_baseline,
+            i_ys22_base,
+            ys22_base,
+        ),
+        entry(
+            at22::PROP_2_17,
+            Gd,
+            "c = 1: n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            8,
+            sample_gd_c1,
+            i_at22_217,
+            at22_217,
+        ),
+        entry(
+            at22::PROP_3_2,
+            Gd,
+            "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
+            6,
+            sample_gd_constrained,
+            i_at22_32,
+            at22_32,
+        ),
+        entry(
+            at22::PROP_5_6,
+            Gd,
+            "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
+            8,
+            sample_gd_strong,
+            i_at22_56,
+            at22_56,
+        ),
+        entry(
+            at22::EQ_B1,
+            Gd,
+            "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
+            6,
+            sample_gd_constrained,
+            i_at22_b1,
+            at22_b1,
+        ),
+        entry(
+            AT22_CYCLIC,
+            Cgd,
+            "b ∈ 1..3, l ∈ 1..4, E ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; half c = 1 (linear), half M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M]",
+            6,
+            sample_cgd_mixed,
+            i_at22_cyclic,
+            at22_cyclic,
+        ),
     ]
 }
 
@@ -903,7 +1055,23 @@ pub fn entries() -> Vec<Entry> {
 pub fn slow_entries() -> Vec<Entry> {
     use Algorithm::Sgd;
     vec![
-        entry(at22::EQ_B2, Sgd, "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1)", 1, sample_sgd_b2, i_at22_b2, at22_b2),
-        entry(at22::EQ_B3, Sgd, "as (B.2) with m ∈ [0.01, 0.9M] (c < 1)", 1, sample_sgd_b3, i_at22_b3, at22_b3),
+        entry(
+            at22::EQ_B2,
+            Sgd,
+            "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1)",
+            1,
+            sample_sgd_b2,
+            i_at22_b2,
+            at22_b2,
+        ),
+        entry(
+            at22::EQ_B3,
+            Sgd,
+            "as (B.2) with m ∈ [0.01, 0.9M] (c < 1)",
+            1,
+            sample_sgd_b3,
+            i_at22_b3,
+            at22_b3,
+        ),
     ]
 }
