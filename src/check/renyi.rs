@@ -532,7 +532,7 @@ fn cys21_cor1(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 fn squared_loss(s: &Setting, id: &str) -> Result<()> {
     let is_one = |x: &Option<Enclosure>| {
         x.as_ref()
-            .is_some_and(|e| e.lower_f64() == 1.0 && e.upper_f64() == 1.0)
+            .is_some_and(|e| e.lower_f64() >= 1.0 && e.upper_f64() <= 1.0)
     };
     if !(is_one(&s.m) && is_one(&s.big_m)) {
         return Err(hyp(
@@ -635,7 +635,7 @@ pub fn cor53_of(s: &Setting) -> Result<Cor53Params> {
     let (m, mm) = curvatures(s)?;
     let (lam, beta) = (m.mid_f64(), mm.mid_f64());
     let f2 = 2.0 * (beta - lam) - 1.0;
-    if !(f2 > 0.0) {
+    if f2.is_nan() || f2 <= 0.0 {
         return Err(hyp(
             YS22_COR53,
             "regularized logistic regression: β = (F² + 1)/2 + λ with F > 0",
