@@ -11,10 +11,10 @@ use shiftdp::tradeoff::{Gaussian, Tradeoff};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {
-        region: vec![],
         samples: Some(samples),
         seed,
         scale,
+        ..Default::default()
     }
 }
 
@@ -53,8 +53,14 @@ fn ids_are_matched_case_insensitively_with_or_without_prefix() {
     for bad in ["4.7", "thm", "", "all", "5.2"] {
         assert!(find(bad).is_err(), "{bad}");
     }
-    // every catalogue id is found by its own id and by its number
+    // every catalogue id is found by its own id, every BSA24 id by its number
     for e in catalogue() {
+        assert_eq!(find(e.id).unwrap().id, e.id);
+    }
+    for e in catalogue()
+        .into_iter()
+        .filter(|e| e.id.starts_with("BSA24"))
+    {
         assert_eq!(find(e.id).unwrap().id, e.id);
         let num = e.id.rsplit(' ').next().unwrap();
         assert_eq!(find(num).unwrap().id, e.id);
@@ -63,7 +69,7 @@ fn ids_are_matched_case_insensitively_with_or_without_prefix() {
 
 #[test]
 fn every_bsa24_bound_dominates_its_instances() {
-    let all = catalogue();
+    let all = shiftdp::check::catalogue::bsa24_entries();
     assert_eq!(all.len(), 10, "Thms 4.1–4.6, 4.8–4.10, Prop 5.1");
     for e in all {
         let n = match e.algorithm {
@@ -232,10 +238,10 @@ fn corrected_walk_agrees_with_independent_nearest_node_propagation() {
 #[test]
 fn cli_reports_counts_and_rejects_unknown_ids() {
     let out = run(&CheckArgs {
-        region: None,
         bound: "thm-4.4".into(),
         samples: Some(2),
         seed: 3,
+        region: None,
         json: true,
     })
     .unwrap();
@@ -252,20 +258,20 @@ fn cli_reports_counts_and_rejects_unknown_ids() {
     assert!(out.human.contains("BSA24 Thm 4.4: 2 samples run"));
     assert!(
         run(&CheckArgs {
-            region: None,
             bound: "thm-9.9".into(),
             samples: None,
             seed: 1,
+            region: None,
             json: false
         })
         .is_err()
     );
     assert!(
         run(&CheckArgs {
-            region: None,
             bound: "4.2".into(),
             samples: Some(0),
             seed: 1,
+            region: None,
             json: false
         })
         .is_err()
