@@ -86,10 +86,20 @@ fn run_check(
         region: region.to_vec(),
         ..Default::default()
     };
-    let rep = match check::check_bound(&entry, &opts) {
+    let mut rep = match check::check_bound(&entry, &opts) {
         Ok(r) => r,
         Err(e) => return Outcome::error(format!("validator: {e}")),
     };
+    // a small sample can fall entirely outside the hypotheses: draw 5× more once
+    if rep.samples_run == 0 && rep.skipped > 0 {
+        let more = CheckOptions {
+            samples: opts.samples.map(|n| 5 * n),
+            ..opts.clone()
+        };
+        if let Ok(r) = check::check_bound(&entry, &more) {
+            rep = r;
+        }
+    }
     let tight = rep.tightness_summary();
     let base = format!(
         "{} points validated ({} skipped by hypotheses), {} instances, {} inconclusive",
