@@ -44,10 +44,20 @@ impl fmt::Debug for Enclosure {
     }
 }
 
-fn xv_enclosure(x: &Float) -> Enclosure {
+/// `e^z` for an exact point `z` (finite result), from one correctly rounded MPFR evaluation: the
+/// round-to-nearest result `y` at `wp + 2` bits is within half an ulp of `e^z`, so
+/// two ulps (`next_down`/`next_up` twice) on each side enclose it.
+fn exp_point(z: &Float, wp: u32) -> Enclosure {
+    // exp of the exact z (any precision), correctly rounded to wp + 2 bits
+    let y = Float::with_val(wp + 2, z.exp_ref());
+    let (mut lo, mut hi) = (y.clone(), y);
+    for _ in 0..2 {
+        lo.next_down();
+        hi.next_up();
+    }
     Enclosure {
-        lo: x.clone(),
-        hi: x.clone(),
+        lo: Float::with_val_round(wp, &lo, Round::Down).0,
+        hi: Float::with_val_round(wp, &hi, Round::Up).0,
     }
 }
 
@@ -442,7 +452,12 @@ impl Enclosure {
             (th, tl)
         };
         let pi = Enclosure::pi(wp);
-        let scale = self.with_prec(wp).square().neg().exp().div(&pi.sqrt());
+        let gauss = if self.lo == self.hi {
+            exp_point(&(-Float::with_val(2 * wp, self.lo.square_ref())), wp)
+        } else {
+            self.with_prec(wp).square().neg().exp()
+        };
+        let scale = gauss.div(&pi.sqrt());
         let target = 2f64.powi(-(p as i32) + 4);
         for _ in 0..3 {
             let (a1, b1) = convergent(depth);
@@ -527,7 +542,7 @@ impl Enclosure {
         let sum = Enclosure { lo: s, hi };
         let erf = Enclosure::from_u64(wp, 2)
             .div(&Enclosure::pi(wp).sqrt())
-            .mul(&xv_enclosure(&xv).square().neg().exp())
+            .mul(&exp_point(&(-Float::with_val(2 * wp, xv.square_ref())), wp))
             .mul(&sum);
         Some(Enclosure::from_u64(wp, 1).sub(&erf).with_prec(p))
     }

@@ -499,6 +499,42 @@ fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bi
     x
 }
 
+/// Halley's method for `δ(ε) = δ_t` from an f64 estimate (about 48 correct bits; each
+/// step triples them) until about `need` bits, with a precision ladder up to `goal`
+/// bits. An estimate only: the result is certified by the caller.
+fn epsilon_halley_mpfr(mu: &Float, delta: &Float, start: f64, goal: u32, need: u32) -> Float {
+    let mut x = Float::with_val(goal, start);
+    let mut correct = 48u32;
+    for _ in 0..8 {
+        let p = (3 * correct + 16).min(goal);
+        let xp = Float::with_val(p, &x);
+        let r = Float::with_val(p, &xp / mu);
+        let hh = Float::with_val(p, mu / 2u32);
+        let a = phi_estimate(&Float::with_val(p, &hh - &r));
+        let b_arg = Float::with_val(p, -(Float::with_val(p, &r + &hh)));
+        let ex = Float::with_val(p, xp.exp_ref());
+        let bb = Float::with_val(p, phi_estimate(&b_arg) * &ex); // −δ′
+        let h = Float::with_val(p, Float::with_val(p, &a - &bb) - delta);
+        // δ″ = e^ε φ(b)/μ − e^ε Φ(b), φ(b) = e^{−b²/2}/√(2π)
+        let pdf = Float::with_val(p, Float::with_val(p, b_arg.square_ref()) / -2i32).exp()
+            / Float::with_val(p, Float::with_val(p, rug::float::Constant::Pi) * 2u32).sqrt();
+        let d2 = Float::with_val(p, Float::with_val(p, pdf * &ex) / mu) - &bb;
+        // Halley: s = −h/δ′ / (1 − h δ″/(2 δ′²)), δ′ = −bb
+        let newton = Float::with_val(p, &h / &bb);
+        let corr = Float::with_val(p, &h * &d2) / (Float::with_val(p, bb.square_ref()) * 2u32);
+        let step = Float::with_val(p, newton / Float::with_val(p, 1 - corr));
+        if !step.is_finite() {
+            break;
+        }
+        x += step;
+        correct = (3 * correct).min(p.saturating_sub(8));
+        if correct >= need {
+            break;
+        }
+    }
+    x
+}
+
 /// `(δ(ε), −δ′(ε) = e^ε Φ(−ε/μ − μ/2))` as enclosures at `wp` bits: the same formula
 /// as [`delta_enclosure`], keeping the second term (the slope) too.
 fn delta_and_slope(mu: &Enclosure, eps: &Enclosure, wp: u32) -> (Enclosure, Enclosure) {
@@ -553,13 +589,7 @@ fn epsilon_mpfr_taylor(
     let wp = bits + 40;
     let half_bits = (bits / 2 + 40).max(96);
     let mu_f = Float::with_val(mu.prec().max(64), mu.hi());
-    let e0 = epsilon_newton_mpfr(
-        &mu_f,
-        delta.lo(),
-        Float::with_val(half_bits, est),
-        half_bits,
-        half_bits,
-    );
+    let e0 = epsilon_halley_mpfr(&mu_f, delta.lo(), est, half_bits, bits / 2 + 12);
     let e0 = Float::with_val_round(bits, &e0, Round::Nearest).0;
     if !(e0.is_finite() && e0.is_sign_positive() && !e0.is_zero()) {
         return None;
