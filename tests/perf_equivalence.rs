@@ -26,6 +26,9 @@ fn sgd_law_inputs(t: usize, eta: f64, sigma: f64, l: f64, b: f64, h: f64) -> (Ve
     (a, var)
 }
 
+/// Mixture components `(mean, weight)`.
+type Atoms = Vec<(f64, f64)>;
+
 /// δ(ε) of the pair built from `law` by plain bisection on the public `log_lr` (200
 /// halvings) and tails summed directly from the atoms: the pre-Newton algorithm,
 /// re-implemented on the public API.
@@ -40,7 +43,7 @@ fn delta_by_bisection(
     let sd = v.sqrt();
     let ee = eps.exp();
     // components (mean, weight) of P and Q
-    let (p, q): (Vec<(f64, f64)>, Vec<(f64, f64)>) = match kind {
+    let (p, q): (Atoms, Atoms) = match kind {
         PairKind::OneSided => (vec![(0.0, 1.0)], law.atoms().to_vec()),
         PairKind::Opposite => (
             law.atoms().iter().map(|&(m, w)| (-0.5 * m, w)).collect(),

@@ -370,6 +370,11 @@ pub(crate) fn epsilon_estimate_f64(mu: f64, delta: f64) -> Option<f64> {
         }
         // Newton on ln δ: (ln δ)′ = −B/δ
         let step = h * d / b;
+        // converged to rounding noise (checked before the bracket safeguard: a step of
+        // an ulp can land on the end just set, which used to restart a bisection)
+        if step.abs() <= 4e-15 * x.abs().max(1e-300) {
+            return Some(x + step);
+        }
         let mut nx = x + step;
         if !(nx > lo && nx < hi) {
             nx = 0.5 * (lo + hi);
@@ -403,13 +408,20 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
             }
             e = f64::MIN_POSITIVE;
         }
+        // a failed probe jumps by the linearized excess (slope −B at e) plus a doubling
+        // safety step; only the acceptance test certifies
         let mut step = e * 1e-15;
         for _ in 0..40 {
-            let (d, err, _) = delta_parts_f64(mhi, e)?;
+            let (d, err, b) = delta_parts_f64(mhi, e)?;
             if d + err <= dlo {
                 return Some(e);
             }
-            e += step;
+            let jump = 1.25 * (d + err - dlo) / b;
+            e += if jump.is_finite() && jump > 0.0 {
+                jump + step
+            } else {
+                step
+            };
             step *= 2.0;
         }
         None
@@ -420,11 +432,16 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
             if e <= 0.0 {
                 return Some(0.0);
             }
-            let (d, err, _) = delta_parts_f64(mlo, e)?;
+            let (d, err, b) = delta_parts_f64(mlo, e)?;
             if d - err >= dhi {
                 return Some(e);
             }
-            e -= step;
+            let jump = 1.25 * (dhi - (d - err)) / b;
+            e -= if jump.is_finite() && jump > 0.0 {
+                jump + step
+            } else {
+                step
+            };
             step *= 2.0;
         }
         None
