@@ -20,9 +20,13 @@
 //!   one ulp perturbs `Φ(x)` by at most `(|x|+1)²·2⁻⁵²` relatively. If the model cannot
 //!   certify 1e−11 relative accuracy, or a term leaves the normal f64 range, the
 //!   computation falls back to MPFR at 64 bits and says so ([`Path::MpfrFallback`]).
-//! * **MPFR** (`Precision::Bits(b)`): Newton at `b + 40` bits, then a certified bracket
-//!   `[ε_lo, ε_hi]` from interval evaluations of δ, widened working precision if the
-//!   subtraction in δ(ε) cancels too much (Ziv's strategy).
+//! * **MPFR** (`Precision::Bits(b)`): for a point μ and a narrow δ, one Halley step from
+//!   the f64 root to about `b/2 + 12` bits, then one interval evaluation of δ and δ′ at
+//!   `b + 40` bits and a Taylor bound with a 64-bit bound on |δ″| certify both ends of a
+//!   tight bracket (`epsilon_mpfr_taylor`). Otherwise, or if that bracket is not tight:
+//!   Newton at `b + 40` bits, then a certified bracket `[ε_lo, ε_hi]` from interval
+//!   evaluations of δ, widened working precision if the subtraction in δ(ε) cancels too
+//!   much (Ziv's strategy).
 //!
 //! # References
 //! J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 84 (2022).
