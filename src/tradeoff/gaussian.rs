@@ -37,7 +37,8 @@ use crate::precision::{Enclosure, Precision};
 use rug::Float;
 use rug::float::Round;
 
-/// Assumed relative error of the f64 `erfc` used on the f64 path (statrs). The tests of
+/// Assumed relative error of the f64 `erfc` used on the f64 path (`libm::erfc`, through
+/// [`special::phi`]). The tests of
 /// this module check it against 512-bit MPFR on a dense grid.
 pub const ERFC_REL_ERR: f64 = 8e-15;
 
