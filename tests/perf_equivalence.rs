@@ -2,7 +2,10 @@
 //! paths must agree with independent slow computations within their stated errors.
 #![allow(clippy::type_complexity)]
 use rug::Float;
+use rug::float::Round;
 use shiftdp::exact::{Instance, MixtureInstance, Order, PairKind, ShiftLaw};
+use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::tradeoff::Gaussian;
 
 /// Upper tail `P(N(0, 1) > z)` through MPFR's erfc at 80 bits (independent of the
 /// crate's f64 erfc).
@@ -24,6 +27,9 @@ fn sgd_law_inputs(t: usize, eta: f64, sigma: f64, l: f64, b: f64, h: f64) -> (Ve
     (a, var)
 }
 
+/// Mixture components `(mean, weight)`.
+type Atoms = Vec<(f64, f64)>;
+
 /// δ(ε) of the pair built from `law` by plain bisection on the public `log_lr` (200
 /// halvings) and tails summed directly from the atoms: the pre-Newton algorithm,
 /// re-implemented on the public API.
@@ -38,7 +44,7 @@ fn delta_by_bisection(
     let sd = v.sqrt();
     let ee = eps.exp();
     // components (mean, weight) of P and Q
-    let (p, q): (Vec<(f64, f64)>, Vec<(f64, f64)>) = match kind {
+    let (p, q): (Atoms, Atoms) = match kind {
         PairKind::OneSided => (vec![(0.0, 1.0)], law.atoms().to_vec()),
         PairKind::Opposite => (
             law.atoms().iter().map(|&(m, w)| (-0.5 * m, w)).collect(),
@@ -184,6 +190,93 @@ fn grid_law_within_stated_error_of_exact_law() {
                     assert!(dg.error < 0.2, "stated error {}", dg.error);
                 }
             }
+        }
+    }
+}
+
+/// `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` (DRS22 Cor 1) straight from MPFR at
+/// `prec` bits (round to nearest; the error is far below the gaps tested).
+fn delta_mpfr(mu: &Float, eps: &Float, prec: u32) -> Float {
+    let phi = |x: Float| -> Float {
+        let y = Float::with_val(prec, -x) / Float::with_val(prec, 2).sqrt();
+        y.erfc() / 2u32
+    };
+    let r = Float::with_val(prec, eps / mu);
+    let h = Float::with_val(prec, mu / 2u32);
+    let a = phi(Float::with_val(prec, &h - &r));
+    let b = phi(Float::with_val(prec, -(Float::with_val(prec, &r + &h))));
+    a - Float::with_val(prec, eps.exp_ref()) * b
+}
+
+/// The certified ε(δ) of G(μ) (one-evaluation Taylor certificate on the MPFR path):
+/// `δ(ε_hi) ≤ δ_lo` and `δ(ε_lo) ≥ δ_hi` checked at 1200 bits, and the bracket is
+/// tight (relative width ≤ 2^{−bits+8}).
+#[test]
+fn mpfr_epsilon_bracket_is_certified_at_1200_bits() {
+    for bits in [128u32, 256, 512] {
+        for mu in [0.3, 1.0, 3.0, 8.0] {
+            for ds in ["1e-3", "1e-5", "1e-10", "1e-50"] {
+                let m = Enclosure::from_f64(bits, mu);
+                let d = Enclosure::parse(bits, ds).unwrap();
+                let c = Gaussian::epsilon(&m, &d, Precision::Bits(bits)).unwrap();
+                let muf = Float::with_val(64, mu);
+                if !c.upper().is_zero() {
+                    let dh = delta_mpfr(&muf, c.upper(), 1200);
+                    assert!(
+                        dh <= *d.lo(),
+                        "bits {bits} μ {mu} δ {ds}: δ(ε_hi) = {dh} > δ"
+                    );
+                    let dl = delta_mpfr(&muf, c.lower(), 1200);
+                    assert!(
+                        dl >= *d.hi(),
+                        "bits {bits} μ {mu} δ {ds}: δ(ε_lo) = {dl} < δ"
+                    );
+                    assert!(
+                        c.rel_width() <= 2f64.powi(-(bits as i32) + 8),
+                        "bits {bits} μ {mu} δ {ds}: width {:e}",
+                        c.rel_width()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The in-place erfc series and continued fraction enclose MPFR's correctly rounded
+/// erfc (directed roundings at prec + 200 bits) for point and interval arguments.
+#[test]
+fn enclosure_erfc_contains_mpfr() {
+    for prec in [53u32, 100, 200, 296, 500] {
+        for i in 0..60 {
+            let x = 0.05 + i as f64 * 0.37 + (i * i) as f64 * 0.004;
+            let check = |e: &Enclosure, lo: &Float, hi: &Float| {
+                let hp = prec + 200;
+                let down = {
+                    let mut y = Float::with_val(hp, hi);
+                    y.erfc_round(Round::Down);
+                    y
+                };
+                let up = {
+                    let mut y = Float::with_val(hp, lo);
+                    y.erfc_round(Round::Up);
+                    y
+                };
+                assert!(
+                    *e.lo() <= down && up <= *e.hi(),
+                    "prec {prec} x {x}: {e:?} vs [{down}, {up}]"
+                );
+            };
+            let pt = Enclosure::from_f64(prec, x);
+            let e = pt.erfc();
+            check(&e, pt.lo(), pt.hi());
+            assert!(
+                e.rel_width() < 2f64.powi(-(prec as i32) + 6),
+                "prec {prec} x {x}"
+            );
+            let lo = Float::with_val(prec, x);
+            let hi = Float::with_val_round(prec, x * (1.0 + 1e-9), Round::Up).0;
+            let iv = Enclosure::new(lo.clone(), hi.clone()).unwrap();
+            check(&iv.erfc(), &lo, &hi);
         }
     }
 }

@@ -44,6 +44,23 @@ impl fmt::Debug for Enclosure {
     }
 }
 
+/// `e^z` for an exact point `z` (finite result), from one correctly rounded MPFR evaluation: the
+/// round-to-nearest result `y` at `wp + 2` bits is within half an ulp of `e^z`, so
+/// two ulps (`next_down`/`next_up` twice) on each side enclose it.
+fn exp_point(z: &Float, wp: u32) -> Enclosure {
+    // exp of the exact z (any precision), correctly rounded to wp + 2 bits
+    let y = Float::with_val(wp + 2, z.exp_ref());
+    let (mut lo, mut hi) = (y.clone(), y);
+    for _ in 0..2 {
+        lo.next_down();
+        hi.next_up();
+    }
+    Enclosure {
+        lo: Float::with_val_round(wp, &lo, Round::Down).0,
+        hi: Float::with_val_round(wp, &hi, Round::Up).0,
+    }
+}
+
 fn fmin(a: Float, b: Float) -> Float {
     match a.partial_cmp(&b) {
         Some(Ordering::Greater) => b,
@@ -402,23 +419,45 @@ impl Enclosure {
         if depth > 700 {
             return None;
         }
+        // below 9 the series (≈ 5.5x² + p/4 terms of three cheap operations, twice for
+        // an interval) is cheaper than 2 convergents × 2 chains of divisions
+        let point = self.lo == self.hi;
+        let series_ops = (5.5 * x * x + p as f64 / 4.0) * if point { 1.0 } else { 2.0 };
+        if x <= 9.0 && 4.0 * depth as f64 > series_ops {
+            return None;
+        }
         let wp = p + 16;
         let (xl, xh) = (Float::with_val(wp, &self.lo), Float::with_val(wp, &self.hi));
         // convergent n as an interval [lo, hi] of 1/t_0, t_n = x, t_k = x + ((k+1)/2)/t_{k+1}
+        // in place: t_k = x + ((k+1)/2)/t_{k+1} as (k+1)/t, halved (exact), plus x
         let convergent = |n: usize| -> (Float, Float) {
+            use rug::ops::{AddAssignRound, DivFromRound};
             let (mut tl, mut th) = (xl.clone(), xh.clone());
+            let (mut nl, mut nh) = (Float::new(wp), Float::new(wp));
             for k in (0..n).rev() {
-                let a = (k + 1) as f64 / 2.0; // exact
-                let nl = r::add_down(wp, &xl, &Float::with_val_round(wp, a / &th, Round::Down).0);
-                let nh = r::add_up(wp, &xh, &Float::with_val_round(wp, a / &tl, Round::Up).0);
-                tl = nl;
-                th = nh;
+                let a2 = (k + 1) as u32; // a = a2/2
+                nl.clone_from(&th);
+                nl.div_from_round(a2, Round::Down);
+                nl >>= 1;
+                nl.add_assign_round(&xl, Round::Down);
+                nh.clone_from(&tl);
+                nh.div_from_round(a2, Round::Up);
+                nh >>= 1;
+                nh.add_assign_round(&xh, Round::Up);
+                std::mem::swap(&mut tl, &mut nl);
+                std::mem::swap(&mut th, &mut nh);
             }
-            let one = Float::with_val(wp, 1);
-            (r::div_down(wp, &one, &th), r::div_up(wp, &one, &tl))
+            th.div_from_round(1u32, Round::Down);
+            tl.div_from_round(1u32, Round::Up);
+            (th, tl)
         };
         let pi = Enclosure::pi(wp);
-        let scale = self.with_prec(wp).square().neg().exp().div(&pi.sqrt());
+        let gauss = if self.lo == self.hi {
+            exp_point(&(-Float::with_val(2 * wp, self.lo.square_ref())), wp)
+        } else {
+            self.with_prec(wp).square().neg().exp()
+        };
+        let scale = gauss.div(&pi.sqrt());
         let target = 2f64.powi(-(p as i32) + 4);
         for _ in 0..3 {
             let (a1, b1) = convergent(depth);
@@ -449,34 +488,42 @@ impl Enclosure {
     }
 
     /// `erfc x = 1 − (2/√π) e^{−x²} Σ_{k≥0} 2ᵏ x^{2k+1}/(1·3···(2k+1))` for a point
-    /// `x ≥ 0` (all terms positive; the tail after term N, once the term ratio
-    /// `2x²/(2N+3) ≤ 1/2`, is at most the last term, which is added to the upper end).
-    /// None when it would need too many terms.
+    /// `x ≥ 0`. None when it would need too many terms (or `x` is not a point).
+    ///
+    /// # Rounding
+    /// One chain, every operation rounded toward −∞ at `wp` bits (unit `u = 2^{1−wp}`,
+    /// the relative error bound of a directed rounding): `c̃ = RD(2x²) ≥ c(1 − u)`, the
+    /// terms `t̃_k = RD(RD(t̃_{k−1} c̃)/(2k+1))` satisfy `t_k(1 − u)^{3k} ≤ t̃_k ≤ t_k`, and
+    /// the partial sums `s̃_k = RD(s̃_{k−1} + t̃_k)` satisfy
+    /// `S_N (1 − u)^{4N} ≤ s̃_N ≤ S_N` by induction (`3k + 1 ≤ 4k`). With `4Nu ≤ 1/2`,
+    /// `(1 − u)^{−4N} ≤ 1 + 8Nu`, so `S_N ≤ s̃_N (1 + 8Nu)`. Once the term ratio
+    /// `2x²/(2k+3)` is ≤ 1/2 the tail after term `N` is at most `t_N ≤ 2 t̃_N`. Hence
+    /// `S ∈ [s̃_N, s̃_N (1 + 8Nu) + 2 t̃_N]`, the upper end evaluated rounding up.
     fn erfc_series_point(&self) -> Option<Self> {
+        use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound};
         let p = self.prec();
         let x = self.mid_f64();
-        if !(0.0..=9.0).contains(&x) {
+        if !(0.0..=9.0).contains(&x) || self.lo != self.hi || self.lo.is_sign_negative() {
             return None;
         }
         // cancellation in 1 − erf loses about x²/ln 2 bits
         let wp = p + 24 + (x * x / std::f64::consts::LN_2).ceil() as u32;
-        let (xl, xh) = (Float::with_val(wp, &self.lo), Float::with_val(wp, &self.hi));
-        let c_lo = Float::with_val_round(wp, xl.square_ref(), Round::Down).0 * 2u32;
-        let c_hi = Float::with_val_round(wp, xh.square_ref(), Round::Up).0 * 2u32;
-        let (mut tl, mut th) = (xl.clone(), xh.clone());
-        let (mut sl, mut sh) = (xl.clone(), xh.clone());
-        let mut k: u64 = 0;
+        let xv = Float::with_val(wp, &self.lo); // exact: wp ≥ prec
+        let mut c = Float::with_val_round(wp, xv.square_ref(), Round::Down).0;
+        c *= 2u32; // exact
+        let mut t = xv.clone();
+        let mut s = xv.clone();
+        let mut k: u32 = 0;
         loop {
-            let d = (2 * k + 3) as f64;
-            tl = Float::with_val_round(wp, r::mul_down(wp, &tl, &c_lo) / d, Round::Down).0;
-            th = Float::with_val_round(wp, r::mul_up(wp, &th, &c_hi) / d, Round::Up).0;
-            sl = r::add_down(wp, &sl, &tl);
-            sh = r::add_up(wp, &sh, &th);
+            t.mul_assign_round(&c, Round::Down);
+            t.div_assign_round(2 * k + 3, Round::Down);
+            s.add_assign_round(&t, Round::Down);
             k += 1;
-            let ratio_small = 2.0 * x * x / (2 * k + 3) as f64 <= 0.5;
+            // 0.49: x is the f64 rounding of the point
+            let ratio_small = 2.0 * x * x / (2 * k + 3) as f64 <= 0.49;
             if ratio_small
-                && (th.get_exp().unwrap_or(i32::MIN) as i64)
-                    < sl.get_exp().unwrap_or(0) as i64 - wp as i64
+                && (t.get_exp().unwrap_or(i32::MIN) as i64)
+                    < s.get_exp().unwrap_or(0) as i64 - wp as i64
             {
                 break;
             }
@@ -484,12 +531,18 @@ impl Enclosure {
                 return None;
             }
         }
-        // tail ≤ last term (geometric with ratio ≤ 1/2)
-        sh = r::add_up(wp, &sh, &th);
-        let sum = Enclosure { lo: sl, hi: sh };
+        // 8Nu = 8k·2^{1−wp} ≤ 1/2 holds for k ≤ 20000 and wp ≥ 24 + 53
+        let mut grow = Float::with_val(wp, 8 * k);
+        grow >>= wp as i32 - 1;
+        grow.add_assign_round(1u32, Round::Up);
+        let mut hi = s.clone();
+        hi.mul_assign_round(&grow, Round::Up);
+        t *= 2u32; // exact
+        hi.add_assign_round(&t, Round::Up);
+        let sum = Enclosure { lo: s, hi };
         let erf = Enclosure::from_u64(wp, 2)
             .div(&Enclosure::pi(wp).sqrt())
-            .mul(&self.with_prec(wp).square().neg().exp())
+            .mul(&exp_point(&(-Float::with_val(2 * wp, xv.square_ref())), wp))
             .mul(&sum);
         Some(Enclosure::from_u64(wp, 1).sub(&erf).with_prec(p))
     }

@@ -20,9 +20,13 @@
 //!   one ulp perturbs `Φ(x)` by at most `(|x|+1)²·2⁻⁵²` relatively. If the model cannot
 //!   certify 1e−11 relative accuracy, or a term leaves the normal f64 range, the
 //!   computation falls back to MPFR at 64 bits and says so ([`Path::MpfrFallback`]).
-//! * **MPFR** (`Precision::Bits(b)`): Newton at `b + 40` bits, then a certified bracket
-//!   `[ε_lo, ε_hi]` from interval evaluations of δ, widened working precision if the
-//!   subtraction in δ(ε) cancels too much (Ziv's strategy).
+//! * **MPFR** (`Precision::Bits(b)`): for a point μ and a narrow δ, one Halley step from
+//!   the f64 root to about `b/2 + 12` bits, then one interval evaluation of δ and δ′ at
+//!   `b + 40` bits and a Taylor bound with a 64-bit bound on |δ″| certify both ends of a
+//!   tight bracket (`epsilon_mpfr_taylor`). Otherwise, or if that bracket is not tight:
+//!   Newton at `b + 40` bits, then a certified bracket `[ε_lo, ε_hi]` from interval
+//!   evaluations of δ, widened working precision if the subtraction in δ(ε) cancels too
+//!   much (Ziv's strategy).
 //!
 //! # References
 //! J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 84 (2022).
@@ -33,7 +37,8 @@ use crate::precision::{Enclosure, Precision};
 use rug::Float;
 use rug::float::Round;
 
-/// Assumed relative error of the f64 `erfc` used on the f64 path (statrs). The tests of
+/// Assumed relative error of the f64 `erfc` used on the f64 path (`libm::erfc`, through
+/// [`special::phi`]). The tests of
 /// this module check it against 512-bit MPFR on a dense grid.
 pub const ERFC_REL_ERR: f64 = 8e-15;
 
@@ -370,6 +375,11 @@ pub(crate) fn epsilon_estimate_f64(mu: f64, delta: f64) -> Option<f64> {
         }
         // Newton on ln δ: (ln δ)′ = −B/δ
         let step = h * d / b;
+        // converged to rounding noise (checked before the bracket safeguard: a step of
+        // an ulp can land on the end just set, which used to restart a bisection)
+        if step.abs() <= 4e-15 * x.abs().max(1e-300) {
+            return Some(x + step);
+        }
         let mut nx = x + step;
         if !(nx > lo && nx < hi) {
             nx = 0.5 * (lo + hi);
@@ -403,13 +413,20 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
             }
             e = f64::MIN_POSITIVE;
         }
+        // a failed probe jumps by the linearized excess (slope −B at e) plus a doubling
+        // safety step; only the acceptance test certifies
         let mut step = e * 1e-15;
         for _ in 0..40 {
-            let (d, err, _) = delta_parts_f64(mhi, e)?;
+            let (d, err, b) = delta_parts_f64(mhi, e)?;
             if d + err <= dlo {
                 return Some(e);
             }
-            e += step;
+            let jump = 1.25 * (d + err - dlo) / b;
+            e += if jump.is_finite() && jump > 0.0 {
+                jump + step
+            } else {
+                step
+            };
             step *= 2.0;
         }
         None
@@ -420,11 +437,16 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
             if e <= 0.0 {
                 return Some(0.0);
             }
-            let (d, err, _) = delta_parts_f64(mlo, e)?;
+            let (d, err, b) = delta_parts_f64(mlo, e)?;
             if d - err >= dhi {
                 return Some(e);
             }
-            e -= step;
+            let jump = 1.25 * (dhi - (d - err)) / b;
+            e -= if jump.is_finite() && jump > 0.0 {
+                jump + step
+            } else {
+                step
+            };
             step *= 2.0;
         }
         None
@@ -499,6 +521,175 @@ fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bi
     x
 }
 
+/// Halley's method for `δ(ε) = δ_t` from an f64 estimate (about 48 correct bits; each
+/// step triples them) until about `need` bits, with a precision ladder up to `goal`
+/// bits. An estimate only: the result is certified by the caller.
+fn epsilon_halley_mpfr(mu: &Float, delta: &Float, start: f64, goal: u32, need: u32) -> Float {
+    let mut x = Float::with_val(goal, start);
+    let mut correct = 48u32;
+    for _ in 0..8 {
+        let p = (3 * correct + 16).min(goal);
+        let xp = Float::with_val(p, &x);
+        let r = Float::with_val(p, &xp / mu);
+        let hh = Float::with_val(p, mu / 2u32);
+        let a = phi_estimate(&Float::with_val(p, &hh - &r));
+        let b_arg = Float::with_val(p, -(Float::with_val(p, &r + &hh)));
+        let ex = Float::with_val(p, xp.exp_ref());
+        let bb = Float::with_val(p, phi_estimate(&b_arg) * &ex); // −δ′
+        let h = Float::with_val(p, Float::with_val(p, &a - &bb) - delta);
+        // δ″ = e^ε φ(b)/μ − e^ε Φ(b), φ(b) = e^{−b²/2}/√(2π)
+        let pdf = Float::with_val(p, Float::with_val(p, b_arg.square_ref()) / -2i32).exp()
+            / Float::with_val(p, Float::with_val(p, rug::float::Constant::Pi) * 2u32).sqrt();
+        let d2 = Float::with_val(p, Float::with_val(p, pdf * &ex) / mu) - &bb;
+        // Halley: s = −h/δ′ / (1 − h δ″/(2 δ′²)), δ′ = −bb
+        let newton = Float::with_val(p, &h / &bb);
+        let corr = Float::with_val(p, &h * &d2) / (Float::with_val(p, bb.square_ref()) * 2u32);
+        let step = Float::with_val(p, newton / Float::with_val(p, 1 - corr));
+        if !step.is_finite() {
+            break;
+        }
+        x += step;
+        correct = (3 * correct).min(p.saturating_sub(8));
+        if correct >= need {
+            break;
+        }
+    }
+    x
+}
+
+/// `(δ(ε), −δ′(ε) = e^ε Φ(−ε/μ − μ/2))` as enclosures at `wp` bits: the same formula
+/// as [`delta_enclosure`], keeping the second term (the slope) too.
+fn delta_and_slope(mu: &Enclosure, eps: &Enclosure, wp: u32) -> (Enclosure, Enclosure) {
+    let mu = mu.with_prec(wp);
+    let eps = eps.with_prec(wp);
+    let r = eps.div(&mu);
+    let h = mu.half();
+    let a = (h.clone() - r.clone()).phi();
+    let b = eps.exp() * (-(r + h)).phi();
+    (a - b.clone(), b)
+}
+
+/// Upper bound on `|δ″(ε)| = e^ε |φ(b)/μ − Φ(b)|`, `b = −ε/μ − μ/2`, over an interval of
+/// ε (by `e^ε (φ(b)/μ + Φ(b))` in 64-bit interval arithmetic).
+fn curvature_bound(mu: &Enclosure, eps: &Enclosure) -> Float {
+    let p = 64;
+    let mu = mu.with_prec(p);
+    let eps = eps.with_prec(p);
+    let b = -(eps.div(&mu) + mu.half());
+    let two_pi = Enclosure::pi(p).mul(&Enclosure::from_u64(p, 2));
+    let pdf = b.square().half().neg().exp().div(&two_pi.sqrt());
+    eps.exp().mul(&(pdf.div(&mu) + b.phi())).hi().clone()
+}
+
+/// Certified ε(δ) from one full-precision evaluation (point μ, narrow δ).
+///
+/// # Formula
+/// Newton (estimates) brings `e₀` to about `bits/2 + 40` correct bits. One interval
+/// evaluation at `e₀` gives enclosures `E ∋ δ(e₀)` and `S ∋ |δ′(e₀)| = e^{e₀}Φ(b₀)`, and
+/// a 64-bit bound `M ≥ |δ″|` on `[e₀ − Δ, e₀ + Δ]`. By Taylor's theorem with the
+/// Lagrange remainder, for `|s| ≤ Δ`:
+/// `δ(e₀ + s) ≤ E_hi − s·S_{lo|hi} + M s²/2` and `δ(e₀ + s) ≥ E_lo − s·S_{hi|lo} − M s²/2`
+/// (the slope end chosen by the sign of `s`). A probe `ε_hi = e₀ + s` is accepted when
+/// the upper bound is ≤ δ_lo (so `δ(ε_hi) ≤ δ` and, δ being decreasing,
+/// `ε_hi ≥ ε(δ)`), and `ε_lo` when the lower bound is ≥ δ_hi. Probes start at the
+/// Newton correction and move outward by growing margins. Returns None if this does not
+/// certify a bracket of relative width `2^{−bits+6}` (the caller falls back to the
+/// probing path with Ziv's precision loop).
+///
+/// # References
+/// DRS22 Cor 1 (δ(ε)); `δ′(ε) = −e^ε Φ(−ε/μ − μ/2)` follows from
+/// `φ(−ε/μ + μ/2) = e^ε φ(−ε/μ − μ/2)`.
+fn epsilon_mpfr_taylor(
+    mu: &Enclosure,
+    delta: &Enclosure,
+    bits: u32,
+    est: f64,
+) -> Option<Enclosure> {
+    if mu.lo() != mu.hi() || !(est > 1e-3 && est.is_finite()) {
+        return None;
+    }
+    let wp = bits + 40;
+    let half_bits = (bits / 2 + 40).max(96);
+    let mu_f = Float::with_val(mu.prec().max(64), mu.hi());
+    let e0 = epsilon_halley_mpfr(&mu_f, delta.lo(), est, half_bits, bits / 2 + 12);
+    let e0 = Float::with_val_round(bits, &e0, Round::Nearest).0;
+    if !(e0.is_finite() && e0.is_sign_positive() && !e0.is_zero()) {
+        return None;
+    }
+    let (d, slope) = delta_and_slope(mu, &Enclosure::from_float(&e0), wp);
+    if !(d.is_finite() && slope.is_finite())
+        || slope.lo().is_sign_negative()
+        || slope.lo().is_zero()
+    {
+        return None;
+    }
+    // Δ: far beyond the Newton error 2^{−half_bits}, far below e₀
+    let big_delta = Float::with_val(64, &e0) >> (half_bits as i32 - 48);
+    let range = Enclosure::new(
+        Float::with_val_round(64, Float::with_val(wp, &e0 - &big_delta), Round::Down).0,
+        Float::with_val_round(64, Float::with_val(wp, &e0 + &big_delta), Round::Up).0,
+    )?;
+    let m2 = curvature_bound(mu, &range);
+    if !m2.is_finite() {
+        return None;
+    }
+    let (s_lo, s_hi) = (slope.lo(), slope.hi());
+    // rigorous Taylor bounds at a signed offset s (|s| ≤ Δ), evaluated with directed rounding
+    let quad = |s: &Float, rnd: Round| -> Float {
+        let sq = Float::with_val_round(wp, s.square_ref(), rnd).0;
+        Float::with_val_round(wp, &sq * &m2, rnd).0 / 2u32
+    };
+    let upper_at = |s: &Float| -> Float {
+        // δ(e₀ + s) ≤ E_hi − s·S + M s²/2 with S = S_lo for s ≥ 0, S_hi for s < 0
+        let sl = if s.is_sign_negative() { s_hi } else { s_lo };
+        let lin = Float::with_val_round(wp, s * sl, Round::Down).0;
+        let v = Float::with_val_round(wp, d.hi() - &lin, Round::Up).0;
+        Float::with_val_round(wp, &v + &quad(s, Round::Up), Round::Up).0
+    };
+    let lower_at = |s: &Float| -> Float {
+        // δ(e₀ + s) ≥ E_lo − s·S − M s²/2 with S = S_hi for s ≥ 0, S_lo for s < 0
+        let sl = if s.is_sign_negative() { s_lo } else { s_hi };
+        let lin = Float::with_val_round(wp, s * sl, Round::Up).0;
+        let v = Float::with_val_round(wp, d.lo() - &lin, Round::Down).0;
+        Float::with_val_round(wp, &v - &quad(s, Round::Up), Round::Down).0
+    };
+    // Newton offsets (estimates) toward δ_lo and δ_hi
+    let smid = slope.mid();
+    let newton_s = |target: &Float| -> Float {
+        Float::with_val(wp, Float::with_val(wp, d.mid() - target) / &smid)
+    };
+    let ulp = Float::with_val(wp, &e0) >> (bits as i32 - 2);
+    let mut hi_end = None;
+    let mut margin = ulp.clone();
+    let s0 = newton_s(delta.lo());
+    for _ in 0..8 {
+        let s = Float::with_val(wp, &s0 + &margin);
+        let cand = Float::with_val_round(bits, Float::with_val(wp, &e0 + &s), Round::Up).0;
+        let s = Float::with_val(wp, &cand - &e0); // exact at wp > bits + exponent gap
+        if Float::with_val(wp, s.abs_ref()) <= big_delta && upper_at(&s) <= *delta.lo() {
+            hi_end = Some(cand);
+            break;
+        }
+        margin *= 4u32;
+    }
+    let mut lo_end = None;
+    let mut margin = ulp;
+    let s0 = newton_s(delta.hi());
+    for _ in 0..8 {
+        let s = Float::with_val(wp, &s0 - &margin);
+        let cand = Float::with_val_round(bits, Float::with_val(wp, &e0 + &s), Round::Down).0;
+        let s = Float::with_val(wp, &cand - &e0);
+        if Float::with_val(wp, s.abs_ref()) <= big_delta && lower_at(&s) >= *delta.hi() {
+            lo_end = Some(cand);
+            break;
+        }
+        margin *= 4u32;
+    }
+    let (lo, hi) = (lo_end?, hi_end?);
+    let e = Enclosure::new(lo, hi)?;
+    (e.rel_width() <= 2f64.powi(-(bits as i32) + 6)).then_some(e)
+}
+
 fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosure> {
     let mut wp = bits + 40;
     // starting point: f64 estimate where representable, else asymptotic in MPFR
@@ -519,6 +710,14 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         if d0.hi() <= delta.lo() {
             return Ok(Enclosure::from_u64(bits, 0));
         }
+    }
+    // fast path: one full-precision evaluation and a Taylor certificate
+    let narrow = mu.lo() == mu.hi() && delta.rel_width() < 2f64.powi(-(bits as i32) + 8);
+    if narrow
+        && let Some(e) = estimate
+        && let Some(enc) = epsilon_mpfr_taylor(mu, delta, bits, e)
+    {
+        return Ok(enc);
     }
     let start = match estimate {
         Some(e) if e > 0.0 => Float::with_val(wp, e),
