@@ -478,3 +478,15 @@ fn claims_and_aliases() {
     let e: Expr = parse_expr("1e-5 + .5").unwrap();
     assert_eq!(e.to_string(), "1e-5 + .5");
 }
+
+#[test]
+fn low_precision_variables_are_widened_to_bits() {
+    // x = 2 given at 64 bits, evaluated at 256 bits: √x·√x is enclosed to ~2^-250
+    let vars = BTreeMap::from([("x".to_string(), Enclosure::from_u64(64, 2))]);
+    let y = parse_expr("sqrt(x)*sqrt(x)")
+        .unwrap()
+        .eval(&vars, 256)
+        .unwrap();
+    assert!(contains(&y, &Rational::from(2)));
+    assert!(y.rel_width() < 1e-70, "{y:?}");
+}

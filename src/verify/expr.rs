@@ -39,7 +39,8 @@
 //! Every operation rounds its lower end toward −∞ and its upper end toward +∞ (through
 //! [`Enclosure`] and [`crate::precision::rounding`]); integer powers `x^n` are detected
 //! exactly (the exponent enclosure is a single integer) and evaluated by one correctly
-//! rounded MPFR power per end, so negative bases work.
+//! rounded MPFR power per end, so negative bases work. Variable enclosures narrower
+//! than the requested precision are widened to it (exactly) before use.
 //!
 //! # Example
 //! ```
@@ -785,6 +786,8 @@ impl Expr {
         let v = match self {
             Expr::Num(s) => Enclosure::parse(bits, s)?,
             Expr::Var(name) => match vars.get(name) {
+                // widening to `bits` is exact; operations then run at ≥ `bits` bits
+                Some(x) if x.is_finite() && x.prec() < bits => x.with_prec(bits),
                 Some(x) if x.is_finite() => x.clone(),
                 Some(x) => {
                     return Err(Error::param(name, show(x), "must be a finite enclosure"));
