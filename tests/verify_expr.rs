@@ -448,6 +448,13 @@ fn parse_errors_carry_positions() {
     assert!(parse_column("(a + b) c").starts_with("column 9"));
     assert!(parse_column("min(1)").contains("at least two"));
     assert!(parse_column("").starts_with("column 1"));
+    // deep nesting is refused, not a stack overflow
+    let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+    assert!(parse_column(&deep).contains("nested deeper"));
+    assert!(parse_column(&"-".repeat(300)).contains("nested deeper"));
+    assert!(parse_column(&vec!["1"; 100_000].join("+")).contains("longer than"));
+    let ok = format!("{}x{}", "(".repeat(50), ")".repeat(50));
+    assert_eq!(parse_expr(&ok).unwrap(), Expr::Var("x".into()));
     match parse_claim("mu x") {
         Err(Error::Parse { reason, .. }) => assert!(reason.starts_with("column 4"), "{reason}"),
         other => panic!("{other:?}"),

@@ -382,6 +382,14 @@ fn lex(input: &str) -> Result<Vec<(Tok, usize)>> {
         out.push((tok, col));
         i += 1;
     }
+    if out.len() > MAX_TOKENS {
+        let col = out[MAX_TOKENS].1;
+        return Err(parse_error(
+            input,
+            col,
+            format!("expression longer than {MAX_TOKENS} tokens"),
+        ));
+    }
     out.push((Tok::End, chars.len() + 1));
     Ok(out)
 }
@@ -389,10 +397,19 @@ fn lex(input: &str) -> Result<Vec<(Tok, usize)>> {
 // ---------------------------------------------------------------------------------------
 // Parser (recursive descent)
 
+/// Deepest nesting of parentheses, unary signs and exponents accepted (the parser is
+/// recursive: this bounds its stack use).
+const MAX_DEPTH: usize = 200;
+
+/// Longest expression accepted, in tokens (bounds the depth of left-nested sums and
+/// products, hence the recursion of evaluation and printing).
+const MAX_TOKENS: usize = 1000;
+
 struct Parser<'a> {
     input: &'a str,
     toks: Vec<(Tok, usize)>,
     pos: usize,
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -450,6 +467,16 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<Expr> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(format!("expression nested deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr> {
         match self.peek() {
             Tok::Op('-') => {
                 self.next();
@@ -584,6 +611,7 @@ pub fn parse_expr(s: &str) -> Result<Expr> {
         input: s,
         toks: lex(s)?,
         pos: 0,
+        depth: 0,
     };
     let e = p.expr()?;
     p.end()?;
@@ -609,6 +637,7 @@ pub fn parse_claim(s: &str) -> Result<Claim> {
         input: s,
         toks: lex(s)?,
         pos: 0,
+        depth: 0,
     };
     let lhs = match p.next() {
         Tok::Ident(n) => n,
