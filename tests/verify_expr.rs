@@ -448,6 +448,13 @@ fn parse_errors_carry_positions() {
     assert!(parse_column("(a + b) c").starts_with("column 9"));
     assert!(parse_column("min(1)").contains("at least two"));
     assert!(parse_column("").starts_with("column 1"));
+    // deep nesting is refused, not a stack overflow
+    let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+    assert!(parse_column(&deep).contains("nested deeper"));
+    assert!(parse_column(&"-".repeat(300)).contains("nested deeper"));
+    assert!(parse_column(&vec!["1"; 100_000].join("+")).contains("longer than"));
+    let ok = format!("{}x{}", "(".repeat(50), ")".repeat(50));
+    assert_eq!(parse_expr(&ok).unwrap(), Expr::Var("x".into()));
     match parse_claim("mu x") {
         Err(Error::Parse { reason, .. }) => assert!(reason.starts_with("column 4"), "{reason}"),
         other => panic!("{other:?}"),
@@ -477,4 +484,16 @@ fn claims_and_aliases() {
     assert_eq!(parse_expr("a**b·c").unwrap(), parse_expr("a^b*c").unwrap());
     let e: Expr = parse_expr("1e-5 + .5").unwrap();
     assert_eq!(e.to_string(), "1e-5 + .5");
+}
+
+#[test]
+fn low_precision_variables_are_widened_to_bits() {
+    // x = 2 given at 64 bits, evaluated at 256 bits: √x·√x is enclosed to ~2^-250
+    let vars = BTreeMap::from([("x".to_string(), Enclosure::from_u64(64, 2))]);
+    let y = parse_expr("sqrt(x)*sqrt(x)")
+        .unwrap()
+        .eval(&vars, 256)
+        .unwrap();
+    assert!(contains(&y, &Rational::from(2)));
+    assert!(y.rel_width() < 1e-70, "{y:?}");
 }

@@ -39,7 +39,8 @@
 //! Every operation rounds its lower end toward −∞ and its upper end toward +∞ (through
 //! [`Enclosure`] and [`crate::precision::rounding`]); integer powers `x^n` are detected
 //! exactly (the exponent enclosure is a single integer) and evaluated by one correctly
-//! rounded MPFR power per end, so negative bases work.
+//! rounded MPFR power per end, so negative bases work. Variable enclosures narrower
+//! than the requested precision are widened to it (exactly) before use.
 //!
 //! # Example
 //! ```
@@ -381,6 +382,14 @@ fn lex(input: &str) -> Result<Vec<(Tok, usize)>> {
         out.push((tok, col));
         i += 1;
     }
+    if out.len() > MAX_TOKENS {
+        let col = out[MAX_TOKENS].1;
+        return Err(parse_error(
+            input,
+            col,
+            format!("expression longer than {MAX_TOKENS} tokens"),
+        ));
+    }
     out.push((Tok::End, chars.len() + 1));
     Ok(out)
 }
@@ -388,10 +397,19 @@ fn lex(input: &str) -> Result<Vec<(Tok, usize)>> {
 // ---------------------------------------------------------------------------------------
 // Parser (recursive descent)
 
+/// Deepest nesting of parentheses, unary signs and exponents accepted (the parser is
+/// recursive: this bounds its stack use).
+const MAX_DEPTH: usize = 200;
+
+/// Longest expression accepted, in tokens (bounds the depth of left-nested sums and
+/// products, hence the recursion of evaluation and printing).
+const MAX_TOKENS: usize = 1000;
+
 struct Parser<'a> {
     input: &'a str,
     toks: Vec<(Tok, usize)>,
     pos: usize,
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -449,6 +467,16 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<Expr> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(format!("expression nested deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr> {
         match self.peek() {
             Tok::Op('-') => {
                 self.next();
@@ -583,6 +611,7 @@ pub fn parse_expr(s: &str) -> Result<Expr> {
         input: s,
         toks: lex(s)?,
         pos: 0,
+        depth: 0,
     };
     let e = p.expr()?;
     p.end()?;
@@ -608,6 +637,7 @@ pub fn parse_claim(s: &str) -> Result<Claim> {
         input: s,
         toks: lex(s)?,
         pos: 0,
+        depth: 0,
     };
     let lhs = match p.next() {
         Tok::Ident(n) => n,
@@ -785,6 +815,8 @@ impl Expr {
         let v = match self {
             Expr::Num(s) => Enclosure::parse(bits, s)?,
             Expr::Var(name) => match vars.get(name) {
+                // widening to `bits` is exact; operations then run at ≥ `bits` bits
+                Some(x) if x.is_finite() && x.prec() < bits => x.with_prec(bits),
                 Some(x) if x.is_finite() => x.clone(),
                 Some(x) => {
                     return Err(Error::param(name, show(x), "must be a finite enclosure"));

@@ -106,18 +106,18 @@ fn draw<DB: DrawingBackend>(
     }
     let pad = 0.04 * (y1 - y0);
     let mut c = ChartBuilder::on(&root)
-        .caption(&plot.title, ("sans-serif", 20))
+        .caption(&plot.title, ("sans-serif", 24))
         .margin(14)
-        .x_label_area_size(44)
-        .y_label_area_size(70)
+        .x_label_area_size(50)
+        .y_label_area_size(78)
         .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
         .map_err(|e| e.to_string())?;
     c.configure_mesh()
         .x_desc(&plot.x_label)
         .y_desc(&plot.y_label)
-        .axis_desc_style(("sans-serif", 16))
-        .label_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
+        .axis_desc_style(("sans-serif", 19))
+        .label_style(("sans-serif", 16))
+        .light_line_style(RGBColor(244, 244, 244))
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, s) in plot.series.iter().enumerate() {
@@ -149,13 +149,45 @@ fn draw<DB: DrawingBackend>(
         c.configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", 17))
+            .position(legend_corner(plot, (x0, x1), (y0 - pad, y1 + pad)))
             .draw()
             .map_err(|e| e.to_string())?;
     }
     root.present().map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// The legend corner covering the fewest points: each corner's box spans 40% of the
+/// width and 30% of the height (ties: upper right, upper left, lower right, lower left).
+fn legend_corner(plot: &Plot, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> SeriesLabelPosition {
+    let corners = [
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    let covered = |right: bool, upper: bool| {
+        plot.series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .filter(|&&(x, y)| {
+                let u = (x - x0) / (x1 - x0);
+                let v = (y - y0) / (y1 - y0);
+                (if right { u >= 0.6 } else { u <= 0.4 })
+                    && (if upper { v >= 0.7 } else { v <= 0.3 })
+            })
+            .count()
+    };
+    let mut best = (usize::MAX, SeriesLabelPosition::UpperRight);
+    for (pos, right, upper) in corners {
+        let n = covered(right, upper);
+        if n < best.0 {
+            best = (n, pos);
+        }
+    }
+    best.1
 }
 
 /// Renders a plot as a standalone SVG document (a `String` starting with `<svg`).
@@ -401,6 +433,7 @@ details > summary { cursor:pointer; color:var(--muted); }
 .cex { background:#fff5f5; border:1px solid #f5c2c7; border-radius:6px; padding:8px 12px; margin:8px 0; }
 .cex table { width:auto; min-width:40%; background:#fff; }
 .cex .detail { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size:.88em; }
+.plots { display:grid; grid-template-columns:repeat(auto-fill, minmax(480px, 1fr)); gap:12px; }
 figure { margin:10px 0; } figure svg { max-width:100%; height:auto; border:1px solid var(--line); }
 figcaption { color:var(--muted); font-size:.85em; }
 .summary-text { max-width:520px; }
@@ -491,7 +524,11 @@ pub fn render_html(run: &Run) -> String {
                 ));
             }
         }
-        for (i, (label, p)) in plots_of(r).into_iter().enumerate() {
+        let plots = plots_of(r);
+        if !plots.is_empty() {
+            h.push_str("<div class=\"plots\">\n");
+        }
+        for (i, (label, p)) in plots.iter().enumerate() {
             let svg = plot_svg(p).unwrap_or_else(|e| {
                 format!(
                     "<p class=\"muted\">plot not drawn: {}</p>",
@@ -499,10 +536,12 @@ pub fn render_html(run: &Run) -> String {
                 )
             });
             h.push_str(&format!(
-                "<figure id=\"{slug}-plot-{i}\">\n{svg}\n<figcaption>{} ({})</figcaption>\n</figure>\n",
-                esc(&p.title),
+                "<figure id=\"{slug}-plot-{i}\">\n{svg}\n<figcaption>from {}</figcaption>\n</figure>\n",
                 esc(label)
             ));
+        }
+        if !plots.is_empty() {
+            h.push_str("</div>\n");
         }
         h.push_str("</section>\n");
     }
