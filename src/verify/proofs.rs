@@ -1,13 +1,15 @@
 //! Reading proofs/ files: Markdown with one fenced `toml` block of obligations.
 //!
 //! # Format
-//!     # <ID> — <title>
-//!     ## Statement … ## Hypotheses … ## Code … ## Rounding … ## Derivation …
-//!     ## References … ## Obligations
-//!     (a fenced toml block:)
-//!     [[obligation]]
-//!     kind = "dominates-instances"
-//!     check = "BSA24 Thm 4.2"
+//! ```text
+//! # <ID> — <title>
+//! ## Statement … ## Hypotheses … ## Code … ## Rounding … ## Derivation …
+//! ## References … ## Obligations
+//! (then a block fenced as toml containing:)
+//! [[obligation]]
+//! kind = "dominates-instances"
+//! check = "BSA24 Thm 4.2"
+//! ```
 //!
 //! The id is the heading before ` — `. Each obligation is a TOML table with a `kind`
 //! (see [`Obligation`]) and an optional `test` naming a cargo test that covers the same
