@@ -38,6 +38,11 @@ pub fn builtins() -> Vec<Builtin> {
             run: thm_3_3,
         },
         Builtin {
+            name: "bsa24/table-1-reproduced",
+            about: "Table 1: all nine cells (GDP composition, RDP, Thm 4.5) match the printed two decimals",
+            run: table_1,
+        },
+        Builtin {
             name: "bsa24/monotone-in-t",
             about: "Thms 4.1, 4.2, 4.4, 4.5: μ is non-decreasing in t",
             run: monotone_in_t,
@@ -559,4 +564,38 @@ fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
         ),
         n,
     )
+}
+
+fn table_1(_ctx: &Ctx) -> Outcome {
+    use crate::cli::reproduce::{Table1Args, run_table1};
+    match run_table1(&Table1Args { json: true }) {
+        Ok(o) => {
+            let ok = o.json["all_match"].as_bool() == Some(true);
+            let bad: Vec<(String, String)> = o.json["rows"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|r| {
+                    ["gdp_composition", "rdp", "shifted_interpolation"]
+                        .iter()
+                        .filter(|k| r[**k]["matches"] != true)
+                        .map(|k| {
+                            (
+                                format!("E={} {k}", r["epochs"]),
+                                r[*k]["epsilon"].to_string(),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            Outcome::check(
+                ok,
+                "Table 1: 9 certified ε values against the printed two decimals",
+                9,
+                bad,
+                "a cell does not round to the printed value",
+            )
+        }
+        Err(e) => Outcome::error(format!("reproduce table1: {e}")),
+    }
 }
