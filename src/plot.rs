@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 /// One named curve.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Series {
     /// Legend label.
     pub name: String,
@@ -34,7 +34,8 @@ pub struct Chart {
 
 static FONT: Once = Once::new();
 
-fn register_font() {
+/// Registers DejaVu Sans for plotters' text layout (once per process).
+pub(crate) fn register_font() {
     FONT.call_once(|| {
         // the font is a compile-time constant of the dejavu crate: registration cannot fail
         let _ = plotters::style::register_font(
@@ -50,21 +51,7 @@ fn draw<DB: DrawingBackend>(
     chart: &Chart,
 ) -> std::result::Result<(), String> {
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let pts = chart.series.iter().flat_map(|s| s.points.iter());
-    let (mut x0, mut x1, mut y0, mut y1) = (
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-    );
-    for &(x, y) in pts {
-        if x.is_finite() && y.is_finite() {
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
-    }
+    let (mut x0, mut x1, mut y0, mut y1) = finite_bounds(&chart.series);
     if chart.unit_square {
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
     }
@@ -119,6 +106,26 @@ fn draw<DB: DrawingBackend>(
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// `(x0, x1, y0, y1)`: the extent of the finite points of `series` (infinite ends when
+/// there is none).
+pub(crate) fn finite_bounds(series: &[Series]) -> (f64, f64, f64, f64) {
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &(x, y) in series.iter().flat_map(|s| s.points.iter()) {
+        if x.is_finite() && y.is_finite() {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+    }
+    (x0, x1, y0, y1)
 }
 
 /// Writes `stem.svg` and `stem.png` (900×650) and returns their paths.

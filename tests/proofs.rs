@@ -1,17 +1,8 @@
 //! proofs/ is part of the product: every BSA24 result the accountant reports has a proof
 //! file with the fixed sections, and every test an obligation names exists.
+use shiftdp::verify::proofs::SECTIONS;
 use std::fs;
 use std::path::Path;
-
-const SECTIONS: [&str; 7] = [
-    "## Statement",
-    "## Hypotheses",
-    "## Code",
-    "## Rounding",
-    "## Derivation",
-    "## References",
-    "## Obligations",
-];
 
 fn file_for(id: &str) -> String {
     let base = id.split(" (").next().unwrap_or(id);

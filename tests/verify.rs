@@ -22,6 +22,14 @@ fn run_json(args: &[&str]) -> (i32, serde_json::Value) {
     (out.status.code().unwrap_or(-1), v)
 }
 
+/// `shiftdp verify --claim CLAIM --setting SETTING [extra…] --json`.
+fn claim(text: &str, setting: &str, extra: &[&str]) -> (i32, serde_json::Value) {
+    let mut args = vec!["verify", "--claim", text, "--setting", setting];
+    args.extend_from_slice(extra);
+    args.push("--json");
+    run_json(&args)
+}
+
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("shiftdp-verify-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -106,14 +114,11 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
 #[test]
 fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
     // as printed: √ over the first factor only → above the schedule optimum
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
+    let (code, v) = claim(
         "mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)",
-        "--setting",
         "gd-strong",
-        "--json",
-    ]);
+        &[],
+    );
     assert_eq!(code, 1);
     let obs = &v["results"][0]["obligations"];
     assert_eq!(
@@ -135,14 +140,11 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
     );
 
     // halved: unsound, caught by an exact instance
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
+    let (code, v) = claim(
         "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)/2",
-        "--setting",
         "gd-strong",
-        "--json",
-    ]);
+        &[],
+    );
     assert_eq!(code, 1);
     let obs = &v["results"][0]["obligations"];
     assert_eq!(obs[0]["status"], "fail");
@@ -154,33 +156,16 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
     );
 
     // the adopted reading passes both checks
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
+    let (code, v) = claim(
         "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)",
-        "--setting",
         "gd-strong",
-        "--json",
-    ]);
+        &[],
+    );
     assert_eq!(code, 0, "{v}");
     // and `<=` accepts a valid loose bound (composition) but not a too small one
-    let (code, _) = run_json(&[
-        "verify",
-        "--claim",
-        "mu <= sqrt(t)*L/(n*sigma)",
-        "--setting",
-        "gd-strong",
-        "--json",
-    ]);
+    let (code, _) = claim("mu <= sqrt(t)*L/(n*sigma)", "gd-strong", &[]);
     assert_eq!(code, 0);
-    let (code, _) = run_json(&[
-        "verify",
-        "--claim",
-        "mu <= 0.9*L/(n*sigma)",
-        "--setting",
-        "gd-strong",
-        "--json",
-    ]);
+    let (code, _) = claim("mu <= 0.9*L/(n*sigma)", "gd-strong", &[]);
     assert_eq!(code, 1);
 }
 
@@ -190,27 +175,9 @@ fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
     // equal to the worst-position optimum only for l ≥ 2 (ERRATA S6): the `=` claim's
     // counterexample has b = n
     let thm45 = "sqrt(1 + c^(2*l-2)*(1-c^2)/(1-c^l)^2*(1-c^(l*(E-1)))/(1+c^(l*(E-1))))*L/(b*sigma)";
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
-        &format!("mu <= {thm45}"),
-        "--setting",
-        "cgd-strong",
-        "--samples",
-        "6",
-        "--json",
-    ]);
+    let (code, v) = claim(&format!("mu <= {thm45}"), "cgd-strong", &["--samples", "6"]);
     assert_eq!(code, 0, "{v}");
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
-        &format!("mu = {thm45}"),
-        "--setting",
-        "cgd-strong",
-        "--samples",
-        "6",
-        "--json",
-    ]);
+    let (code, v) = claim(&format!("mu = {thm45}"), "cgd-strong", &["--samples", "6"]);
     assert_eq!(code, 1, "{v}");
     let cex = &v["results"][0]["obligations"][1]["counterexample"]["params"];
     let get = |k: &str| {
@@ -223,16 +190,7 @@ fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
     };
     assert_eq!(get("n"), get("batch"));
     // a stochastic family has instances only; a claim of 0 is unsound there
-    let (code, v) = run_json(&[
-        "verify",
-        "--claim",
-        "mu = 0*L",
-        "--setting",
-        "sgd",
-        "--samples",
-        "2",
-        "--json",
-    ]);
+    let (code, v) = claim("mu = 0*L", "sgd", &["--samples", "2"]);
     assert_eq!(code, 1, "{v}");
     for bad in [
         vec!["verify", "--claim", "mu = sqrt(", "--setting", "gd"],

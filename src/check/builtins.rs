@@ -211,12 +211,11 @@ fn thm3_below_exact(ctx: &Ctx) -> Outcome {
             ratios.push(ex.lower_f64() / lb.upper_f64());
         }
     }
-    ratios.sort_by(f64::total_cmp);
-    let t = (
-        ratios[0],
-        ratios[ratios.len() / 2],
-        ratios[ratios.len() - 1],
-    );
+    let Some(t) = crate::verify::outcome::ratio_summary(&ratios) else {
+        return Outcome::error(
+            "no point where both the lower bound and the exact value are finite",
+        );
+    };
     Outcome::pass(
         format!(
             "{n} points × 4 orders: eq. 17 ≤ exact (exact/lower: min {:.4})",

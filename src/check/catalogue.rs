@@ -561,7 +561,13 @@ pub(crate) fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>>
     Ok(v)
 }
 
-pub(crate) fn mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
+/// NoisySGD mixture instances (both pair kinds) on 1-D losses of curvature `h`, labelled
+/// `"{prefix} {name}, {kind}"`.
+pub(crate) fn mixtures(
+    s: &Setting,
+    hs: &[(&str, f64)],
+    prefix: &str,
+) -> Result<Vec<LabelledInstance>> {
     let mut v: Vec<LabelledInstance> = vec![];
     for &(name, h) in hs {
         for kind in [PairKind::OneSided, PairKind::Opposite] {
@@ -576,14 +582,14 @@ pub(crate) fn mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledIn
                 kind,
                 1e-7,
             )?;
-            v.push((format!("mixture {name}, {kind:?}"), Box::new(inst)));
+            v.push((format!("{prefix} {name}, {kind:?}"), Box::new(inst)));
         }
     }
     Ok(v)
 }
 
 fn inst_sgd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
-    mixtures(s, &[("linear", 0.0)])
+    mixtures(s, &[("linear", 0.0)], "mixture")
 }
 
 fn inst_sgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
@@ -595,6 +601,7 @@ fn inst_sgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
             ("quadratic h = m", m.mid_f64()),
             ("quadratic h = min(M, 1/η)", mm.mid_f64().min(1.0 / eta)),
         ],
+        "mixture",
     )
 }
 

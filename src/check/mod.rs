@@ -94,6 +94,14 @@ impl SplitMix64 {
     }
 }
 
+/// The seed of one labelled stream: `seed` mixed with the label's FNV-1a hash, so each
+/// bound (or check) draws the same points whether it runs alone or with others.
+pub fn salted(seed: u64, label: &str) -> u64 {
+    seed ^ label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Options of a validator run (construct with `..Default::default()`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckOptions {
@@ -278,10 +286,7 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         return Err(Error::param("scale", opts.scale, "must be finite and > 0"));
     }
     // one independent stream per bound id, so `all` and single runs agree
-    let salt = entry.id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    let mut rng = SplitMix64::new(opts.seed ^ salt);
+    let mut rng = SplitMix64::new(salted(opts.seed, entry.id));
     let mut rep = BoundReport {
         id: entry.id,
         region: entry.region,

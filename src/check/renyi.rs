@@ -423,27 +423,7 @@ fn shuffle_cases(s: &Setting) -> Result<Vec<LabelledInstance>> {
 }
 
 fn sgd_mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
-    let mut v: Vec<LabelledInstance> = vec![];
-    for &(name, h) in hs {
-        for kind in [PairKind::OneSided, PairKind::Opposite] {
-            let inst = MixtureInstance::sgd(
-                s.n,
-                s.b,
-                s.t as usize,
-                s.eta.mid_f64(),
-                s.sigma.mid_f64(),
-                s.l.mid_f64(),
-                h,
-                kind,
-                1e-7,
-            )?;
-            v.push((
-                format!("sampling w/o replacement, {name}, {kind:?}"),
-                Box::new(inst),
-            ));
-        }
-    }
-    Ok(v)
+    super::catalogue::mixtures(s, hs, "sampling w/o replacement,")
 }
 
 /// Clamped walks on `[−D/2, D/2]` with inclusion probability `p` per step and the

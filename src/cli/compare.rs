@@ -151,13 +151,7 @@ fn linear_from(f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<RenyiCurve> {
     RenyiCurve::linear_enclosure(f(2.0)?.half())
 }
 
-fn hyp(result: &str, h: &str, detail: impl Into<String>) -> Error {
-    Error::Hypothesis {
-        result: result.into(),
-        hypothesis: h.into(),
-        detail: detail.into(),
-    }
-}
+use crate::bounds::hyp;
 
 /// The CYS21/YS22 parameters translated from the toolkit's setting.
 #[derive(Debug, Clone, Copy)]

@@ -55,13 +55,7 @@ pub const EQ_B3: &str = "AT22 (B.3)";
 /// AT22 Lemma 2.12.
 pub const LEMMA_2_12: &str = "AT22 Lemma 2.12";
 
-fn hyp(result: &str, h: &str, detail: impl Into<String>) -> Error {
-    Error::Hypothesis {
-        result: result.into(),
-        hypothesis: h.into(),
-        detail: detail.into(),
-    }
-}
+use crate::bounds::hyp;
 
 /// The optimal PABI bound of a schedule problem: ρ with D_α ≤ ρα for every α, and the τ.
 ///

@@ -38,13 +38,7 @@ pub const THM_5_8: &str = "AT22 Thm 5.8";
 /// AT22 Thm 4.1.
 pub const THM_4_1: &str = "AT22 Thm 4.1";
 
-fn hyp(result: &str, h: &str, detail: impl Into<String>) -> Error {
-    Error::Hypothesis {
-        result: result.into(),
-        hypothesis: h.into(),
-        detail: detail.into(),
-    }
-}
+use crate::bounds::hyp;
 
 fn positive_finite(result: &str, values: &[(&str, f64)]) -> Result<()> {
     for &(name, v) in values {

@@ -65,13 +65,7 @@ const R_THM3: &str = "CYS21 Thm 3 (eq. 17)";
 const R_COR2: &str = "CYS21 Cor 2 (eq. 18)";
 const R_BASE: &str = "CYS21 composition baseline (Fig. 1)";
 
-fn hyp(result: &str, h: &str, detail: String) -> Error {
-    Error::Hypothesis {
-        result: result.into(),
-        hypothesis: h.into(),
-        detail,
-    }
-}
+use crate::bounds::hyp;
 
 fn check_alpha(result: &str, alpha: f64) -> Result<()> {
     if !alpha.is_finite() || alpha <= 1.0 {

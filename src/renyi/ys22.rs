@@ -47,13 +47,7 @@ const R43: &str = "YS22 Thm 4.3";
 const R53: &str = "YS22 Cor 5.3";
 const RBASE: &str = "YS22 composition baseline (MTZ19 sampled Gaussian)";
 
-fn hyp(result: &str, h: &str, detail: String) -> Error {
-    Error::Hypothesis {
-        result: result.into(),
-        hypothesis: h.into(),
-        detail,
-    }
-}
+use crate::bounds::hyp;
 
 /// Result of the Thm 4.3 recursion.
 #[derive(Debug, Clone)]
@@ -165,7 +159,7 @@ impl Ys22Params {
             ));
         }
         if k == 0 {
-            return Err(hyp(result, "H3: K ≥ 1 epochs", "K = 0".into()));
+            return Err(hyp(result, "H3: K ≥ 1 epochs", "K = 0"));
         }
         Ok(())
     }
@@ -487,7 +481,7 @@ impl Ys22Params {
             return Err(hyp(RBASE, "H0: Rényi order α > 1", format!("α = {alpha}")));
         }
         if k == 0 {
-            return Err(hyp(RBASE, "H3: K ≥ 1 epochs", "K = 0".into()));
+            return Err(hyp(RBASE, "H3: K ≥ 1 epochs", "K = 0"));
         }
         let l = self.check_partition(RBASE)?;
         let q = self.b as f64 / self.n as f64;
@@ -569,7 +563,7 @@ impl Cor53Params {
             ));
         }
         if k == 0 {
-            return Err(hyp(R53, "H2: K ≥ 1", "K = 0".into()));
+            return Err(hyp(R53, "H2: K ≥ 1", "K = 0"));
         }
         if self.b == 0 || self.b > self.n || self.n / self.b < 2 {
             return Err(hyp(

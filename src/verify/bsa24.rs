@@ -201,18 +201,13 @@ fn thm_3_3(ctx: &Ctx) -> Outcome {
             );
         }
     }
-    ratios.sort_by(f64::total_cmp);
     Outcome::pass(
         format!(
             "{n} random schedules each dominate the quadratic instance (ratio schedule/instance)"
         ),
         n,
     )
-    .with_tightness(Some((
-        ratios[0],
-        ratios[ratios.len() / 2],
-        ratios[ratios.len() - 1],
-    )))
+    .with_ratios(&ratios)
 }
 
 fn monotone_in_t(ctx: &Ctx) -> Outcome {
@@ -454,19 +449,11 @@ fn cor_5_4(ctx: &Ctx) -> Outcome {
     if run == 0 {
         return Outcome::error("no admissible LMC point");
     }
-    ratios.sort_by(f64::total_cmp);
-    let t = (!ratios.is_empty()).then(|| {
-        (
-            ratios[0],
-            ratios[ratios.len() / 2],
-            ratios[ratios.len() - 1],
-        )
-    });
     Outcome::pass(
         format!("{run} projected-LMC settings: Cor 5.4 = its formula and ≥ Thm 4.3 (ratio Cor 5.4 / Thm 4.3)"),
         run,
     )
-    .with_tightness(t)
+    .with_ratios(&ratios)
 }
 
 fn errata_e2(ctx: &Ctx) -> Outcome {

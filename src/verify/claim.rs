@@ -25,7 +25,7 @@
 //! # References
 //! BSA24 Thm 3.3, §4; SPEC §4, §5.
 use super::expr::{Claim, Relation, parse_claim};
-use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series};
+use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series, ratio_summary};
 use super::proofs::RegionOverride;
 use super::run::{cgd_case, gd_case, sample_settings};
 use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
@@ -359,13 +359,8 @@ pub fn check_claim(
             first_ok = Some(s);
         }
     }
-    let summ = |v: &mut Vec<f64>| {
-        v.retain(|x| x.is_finite());
-        v.sort_by(f64::total_cmp);
-        (!v.is_empty()).then(|| (v[0], v[v.len() / 2], v[v.len() - 1]))
-    };
-    let t_inst = summ(&mut ratios_inst);
-    let t_opt = summ(&mut ratios_opt);
+    let t_inst = ratio_summary(&ratios_inst);
+    let t_opt = ratio_summary(&ratios_opt);
     let mut sound = match sound {
         Some(o) => o,
         None if n_sound == 0 => Outcome::error("no admissible point in the region"),

@@ -48,14 +48,7 @@ pub struct Counterexample {
     pub detail: String,
 }
 
-/// One curve of a plot.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    /// Legend entry.
-    pub name: String,
-    /// Points `(x, y)`.
-    pub points: Vec<(f64, f64)>,
-}
+pub use crate::plot::Series;
 
 /// A plot for the report (rendered as inline SVG).
 #[derive(Debug, Clone, PartialEq)]
@@ -155,11 +148,31 @@ impl Outcome {
         self
     }
 
+    /// Sets the tightness summary from raw ratios ([`ratio_summary`]).
+    pub fn with_ratios(self, ratios: &[f64]) -> Self {
+        self.with_tightness(ratio_summary(ratios))
+    }
+
     /// Adds a plot.
     pub fn with_plot(mut self, p: Plot) -> Self {
         self.plots.push(p);
         self
     }
+}
+
+/// `(min, median, max)` of the finite ratios (the upper median for an even count), or
+/// `None` if there is none.
+///
+/// # Example
+/// ```
+/// use shiftdp::verify::outcome::ratio_summary;
+/// assert_eq!(ratio_summary(&[3.0, f64::NAN, 1.0, 2.0]), Some((1.0, 2.0, 3.0)));
+/// assert_eq!(ratio_summary(&[f64::INFINITY]), None);
+/// ```
+pub fn ratio_summary(ratios: &[f64]) -> Option<(f64, f64, f64)> {
+    let mut v: Vec<f64> = ratios.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    Some((*v.first()?, v[v.len() / 2], v[v.len() - 1]))
 }
 
 /// How a check is run: sample count, seed, precision.

@@ -45,7 +45,6 @@ use crate::error::{Error, Result};
 use plotters::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 
 /// Paths of the files written by [`write_report`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,40 +60,13 @@ pub struct ReportFiles {
 /// Plot size in pixels (the SVG scales with the page through its viewBox).
 const PLOT_SIZE: (u32, u32) = (820, 480);
 
-static FONT: Once = Once::new();
-
-/// Registers DejaVu Sans for plotters' text layout (as `crate::plot` does).
-fn register_font() {
-    FONT.call_once(|| {
-        // the font is a compile-time constant of the dejavu crate: registration cannot fail
-        let _ = plotters::style::register_font(
-            "sans-serif",
-            FontStyle::Normal,
-            dejavu::sans::regular(),
-        );
-    });
-}
-
 /// Draws a plot into `root` (axes fitted to the finite points; non-finite points skipped).
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     plot: &Plot,
 ) -> std::result::Result<(), String> {
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let (mut x0, mut x1, mut y0, mut y1) = (
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-    );
-    for &(x, y) in plot.series.iter().flat_map(|s| s.points.iter()) {
-        if x.is_finite() && y.is_finite() {
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
-    }
+    let (mut x0, mut x1, mut y0, mut y1) = crate::plot::finite_bounds(&plot.series);
     if !x0.is_finite() {
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
     }
@@ -209,7 +181,7 @@ fn legend_corner(plot: &Plot, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Ser
 /// assert!(svg.starts_with("<svg") && svg.contains("bound"));
 /// ```
 pub fn plot_svg(plot: &Plot) -> Result<String> {
-    register_font();
+    crate::plot::register_font();
     let mut buf = String::new();
     {
         let root = SVGBackend::with_string(&mut buf, PLOT_SIZE).into_drawing_area();

@@ -15,7 +15,7 @@
 //!
 //! Obligations run in parallel (rayon); every sampler is seeded from the run's seed and
 //! the obligation's own id, so the report is the same whatever the thread schedule.
-use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series};
+use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, ratio_summary};
 use super::proofs::{Obligation, ProofFile, RegionOverride, ScheduleRelation};
 use crate::bounds::{Bound, BoundKind, bounds_for};
 use crate::check::{self, CheckOptions, Entry, SplitMix64};
@@ -33,12 +33,7 @@ fn fmt_params(p: &[(&'static str, String)]) -> Params {
     p.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
 
-/// Seed of an obligation: the run's seed mixed with a label (FNV-1a).
-pub fn salted(seed: u64, label: &str) -> u64 {
-    seed ^ label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+pub use crate::check::salted;
 
 /// Draws `n` admissible settings from the region of `entry` (with overrides), keeping
 /// the parameters; gives up after `20 n` draws.
@@ -57,15 +52,6 @@ pub fn sample_settings(
         out.push((fmt_params(&p), Setting::new(entry.algorithm, &raw)));
     }
     out
-}
-
-fn summary_ratios(v: &[f64]) -> Option<(f64, f64, f64)> {
-    let mut v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some((v[0], v[v.len() / 2], v[v.len() - 1]))
 }
 
 /// `dominates-instances` and `exact-on-instance`.
@@ -258,7 +244,7 @@ fn run_schedule(
                     cc.verdict.as_str()
                 ),
             )
-            .with_tightness(summary_ratios(&ratios));
+            .with_tightness(ratio_summary(&ratios));
         }
         if first.is_none() {
             first = Some((params, s));
@@ -271,7 +257,7 @@ fn run_schedule(
         format!("closed form vs certified optimum at {run} points (ratio closed/optimum)"),
         run,
     )
-    .with_tightness(summary_ratios(&ratios));
+    .with_tightness(ratio_summary(&ratios));
     if let Some((params, s)) = first
         && let Some(p) = mu_vs_steps_plot(result, &params, &s, ctx.bits)
     {
@@ -393,7 +379,7 @@ fn run_improves(
         ));
     }
     // the ratio is not a tightness ratio (bound over exact value): keep it in the text
-    let r = summary_ratios(&ratios).map_or(String::new(), |(a, b, c)| {
+    let r = ratio_summary(&ratios).map_or(String::new(), |(a, b, c)| {
         format!("; ratio {result}/{other} min {a:.4} median {b:.4} max {c:.4}")
     });
     Outcome::pass(format!("{result} ≤ {other} at {run} points{r}"), run)
@@ -464,26 +450,24 @@ pub fn run_files(
     ctx: &Ctx,
     tick: &(dyn Fn(&str) + Sync),
 ) -> Vec<ResultRun> {
-    let jobs: Vec<(usize, usize, &ProofFile)> = files
+    // (file, obligation) pairs in file order; rayon's collect keeps that order
+    let jobs: Vec<(&ProofFile, &Obligation)> = files
         .iter()
-        .enumerate()
-        .flat_map(|(i, f)| match f {
-            Ok(p) => (0..p.obligations.len()).map(|j| (i, j, p)).collect(),
-            Err(_) => vec![],
-        })
+        .filter_map(|f| f.as_ref().ok())
+        .flat_map(|p| p.obligations.iter().map(move |ob| (p, ob)))
         .collect();
-    let outcomes: Vec<((usize, usize), Outcome)> = jobs
+    let outcomes: Vec<Outcome> = jobs
         .par_iter()
-        .map(|&(i, j, p)| {
-            let o = run_obligation(&p.obligations[j], ctx);
+        .map(|&(p, ob)| {
+            let o = run_obligation(ob, ctx);
             tick(&p.id);
-            ((i, j), o)
+            o
         })
         .collect();
+    let mut outcomes = outcomes.into_iter();
     files
         .iter()
-        .enumerate()
-        .map(|(i, f)| match f {
+        .map(|f| match f {
             Err((path, e)) => broken_file(path, e),
             Ok(p) => ResultRun {
                 id: p.id.clone(),
@@ -493,15 +477,10 @@ pub fn run_files(
                 runs: p
                     .obligations
                     .iter()
-                    .enumerate()
-                    .map(|(j, ob)| ObligationRun {
+                    .map(|ob| ObligationRun {
                         label: ob.label(),
                         kind: ob.kind().to_string(),
-                        outcome: outcomes
-                            .iter()
-                            .find(|(k, _)| *k == (i, j))
-                            .map(|(_, o)| o.clone())
-                            .unwrap_or_else(|| Outcome::error("not run")),
+                        outcome: outcomes.next().unwrap_or_else(|| Outcome::error("not run")),
                     })
                     .collect(),
             },
