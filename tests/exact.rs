@@ -431,3 +431,16 @@ fn subsampled_gaussian_composition_dominates_one_step_instance() {
     let at = inst.tradeoff(0.2, Order::Forward).unwrap().value;
     assert!((at - f.f_p(0.2)).abs() < 1e-9, "{at} vs {}", f.f_p(0.2));
 }
+
+/// The tightness ratio of a GDP bound against a Gaussian instance is μ_bound/μ_instance
+/// even when δ(ε) rounds to 1 in f64 (μ ≳ 16), where recovering μ from δ saturates.
+#[test]
+fn gdp_tightness_is_exact_for_large_mu() {
+    let grid = [0.0, 0.5, 1.0, 4.0];
+    for mu in [0.5, 3.0, 20.0, 60.0] {
+        let inst = GaussianInstance::from_mu(mu).unwrap();
+        let rep = validate(&BoundSpec::Gdp { mu: 1.25 * mu }, &inst, &grid, &[2.0]).unwrap();
+        let t = rep.tightness.unwrap();
+        assert!((t - 1.25).abs() < 1e-9, "μ = {mu}: tightness {t}");
+    }
+}

@@ -67,8 +67,7 @@ pub enum BoundHook {
 }
 
 /// Every bound the validator knows: the BSA24 entries in the order of the paper,
-/// then the Rényi entries of [`super::renyi::entries`] (CYS21, YS22, AT22). The slow
-/// AT22 (B.2)/(B.3) entries ([`super::renyi::slow_entries`]) are only found by [`find`].
+/// then the Rényi entries of [`super::renyi::entries`] (CYS21, YS22, AT22).
 pub fn catalogue() -> Vec<Entry> {
     let mut v = bsa24_entries();
     v.extend(super::renyi::entries());
@@ -202,8 +201,7 @@ fn loose(s: &str) -> String {
 /// # Errors
 /// [`Error::Parameter`] listing the known ids if nothing matches.
 pub fn find(id: &str) -> Result<Entry> {
-    let mut all = catalogue();
-    all.extend(super::renyi::slow_entries());
+    let all = catalogue();
     let ql = loose(id);
     if !ql.is_empty() {
         let hit = all.iter().find(|e| {

@@ -184,6 +184,8 @@ pub struct BoundReport {
     /// Tightness ratio per validated sample (bound over the largest instance value; for
     /// a lower bound, the smallest instance value over the bound).
     pub tightness: Vec<f64>,
+    /// The parameters of each entry of [`tightness`](Self::tightness) (same order).
+    pub tightness_at: Vec<Params>,
     /// Failures to build or evaluate an instance / the bound (parameters and message).
     pub errors: Vec<String>,
 }
@@ -299,6 +301,7 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         violations: vec![],
         inconclusive: 0,
         tightness: vec![],
+        tightness_at: vec![],
         errors: vec![],
     };
     for _ in 0..n {
@@ -424,6 +427,7 @@ fn run_library(
     }
     if ratio.is_finite() {
         rep.tightness.push(ratio);
+        rep.tightness_at.push(params.clone());
     }
 }
 
@@ -519,6 +523,7 @@ fn run_renyi(
     }
     if ratio.is_finite() {
         rep.tightness.push(ratio);
+        rep.tightness_at.push(params.clone());
     }
 }
 

@@ -44,6 +44,7 @@ use crate::exact::clamped::{ClampStep, ClampedInstance, ClampedWalk};
 use crate::exact::{Instance, MixtureInstance, PairKind, ShiftLaw};
 use crate::precision::Enclosure;
 use crate::renyi::at22;
+use crate::renyi::at22_theorems::QReading;
 use crate::renyi::cys21::Cys21Params;
 use crate::renyi::ys22::{Cor53Params, Ys22Params};
 use crate::settings::{Algorithm, Setting};
@@ -727,8 +728,10 @@ fn at22_cyclic(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 /// sampled-Gaussian quadratures: seconds per order).
 pub const B_ORDERS: [f64; 1] = [2.0];
 
-/// (B.2) / (B.3) evaluated directly at [`B_ORDERS`] with the parameters
-/// [`at22::compare_bounds`] uses (q = b/n up, b/L down, η and σ down, D up); the row of
+/// (B.2) / (B.3) in the adopted reading (Q over both orders of the sampled Gaussian
+/// pair, ERRATA T1; the printed one-order Q is violated by clamped walks, see the builtin
+/// `at22/errata-t1-printed-b2-violated-by-linear-walk`) evaluated directly at
+/// [`B_ORDERS`] with the parameters [`at22::compare_bounds`] uses (q = b/n up, b/L down, η and σ down, D up); the row of
 /// `compare_bounds` tabulates 13 orders, each with a noise-split search, which is too
 /// slow for the validator's sample counts.
 fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
@@ -768,11 +771,19 @@ fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
     B_ORDERS
         .iter()
         .map(|&a| {
-            let v = if cm < 1.0 {
-                at22::recipe_b3(a, q, b_over_l, eta, sigma, s.t, dd, cm, bits.min(64))?
-            } else {
-                at22::recipe_b2(a, q, b_over_l, eta, sigma, s.t, dd, bits.min(64))?
-            };
+            // the adopted reading (ERRATA T1): Q over both orders, as `compare` reports
+            let v = at22::recipe_b_with(
+                a,
+                q,
+                b_over_l,
+                eta,
+                sigma,
+                s.t,
+                dd,
+                (cm < 1.0).then_some(cm),
+                QReading::BothOrders,
+                bits.min(64),
+            )?;
             Ok((a, v.upper_f64()))
         })
         .collect()
@@ -1025,21 +1036,11 @@ pub fn entries() -> Vec<Entry> {
             i_at22_cyclic,
             at22_cyclic,
         ),
-    ]
-}
-
-/// Rényi entries too slow for `check all` (each (B.2)/(B.3) evaluation runs the
-/// library's noise-split search with sampled-Gaussian quadratures: minutes per sample in
-/// release). They are found by [`super::find`] and run on request, e.g.
-/// `shiftdp check "AT22 (B.2)" --samples 1`.
-pub fn slow_entries() -> Vec<Entry> {
-    use Algorithm::Sgd;
-    vec![
         entry(
             at22::EQ_B2,
             Sgd,
-            "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1)",
-            1,
+            "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1); Q over both orders (ERRATA T1)",
+            6,
             sample_sgd_b2,
             i_at22_b2,
             at22_b2,
@@ -1047,8 +1048,8 @@ pub fn slow_entries() -> Vec<Entry> {
         entry(
             at22::EQ_B3,
             Sgd,
-            "as (B.2) with m ∈ [0.01, 0.9M] (c < 1)",
-            1,
+            "as (B.2) with m ∈ [0.01, 0.9M] (c < 1); Q over both orders (ERRATA T1)",
+            6,
             sample_sgd_b3,
             i_at22_b3,
             at22_b3,

@@ -488,6 +488,9 @@ fn encl(lo: f64, hi: f64) -> Enclosure {
 }
 
 impl Instance for GaussianInstance {
+    fn gdp_mu(&self) -> Option<f64> {
+        Some(self.mu())
+    }
     fn delta(&self, eps: f64, _order: Order) -> Result<Estimate> {
         let e = Enclosure::from_f64(64, eps);
         let c = Gaussian::delta(&encl(self.mu_lo, self.mu_hi), &e, Precision::F64)?;

@@ -112,6 +112,14 @@ pub trait Instance {
     /// Short description.
     fn describe(&self) -> String;
 
+    /// The instance's exact Gaussian-DP parameter, when its tradeoff function is
+    /// exactly `G(μ)` ([`GaussianInstance`]); `None` otherwise. The validator uses it
+    /// for tightness ratios (recovering μ from δ(ε) saturates once δ rounds to 1 in
+    /// f64, around μ ≈ 16).
+    fn gdp_mu(&self) -> Option<f64> {
+        None
+    }
+
     /// `max` over both orders of `δ(ε)` (what a symmetric bound must dominate).
     ///
     /// # Errors

@@ -196,6 +196,9 @@ pub fn validate(
                     push("renyi", l, o, rb, e, rb - e.value);
                 }
             }
+            if let Some(m) = inst.gdp_mu() {
+                mu_inst = m;
+            }
             if mu_inst > 0.0 {
                 tightness = Some(mu / mu_inst);
             }

@@ -26,7 +26,7 @@
 //! iterations without more privacy loss*, NeurIPS 2022 (Props 2.17, 3.2, 5.6,
 //! Lemma 2.12, eqs. (3.6), (B.1)–(B.3)); I. Mironov, K. Talwar, L. Zhang, *Rényi
 //! differential privacy of the sampled Gaussian mechanism* (2019), Thm 11.
-use super::at22_theorems::{QReading, sgm_q};
+use super::at22_theorems::{QReading, sgm_q, sgm_q_search};
 use super::cys21::ToolkitTranslation;
 use super::sampled_gaussian::s_alpha;
 use crate::cli::compare::{RdpBound, tabulate};
@@ -443,13 +443,12 @@ fn recipe_b(
         return Ok(first.with_prec(bits));
     }
     // inner: best T̃ at a given σ₁ (f64), value f64
-    let inner = |s1: f64| -> Option<(f64, u64, Enclosure)> {
+    let inner = |s1: f64| -> Option<(f64, u64)> {
         let s2 = (sigma * sigma - s1 * s1).max(0.0).sqrt();
         if s2 <= 0.0 || s1 <= 0.0 {
             return None;
         }
-        let qv = sgm_q(alpha, q, b_over_l * s2, reading, 64).ok()?;
-        let qf = qv.upper_f64();
+        let qf = sgm_q_search(alpha, q, b_over_l * s2, reading)?;
         let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
         let f = |k: u64| -> f64 {
             let tail = match c {
@@ -477,7 +476,7 @@ fn recipe_b(
                 best = (f(k), k);
             }
         }
-        Some((best.0, best.1, qv))
+        Some((best.0, best.1))
     };
     // golden-section over u = σ₁/σ ∈ (0, 1)
     let g = |u: f64| inner(u * sigma).map(|x| x.0).unwrap_or(f64::INFINITY);
@@ -503,7 +502,7 @@ fn recipe_b(
     let u = if f1 <= f2 { x1 } else { x2 };
     let s1 = u * sigma;
     match inner(s1) {
-        Some((_, k, _)) => {
+        Some((_, k)) => {
             let s2 = (sigma * sigma - s1 * s1).sqrt();
             // recompute Q certified at `bits`; σ₂ is the f64 value used, σ₁ rounded
             // down from √(σ² − σ₂²) so that σ₁² + σ₂² ≤ σ² (less noise is safe)
@@ -514,7 +513,10 @@ fn recipe_b(
             if s1_safe.is_nan() || s1_safe <= 0.0 {
                 return Ok(first.with_prec(bits));
             }
-            let qv = sgm_q(alpha, q, b_over_l * s2, reading, bits)?;
+            // a split whose Q cannot be certified is dropped (the T·S_α branch stands)
+            let Ok(qv) = sgm_q(alpha, q, b_over_l * s2, reading, bits) else {
+                return Ok(first.with_prec(bits));
+            };
             let v = b_term(alpha, &qv, eta, s1_safe, d, c, k, wp);
             Ok(first.min(&v).with_prec(bits))
         }

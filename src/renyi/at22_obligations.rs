@@ -73,6 +73,11 @@ pub fn builtins() -> Vec<Builtin> {
             run: errata_t1,
         },
         Builtin {
+            name: "at22/errata-t1-printed-b2-violated-by-linear-walk",
+            about: "ERRATA T1: at natural parameters (α = 2, T = 14) a clamped linear walk's reverse order exceeds printed (B.2); both-orders (B.2) dominates it",
+            run: errata_t1_linear_walk,
+        },
+        Builtin {
             name: "at22/errata-t3-5-7-printed-shifts-not-optimal",
             about: "ERRATA T3: (5.7)'s PABI term exceeds the schedule optimum for decaying η",
             run: errata_t3,
@@ -531,6 +536,87 @@ fn errata_t1(ctx: &Ctx) -> Outcome {
     }
     Outcome::pass(
         format!("{n} points: reverse-order instance > (B.2) with printed Q"),
+        n,
+    )
+}
+
+/// The point `shiftdp check "AT22 (B.2)"` found with the printed Q (seed 1):
+/// n = 7, b = 1, T = 14, η = 0.139, σ = 0.759, L = 0.879, D = 1.2, α = 2; the linear
+/// clamped walk on [−D/2, D/2] started at −D/2. Sampled within ±2 % of it.
+fn errata_t1_linear_walk(ctx: &Ctx) -> Outcome {
+    let mut rng = SplitMix64::new(ctx.seed ^ 0x7102);
+    let n = ctx.samples_or(3);
+    let alpha = 2.0;
+    for i in 0..n {
+        let jitter = |r: &mut SplitMix64, x: f64| {
+            if i == 0 {
+                x
+            } else {
+                x * (0.98 + 0.04 * r.unit())
+            }
+        };
+        let (nn, b, t) = (7u64, 1u64, 14usize);
+        let eta = jitter(&mut rng, 0.139);
+        let sigma = jitter(&mut rng, 0.759);
+        let l = jitter(&mut rng, 0.879);
+        let d = jitter(&mut rng, 1.2);
+        let params = vec![
+            p("n", nn),
+            p("b", b),
+            p("T", t),
+            p("eta", eta),
+            p("sigma", sigma),
+            p("L", l),
+            p("D", d),
+            p("alpha", alpha),
+        ];
+        let mut walk =
+            match crate::exact::clamped::ClampedWalk::altschuler_talwar(d, nn, b, t, eta, sigma, l)
+            {
+                Ok(w) => w,
+                Err(e) => return Outcome::error(e.to_string()),
+            };
+        walk.start = -0.5 * d;
+        let rev = ClampedInstance::new(&walk, PairKind::OneSided, 240)
+            .and_then(|inst| inst.renyi(alpha, Order::Reverse));
+        let Ok(rev) = rev else {
+            return Outcome::error("clamped walk Rényi");
+        };
+        let q = b as f64 / nn as f64;
+        let bl = b as f64 / l;
+        let printed = recipe_b2(alpha, q, bl, eta, sigma, t as u64, d, 64);
+        let both = recipe_b_with(
+            alpha,
+            q,
+            bl,
+            eta,
+            sigma,
+            t as u64,
+            d,
+            None,
+            QReading::BothOrders,
+            64,
+        );
+        let (Ok(printed), Ok(both)) = (printed, both) else {
+            return Outcome::error("(B.2)");
+        };
+        if rev.lo() <= printed.upper_f64() || rev.hi() > both.upper_f64() {
+            return Outcome::fail(
+                "printed (B.2) < reverse-order instance ≤ both-orders (B.2)",
+                n,
+                params,
+                format!(
+                    "printed {}, instance [{}, {}], both orders {}",
+                    printed.upper_f64(),
+                    rev.lo(),
+                    rev.hi(),
+                    both.upper_f64()
+                ),
+            );
+        }
+    }
+    Outcome::pass(
+        format!("{n} points: printed (B.2) < reverse-order linear walk ≤ both-orders (B.2)"),
         n,
     )
 }

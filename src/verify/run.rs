@@ -135,11 +135,21 @@ fn run_check(
         if let Some((lo, _, hi)) = tight
             && ((lo - 1.0).abs() > tol || (hi - 1.0).abs() > tol)
         {
+            // the sampled point farthest from exactness
+            let worst = rep
+                .tightness
+                .iter()
+                .zip(&rep.tightness_at)
+                .filter(|(r, _)| r.is_finite())
+                .max_by(|a, b| (a.0 - 1.0).abs().total_cmp(&(b.0 - 1.0).abs()));
+            let (at, ratio) = worst.map_or((vec![], f64::NAN), |(r, p)| (fmt_params(p), *r));
             return Outcome::fail(
                 format!("{base}; tightness not within {tol:.0e} of 1"),
                 rep.samples_run,
-                vec![],
-                format!("tightness ratios range over [{lo:.12}, {hi:.12}]"),
+                at,
+                format!(
+                    "tightness ratios range over [{lo:.12}, {hi:.12}]; farthest from 1: {ratio:.12} at the point shown"
+                ),
             )
             .with_tightness(tight)
             .with_plot(plot);
