@@ -488,8 +488,10 @@ fn encl(lo: f64, hi: f64) -> Enclosure {
 }
 
 impl Instance for GaussianInstance {
+    /// The lower end of μ: a tightness ratio `μ_bound / μ` is then ≥ 1 for every bound
+    /// rounded up from the exact value.
     fn gdp_mu(&self) -> Option<f64> {
-        Some(self.mu())
+        Some(self.mu_lo)
     }
     fn delta(&self, eps: f64, _order: Order) -> Result<Estimate> {
         let e = Enclosure::from_f64(64, eps);

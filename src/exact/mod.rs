@@ -112,7 +112,7 @@ pub trait Instance {
     /// Short description.
     fn describe(&self) -> String;
 
-    /// The instance's exact Gaussian-DP parameter, when its tradeoff function is
+    /// The lower end of the instance's exact Gaussian-DP parameter, when its tradeoff function is
     /// exactly `G(μ)` ([`GaussianInstance`]); `None` otherwise. The validator uses it
     /// for tightness ratios (recovering μ from δ(ε) saturates once δ rounds to 1 in
     /// f64, around μ ≈ 16).
