@@ -28,8 +28,8 @@ fn every_renyi_entry_dominates_its_instances() {
     let all = renyi_entries();
     assert_eq!(
         all.len(),
-        17,
-        "6 CYS21 + 6 YS22 + 5 AT22 entries in `check all`"
+        19,
+        "6 CYS21 + 6 YS22 + 7 AT22 entries in `check all`"
     );
     for e in all {
         let rep = check_bound(&e, &opts(3, 7, 1.0)).unwrap();
