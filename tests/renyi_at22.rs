@@ -67,7 +67,7 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
 
 /// (5.7) with constant η is (3.6) with one step fewer in the PABI term: at every split
 /// (5.7) ≥ (3.6); with decaying η the printed shifts a_t ∝ η_t are feasible, so (5.7)'s
-/// PABI term ≥ the schedule optimum αD²/(2σ₁²Σ_{t=τ}^{T−1}η_t²) (ERRATA-at22.md T3).
+/// PABI term ≥ the schedule optimum αD²/(2σ₁²Σ_{t=τ}^{T−1}η_t²) (ERRATA.md T3).
 #[test]
 fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
     let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
@@ -292,7 +292,7 @@ fn thm_4_1_instance_between_lower_and_upper_bound() {
     );
 }
 
-/// ERRATA-at22.md T1: with Q = S_α as printed (D_α(N₀ ‖ mixture)), (B.2) is exceeded by the
+/// ERRATA.md T1: with Q = S_α as printed (D_α(N₀ ‖ mixture)), (B.2) is exceeded by the
 /// reverse order of the Thm 4.1 instance — even in AT22's own convention (L-Lipschitz
 /// losses, Q = S_α(b/n, bσ/(2L))); with Q in both orders it is not.
 #[test]

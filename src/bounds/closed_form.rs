@@ -4,7 +4,7 @@
 //!
 //! Every formula below is documented as printed in the transcription and with the
 //! reading adopted; the readings are established against the schedule problem of
-//! SPEC §4 (see `crate::schedules::crosscheck` and ERRATA-schedules.md).
+//! SPEC §4 (see `crate::schedules::crosscheck` and ERRATA.md E1, S1–S6).
 //!
 //! # Rounding
 //! With [`Enclosure`] arguments every operation is interval arithmetic with outward
@@ -134,7 +134,7 @@ pub fn thm_4_1<R: Real>(sensitivity: R, n: u64, sigma: R, t: u64) -> Result<R> {
 /// ```
 ///
 /// # References
-/// BSA24 Thm 4.2; ERRATA-schedules.md.
+/// BSA24 Thm 4.2; ERRATA.md E1, S1.
 pub fn thm_4_2<R: Real>(c: R, t: u64, sensitivity: R, n: u64, sigma: R) -> Result<R> {
     let id = "BSA24 Thm 4.2";
     strongly_contractive(id, &c)?;

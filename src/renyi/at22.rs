@@ -313,7 +313,7 @@ pub fn recipe_b2(
 
 /// [`recipe_b2`] (c = None) or [`recipe_b3`] (c = Some(c)) with Q read as `reading`
 /// ([`QReading::BothOrders`]: the larger of the two orders of the sampled Gaussian pair,
-/// which the toolkit's `compare` uses; ERRATA-at22.md T1).
+/// which the toolkit's `compare` uses; ERRATA.md T1).
 ///
 /// # Errors
 /// As [`recipe_b2`] / [`recipe_b3`].
@@ -525,7 +525,7 @@ fn recipe_b(
 }
 
 /// The first-order T̃ of (B.3), with (1 − c²) (AT22 App. B.3 prints (1 − c)²; see
-/// ERRATA-compare.md): T̃ = −log((2−β+√((2−β)²−4))/2)/(2 log c),
+/// ERRATA.md A1): T̃ = −log((2−β+√((2−β)²−4))/2)/(2 log c),
 /// β = 2A(1−c²) log c / Q, A = αD²/(2η²σ₁²).
 ///
 /// # Formula
@@ -903,7 +903,7 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                                 .into(),
                             "Q read in both orders of the sampled Gaussian pair: the printed \
                              order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
-                             Thm 4.1 instance (ERRATA-at22.md T1)"
+                             Thm 4.1 instance (ERRATA.md T1)"
                                 .into(),
                         ],
                     })

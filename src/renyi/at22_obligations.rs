@@ -2,7 +2,7 @@
 //!
 //! Each builtin samples its own region deterministically from the seed, computes both
 //! sides independently and compares: it can fail. Names start with `at22/`; the
-//! `at22/errata-*` builtins *pass* while the evidence for an ERRATA-at22.md entry still
+//! `at22/errata-*` builtins *pass* while the evidence for an ERRATA.md entry still
 //! shows the discrepancy.
 //!
 //! # Example
