@@ -730,60 +730,23 @@ pub const B_ORDERS: [f64; 3] = [2.0, 4.0, 8.0];
 
 /// (B.2) / (B.3) in the adopted reading (Q over both orders of the sampled Gaussian
 /// pair, ERRATA T1; the printed one-order Q is violated by clamped walks, see the builtin
-/// `at22/errata-t1-printed-b2-violated-by-linear-walk`) evaluated directly at
-/// [`B_ORDERS`] with the parameters [`at22::compare_bounds`] uses (q = b/n up, b/L down, η and σ down, D up); the row of
-/// `compare_bounds` tabulates 13 orders, each with a noise-split search, which is too
-/// slow for the validator's sample counts.
+/// `at22/errata-t1-printed-b2-violated-by-linear-walk`) at [`B_ORDERS`], through
+/// [`at22::recipe_b_for_setting`] (the translation `compare` uses; its row tabulates 13
+/// orders, more than the validator's sample counts need).
 fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
-    let d = s.d.as_ref().ok_or_else(|| {
-        hyp(
-            id,
-            "constraint set of diameter D",
-            "needs --diameter".into(),
-        )
-    })?;
-    let c = s.c.as_ref().ok_or_else(|| {
-        hyp(
-            id,
-            "convex (c ≤ 1) or strongly convex: contraction c known",
-            "needs --contraction or --strong-convexity/--smoothness/--eta".into(),
-        )
-    })?;
-    if c.upper_f64() > 1.0 {
-        return Err(hyp(
-            id,
-            "contractive gradient steps: c ≤ 1",
-            format!("c = {}", c.mid_f64()),
-        ));
-    }
-    let cm = c.mid_f64();
-    let selected = if cm < 1.0 { at22::EQ_B3 } else { at22::EQ_B2 };
+    let selected = at22::recipe_b_id(s);
     if selected != id {
         return Err(hyp(
             id,
             "the setting selects this AT22 result",
-            format!("c = {cm} selects {selected}"),
+            format!("the contraction selects {selected}"),
         ));
     }
-    let q = s.p().upper_f64();
-    let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
-    let (eta, sigma, dd) = (s.eta.lower_f64(), s.sigma.lower_f64(), d.upper_f64());
     B_ORDERS
         .iter()
         .map(|&a| {
             // the adopted reading (ERRATA T1): Q over both orders, as `compare` reports
-            let v = at22::recipe_b_with(
-                a,
-                q,
-                b_over_l,
-                eta,
-                sigma,
-                s.t,
-                dd,
-                (cm < 1.0).then_some(cm),
-                QReading::BothOrders,
-                bits.min(64),
-            )?;
+            let v = at22::recipe_b_for_setting(s, a, QReading::BothOrders, bits.min(64))?;
             Ok((a, v.upper_f64()))
         })
         .collect()

@@ -299,17 +299,14 @@ impl Laws {
             if x <= 0.0 {
                 continue;
             }
-            let resolved = x >= RESOLVED_MASS && y >= RESOLVED_MASS;
             if y <= 0.0 {
-                if resolved {
-                    unreachable!("resolved nodes have y > 0");
-                }
+                // an unresolved node by definition (y < RESOLVED_MASS)
                 all = f64::INFINITY;
                 continue;
             }
             let term = (lambda * x.ln() + (1.0 - lambda) * y.ln()).exp();
             all += term;
-            if resolved {
+            if x >= RESOLVED_MASS && y >= RESOLVED_MASS {
                 res += term;
             }
         }
@@ -412,17 +409,8 @@ impl Instance for ClampedInstance {
         let (fr, fa) = self.fine.renyi(lambda, order);
         let mut e = Self::combine(cr, fr);
         e.value = e.value.max(0.0);
-        let tail = |r: f64, a: f64| {
-            if a.is_infinite() {
-                f64::INFINITY
-            } else {
-                (a - r).max(0.0)
-            }
-        };
-        let extra = tail(cr, ca).max(tail(fr, fa));
-        if extra > 1e-12 * e.value.max(1e-300) {
-            e.error += extra;
-        }
+        // D over all nodes ≥ D over the resolved ones (more nonnegative terms); ∞ − r = ∞
+        e.error += (ca - cr).max(fa - fr).max(0.0);
         Ok(e)
     }
     fn describe(&self) -> String {

@@ -213,14 +213,7 @@ pub fn recipe_3_6(
     let qf = qv.mid_f64();
     let f = |k: u64| k as f64 * qf + a / k as f64;
     let k0 = if qf > 0.0 { (a / qf).sqrt() } else { t as f64 };
-    let k0 = k0.clamp(1.0, t as f64);
-    let mut best = (f(1), 1u64);
-    for k in [k0.floor() as u64, k0.ceil() as u64, t] {
-        let k = k.clamp(1, t);
-        if f(k) < best.0 {
-            best = (f(k), k);
-        }
-    }
+    let best = scan_t_tilde(f, k0, t);
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let kk = Enclosure::from_u64(wp, best.1);
@@ -228,6 +221,26 @@ pub fn recipe_3_6(
         + e(alpha) * e(d).square()
             / (Enclosure::from_u64(wp, 2) * (e(eta) * e(sigma1)).square() * kk);
     Ok((v.with_prec(bits), best.1))
+}
+
+/// The best integer T̃ ∈ {1, …, k_max} of a convex objective `f` near its continuous
+/// stationary point `k0`: `f` at 1, ⌊k0⌋, ⌈k0⌉ and k_max (search only; the caller
+/// certifies the value at the returned T̃).
+pub(crate) fn scan_t_tilde(f: impl Fn(u64) -> f64, k0: f64, k_max: u64) -> (f64, u64) {
+    let k0 = if k0.is_finite() {
+        k0.clamp(1.0, k_max as f64)
+    } else {
+        k_max as f64
+    };
+    let mut best = (f(1), 1u64);
+    for k in [k0.floor() as u64, k0.ceil() as u64, k_max] {
+        let k = k.clamp(1, k_max);
+        let v = f(k);
+        if v < best.0 {
+            best = (v, k);
+        }
+    }
+    best
 }
 
 /// The convex-losses term (B.2) or strongly convex term (B.3) at one noise split and
@@ -296,8 +309,7 @@ pub fn recipe_b2(
     d: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    recipe_b(
-        EQ_B2,
+    recipe_b_with(
         alpha,
         q,
         b_over_l,
@@ -392,11 +404,7 @@ pub fn recipe_b3(
     c: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    if !(c > 0.0 && c < 1.0) {
-        return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
-    }
-    recipe_b(
-        EQ_B3,
+    recipe_b_with(
         alpha,
         q,
         b_over_l,
@@ -464,19 +472,7 @@ fn recipe_b(
             None => (a / qf).sqrt(),
             Some(c) => first_order_b3(a, qf, c).unwrap_or(1.0),
         };
-        let k0 = if k0.is_finite() {
-            k0.clamp(1.0, (t - 1) as f64)
-        } else {
-            (t - 1) as f64
-        };
-        let mut best = (f(1), 1u64);
-        for k in [k0.floor() as u64, k0.ceil() as u64, t - 1] {
-            let k = k.clamp(1, t - 1);
-            if f(k) < best.0 {
-                best = (f(k), k);
-            }
-        }
-        Some((best.0, best.1))
+        Some(scan_t_tilde(f, k0, t - 1))
     };
     // golden-section over u = σ₁/σ ∈ (0, 1)
     let g = |u: f64| inner(u * sigma).map(|x| x.0).unwrap_or(f64::INFINITY);
@@ -864,55 +860,72 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
         }
         Algorithm::Sgd => {
             let q = s.p().upper_f64();
-            let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
-            let (eta, sigma) = (s.eta.lower_f64(), s.sigma.lower_f64());
-            let c = s.c.as_ref().map(|c| c.mid_f64());
-            let id = match c {
-                Some(c) if c < 1.0 => EQ_B3,
-                _ => EQ_B2,
-            };
-            let r = match &d {
-                None => Err(hyp(id, "constraint set of diameter D", "needs --diameter")),
-                Some(dd) => contraction(s, id).and_then(|_| {
-                    let dd = dd.upper_f64();
-                    let tt = s.t;
-                    let cc = c.filter(|&c| c < 1.0);
-                    let curve = tabulate(&orders(), &|a| {
-                        recipe_b_with(
-                            a,
-                            q,
-                            b_over_l,
-                            eta,
-                            sigma,
-                            tt,
-                            dd,
-                            cc,
-                            QReading::BothOrders,
-                            64,
-                        )
-                    })?;
-                    Ok(RdpBound {
-                        curve,
-                        hypotheses: vec![
-                            "convex (c ≤ 1), η ≤ 2/M, diameter D, replace adjacency".into(),
-                            format!("Q = max of both orders of S_α(b/n, bσ₂/L), q = {q}"),
-                        ],
-                        notes: vec![
-                            note_l.clone(),
-                            "noise split σ₁ by golden-section search, T̃ by first-order point"
-                                .into(),
-                            "Q read in both orders of the sampled Gaussian pair: the printed \
-                             order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
-                             Thm 4.1 instance (ERRATA.md T1)"
-                                .into(),
-                        ],
-                    })
-                }),
-            };
+            let id = recipe_b_id(s);
+            let r = tabulate(&orders(), &|a| {
+                recipe_b_for_setting(s, a, QReading::BothOrders, 64)
+            })
+            .map(|curve| RdpBound {
+                curve,
+                hypotheses: vec![
+                    "convex (c ≤ 1), η ≤ 2/M, diameter D, replace adjacency".into(),
+                    format!("Q = max of both orders of S_α(b/n, bσ₂/L), q = {q}"),
+                ],
+                notes: vec![
+                    note_l.clone(),
+                    "noise split σ₁ by golden-section search, T̃ by first-order point".into(),
+                    "Q read in both orders of the sampled Gaussian pair: the printed \
+                     order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
+                     Thm 4.1 instance (ERRATA.md T1)"
+                        .into(),
+                ],
+            });
             out.push((id.into(), "AT22", "noisy SGD recipe".into(), r, true));
         }
     }
     out
+}
+
+/// The AT22 recipe a NoisySGD setting selects: (B.3) when its contraction c < 1
+/// (midpoint), else (B.2).
+pub fn recipe_b_id(s: &Setting) -> &'static str {
+    match s.c.as_ref().map(Enclosure::mid_f64) {
+        Some(c) if c < 1.0 => EQ_B3,
+        _ => EQ_B2,
+    }
+}
+
+/// (B.2) or (B.3) (as [`recipe_b_id`] selects) for a NoisySGD setting at order α, as
+/// `compare` and the validator evaluate it: q = b/n rounded up, b/L, η and σ rounded
+/// down, D up, c at its midpoint; Q read as `reading`.
+///
+/// # Errors
+/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// contraction, or for c > 1; errors of [`recipe_b_with`].
+pub fn recipe_b_for_setting(
+    s: &Setting,
+    alpha: f64,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    let cm = s.c.as_ref().map(Enclosure::mid_f64);
+    let id = recipe_b_id(s);
+    let d =
+        s.d.as_ref()
+            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter"))?;
+    contraction(s, id)?;
+    let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
+    recipe_b_with(
+        alpha,
+        s.p().upper_f64(),
+        b_over_l,
+        s.eta.lower_f64(),
+        s.sigma.lower_f64(),
+        s.t,
+        d.upper_f64(),
+        cm.filter(|&c| c < 1.0),
+        reading,
+        bits,
+    )
 }
 
 /// Orders at which (B.2)/(B.3) are tabulated (each needs a noise-split search).

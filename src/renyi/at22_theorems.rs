@@ -179,15 +179,9 @@ pub fn recipe_5_3(
     let a = alpha * d * d / (2.0 * eta * eta * sigma1 * sigma1);
     let lc = -c.ln();
     let f = |k: u64| k as f64 * qf + a * (-2.0 * k as f64 * lc).exp();
-    let k0 = ((2.0 * a * lc / qf).ln() / (2.0 * lc)).clamp(1.0, t as f64);
-    let k0 = if k0.is_finite() { k0 } else { 1.0 };
-    let mut best = (f(1), 1u64);
-    for k in [k0.floor() as u64, k0.ceil() as u64, t] {
-        let k = k.clamp(1, t);
-        if f(k) < best.0 {
-            best = (f(k), k);
-        }
-    }
+    let k0 = (2.0 * a * lc / qf).ln() / (2.0 * lc);
+    // a non-finite stationary point (Q = 0 or A = 0) starts the scan at T̃ = 1
+    let best = super::at22::scan_t_tilde(f, if k0.is_finite() { k0 } else { 1.0 }, t);
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let kk = Enclosure::from_u64(wp, best.1);
