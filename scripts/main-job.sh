@@ -43,4 +43,8 @@ echo "== Exact instance: quadratic NoisyGD attains Thm 4.2 =="
 $bin exact gd --loss quadratic --contraction 0.99 --steps 1000 --n 1 --sensitivity 0.1 --noise 1 --eta 1
 echo "== Rényi-DP papers' settings =="
 $bin reproduce renyi > out/reproduce_renyi.txt && head -8 out/reproduce_renyi.txt
+echo "== The library alone: every bound for the Table 1 run (examples/table1_run.rs) =="
+cargo run --release --quiet --example table1_run
+echo "== A downstream property test (feature testing) catching a deliberately wrong bound =="
+cargo run --release --quiet --features testing --example downstream_property_test
 echo "figures: $(ls out/*.png | tr '\n' ' ')"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, unit + integration + property + doc tests.
+# The whole test suite: formatting, lints, unit + integration + property + doc tests of
+# the library (all features, including `testing`) and of the `shiftdp` command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/ensure-deps.sh
-cargo fmt --check
-cargo clippy --all-targets --quiet -- -D warnings
-cargo test --quiet 2>&1
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+cargo test --workspace --all-features --quiet 2>&1

@@ -2,16 +2,93 @@
 //!
 //! Compute and *verify* privacy bounds for noisy gradient methods — NoisyGD, cyclic
 //! NoisyCGD, NoisySGD and Langevin — in f-DP, Gaussian DP, (ε, δ)-DP and Rényi DP, at
-//! any precision.
+//! any precision, with every reported number rounded in the safe direction (μ, ε, δ and
+//! Rényi values rounded up; tradeoff values rounded down).
 //!
-//! The modules follow the data flow of the specification:
+//! ## The five main tasks
 //!
-//! 1. [`precision`]: the numeric abstraction (f64 estimates, MPFR enclosures with
-//!    directed rounding) and the normal-law special functions;
-//! 2. [`tradeoff`]: tradeoff functions T(P, Q) — Gaussian G(μ), f_{ε,δ}, piecewise-linear
-//!    curves, subsampling C_p — and their conversion to (ε, δ)-DP;
-//! 3. composition, settings and bounds, shift schedules, exact instances and
-//!    verification build on these (see README.md for the road map).
+//! **1. ε of a GDP bound at δ** ([`tradeoff::Gaussian::epsilon`]): a certified
+//! enclosure whose upper end is the reported ε.
+//! ```
+//! use shiftdp::{Enclosure, Precision, tradeoff::Gaussian};
+//! let mu = Enclosure::parse(128, "1")?;
+//! let delta = Enclosure::parse(128, "1e-5")?;
+//! let eps = Gaussian::epsilon(&mu, &delta, Precision::Bits(128))?;
+//! // 1-GDP is (4.3771…, 1e-5)-DP; the upper end is the bound
+//! assert!(eps.enclosure.upper_f64() >= 4.3771 && eps.enclosure.upper_f64() < 4.3772);
+//! # Ok::<(), shiftdp::Error>(())
+//! ```
+//!
+//! **2. Every bound for a run, the best marked** ([`analyze`]): each result of the five
+//! papers that concerns the run, as a certified value or the hypothesis that fails.
+//! ```
+//! use shiftdp::{Algorithm, Precision, Query, ResultId, Setting, analyze};
+//! let run = Setting::from_pairs(Algorithm::Gd, &[
+//!     ("n", "1000"), ("steps", "100"), ("eta", "0.1"), ("noise", "0.02"),
+//!     ("sensitivity", "2"), ("strong-convexity", "0.5"), ("smoothness", "1"),
+//! ])?;
+//! let a = analyze(&run, &Query::epsilon_at("1e-5")?, Precision::F64)?;
+//! let best = a.best().expect("some bound applies");
+//! assert_eq!(best.id, ResultId::Bsa24Thm4_2); // strongly convex: shifted interpolation
+//! for e in a.entries() {
+//!     match e.upper_f64() {
+//!         Some(eps) => assert!(eps >= best.upper_f64().unwrap() || !e.eligible),
+//!         None => assert!(e.reason().is_some()), // the hypothesis that fails, named
+//!     }
+//! }
+//! # Ok::<(), shiftdp::Error>(())
+//! ```
+//!
+//! **3. A certified composition** ([`composition::Composition`]): privacy-loss
+//! distributions with pessimistic/optimistic discretizations and an FFT round-off
+//! bound, giving an interval around the true ε(δ).
+//! ```
+//! use shiftdp::composition::{Component, Composition};
+//! // BSA24's symmetrized subsampled Gaussian C_p(G(μ)), 100-fold
+//! let c = Composition::new().with(Component::subsampled(0.01, 1.0)?, 100)?;
+//! let e = c.compose_for_delta(1e-5, None)?.epsilon(1e-5)?;
+//! assert!(e.lower <= e.upper && e.upper - e.lower < 1e-2);
+//! # Ok::<(), shiftdp::Error>(())
+//! ```
+//!
+//! **4. The optimal shift schedule** ([`schedules`]): the exact KKT solver in f64, then
+//! a certificate of the returned shifts with directed rounding (search without rigor,
+//! certify with rigor).
+//! ```
+//! use shiftdp::schedules::{ScheduleProblem, kkt::solve_kkt};
+//! // NoisyGD, t = 50 steps, contraction c = 0.9, unit sensitivity and noise
+//! let p = ScheduleProblem::constant(50, 0.9_f64, 1.0, 1.0, None)?;
+//! let sol = solve_kkt(&p, 0)?;
+//! let cert = p.certify(0, &sol.shifts_f64(), 128)?;
+//! // the certified μ of the returned shifts is ≥ the optimum (rounded up)
+//! assert!(cert.mu_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12));
+//! # Ok::<(), shiftdp::Error>(())
+//! ```
+//!
+//! **5. Checking a claimed bound against exact instances**
+//! ([`verify::claim::check_claim`]): soundness against the exact instances of a
+//! setting family, and comparison with the certified optimum of the shift analysis.
+//! ```
+//! use shiftdp::verify::{claim::check_claim, outcome::Ctx, outcome::Status};
+//! let ctx = Ctx { samples: Some(3), ..Ctx::default() };
+//! // BSA24 Thm 4.1 (composition) as an upper bound: sound
+//! let ok = check_claim("mu <= sqrt(t)*L/(b*sigma)", "gd", &[], 1e-6, &ctx)?;
+//! assert_eq!(ok.status(), Status::Pass);
+//! // half of it is not: the exact linear-loss instance violates it
+//! let bad = check_claim("mu <= sqrt(t)*L/(2*b*sigma)", "gd", &[], 1e-6, &ctx)?;
+//! assert_eq!(bad.status(), Status::Fail);
+//! # Ok::<(), shiftdp::Error>(())
+//! ```
+//!
+//! ## Layout
+//!
+//! The modules follow the data flow of the specification: [`precision`] (f64
+//! estimates, MPFR enclosures with directed rounding, [`decimal`] output) →
+//! [`tradeoff`] functions → [`composition`] → [`settings`] and [`bounds`] (with their
+//! [`provenance`]) and [`renyi`] → [`analysis`] (every bound of a run) → [`schedules`]
+//! → [`exact`] instances → [`check`] (validation) → [`verify`] (proofs/ obligations,
+//! ERRATA evidence, claims). The `shiftdp` command (crate `shiftdp-cli`) is a thin shell
+//! over this library.
 //!
 //! Soundness convention: every number *reported* as a privacy bound is an upper bound
 //! on privacy loss after rounding (μ, ε, δ, Rényi values rounded up; tradeoff values
@@ -19,18 +96,26 @@
 #![deny(clippy::float_cmp)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod bounds;
 pub mod check;
-pub mod cli;
 pub mod composition;
+pub mod decimal;
 pub mod error;
 pub mod exact;
 pub mod plot;
 pub mod precision;
+pub mod provenance;
 pub mod renyi;
 pub mod schedules;
 pub mod settings;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod tradeoff;
 pub mod verify;
 
+pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
 pub use error::{Error, Result};
+pub use precision::{Enclosure, Precision};
+pub use provenance::{Paper, ResultId};
+pub use settings::{Algorithm, RawSetting, Setting};

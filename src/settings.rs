@@ -249,6 +249,27 @@ fn abs(x: &Enclosure) -> Enclosure {
 }
 
 impl Setting {
+    /// A validated setting from `(flag, value)` pairs named as on the command line
+    /// (see [`RawSetting::from_pairs`]).
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::{Algorithm, Setting};
+    /// let s = Setting::from_pairs(Algorithm::Gd, &[
+    ///     ("n", "1000"), ("steps", "100"), ("eta", "0.1"), ("noise", "1"),
+    ///     ("sensitivity", "2"), ("strong-convexity", "0.5"), ("smoothness", "1"),
+    /// ])?;
+    /// assert_eq!((s.n, s.b, s.t), (1000, 1000, 100));
+    /// assert!(Setting::from_pairs(Algorithm::Gd, &[("n", "-3")]).is_err());
+    /// # Ok::<(), shiftdp::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown flag name, or any error of [`Setting::new`].
+    pub fn from_pairs(algorithm: Algorithm, pairs: &[(&str, &str)]) -> Result<Setting> {
+        Setting::new(algorithm, &RawSetting::from_pairs(pairs)?)
+    }
+
     /// Validates a raw setting for `algorithm`.
     ///
     /// # Errors

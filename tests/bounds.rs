@@ -3,12 +3,10 @@
 mod common;
 
 use proptest::prelude::*;
-use serde_json::Value;
 use shiftdp::Error;
 use shiftdp::bounds::bounds_for;
 use shiftdp::bounds::bsa24::*;
 use shiftdp::settings::{Algorithm, RawSetting, Setting};
-use std::process::Command;
 
 fn raw(pairs: &[(&str, &str)]) -> RawSetting {
     RawSetting::from_pairs(pairs).unwrap()
@@ -116,39 +114,6 @@ fn non_integer_batches_per_epoch_refuse_cyclic_theorems() {
     for (id, r) in bounds_for(&s) {
         assert!(hypothesis_of(&r).contains("l = n/b"), "{id}");
     }
-}
-
-#[test]
-fn cli_reports_refusal_and_other_bounds() {
-    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args([
-            "bound",
-            "gd",
-            "--n",
-            "100",
-            "--steps",
-            "50",
-            "--eta",
-            "0.5",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-            "--strong-convexity",
-            "0.1",
-            "--smoothness",
-            "4",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let b = v["bounds"].as_array().unwrap();
-    let t42 = b.iter().find(|x| x["id"] == THM_4_2).unwrap();
-    assert_eq!(t42["applicable"], false);
-    assert!(t42["reason"].as_str().unwrap().contains("H2: 0 < η < 2/M"));
-    assert_eq!(v["tightest"], THM_4_1);
 }
 
 /// Exact instance for Thm 4.2, computed here independently: 1-D quadratic f(x) = h x²/2

@@ -11,7 +11,7 @@ fn file_for(id: &str) -> String {
 
 fn all_sources() -> String {
     let mut acc = String::new();
-    for dir in ["src", "tests"] {
+    for dir in ["src", "tests", "cli/src", "cli/tests"] {
         let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)];
         while let Some(d) = stack.pop() {
             for e in fs::read_dir(&d).unwrap() {

@@ -15,33 +15,34 @@
 use super::{Bound, BoundKind, hyp};
 use crate::error::Result;
 use crate::precision::{Enclosure, Real};
+use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting, ceil_u64};
 use rug::Rational;
 
 /// Result ids (the key of each proof file).
-pub const THM_4_1: &str = "BSA24 Thm 4.1";
+pub const THM_4_1: &str = ResultId::Bsa24Thm4_1.as_str();
 /// NoisyGD, strongly convex.
-pub const THM_4_2: &str = "BSA24 Thm 4.2";
+pub const THM_4_2: &str = ResultId::Bsa24Thm4_2.as_str();
 /// NoisyGD, constrained convex.
-pub const THM_4_3: &str = "BSA24 Thm 4.3";
+pub const THM_4_3: &str = ResultId::Bsa24Thm4_3.as_str();
 /// NoisyCGD, composition.
-pub const THM_4_4: &str = "BSA24 Thm 4.4";
+pub const THM_4_4: &str = ResultId::Bsa24Thm4_4.as_str();
 /// NoisyCGD, strongly convex.
-pub const THM_4_5: &str = "BSA24 Thm 4.5";
+pub const THM_4_5: &str = ResultId::Bsa24Thm4_5.as_str();
 /// NoisyCGD, constrained convex.
-pub const THM_4_6: &str = "BSA24 Thm 4.6";
+pub const THM_4_6: &str = ResultId::Bsa24Thm4_6.as_str();
 /// LMC, strongly log-concave.
-pub const PROP_5_1: &str = "BSA24 Prop 5.1";
+pub const PROP_5_1: &str = ResultId::Bsa24Prop5_1.as_str();
 /// Stationary distribution of LMC.
-pub const COR_5_2_ETA: &str = "BSA24 Cor 5.2 (π(η))";
+pub const COR_5_2_ETA: &str = ResultId::Bsa24Cor5_2Eta.as_str();
 /// Exponential mechanism, strongly convex.
-pub const COR_5_2_EXP: &str = "BSA24 Cor 5.2 (π)";
+pub const COR_5_2_EXP: &str = ResultId::Bsa24Cor5_2Exp.as_str();
 /// Stationary distribution of projected LMC.
-pub const COR_5_4_ETA: &str = "BSA24 Cor 5.4 (π(η))";
+pub const COR_5_4_ETA: &str = ResultId::Bsa24Cor5_4Eta.as_str();
 /// Exponential mechanism, convex on a set of diameter D.
-pub const COR_5_4_EXP: &str = "BSA24 Cor 5.4 (π)";
+pub const COR_5_4_EXP: &str = ResultId::Bsa24Cor5_4Exp.as_str();
 /// The standard pure-DP analysis of the exponential mechanism that BSA24 §5.2 compares to.
-pub const MT07_EXP: &str = "MT07 exponential mechanism (BSA24 §5.2)";
+pub const MT07_EXP: &str = ResultId::Mt07Exp.as_str();
 
 /// Thm 4.1: `μ = (L/(nσ)) √t` (composition, DRS22).
 pub fn mu_thm_4_1<R: Real>(unit: &R, t: u64) -> R {
@@ -160,7 +161,7 @@ fn two() -> Enclosure {
 }
 
 fn gdp(
-    id: &'static str,
+    id: ResultId,
     title: &'static str,
     mu: Enclosure,
     hypotheses: Vec<String>,
@@ -174,7 +175,7 @@ fn gdp(
     }
     Ok(Bound {
         id,
-        title,
+        title: title.to_string(),
         kind: BoundKind::Gdp { mu },
         hypotheses,
         exact,
@@ -322,7 +323,7 @@ pub fn thm_4_1(s: &Setting) -> Result<Bound> {
     }
     let mu = mu_thm_4_1(&s.unit(), s.t);
     gdp(
-        THM_4_1,
+        ResultId::Bsa24Thm4_1,
         "NoisyGD, any losses (composition)",
         mu,
         vec!["H1: gradient sensitivity L".into()],
@@ -353,7 +354,7 @@ pub fn thm_4_2(s: &Setting) -> Result<Bound> {
         _ => false,
     };
     gdp(
-        THM_4_2,
+        ResultId::Bsa24Thm4_2,
         "NoisyGD, strongly convex (shifted interpolation)",
         mu,
         hyps,
@@ -388,7 +389,7 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     let k = ceil_of(THM_4_3, &thr)?;
     let mu = mu_thm_4_3_k(&s.l, &d, &s.eta, s.n, &s.sigma, &k);
     gdp(
-        THM_4_3,
+        ResultId::Bsa24Thm4_3,
         "NoisyGD, constrained convex (shifted interpolation)",
         mu,
         hyps,
@@ -426,7 +427,7 @@ pub fn thm_4_4(s: &Setting) -> Result<Bound> {
     let mut hyps = vec!["H1: gradient sensitivity L".to_string()];
     let (_, e) = cyclic_shape(THM_4_4, s, &mut hyps)?;
     gdp(
-        THM_4_4,
+        ResultId::Bsa24Thm4_4,
         "NoisyCGD, any losses (composition)",
         mu_thm_4_4(&s.unit(), e),
         hyps,
@@ -443,7 +444,7 @@ pub fn thm_4_5(s: &Setting) -> Result<Bound> {
     let (l, e) = cyclic_shape(THM_4_5, s, &mut hyps)?;
     let c = strong_contraction(THM_4_5, s, &mut hyps)?;
     gdp(
-        THM_4_5,
+        ResultId::Bsa24Thm4_5,
         "NoisyCGD, strongly convex (shifted interpolation)",
         mu_thm_4_5(&c, l, e, &s.unit()),
         hyps,
@@ -470,7 +471,7 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", thr.to_f64()));
     let k = ceil_of(THM_4_6, &thr)?;
     gdp(
-        THM_4_6,
+        ResultId::Bsa24Thm4_6,
         "NoisyCGD, constrained convex (shifted interpolation)",
         mu_thm_4_6_k(&s.l, &d, &s.eta, s.b, l, &s.sigma, &k),
         hyps,
@@ -525,7 +526,7 @@ pub fn prop_5_1(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(PROP_5_1, s, &mut hyps)?;
     gdp(
-        PROP_5_1,
+        ResultId::Bsa24Prop5_1,
         "LMC iterates, strongly log-concave (every t)",
         mu_prop_5_1(&s.eta, &m, &s.l),
         hyps,
@@ -541,7 +542,7 @@ pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(COR_5_2_ETA, s, &mut hyps)?;
     let mut b = gdp(
-        COR_5_2_ETA,
+        ResultId::Bsa24Cor5_2Eta,
         "stationary law π(η) of LMC",
         mu_prop_5_1(&s.eta, &m, &s.l),
         hyps,
@@ -560,7 +561,7 @@ pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let m = lmc_strong(COR_5_2_EXP, s, &mut hyps)?;
     let mut b = gdp(
-        COR_5_2_EXP,
+        ResultId::Bsa24Cor5_2Exp,
         "exponential mechanism π ∝ e^{−F}",
         s.l.clone() / m.sqrt(),
         hyps,
@@ -605,7 +606,7 @@ pub fn cor_5_4_stationary(s: &Setting) -> Result<Bound> {
     let d = lmc_convex(COR_5_4_ETA, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d + s.eta.clone() * s.l.square().half()).sqrt();
     let mut b = gdp(
-        COR_5_4_ETA,
+        ResultId::Bsa24Cor5_4Eta,
         "stationary law π(η) of projected LMC",
         mu,
         hyps,
@@ -625,7 +626,7 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
     let d = lmc_convex(COR_5_4_EXP, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d).sqrt();
     let mut b = gdp(
-        COR_5_4_EXP,
+        ResultId::Bsa24Cor5_4Exp,
         "exponential mechanism π ∝ e^{−F} 1_K",
         mu,
         hyps,
@@ -653,8 +654,8 @@ pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
         s.d.clone()
             .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give --diameter"))?;
     Ok(Bound {
-        id: MT07_EXP,
-        title: "exponential mechanism, pure DP",
+        id: ResultId::Mt07Exp,
+        title: "exponential mechanism, pure DP".into(),
         kind: BoundKind::Pure {
             eps: s.l.clone() * d,
         },

@@ -18,15 +18,16 @@ use super::{Bound, BoundKind, hyp};
 use crate::composition::{Component, Composition};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting};
 use crate::tradeoff::{Certified, Path};
 
 /// Thm 4.8 id.
-pub const THM_4_8: &str = "BSA24 Thm 4.8";
+pub const THM_4_8: &str = ResultId::Bsa24Thm4_8.as_str();
 /// Thm 4.9 id.
-pub const THM_4_9: &str = "BSA24 Thm 4.9";
+pub const THM_4_9: &str = ResultId::Bsa24Thm4_9.as_str();
 /// Thm 4.10 id.
-pub const THM_4_10: &str = "BSA24 Thm 4.10";
+pub const THM_4_10: &str = ResultId::Bsa24Thm4_10.as_str();
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]
@@ -251,14 +252,14 @@ fn sgd_common(id: &str, s: &Setting) -> Result<(f64, f64)> {
 }
 
 fn composed(
-    id: &'static str,
+    id: ResultId,
     title: &'static str,
     family: SgdFamily,
     hypotheses: Vec<String>,
 ) -> Bound {
     Bound {
         id,
-        title,
+        title: title.to_string(),
         kind: BoundKind::Composed { family },
         hypotheses,
         exact: false,
@@ -273,7 +274,7 @@ fn composed(
 pub fn thm_4_8(s: &Setting) -> Result<Bound> {
     let (p, u) = sgd_common(THM_4_8, s)?;
     Ok(composed(
-        THM_4_8,
+        ResultId::Bsa24Thm4_8,
         "NoisySGD, any losses (composition of subsampled Gaussians)",
         SgdFamily::Composition { p, u, t: s.t },
         vec![format!("H1: gradient sensitivity L; p = b/n = {p}")],
@@ -293,7 +294,7 @@ pub fn thm_4_9(s: &Setting) -> Result<Bound> {
         s.t
     ));
     Ok(composed(
-        THM_4_9,
+        ResultId::Bsa24Thm4_9,
         "NoisySGD, strongly convex (shifted interpolation)",
         SgdFamily::StronglyConvex {
             p,
@@ -316,7 +317,7 @@ pub fn thm_4_10(s: &Setting) -> Result<Bound> {
     let des = (d / (s.eta.clone() * s.sigma.clone())).upper_f64();
     hyps.push(format!("p = b/n = {p}; τ optimized over 0..={}", s.t - 1));
     Ok(composed(
-        THM_4_10,
+        ResultId::Bsa24Thm4_10,
         "NoisySGD, constrained convex (shifted interpolation)",
         SgdFamily::ConstrainedConvex {
             p,

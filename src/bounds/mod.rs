@@ -1,16 +1,21 @@
 //! Privacy bounds as values with provenance.
 //!
-//! A [`Bound`] carries its tradeoff function (μ for Gaussian bounds), the result it comes
-//! from (paper and number, e.g. `BSA24 Thm 4.2`), the hypotheses that were checked
-//! against the setting, and converts to (ε, δ)-DP with certified rounding. Only this
-//! module constructs bounds; a result whose hypotheses fail for a setting returns
-//! [`Error::Hypothesis`] naming the hypothesis, and the other results are still reported.
+//! A [`Bound`] carries what it certifies ([`BoundKind`]: a Gaussian tradeoff G(μ), a
+//! composed f-DP family, pure ε-DP, or a Rényi-DP curve), the result it comes from
+//! ([`ResultId`]: paper, number, proof file), the hypotheses that were checked against
+//! the setting, and converts to (ε, δ)-DP with certified rounding. The f-DP bounds of
+//! BSA24 are built here ([`bsa24`], [`bsa24_sgd`]); Rényi bounds of the other papers are
+//! built from an [`RdpBound`] by [`Bound::renyi`]. A result whose hypotheses fail for a
+//! setting returns [`Error::Hypothesis`] naming the hypothesis, and the other results
+//! are still reported.
 pub mod bsa24;
 pub mod bsa24_sgd;
 pub mod closed_form;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
+pub use crate::provenance::ResultId;
+use crate::renyi::RenyiCurve;
 use crate::settings::{Algorithm, Setting};
 use crate::tradeoff::{Certified, Gaussian, Path};
 
@@ -33,15 +38,32 @@ pub enum BoundKind {
         /// Enclosure of ε.
         eps: Enclosure,
     },
+    /// Rényi DP: `D_α(A(S) ‖ A(S′)) ≤ ε(α)` for every order α of the curve; each value
+    /// of the curve is the upper end of a certified enclosure.
+    Renyi {
+        /// The certified curve α ↦ ε(α).
+        curve: RenyiCurve,
+    },
+}
+
+/// A Rényi-DP result for one run, before it is tagged with its id: the curve, the
+/// hypotheses checked and the notes (parameter translations, readings).
+pub struct RdpBound {
+    /// The curve.
+    pub curve: RenyiCurve,
+    /// Hypotheses checked.
+    pub hypotheses: Vec<String>,
+    /// Notes (translations, readings).
+    pub notes: Vec<String>,
 }
 
 /// A privacy bound with its provenance.
 #[derive(Debug, Clone)]
 pub struct Bound {
-    /// Result id, e.g. `BSA24 Thm 4.2`.
-    pub id: &'static str,
+    /// The result, e.g. [`ResultId::Bsa24Thm4_2`] (`BSA24 Thm 4.2`).
+    pub id: ResultId,
     /// What the result covers.
-    pub title: &'static str,
+    pub title: String,
     /// The certified tradeoff function.
     pub kind: BoundKind,
     /// Hypotheses of the result, each as checked for this setting.
@@ -53,6 +75,32 @@ pub struct Bound {
 }
 
 impl Bound {
+    /// A Rényi-DP bound of result `id` from its curve, hypotheses and notes.
+    pub fn renyi(id: ResultId, title: impl Into<String>, r: RdpBound) -> Bound {
+        Bound {
+            id,
+            title: title.into(),
+            kind: BoundKind::Renyi { curve: r.curve },
+            hypotheses: r.hypotheses,
+            exact: false,
+            notes: r.notes,
+        }
+    }
+
+    /// The Rényi curve, if the bound is a Rényi-DP bound.
+    pub fn renyi_curve(&self) -> Option<&RenyiCurve> {
+        match &self.kind {
+            BoundKind::Renyi { curve } => Some(curve),
+            _ => None,
+        }
+    }
+
+    /// Whether the bound is a statement about the t-step run itself (not about a
+    /// stationary law or the exponential mechanism, whose notes start with "about").
+    pub fn is_about_the_run(&self) -> bool {
+        self.notes.iter().all(|n| !n.starts_with("about"))
+    }
+
     /// The GDP parameter, if the bound is Gaussian.
     pub fn mu(&self) -> Option<&Enclosure> {
         match &self.kind {
@@ -93,15 +141,21 @@ impl Bound {
                 path: Path::Mpfr(eps.prec()),
             }),
             BoundKind::Composed { family } => family.certified(delta.lower_f64()).map(|x| x.0),
+            BoundKind::Renyi { .. } => Err(Error::NotCertified {
+                what: format!("ε of {}", self.id),
+                reason: "a Rényi curve converts to (ε, δ) through an RDP conversion \
+                         (see `analysis`), not exactly"
+                    .into(),
+            }),
         }
     }
 
     /// Short description of the tradeoff function.
     pub fn tradeoff_summary(&self) -> String {
         match &self.kind {
-            BoundKind::Gdp { mu } => format!("G(μ), μ ≤ {}", crate::cli::fmt_up(mu.hi(), 40)),
+            BoundKind::Gdp { mu } => format!("G(μ), μ ≤ {}", crate::decimal::fmt_up(mu.hi(), 40)),
             BoundKind::Pure { eps } => {
-                format!("(ε, 0)-DP, ε ≤ {}", crate::cli::fmt_up(eps.hi(), 40))
+                format!("(ε, 0)-DP, ε ≤ {}", crate::decimal::fmt_up(eps.hi(), 40))
             }
             BoundKind::Composed { family } => match family {
                 bsa24_sgd::SgdFamily::Composition { p, u, t } => format!("C_{p}(G({u}))^⊗{t}"),
@@ -112,6 +166,7 @@ impl Bound {
                     format!("G(√2 D/(ησ√(t−τ))) ⊗ C_{p}(G(2√2·{u}))^⊗(t−τ)")
                 }
             },
+            BoundKind::Renyi { curve } => format!("Rényi curve {}", curve.name()),
         }
     }
 }
@@ -121,25 +176,34 @@ pub type BoundFn = fn(&Setting) -> Result<Bound>;
 
 /// Every result of the library that concerns `setting`'s algorithm, each either a bound
 /// or the reason it does not apply.
-pub fn bounds_for(setting: &Setting) -> Vec<(&'static str, Result<Bound>)> {
+pub fn bounds_for(setting: &Setting) -> Vec<(ResultId, Result<Bound>)> {
+    use ResultId as R;
     use bsa24::*;
-    let list: Vec<(&'static str, BoundFn)> = match setting.algorithm {
-        Algorithm::Gd => vec![(THM_4_1, thm_4_1), (THM_4_2, thm_4_2), (THM_4_3, thm_4_3)],
-        Algorithm::Cgd => vec![(THM_4_4, thm_4_4), (THM_4_5, thm_4_5), (THM_4_6, thm_4_6)],
+    let list: Vec<(ResultId, BoundFn)> = match setting.algorithm {
+        Algorithm::Gd => vec![
+            (R::Bsa24Thm4_1, thm_4_1),
+            (R::Bsa24Thm4_2, thm_4_2),
+            (R::Bsa24Thm4_3, thm_4_3),
+        ],
+        Algorithm::Cgd => vec![
+            (R::Bsa24Thm4_4, thm_4_4),
+            (R::Bsa24Thm4_5, thm_4_5),
+            (R::Bsa24Thm4_6, thm_4_6),
+        ],
         Algorithm::Sgd => vec![
-            (bsa24_sgd::THM_4_8, bsa24_sgd::thm_4_8),
-            (bsa24_sgd::THM_4_9, bsa24_sgd::thm_4_9),
-            (bsa24_sgd::THM_4_10, bsa24_sgd::thm_4_10),
+            (R::Bsa24Thm4_8, bsa24_sgd::thm_4_8),
+            (R::Bsa24Thm4_9, bsa24_sgd::thm_4_9),
+            (R::Bsa24Thm4_10, bsa24_sgd::thm_4_10),
         ],
         Algorithm::Lmc => vec![
-            (THM_4_2, thm_4_2),
-            (PROP_5_1, prop_5_1),
-            (COR_5_2_ETA, cor_5_2_stationary),
-            (COR_5_2_EXP, cor_5_2_exponential),
-            (THM_4_3, thm_4_3),
-            (COR_5_4_ETA, cor_5_4_stationary),
-            (COR_5_4_EXP, cor_5_4_exponential),
-            (MT07_EXP, exponential_mechanism_pure),
+            (R::Bsa24Thm4_2, thm_4_2),
+            (R::Bsa24Prop5_1, prop_5_1),
+            (R::Bsa24Cor5_2Eta, cor_5_2_stationary),
+            (R::Bsa24Cor5_2Exp, cor_5_2_exponential),
+            (R::Bsa24Thm4_3, thm_4_3),
+            (R::Bsa24Cor5_4Eta, cor_5_4_stationary),
+            (R::Bsa24Cor5_4Exp, cor_5_4_exponential),
+            (R::Mt07Exp, exponential_mechanism_pure),
         ],
     };
     list.into_iter().map(|(id, f)| (id, f(setting))).collect()

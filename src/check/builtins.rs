@@ -27,7 +27,7 @@
 //!
 //! # References
 //! CYS21 Thm 3 (eq. 17); YS22 Thm 3.3, Thm 4.2, Thm 4.3 (eq. 6), Cor 5.3 (eqs. 12–13).
-use super::SplitMix64;
+use super::common::SplitMix64;
 use crate::renyi::cys21::{Cys21Params, squared_loss_exact};
 use crate::renyi::ys22::{Cor53Params, Ys22Params};
 use crate::verify::{Builtin, Ctx, Outcome};

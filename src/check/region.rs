@@ -31,8 +31,8 @@
 //!
 //! # References
 //! SPEC §5 (validator); OBLIGATIONS.md (`region = { steps = [1, 50] }` of an obligation).
-use super::SplitMix64;
 use super::catalogue::Params;
+use super::common::SplitMix64;
 use crate::error::{Error, Result};
 
 /// Setting flags an override may name, with whether they are integers.

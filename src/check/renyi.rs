@@ -38,7 +38,7 @@ use super::catalogue::{
     BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_sched, enc, full_sched, num,
     scalar, sgd_shape,
 };
-use super::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
+use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
 use crate::error::{Error, Result};
 use crate::exact::clamped::{ClampStep, ClampedInstance, ClampedWalk};
 use crate::exact::{Instance, MixtureInstance, PairKind, ShiftLaw};
@@ -53,31 +53,31 @@ use crate::settings::{Algorithm, Setting};
 pub const INPUT_SLACK: f64 = 1e-12;
 
 /// CYS21 Thm 1.
-pub const CYS21_THM1: &str = "CYS21 Thm 1";
+pub const CYS21_THM1: &str = crate::provenance::ResultId::Cys21Thm1.as_str();
 /// CYS21 Thm 2 (eq. 16).
-pub const CYS21_THM2: &str = "CYS21 Thm 2 (eq. 16)";
+pub const CYS21_THM2: &str = crate::provenance::ResultId::Cys21Thm2.as_str();
 /// CYS21 Cor 1.
-pub const CYS21_COR1: &str = "CYS21 Cor 1";
+pub const CYS21_COR1: &str = crate::provenance::ResultId::Cys21Cor1.as_str();
 /// CYS21 Thm 3 (eq. 17), a lower bound.
-pub const CYS21_THM3: &str = "CYS21 Thm 3 (eq. 17)";
+pub const CYS21_THM3: &str = crate::provenance::ResultId::Cys21Thm3.as_str();
 /// CYS21 Cor 2 (eq. 18).
-pub const CYS21_COR2: &str = "CYS21 Cor 2 (eq. 18)";
+pub const CYS21_COR2: &str = crate::provenance::ResultId::Cys21Cor2.as_str();
 /// CYS21 composition baseline.
-pub const CYS21_BASE: &str = "CYS21 composition baseline (Fig. 1)";
+pub const CYS21_BASE: &str = crate::provenance::ResultId::Cys21Baseline.as_str();
 /// YS22 Thm 2.1.
-pub const YS22_THM21: &str = "YS22 Thm 2.1";
+pub const YS22_THM21: &str = crate::provenance::ResultId::Ys22Thm2_1.as_str();
 /// YS22 Thm 3.3.
-pub const YS22_THM33: &str = "YS22 Thm 3.3";
+pub const YS22_THM33: &str = crate::provenance::ResultId::Ys22Thm3_3.as_str();
 /// YS22 Thm 4.2.
-pub const YS22_THM42: &str = "YS22 Thm 4.2";
+pub const YS22_THM42: &str = crate::provenance::ResultId::Ys22Thm4_2.as_str();
 /// YS22 Thm 4.3.
-pub const YS22_THM43: &str = "YS22 Thm 4.3";
+pub const YS22_THM43: &str = crate::provenance::ResultId::Ys22Thm4_3.as_str();
 /// YS22 Cor 5.3.
-pub const YS22_COR53: &str = "YS22 Cor 5.3";
+pub const YS22_COR53: &str = crate::provenance::ResultId::Ys22Cor5_3.as_str();
 /// YS22 composition baseline.
-pub const YS22_BASE: &str = "YS22 composition baseline (MTZ19 sampled Gaussian)";
+pub const YS22_BASE: &str = crate::provenance::ResultId::Ys22Baseline.as_str();
 /// AT22 PABI on cyclic batches (the id of [`at22::compare_bounds`]).
-pub const AT22_CYCLIC: &str = "AT22 Prop 2.17/5.6 (cyclic)";
+pub const AT22_CYCLIC: &str = crate::provenance::ResultId::At22Cyclic.as_str();
 
 fn hyp(result: &str, h: &str, detail: String) -> Error {
     Error::Hypothesis {

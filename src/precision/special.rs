@@ -19,7 +19,7 @@
 //! # References
 //! M. J. Wichura, *Algorithm AS 241: The percentage points of the normal
 //! distribution*, Applied Statistics 37 (1988) 477–484.
-use super::Enclosure;
+use super::enclosure::Enclosure;
 use crate::error::Error;
 use libm::erfc;
 use rug::Float;

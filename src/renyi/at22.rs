@@ -26,35 +26,35 @@
 //! iterations without more privacy loss*, NeurIPS 2022 (Props 2.17, 3.2, 5.6,
 //! Lemma 2.12, eqs. (3.6), (B.1)–(B.3)); I. Mironov, K. Talwar, L. Zhang, *Rényi
 //! differential privacy of the sampled Gaussian mechanism* (2019), Thm 11.
-use super::at22_theorems::{QReading, sgm_q, sgm_q_search};
+pub use super::at22_lemma_2_12::{LEMMA_2_12, alpha_star, alpha_star_conditions, lemma_2_12};
+use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
 use super::cys21::ToolkitTranslation;
 use super::sampled_gaussian::s_alpha;
-use crate::cli::compare::{RdpBound, tabulate};
+use crate::bounds::RdpBound;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::renyi::RenyiCurve;
+use crate::renyi::curve::tabulate;
 use crate::schedules::ScheduleProblem;
 use crate::schedules::settings::{CyclicOrder, noisy_cgd, noisy_gd};
 use crate::schedules::tau::{TauSearch, search_tau};
 use crate::settings::{Algorithm, Setting};
 
 /// AT22 Prop 2.17 (original PABI bound).
-pub const PROP_2_17: &str = "AT22 Prop 2.17";
+pub const PROP_2_17: &str = crate::provenance::ResultId::At22Prop2_17.as_str();
 /// AT22 Prop 3.2 (PABI from a bounded gap at time τ).
-pub const PROP_3_2: &str = "AT22 Prop 3.2";
+pub const PROP_3_2: &str = crate::provenance::ResultId::At22Prop3_2.as_str();
 /// AT22 Prop 5.6 (PABI with c-contractions).
-pub const PROP_5_6: &str = "AT22 Prop 5.6";
+pub const PROP_5_6: &str = crate::provenance::ResultId::At22Prop5_6.as_str();
 /// AT22 eq. (3.6).
-pub const EQ_3_6: &str = "AT22 (3.6)";
+pub const EQ_3_6: &str = crate::provenance::ResultId::At22Eq3_6.as_str();
 /// AT22 eq. (B.1).
-pub const EQ_B1: &str = "AT22 (B.1)";
+pub const EQ_B1: &str = crate::provenance::ResultId::At22EqB1.as_str();
 /// AT22 eq. (B.2).
-pub const EQ_B2: &str = "AT22 (B.2)";
+pub const EQ_B2: &str = crate::provenance::ResultId::At22EqB2.as_str();
 /// AT22 eq. (B.3).
-pub const EQ_B3: &str = "AT22 (B.3)";
+pub const EQ_B3: &str = crate::provenance::ResultId::At22EqB3.as_str();
 /// AT22 Lemma 2.12.
-pub const LEMMA_2_12: &str = "AT22 Lemma 2.12";
-
 use crate::bounds::hyp;
 
 /// The optimal PABI bound of a schedule problem: ρ with D_α ≤ ρα for every α, and the τ.
@@ -221,26 +221,6 @@ pub fn recipe_3_6(
         + e(alpha) * e(d).square()
             / (Enclosure::from_u64(wp, 2) * (e(eta) * e(sigma1)).square() * kk);
     Ok((v.with_prec(bits), best.1))
-}
-
-/// The best integer T̃ ∈ {1, …, k_max} of a convex objective `f` near its continuous
-/// stationary point `k0`: `f` at 1, ⌊k0⌋, ⌈k0⌉ and k_max (search only; the caller
-/// certifies the value at the returned T̃).
-pub(crate) fn scan_t_tilde(f: impl Fn(u64) -> f64, k0: f64, k_max: u64) -> (f64, u64) {
-    let k0 = if k0.is_finite() {
-        k0.clamp(1.0, k_max as f64)
-    } else {
-        k_max as f64
-    };
-    let mut best = (f(1), 1u64);
-    for k in [k0.floor() as u64, k0.ceil() as u64, k_max] {
-        let k = k.clamp(1, k_max);
-        let v = f(k);
-        if v < best.0 {
-            best = (v, k);
-        }
-    }
-    best
 }
 
 /// The convex-losses term (B.2) or strongly convex term (B.3) at one noise split and
@@ -554,99 +534,6 @@ pub fn first_order_b3_beta(beta: f64, c: f64) -> Option<f64> {
 /// β of (B.3) exactly as printed: (1 − c)² α D² log c / (Q η² σ₁²).
 pub fn printed_beta_b3(alpha: f64, d: f64, c: f64, q: f64, eta: f64, sigma1: f64) -> f64 {
     (1.0 - c).powi(2) * alpha * d * d * c.ln() / (q * eta * eta * sigma1 * sigma1)
-}
-
-/// The two conditions defining α*(q, σ) at α (MTZ19 Thm 11 as recalled in AT22 §2.3):
-/// α ≤ Mσ²/2 − log σ² and α ≤ (M²σ²/2 − log(5σ²))/(M + log(qα) + 1/(2σ²)),
-/// M = log(1 + 1/(q(α−1))).
-pub fn alpha_star_conditions(alpha: f64, q: f64, sigma: f64) -> bool {
-    if alpha.is_nan() || alpha <= 1.0 {
-        return false;
-    }
-    let s2 = sigma * sigma;
-    let m = (1.0 / (q * (alpha - 1.0))).ln_1p();
-    let c1 = alpha <= m * s2 / 2.0 - s2.ln();
-    let den = m + (q * alpha).ln() + 1.0 / (2.0 * s2);
-    let c2 = den > 0.0 && alpha <= (m * m * s2 / 2.0 - (5.0 * s2).ln()) / den;
-    c1 && c2
-}
-
-/// α*(q, σ): the largest α > 1 satisfying both conditions of
-/// [`alpha_star_conditions`] (found on a geometric grid in α − 1 and refined by
-/// bisection at the last sign change), or `None` if no α > 1 qualifies.
-///
-/// # Formula
-/// AT22 §2.3 (before Lemma 2.12), from MTZ19 Thm 11.
-///
-/// # Example
-/// ```
-/// use shiftdp::renyi::at22::{alpha_star, alpha_star_conditions};
-/// let a = alpha_star(0.01, 8.0).unwrap();
-/// assert!(a > 2.0 && alpha_star_conditions(a, 0.01, 8.0));
-/// assert!(!alpha_star_conditions(a * 1.01, 0.01, 8.0));
-/// ```
-pub fn alpha_star(q: f64, sigma: f64) -> Option<f64> {
-    if !(q > 0.0 && q < 1.0 && sigma > 0.0 && sigma.is_finite()) {
-        return None;
-    }
-    let at = |i: i32| 1.0 + 10f64.powf(f64::from(i) / 50.0);
-    let mut last = None;
-    for i in -450..=450 {
-        if alpha_star_conditions(at(i), q, sigma) {
-            last = Some(i);
-        }
-    }
-    let i = last?;
-    if i == 450 {
-        return Some(at(i));
-    }
-    let (mut lo, mut hi) = (at(i), at(i + 1));
-    for _ in 0..100 {
-        let m = 0.5 * (lo + hi);
-        if alpha_star_conditions(m, q, sigma) {
-            lo = m;
-        } else {
-            hi = m;
-        }
-    }
-    Some(lo)
-}
-
-/// AT22 Lemma 2.12: S_α(q, σ) ≤ 2αq²/σ² for q ∈ (0, 1/5), σ ≥ 4, 1 < α ≤ α*(q, σ).
-///
-/// # Errors
-/// [`Error::Hypothesis`] naming the failed hypothesis.
-///
-/// # Rounding
-/// Enclosure of 2αq²/σ²; upper end is the bound.
-///
-/// # Example
-/// ```
-/// use shiftdp::renyi::at22::lemma_2_12;
-/// use shiftdp::renyi::sampled_gaussian::s_alpha;
-/// let b = lemma_2_12(3.0, 0.01, 5.0, 128).unwrap();
-/// assert!(s_alpha(3.0, 0.01, 5.0, 128).unwrap().upper_f64() <= b.upper_f64());
-/// ```
-pub fn lemma_2_12(alpha: f64, q: f64, sigma: f64, bits: u32) -> Result<Enclosure> {
-    if !(q > 0.0 && q < 0.2) {
-        return Err(hyp(LEMMA_2_12, "H1: q ∈ (0, 1/5)", format!("q = {q}")));
-    }
-    if !(sigma >= 4.0 && sigma.is_finite()) {
-        return Err(hyp(LEMMA_2_12, "H2: σ ≥ 4", format!("σ = {sigma}")));
-    }
-    let star = alpha_star(q, sigma);
-    let ok =
-        alpha > 1.0 && star.is_some_and(|s| alpha <= s) && alpha_star_conditions(alpha, q, sigma);
-    if !ok {
-        return Err(hyp(
-            LEMMA_2_12,
-            "H3: 1 < α ≤ α*(q, σ) (both conditions hold at α)",
-            format!("α = {alpha}, α* = {star:?}"),
-        ));
-    }
-    let wp = bits + 16;
-    let e = |x: f64| Enclosure::from_f64(wp, x);
-    Ok((Enclosure::from_u64(wp, 2) * e(alpha) * e(q).square() / e(sigma).square()).with_prec(bits))
 }
 
 /// The same run in CYS21/YS22's σ′ convention is not used by AT22; this returns the

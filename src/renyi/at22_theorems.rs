@@ -19,24 +19,24 @@
 //! iterations without more privacy loss*, NeurIPS 2022 (Thms 3.1, 4.1, 5.1, 5.8,
 //! eqs. (3.6), (5.3), (5.7), Lemma 2.12, App. A.4); I. Mironov, K. Talwar, L. Zhang,
 //! *Rényi differential privacy of the sampled Gaussian mechanism* (2019).
-use super::at22::{alpha_star, alpha_star_conditions};
+use super::at22_lemma_2_12::{alpha_star, alpha_star_conditions};
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
 use crate::error::{Error, Result};
 use crate::exact::clamped::ClampedWalk;
 use crate::precision::Enclosure;
 
 /// AT22 eq. (5.3).
-pub const EQ_5_3: &str = "AT22 (5.3)";
+pub const EQ_5_3: &str = crate::provenance::ResultId::At22Eq5_3.as_str();
 /// AT22 eq. (5.7).
-pub const EQ_5_7: &str = "AT22 (5.7)";
+pub const EQ_5_7: &str = crate::provenance::ResultId::At22Eq5_7.as_str();
 /// AT22 Thm 3.1.
-pub const THM_3_1: &str = "AT22 Thm 3.1";
+pub const THM_3_1: &str = crate::provenance::ResultId::At22Thm3_1.as_str();
 /// AT22 Thm 5.1.
-pub const THM_5_1: &str = "AT22 Thm 5.1";
+pub const THM_5_1: &str = crate::provenance::ResultId::At22Thm5_1.as_str();
 /// AT22 Thm 5.8.
-pub const THM_5_8: &str = "AT22 Thm 5.8";
+pub const THM_5_8: &str = crate::provenance::ResultId::At22Thm5_8.as_str();
 /// AT22 Thm 4.1.
-pub const THM_4_1: &str = "AT22 Thm 4.1";
+pub const THM_4_1: &str = crate::provenance::ResultId::At22Thm4_1.as_str();
 
 use crate::bounds::hyp;
 
@@ -181,7 +181,7 @@ pub fn recipe_5_3(
     let f = |k: u64| k as f64 * qf + a * (-2.0 * k as f64 * lc).exp();
     let k0 = (2.0 * a * lc / qf).ln() / (2.0 * lc);
     // a non-finite stationary point (Q = 0 or A = 0) starts the scan at T̃ = 1
-    let best = super::at22::scan_t_tilde(f, if k0.is_finite() { k0 } else { 1.0 }, t);
+    let best = scan_t_tilde(f, if k0.is_finite() { k0 } else { 1.0 }, t);
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let kk = Enclosure::from_u64(wp, best.1);
@@ -728,6 +728,26 @@ pub fn walk_nodes(d: f64, s: f64, per_sd: f64, max: usize) -> usize {
     } else {
         max
     }
+}
+
+/// The best integer T̃ ∈ {1, …, k_max} of a convex objective `f` near its continuous
+/// stationary point `k0`: `f` at 1, ⌊k0⌋, ⌈k0⌉ and k_max (search only; the caller
+/// certifies the value at the returned T̃).
+pub(crate) fn scan_t_tilde(f: impl Fn(u64) -> f64, k0: f64, k_max: u64) -> (f64, u64) {
+    let k0 = if k0.is_finite() {
+        k0.clamp(1.0, k_max as f64)
+    } else {
+        k_max as f64
+    };
+    let mut best = (f(1), 1u64);
+    for k in [k0.floor() as u64, k0.ceil() as u64, k_max] {
+        let k = k.clamp(1, k_max);
+        let v = f(k);
+        if v < best.0 {
+            best = (v, k);
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -260,6 +260,42 @@ impl RenyiCurve {
     }
 }
 
+/// Tabulates a certified per-order bound at `orders` (upper ends).
+///
+/// # Errors
+/// The first error of `f` if no order gives a finite value.
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::curve::tabulate;
+/// use shiftdp::precision::Enclosure;
+/// // G(1): ε(α) = α/2; between grid orders the next larger order's value is used
+/// let c = tabulate(&[2.0, 4.0], &|a| Ok(Enclosure::from_f64(64, a / 2.0))).unwrap();
+/// assert!((c.eval(3.0, 64).unwrap().upper_f64() - 2.0).abs() < 1e-15);
+/// ```
+pub fn tabulate(orders: &[f64], f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<RenyiCurve> {
+    let mut pts = vec![];
+    let mut first = None;
+    for &a in orders {
+        match f(a) {
+            Ok(e) if e.is_finite() && e.upper_f64().is_finite() => {
+                pts.push((a, e.upper_f64().max(0.0)))
+            }
+            Ok(_) => {}
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    if pts.is_empty() {
+        return Err(first.unwrap_or_else(|| Error::NotCertified {
+            what: "Rényi curve".into(),
+            reason: "no order gives a finite value".into(),
+        }));
+    }
+    RenyiCurve::tabulated(&pts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

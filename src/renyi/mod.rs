@@ -27,6 +27,7 @@
 //! * I. Mironov, K. Talwar, L. Zhang, *Rényi differential privacy of the sampled
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019).
 pub mod at22;
+pub mod at22_lemma_2_12;
 pub mod at22_obligations;
 pub mod at22_theorems;
 pub mod conversion;

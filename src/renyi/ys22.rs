@@ -45,7 +45,7 @@ const R33: &str = "YS22 Thm 3.3";
 const R42: &str = "YS22 Thm 4.2";
 const R43: &str = "YS22 Thm 4.3";
 const R53: &str = "YS22 Cor 5.3";
-const RBASE: &str = "YS22 composition baseline (MTZ19 sampled Gaussian)";
+const RBASE: &str = crate::provenance::ResultId::Ys22Baseline.as_str();
 
 use crate::bounds::hyp;
 

@@ -30,7 +30,7 @@
 //!
 //! # References
 //! J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 84 (2022).
-use super::Tradeoff;
+use super::function::Tradeoff;
 use crate::error::{Error, Result};
 use crate::precision::special;
 use crate::precision::{Enclosure, Precision};

@@ -15,7 +15,7 @@
 //! * symmetrization `min{f, f⁻¹}**`: hull of the vertices of f and of f⁻¹;
 //! * subsampling (BSA24 Def 4.7) `C_p(f) = min{f_p, f_p⁻¹}**` with
 //!   `f_p = p f + (1 − p) Id`: the hull of the vertices of `f_p` and their swaps.
-use super::Tradeoff;
+use super::function::Tradeoff;
 use crate::error::{Error, Result};
 use crate::precision::rounding::{next_down_f64, next_up_f64};
 

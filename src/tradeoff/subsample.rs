@@ -21,8 +21,9 @@
 //!
 //! # References
 //! BSA24 Def 4.7; DRS22 §4 (Definition 6, Theorem 9).
+use super::function::Tradeoff;
 use super::gaussian::Certified;
-use super::{Gaussian, Path, Tradeoff};
+use super::gaussian::{Gaussian, Path};
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision, special};
 

@@ -218,7 +218,7 @@ fn monotone_in_t(ctx: &Ctx) -> Outcome {
             Err(err) => return Outcome::error(err.to_string()),
         };
         let n = ctx.samples_or(6);
-        for (params, setting) in super::run::sample_settings(&entry, &[], n, ctx.seed) {
+        for (params, setting) in super::sampling::sample_settings(&entry, &[], n, ctx.seed) {
             let Ok(s) = setting else { continue };
             let step = if s.algorithm == crate::settings::Algorithm::Cgd {
                 s.n / s.b
@@ -555,29 +555,21 @@ fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
 }
 
 fn table_1(_ctx: &Ctx) -> Outcome {
-    use crate::cli::reproduce::{Table1Args, run_table1};
-    match run_table1(&Table1Args { json: true }) {
-        Ok(o) => {
-            let ok = o.json["all_match"].as_bool() == Some(true);
-            let bad: Vec<(String, String)> = o.json["rows"]
-                .as_array()
-                .into_iter()
-                .flatten()
+    match crate::analysis::table1::table1() {
+        Ok(rows) => {
+            let names = ["gdp_composition", "rdp", "shifted_interpolation"];
+            let bad: Vec<(String, String)> = rows
+                .iter()
                 .flat_map(|r| {
-                    ["gdp_composition", "rdp", "shifted_interpolation"]
-                        .iter()
-                        .filter(|k| r[**k]["matches"] != true)
-                        .map(|k| {
-                            (
-                                format!("E={} {k}", r["epochs"]),
-                                r[*k]["epsilon"].to_string(),
-                            )
-                        })
+                    let vals = [r.gdp.upper_f64(), r.rdp.epsilon_upper(), r.ours.upper_f64()];
+                    (0..3)
+                        .filter(|&k| !r.matches[k])
+                        .map(|k| (format!("E={} {}", r.epochs, names[k]), vals[k].to_string()))
                         .collect::<Vec<_>>()
                 })
                 .collect();
             Outcome::check(
-                ok,
+                bad.is_empty(),
                 "Table 1: 9 certified ε values against the printed two decimals",
                 9,
                 bad,

@@ -27,7 +27,8 @@
 use super::expr::{Claim, Relation, parse_claim};
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series, ratio_summary};
 use super::proofs::RegionOverride;
-use super::run::{cgd_case, gd_case, sample_settings};
+use super::run::{cgd_case, gd_case};
+use super::sampling::sample_settings;
 use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
 use crate::check::region::parse_region;
@@ -236,7 +237,12 @@ pub fn check_claim(
     let mut overrides = pins;
     overrides.extend_from_slice(region);
     let n = ctx.samples_or(entry.default_samples);
-    let points = sample_settings(&entry, &overrides, n, super::run::salted(ctx.seed, "claim"));
+    let points = sample_settings(
+        &entry,
+        &overrides,
+        n,
+        crate::check::salted(ctx.seed, "claim"),
+    );
 
     let mut sound: Option<Outcome> = None;
     let mut analysis: Option<Outcome> = None;

@@ -285,7 +285,7 @@ pub fn run_errata(entries: &[Entry], ctx: &Ctx) -> Vec<ResultRun> {
                     Evidence::Builtin { name, expect } => {
                         let o = match super::builtins::find(name) {
                             Some(b) => (b.run)(&Ctx {
-                                seed: super::run::salted(ctx.seed, b.name),
+                                seed: crate::check::salted(ctx.seed, b.name),
                                 ..*ctx
                             }),
                             None => Outcome::error(format!("no builtin named `{name}`")),

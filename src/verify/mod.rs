@@ -19,6 +19,7 @@ pub mod outcome;
 pub mod proofs;
 pub mod report;
 pub mod run;
+pub mod sampling;
 
 pub use outcome::{
     Builtin, Counterexample, Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, Status,

@@ -18,7 +18,7 @@
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, ratio_summary};
 use super::proofs::{Obligation, ProofFile, RegionOverride, ScheduleRelation};
 use crate::bounds::{Bound, BoundKind, bounds_for};
-use crate::check::{self, CheckOptions, Entry, SplitMix64};
+use crate::check::{self, CheckOptions};
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
 use crate::schedules::crosscheck::{self, CgdCase, GdCase, Verdict};
@@ -26,33 +26,8 @@ use crate::schedules::tau::TauSearch;
 use crate::settings::{Algorithm, Setting};
 use rayon::prelude::*;
 
-/// Parameters as (name, value) strings.
-type Params = Vec<(String, String)>;
-
-fn fmt_params(p: &[(&'static str, String)]) -> Params {
-    p.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
-pub use crate::check::salted;
-
-/// Draws `n` admissible settings from the region of `entry` (with overrides), keeping
-/// the parameters; gives up after `20 n` draws.
-pub fn sample_settings(
-    entry: &Entry,
-    region: &[RegionOverride],
-    n: usize,
-    seed: u64,
-) -> Vec<(Params, Result<Setting>)> {
-    let mut rng = SplitMix64::new(salted(seed, entry.id));
-    let mut out = vec![];
-    for _ in 0..n {
-        let mut p = (entry.sample)(&mut rng);
-        crate::check::region::apply(region, &mut rng, &mut p);
-        let raw = check::catalogue::raw_of(&p);
-        out.push((fmt_params(&p), Setting::new(entry.algorithm, &raw)));
-    }
-    out
-}
+use super::sampling::{Params, fmt_params, sample_settings};
+use crate::check::salted;
 
 /// `dominates-instances` and `exact-on-instance`.
 fn run_check(

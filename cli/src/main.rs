@@ -1,6 +1,6 @@
 //! The `shiftdp` command: see `shiftdp --help` and README.md.
 use clap::{Parser, Subcommand};
-use shiftdp::cli::{self, Output};
+use shiftdp_cli::{self as cli, Output};
 use std::process::ExitCode;
 
 /// Compute and verify privacy bounds for noisy gradient methods (f-DP, GDP, (ε,δ), RDP).

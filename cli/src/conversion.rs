@@ -1,9 +1,9 @@
 //! `shiftdp epsilon` and `shiftdp delta`: the exact (ε, δ) conversion of μ-GDP.
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
-use crate::error::Result;
-use crate::precision::Precision;
-use crate::tradeoff::Gaussian;
 use serde_json::json;
+use shiftdp::error::Result;
+use shiftdp::precision::Precision;
+use shiftdp::tradeoff::Gaussian;
 
 /// Arguments of `shiftdp epsilon`.
 #[derive(Debug, Clone, clap::Args)]

@@ -1,26 +1,26 @@
 //! `shiftdp check BOUND-ID|all [--samples N] [--seed S] [--region KEY=LO..HI,…] [--json]`:
 //! the validator.
 //!
-//! Runs [`crate::check::check_bound`] for one bound (id matched case-insensitively, with
+//! Runs [`shiftdp::check::check_bound`] for one bound (id matched case-insensitively, with
 //! or without the `BSA24 ` prefix: `thm-4.2`, `4.2`, `prop-5.1`; the Rényi entries by
 //! their ids, e.g. `"CYS21 Thm 2"`, `ys22-thm-4.3`, `"AT22 Prop 3.2"`) or for every entry
 //! of the catalogue, and reports per bound: samples run, samples skipped because a
 //! hypothesis failed or because `--region` made the point inadmissible, violations
 //! (parameters, instance, grid point, margin), and the min / median / max tightness
 //! ratio. `--region` overrides parameters of every entry's region
-//! ([`crate::check::region`]); the JSON reports it as `region` (top level and per bound).
+//! ([`shiftdp::check::region`]); the JSON reports it as `region` (top level and per bound).
 //!
 //! The JSON field `violations` is the total number of certain violations (a JSON
 //! integer); the binary must exit with status 1 when it is positive.
 //!
 //! # Errors
-//! Unknown bound id, `--samples 0`, bad `--region` syntax ([`crate::Error::Parse`]: the
+//! Unknown bound id, `--samples 0`, bad `--region` syntax ([`shiftdp::Error::Parse`]: the
 //! binary prints one line and exits with status 2).
 //!
 //! # Example
 //! ```
 //! use clap::Parser;
-//! use shiftdp::cli::check::{CheckArgs, run};
+//! use shiftdp_cli::check::{CheckArgs, run};
 //! #[derive(Parser)]
 //! struct Cli { #[command(flatten)] a: CheckArgs }
 //! let cli = Cli::parse_from(["x", "thm-4.4", "--samples", "2", "--json"]);
@@ -32,10 +32,10 @@
 //! # References
 //! BSA24 §4, Prop 5.1; SPEC §5.
 use super::{Output, short};
-use crate::check::{BoundReport, CheckOptions, catalogue, check_bound, find, parse_region};
-use crate::error::Result;
-use crate::exact::Order;
 use serde_json::{Value, json};
+use shiftdp::check::{BoundReport, CheckOptions, catalogue, check_bound, find, parse_region};
+use shiftdp::error::Result;
+use shiftdp::exact::Order;
 
 /// Arguments of `shiftdp check`.
 #[derive(Debug, Clone, clap::Args)]
@@ -148,7 +148,7 @@ fn report_human(r: &BoundReport) -> String {
 /// status 1.
 ///
 /// # Errors
-/// Unknown bound id or `--samples 0` ([`crate::Error::Parameter`]).
+/// Unknown bound id or `--samples 0` ([`shiftdp::Error::Parameter`]).
 pub fn run(a: &CheckArgs) -> Result<Output> {
     let region = match &a.region {
         Some(r) => parse_region(r)?,

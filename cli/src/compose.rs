@@ -6,12 +6,12 @@
 //! `C_p(G(μ))`), `--poisson-gaussian P MU [xK]` (the Poisson add-or-remove subsampled
 //! Gaussian, each direction composed separately — a different quantity).
 use super::Output;
-use crate::composition::pld::Grid;
-use crate::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
-use crate::error::{Error, Result};
-use crate::precision::{Enclosure, Precision};
-use crate::tradeoff::Gaussian;
 use serde_json::json;
+use shiftdp::composition::pld::Grid;
+use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
+use shiftdp::error::{Error, Result};
+use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::tradeoff::Gaussian;
 
 /// Arguments of `shiftdp compose`.
 #[derive(Debug, Clone, Default, clap::Args)]

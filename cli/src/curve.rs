@@ -1,8 +1,8 @@
 //! `shiftdp curve gdp`: values of G(μ) or C_p(G(μ)) on a grid of α.
 use super::{Output, parse_number};
-use crate::error::{Error, Result};
-use crate::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff, check_tradeoff_laws};
 use serde_json::json;
+use shiftdp::error::{Error, Result};
+use shiftdp::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff, check_tradeoff_laws};
 
 /// Which curve family.
 #[derive(Debug, Clone, clap::Subcommand)]

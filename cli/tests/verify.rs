@@ -6,7 +6,7 @@ use std::process::Command;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shiftdp"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     c
 }
 
@@ -65,13 +65,14 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    let nproofs = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs"))
-        .unwrap()
-        .filter(|e| {
-            let p = e.as_ref().unwrap().path();
-            p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md")
-        })
-        .count();
+    let nproofs =
+        std::fs::read_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs"))
+            .unwrap()
+            .filter(|e| {
+                let p = e.as_ref().unwrap().path();
+                p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md")
+            })
+            .count();
     assert!(ids.iter().filter(|i| !i.starts_with("ERRATA")).count() >= nproofs);
     for key in [
         "ERRATA E1",
@@ -225,7 +226,8 @@ fn broken_obligations_and_stale_evidence_fail_the_command() {
         "## E9. a stale entry\ntext\n```toml\n[[evidence]]\nentry = \"E9\"\nclaim = \"mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)\"\nsetting = \"gd-strong\"\nexpect = \"fail\"\n```\n## E10. no evidence\ntext\n",
     )
     .unwrap();
-    let proofs = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/bsa24-cor-5-2.md");
+    let proofs =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs/bsa24-cor-5-2.md");
     let (code, v) = run_json(&[
         "verify",
         proofs.to_str().unwrap(),

@@ -5,7 +5,7 @@
 use shiftdp::check::{
     BoundHook, CheckOptions, RegionOverride, catalogue, check_bound, find, parse_region,
 };
-use shiftdp::cli::check::{CheckArgs, run};
+use shiftdp_cli::check::{CheckArgs, run};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {

@@ -1,12 +1,12 @@
 //! `shiftdp plot …`: Figure-1-style plots (SVG + PNG).
 use super::setting::{AlgorithmArg, SettingArgs};
 use super::{Output, parse_number};
-use crate::bounds::bounds_for;
-use crate::error::{Error, Result};
-use crate::plot::{Chart, Series, render};
-use crate::precision::{Enclosure, Precision};
-use crate::tradeoff::{Gaussian, Tradeoff};
 use serde_json::json;
+use shiftdp::bounds::bounds_for;
+use shiftdp::error::{Error, Result};
+use shiftdp::plot::{Chart, Series, render};
+use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::tradeoff::{Gaussian, Tradeoff};
 use std::path::PathBuf;
 
 /// Plot kinds.
@@ -78,7 +78,7 @@ pub const BEST_ENVELOPE: &str = "best valid bound (lower envelope)";
 /// # References
 /// See [`super::compare`].
 pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
-    use super::compare::{best_row, compare_rows};
+    use shiftdp::analysis::{Query, analyze};
     if a.max == 0 || a.max > 10_000_000 {
         return Err(Error::param("max", a.max, "must be between 1 and 10⁷"));
     }
@@ -90,10 +90,7 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
         ));
     }
     let prec = Precision::from_bits(a.bits)?;
-    let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(128))?;
-    if !delta.is_positive() || delta.upper_f64() >= 1.0 {
-        return Err(Error::param("delta", &a.delta, "must be in (0, 1)"));
-    }
+    let query = Query::epsilon_at(&a.delta)?;
     let mut xs: Vec<u64> = (0..a.points)
         .map(|i| ((a.max as f64).powf(i as f64 / (a.points - 1) as f64)).round() as u64)
         .map(|x| x.max(1))
@@ -122,15 +119,16 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
                 continue;
             }
         };
-        let rows = compare_rows(&s, &delta, prec)?;
-        let best = best_row(&rows);
+        let analysis = analyze(&s, &query, prec)?;
+        let rows = analysis.entries();
+        let best = analysis.best_index();
         for (i, r) in rows.iter().enumerate() {
-            let Some(e) = &r.epsilon else { continue };
+            let Some(e) = r.upper() else { continue };
             let v = e.to_f64_round(rug::float::Round::Up);
             if !v.is_finite() {
                 continue;
             }
-            let name = format!("{} [{} {}]", r.id, r.paper, r.kind);
+            let name = format!("{} [{} {}]", r.id, r.paper(), r.family.as_str());
             match by_id.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, pts)) => pts.push((x as f64, v)),
                 None => by_id.push((name.clone(), vec![(x as f64, v)])),
@@ -168,7 +166,7 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
         title: format!(
             "ε(δ = {}) of every applicable bound, {}",
             a.delta,
-            crate::settings::Algorithm::from(a.algorithm).name()
+            shiftdp::settings::Algorithm::from(a.algorithm).name()
         ),
         x_label: x_name(a.x).into(),
         y_label: "ε (certified upper bound)".into(),
@@ -228,9 +226,9 @@ pub struct TradeoffPlotArgs {
 }
 
 /// μ of the exact 1-D quadratic instance of a gd/cgd setting (worst position for cgd).
-fn instance_mu(s: &crate::settings::Setting) -> Option<f64> {
-    use crate::exact::gaussian::{Schedule, scalar_mu};
-    use crate::settings::Algorithm;
+fn instance_mu(s: &shiftdp::settings::Setting) -> Option<f64> {
+    use shiftdp::exact::gaussian::{Schedule, scalar_mu};
+    use shiftdp::settings::Algorithm;
     let c = s.c.as_ref()?.mid_f64();
     let eta = s.eta.mid_f64();
     let (sigma, l) = (s.sigma.mid_f64(), s.l.mid_f64());
@@ -308,7 +306,11 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                             (x, g.eval_down(x))
                         });
                         series.push(Series {
-                            name: format!("{}, t = {t} (μ = {:.3})", short_id(id), mu.upper_f64()),
+                            name: format!(
+                                "{}, t = {t} (μ = {:.3})",
+                                short_id(id.as_str()),
+                                mu.upper_f64()
+                            ),
                             points: pts.collect(),
                         });
                     }
@@ -389,7 +391,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                             && b.notes.is_empty()
                             && let Ok(e) = b.epsilon(&de, Precision::F64)
                         {
-                            let name = format!("{}, δ = {d}", short_id(id));
+                            let name = format!("{}, δ = {d}", short_id(id.as_str()));
                             match by_id.iter_mut().find(|(n, _)| *n == name) {
                                 Some((_, v)) => v.push((t as f64, e.enclosure.upper_f64())),
                                 None => {
@@ -452,11 +454,11 @@ trait AlgName {
 }
 impl AlgName for TradeoffPlotArgs {
     fn algorithm_name(&self) -> &'static str {
-        crate::settings::Algorithm::from(self.algorithm).name()
+        shiftdp::settings::Algorithm::from(self.algorithm).name()
     }
 }
 impl AlgName for EpsPlotArgs {
     fn algorithm_name(&self) -> &'static str {
-        crate::settings::Algorithm::from(self.algorithm).name()
+        shiftdp::settings::Algorithm::from(self.algorithm).name()
     }
 }

@@ -2,12 +2,12 @@
 //! exact instances, a deliberately wrong bound is caught with its parameters, the
 //! corrected clamped walk agrees with an independent propagation.
 use shiftdp::check::{CheckOptions, SplitMix64, catalogue, check_bound, find};
-use shiftdp::cli::check::{CheckArgs, run};
 use shiftdp::exact::clamped::ClampedInstance;
 use shiftdp::exact::clamped::ClampedWalk;
 use shiftdp::exact::{Instance, Order, PairKind};
 use shiftdp::precision::special::phi;
 use shiftdp::tradeoff::{Gaussian, Tradeoff};
+use shiftdp_cli::check::{CheckArgs, run};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {

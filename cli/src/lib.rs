@@ -1,4 +1,4 @@
-//! Command-line interface: one module per command, each a clap `Args` struct and a
+//! The `shiftdp` command-line interface, a thin shell over the `shiftdp` library: one module per command, each a clap `Args` struct and a
 //! `run` function returning an [`Output`]. `main.rs` only dispatches and prints.
 //!
 //! Conventions shared by every command:
@@ -21,9 +21,10 @@ pub mod schedule;
 pub mod setting;
 pub mod verify;
 
-use crate::error::{Error, Result};
-use crate::precision::{Enclosure, Precision};
 use serde_json::Value;
+pub use shiftdp::decimal::{digits_for, fmt_down, fmt_up, short};
+use shiftdp::error::{Error, Result};
+use shiftdp::precision::{Enclosure, Precision};
 
 /// What a command produced: a JSON object and a human-readable rendering.
 #[derive(Debug, Clone)]
@@ -48,28 +49,4 @@ pub fn parse_number(flag: &str, text: &str, prec: u32) -> Result<Enclosure> {
 /// Working precision for parsing inputs: at least 64 bits, more when asked.
 pub fn input_bits(prec: Precision) -> u32 {
     prec.mpfr_bits().max(64)
-}
-
-/// Number of significant decimal digits that `bits` bits carry (plus two guard digits).
-pub fn digits_for(bits: u32) -> usize {
-    ((bits as f64) * std::f64::consts::LOG10_2).ceil() as usize + 2
-}
-
-/// Decimal string of an upper bound, rounded up, with digits matching `bits`.
-pub fn fmt_up(x: &rug::Float, bits: u32) -> String {
-    crate::precision::rounding::to_decimal_up(x, digits_for(bits))
-}
-
-/// Decimal string of a lower bound, rounded down.
-pub fn fmt_down(x: &rug::Float, bits: u32) -> String {
-    crate::precision::rounding::to_decimal_down(x, digits_for(bits))
-}
-
-/// Short human form of an f64 (used in tables).
-pub fn short(x: f64) -> String {
-    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {
-        format!("{x:.6}")
-    } else {
-        format!("{x:.6e}")
-    }
 }

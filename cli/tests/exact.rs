@@ -3,7 +3,6 @@
 use clap::Parser;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
-use shiftdp::cli::exact::{ExactArgs, run};
 use shiftdp::exact::clamped::{ClampStep, ClampedWalk};
 use shiftdp::exact::gaussian::scalar_mu;
 use shiftdp::exact::validate::Status;
@@ -13,6 +12,7 @@ use shiftdp::exact::{
 };
 use shiftdp::precision::{Enclosure, Real};
 use shiftdp::tradeoff::{Gaussian, Tradeoff};
+use shiftdp_cli::exact::{ExactArgs, run};
 
 /// BSA24 Thm 4.2 read as `√((1 − c^t)/(1 + c^t) · (1 + c)/(1 − c)) · L/(nσ)`
 /// (the reading adopted in ERRATA.md X1), generic over the precision.

@@ -2,7 +2,6 @@
 use proptest::prelude::*;
 use shiftdp::Error;
 use shiftdp::bounds::closed_form;
-use shiftdp::cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 use shiftdp::precision::{Enclosure, Real};
 use shiftdp::schedules::ScheduleProblem;
 use shiftdp::schedules::crosscheck::{self, CgdCase, GdCase, Verdict};
@@ -10,6 +9,7 @@ use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::settings::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
+use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 
 /// A random problem: per-step c ∈ [0,1], s ∈ {0} ∪ [0,2], ς ∈ [0.1,3], optional D.
 fn problem_strategy() -> impl Strategy<Value = (ScheduleProblem<f64>, usize)> {

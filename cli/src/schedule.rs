@@ -9,16 +9,16 @@
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
 use super::{Output, fmt_up, input_bits, parse_number, short};
-use crate::bounds::closed_form;
-use crate::error::{Error, Result};
-use crate::precision::{Enclosure, Precision, Real};
-use crate::schedules::ScheduleProblem;
-use crate::schedules::crosscheck::Verdict;
-use crate::schedules::kkt::{KktSolution, solve_kkt};
-use crate::schedules::numeric::{NumericOptions, solve_numeric};
-use crate::schedules::settings::{Curvature, parse_schedule, per_step};
-use crate::schedules::tau::{TauSearch, search_tau};
 use serde_json::{Value, json};
+use shiftdp::bounds::closed_form;
+use shiftdp::error::{Error, Result};
+use shiftdp::precision::{Enclosure, Precision, Real};
+use shiftdp::schedules::ScheduleProblem;
+use shiftdp::schedules::crosscheck::Verdict;
+use shiftdp::schedules::kkt::{KktSolution, solve_kkt};
+use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
+use shiftdp::schedules::settings::{Curvature, parse_schedule, per_step};
+use shiftdp::schedules::tau::{TauSearch, search_tau};
 use std::path::PathBuf;
 
 /// Which algorithm.
@@ -165,7 +165,7 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
         return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
     }
     let l = match a.algorithm {
-        Algorithm::Cgd => crate::schedules::settings::batches_per_epoch(a.n, b)?,
+        Algorithm::Cgd => shiftdp::schedules::settings::batches_per_epoch(a.n, b)?,
         _ => 1,
     };
     let sens = parse_number("sensitivity", &a.sensitivity, bits)?;
@@ -276,7 +276,7 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     let c_const = match (&curvature, &eta_c) {
         (Curvature::Contraction(c), _) => Some(c.clone()),
         (Curvature::StronglyConvex { m, big_m }, Some(e)) if constant => Some(
-            crate::schedules::settings::contraction(e.clone(), m.clone(), big_m.clone())?,
+            shiftdp::schedules::settings::contraction(e.clone(), m.clone(), big_m.clone())?,
         ),
         _ => None,
     };
@@ -349,7 +349,7 @@ type Candidate = (
     f64,
     Option<usize>,
     KktSolution<f64>,
-    crate::schedules::Certificate,
+    shiftdp::schedules::Certificate,
     usize,
 );
 

@@ -1,6 +1,6 @@
 //! Setting flags shared by `bound`, `schedule`, `exact` and `compare`.
-use crate::error::Result;
-use crate::settings::{Algorithm, RawSetting, Setting};
+use shiftdp::error::Result;
+use shiftdp::settings::{Algorithm, RawSetting, Setting};
 
 /// The algorithm positional argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

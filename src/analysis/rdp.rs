@@ -1,106 +1,31 @@
-//! `shiftdp compare gd|cgd|sgd|lmc`: every applicable bound of the four papers (BSA24,
-//! CYS21, AT22, YS22) and the composition baselines for one run, in one parameter model.
+//! The Rényi-DP results of CYS21, YS22 and BSA24 Table 1, and the RDP composition
+//! baselines, for one run in the toolkit's parameter model.
 //!
-//! Each row is either an f-DP bound of BSA24 (reused from [`bounds_for`]) converted
-//! exactly to (ε, δ), or a Rényi-DP curve converted with the best of the four RDP →
-//! (ε, δ) conversions of SPEC §3 ([`best_conversion`]). Papers written in the
-//! θ ← θ − ηg + √(2η)σ′N(0, I) convention (CYS21, YS22) are translated explicitly:
-//! σ′ = σ√(η/2), S_g = L, λ = m, β = M; each such row says so in its notes. The best
-//! valid bound (smallest certified ε among the rows about the t-step run in the
-//! toolkit's replace-one adjacency) is marked.
+//! Papers written in the θ ← θ − ηg + √(2η)σ′N(0, I) convention (CYS21, YS22) are
+//! translated explicitly by [`Translated`]: σ′ = σ√(η/2), S_g = L, λ = m, β = M; each
+//! such bound says so in its notes. (AT22's Rényi results for a run are in
+//! [`crate::renyi::at22::compare_bounds`].)
 //!
 //! # Rounding
-//! Every ε is a certified upper bound (upper end of an enclosure). Rényi curves that
-//! are not linear in α are tabulated at a fixed grid of orders, each value the upper
-//! end of a certified enclosure; between grid orders the next larger order is used
-//! (D_α is non-decreasing in α). Translations to the f64 parameter structs of CYS21 /
-//! YS22 / AT22 round S_g (= L) up and σ′ down (every bound increases in S_g/σ′).
-//!
-//! # References
-//! * J. Bok, W. Su, J. Altschuler, *Shifted interpolation for differential privacy* (2024).
-//! * R. Chourasia, J. Ye, R. Shokri, *Differential privacy dynamics of Langevin diffusion
-//!   and noisy gradient descent*, NeurIPS 2021.
-//! * J. Altschuler, K. Talwar, *Privacy of noisy stochastic gradient descent: more
-//!   iterations without more privacy loss*, NeurIPS 2022.
-//! * J. Ye, R. Shokri, *Differentially private learning needs hidden state (or much
-//!   faster convergence)*, NeurIPS 2022.
-use super::setting::RunArgs;
-use super::{Output, fmt_up, parse_number};
-use crate::bounds::bounds_for;
-use crate::error::{Error, Result};
+//! Rényi curves that are not linear in α are tabulated at a fixed grid of orders, each
+//! value the upper end of a certified enclosure; between grid orders the next larger
+//! order is used (D_α is non-decreasing in α). Translations to the f64 parameter
+//! structs of CYS21 / YS22 round S_g (= L) up and σ′ down (every bound increases in
+//! S_g/σ′).
+use crate::bounds::{RdpBound, hyp};
+use crate::error::Result;
 use crate::precision::{Enclosure, Precision};
+use crate::renyi::RenyiCurve;
+use crate::renyi::curve::tabulate;
 use crate::renyi::cys21::Cys21Params;
 use crate::renyi::sampled_gaussian::SampledGaussian;
 use crate::renyi::table1::cyclic_rdp_rho;
 use crate::renyi::ys22::Ys22Params;
-use crate::renyi::{RenyiCurve, best_conversion};
 use crate::settings::{Algorithm, Setting};
-use serde_json::{Value, json};
 
-/// Arguments of `shiftdp compare` (the shared [`RunArgs`]).
-pub type CompareArgs = RunArgs;
-
-/// One row of the comparison.
-#[derive(Debug, Clone)]
-pub struct CompareRow {
-    /// Result id, e.g. `BSA24 Thm 4.5` or `YS22 Thm 3.3`.
-    pub id: String,
-    /// The paper (`BSA24`, `CYS21`, `AT22`, `YS22`) or `baseline`.
-    pub paper: &'static str,
-    /// `f-DP` or `RDP`.
-    pub kind: &'static str,
-    /// What the result covers.
-    pub title: String,
-    /// Certified upper bound on ε at δ, if the result applies.
-    pub epsilon: Option<rug::Float>,
-    /// The RDP → (ε, δ) conversion used (RDP rows).
-    pub conversion: Option<String>,
-    /// The Rényi order the conversion chose (if any).
-    pub alpha: Option<f64>,
-    /// τ chosen (BSA24 composition families).
-    pub tau: Option<u64>,
-    /// The Rényi curve (RDP rows).
-    pub curve: Option<String>,
-    /// Hypotheses checked.
-    pub hypotheses: Vec<String>,
-    /// Remarks, including parameter translations.
-    pub notes: Vec<String>,
-    /// Why the result does not apply (or could not be evaluated).
-    pub reason: Option<String>,
-    /// Whether the row may be marked best: a bound on the t-step run itself, under the
-    /// toolkit's replace-one adjacency.
-    pub eligible: bool,
-}
-
-impl CompareRow {
-    fn new(id: &str, paper: &'static str, kind: &'static str, title: &str) -> Self {
-        CompareRow {
-            id: id.to_string(),
-            paper,
-            kind,
-            title: title.to_string(),
-            epsilon: None,
-            conversion: None,
-            alpha: None,
-            tau: None,
-            curve: None,
-            hypotheses: vec![],
-            notes: vec![],
-            reason: None,
-            eligible: true,
-        }
-    }
-}
-
-/// A Rényi curve with the hypotheses checked and the notes (translations) behind it.
-pub struct RdpBound {
-    /// The curve.
-    pub curve: RenyiCurve,
-    /// Hypotheses checked.
-    pub hypotheses: Vec<String>,
-    /// Notes (translations, readings).
-    pub notes: Vec<String>,
-}
+/// One Rényi row for a run: (id, title, the bound or the hypothesis that fails,
+/// whether it may be marked best).
+pub type RdpRow = (String, &'static str, String, Result<RdpBound>, bool);
 
 /// Orders at which non-linear curves are tabulated: α = 1 + 2^{k/4}.
 fn grid(kmin: i32, kmax: i32, step: i32) -> Vec<f64> {
@@ -110,48 +35,10 @@ fn grid(kmin: i32, kmax: i32, step: i32) -> Vec<f64> {
         .collect()
 }
 
-/// Tabulates a certified per-order bound at `orders` (upper ends).
-///
-/// # Errors
-/// The first error of `f` if no order gives a finite value.
-///
-/// # Example
-/// ```
-/// use shiftdp::cli::compare::tabulate;
-/// use shiftdp::precision::Enclosure;
-/// // G(1): ε(α) = α/2; between grid orders the next larger order's value is used
-/// let c = tabulate(&[2.0, 4.0], &|a| Ok(Enclosure::from_f64(64, a / 2.0))).unwrap();
-/// assert!((c.eval(3.0, 64).unwrap().upper_f64() - 2.0).abs() < 1e-15);
-/// ```
-pub fn tabulate(orders: &[f64], f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<RenyiCurve> {
-    let mut pts = vec![];
-    let mut first = None;
-    for &a in orders {
-        match f(a) {
-            Ok(e) if e.is_finite() && e.upper_f64().is_finite() => {
-                pts.push((a, e.upper_f64().max(0.0)))
-            }
-            Ok(_) => {}
-            Err(e) => {
-                first.get_or_insert(e);
-            }
-        }
-    }
-    if pts.is_empty() {
-        return Err(first.unwrap_or_else(|| Error::NotCertified {
-            what: "Rényi curve".into(),
-            reason: "no order gives a finite value".into(),
-        }));
-    }
-    RenyiCurve::tabulated(&pts)
-}
-
 /// A curve exactly linear in α, from its value at α = 2: ρ = ε(2)/2.
 fn linear_from(f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<RenyiCurve> {
     RenyiCurve::linear_enclosure(f(2.0)?.half())
 }
-
-use crate::bounds::hyp;
 
 /// The CYS21/YS22 parameters translated from the toolkit's setting.
 #[derive(Debug, Clone, Copy)]
@@ -245,12 +132,12 @@ fn ys22_params(s: &Setting, tr: &Translated, result: &str) -> Result<(Ys22Params
 }
 
 /// Bits for the Rényi-curve conversions.
-fn rdp_bits(prec: Precision) -> u32 {
+pub(crate) fn rdp_bits(prec: Precision) -> u32 {
     prec.mpfr_bits().max(128)
 }
 
 /// The RDP bounds for `s`, each as (id, paper, title, curve or reason, eligible).
-pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpBound>, bool)> {
+pub fn rdp_bounds(s: &Setting) -> Vec<RdpRow> {
     let mut out = vec![];
     let bits = 128;
     let tr = Translated::of(s);
@@ -439,7 +326,7 @@ pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpB
                 r,
                 true,
             ));
-            let id = "YS22 composition baseline";
+            let id = crate::provenance::ResultId::Ys22Baseline.as_str();
             let r = (|| {
                 let q = s.p().upper_f64();
                 let sig = (Enclosure::from_u64(128, 1) / unit.clone()).lower_f64();
@@ -474,7 +361,7 @@ pub fn rdp_bounds(s: &Setting) -> Vec<(String, &'static str, String, Result<RdpB
     out
 }
 
-fn shuffle_only(id: &str) -> (String, &'static str, String, Result<RdpBound>, bool) {
+fn shuffle_only(id: &str) -> RdpRow {
     (
         id.into(),
         "YS22",
@@ -486,159 +373,4 @@ fn shuffle_only(id: &str) -> (String, &'static str, String, Result<RdpBound>, bo
         )),
         true,
     )
-}
-
-/// Every row of the comparison for `s` at `delta`.
-///
-/// # Errors
-/// Invalid δ or precision (inapplicable results are rows with a reason, not errors).
-pub fn compare_rows(s: &Setting, delta: &Enclosure, prec: Precision) -> Result<Vec<CompareRow>> {
-    let mut rows = vec![];
-    for (id, r) in bounds_for(s) {
-        let mut row = CompareRow::new(id, "BSA24", "f-DP", "");
-        match r {
-            Ok(b) => {
-                row.title = b.title.to_string();
-                row.hypotheses = b.hypotheses.clone();
-                row.notes = b.notes.clone();
-                row.eligible = b.notes.iter().all(|n| !n.starts_with("about"));
-                row.curve = None;
-                row.conversion = Some(format!("exact f-DP → (ε, δ) of {}", b.tradeoff_summary()));
-                match b.epsilon_with_tau(delta, prec) {
-                    Ok((c, tau)) => {
-                        row.epsilon = Some(c.upper().clone());
-                        row.tau = tau;
-                    }
-                    Err(e) => row.reason = Some(e.to_string()),
-                }
-            }
-            Err(e) => row.reason = Some(e.to_string()),
-        }
-        rows.push(row);
-    }
-    let bits = rdp_bits(prec);
-    let mut rdp = rdp_bounds(s);
-    rdp.extend(crate::renyi::at22::compare_bounds(s));
-    for (id, paper, title, r, eligible) in rdp {
-        let mut row = CompareRow::new(&id, paper, "RDP", &title);
-        row.eligible = eligible;
-        match r {
-            Ok(b) => {
-                row.curve = Some(b.curve.name().to_string());
-                row.hypotheses = b.hypotheses;
-                row.notes = b.notes;
-                match best_conversion(&b.curve, delta, bits) {
-                    Ok(bc) => {
-                        row.epsilon = Some(bc.best.epsilon_hi().clone());
-                        row.alpha = bc.best.alpha;
-                        row.conversion = Some(format!(
-                            "{}{}",
-                            bc.best.conversion.source(),
-                            bc.best
-                                .alpha
-                                .map(|a| format!(" at α = {a:.4}"))
-                                .unwrap_or_default()
-                        ));
-                    }
-                    Err(e) => row.reason = Some(e.to_string()),
-                }
-            }
-            Err(e) => row.reason = Some(e.to_string()),
-        }
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
-/// Index of the best valid row: smallest certified ε among eligible rows.
-pub fn best_row(rows: &[CompareRow]) -> Option<usize> {
-    rows.iter()
-        .enumerate()
-        .filter(|(_, r)| r.eligible && r.epsilon.is_some())
-        .min_by(|x, y| {
-            let (a, b) = (x.1.epsilon.as_ref().unwrap(), y.1.epsilon.as_ref().unwrap());
-            a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|(i, _)| i)
-}
-
-/// Runs `shiftdp compare`.
-///
-/// # Errors
-/// Invalid setting, δ or precision (each inapplicable result is reported, not an error).
-pub fn run(a: &CompareArgs) -> Result<Output> {
-    let s = a.setting.setting(a.algorithm)?;
-    let prec = Precision::from_bits(a.bits)?;
-    let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(128))?;
-    if !delta.is_positive() || delta.upper_f64() >= 1.0 {
-        return Err(Error::param("delta", &a.delta, "must be in (0, 1)"));
-    }
-    let rows = compare_rows(&s, &delta, prec)?;
-    let best = best_row(&rows);
-    let mut human = format!(
-        "{}\nδ = {}\nall ε are certified upper bounds; * marks the best valid bound\n\n",
-        s.describe(),
-        a.delta
-    );
-    let mut list = vec![];
-    for (i, r) in rows.iter().enumerate() {
-        let is_best = Some(i) == best;
-        let eps = r.epsilon.as_ref().map(|e| fmt_up(e, 53));
-        list.push(json!({
-            "id": r.id,
-            "paper": r.paper,
-            "kind": r.kind,
-            "title": r.title,
-            "applicable": r.epsilon.is_some(),
-            "epsilon": eps.clone().map(Value::from).unwrap_or(Value::Null),
-            "conversion": r.conversion,
-            "alpha": r.alpha,
-            "tau": r.tau,
-            "curve": r.curve,
-            "hypotheses": r.hypotheses,
-            "notes": r.notes,
-            "reason": r.reason,
-            "eligible_for_best": r.eligible,
-            "best": is_best,
-        }));
-        match eps {
-            Some(e) => {
-                human.push_str(&format!(
-                    "{} {:<28} [{} {}] {}\n    ε ≤ {}{}\n",
-                    if is_best { "*" } else { " " },
-                    r.id,
-                    r.paper,
-                    r.kind,
-                    r.title,
-                    e,
-                    r.tau.map(|t| format!("   (τ = {t})")).unwrap_or_default()
-                ));
-                if let Some(c) = &r.conversion {
-                    human.push_str(&format!("    via {c}\n"));
-                }
-                for n in &r.notes {
-                    human.push_str(&format!("    note: {n}\n"));
-                }
-            }
-            None => human.push_str(&format!(
-                "  {:<28} [{} {}] not applicable: {}\n",
-                r.id,
-                r.paper,
-                r.kind,
-                r.reason.as_deref().unwrap_or("")
-            )),
-        }
-    }
-    if let Some(i) = best {
-        human.push_str(&format!("\n* best valid bound: {}\n", rows[i].id));
-    }
-    let json = json!({
-        "command": "compare",
-        "setting": s.describe(),
-        "delta": a.delta,
-        "bounds": list,
-        "best": best.map(|i| rows[i].id.clone()),
-        "side": "ε are certified upper bounds (rounded up)",
-    });
-    Ok(Output { json, human })
 }

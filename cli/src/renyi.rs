@@ -1,12 +1,12 @@
 //! `shiftdp reproduce renyi`: the Rényi-DP tables — BSA24 Table 1's RDP column, the
 //! CYS21 Figure-1 setting and the YS22 figure setting (SPEC §6, §7).
 use super::{Output, fmt_up};
-use crate::error::Result;
-use crate::precision::Enclosure;
-use crate::renyi::cys21::{self, Cys21Params};
-use crate::renyi::table1::{self, TABLE1_PRINTED};
-use crate::renyi::ys22::{self, Ys22Params};
 use serde_json::json;
+use shiftdp::error::Result;
+use shiftdp::precision::Enclosure;
+use shiftdp::renyi::cys21::{self, Cys21Params};
+use shiftdp::renyi::table1::{self, TABLE1_PRINTED};
+use shiftdp::renyi::ys22::{self, Ys22Params};
 
 /// Arguments of `shiftdp reproduce renyi`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,7 +40,7 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     let yk = a.ys22_k.clone().unwrap_or_else(|| ys22::FIGURE_K.to_vec());
     for (flag, ks) in [("cys21-k", &ck), ("ys22-k", &yk)] {
         if ks.is_empty() || ks.contains(&0) || ks.len() > 1000 {
-            return Err(crate::error::Error::param(
+            return Err(shiftdp::error::Error::param(
                 flag,
                 format!("{ks:?}"),
                 "needs 1..=1000 counts, each ≥ 1",

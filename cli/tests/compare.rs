@@ -2,13 +2,13 @@
 //! independent recomputations, and cross-checks of AT22's recipes against the schedule
 //! optimum they are supposed to bound.
 use serde_json::Value;
-use shiftdp::cli::compare::{CompareArgs, run};
-use shiftdp::cli::setting::{AlgorithmArg, SettingArgs};
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::at22::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
 use shiftdp::schedules::ScheduleProblem;
 use shiftdp::schedules::kkt::solve_kkt;
+use shiftdp_cli::compare::{CompareArgs, run};
+use shiftdp_cli::setting::{AlgorithmArg, SettingArgs};
 
 fn s(x: &str) -> Option<String> {
     Some(x.to_string())

@@ -13,15 +13,15 @@
 //! # References
 //! Issue 7; SPEC §5, §6.
 use super::Output;
-use crate::check::region::parse_region;
-use crate::error::{Error, Result};
-use crate::verify::builtins;
-use crate::verify::claim::check_claim;
-use crate::verify::errata::{parse_errata, run_errata};
-use crate::verify::proofs::{proof_paths, read_proof};
-use crate::verify::run::run_files;
-use crate::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
 use serde_json::{Value, json};
+use shiftdp::check::region::parse_region;
+use shiftdp::error::{Error, Result};
+use shiftdp::verify::builtins;
+use shiftdp::verify::claim::check_claim;
+use shiftdp::verify::errata::{parse_errata, run_errata};
+use shiftdp::verify::proofs::{proof_paths, read_proof};
+use shiftdp::verify::run::run_files;
+use shiftdp::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
 use std::path::PathBuf;
 
 /// Arguments of `shiftdp verify`.
@@ -182,7 +182,7 @@ fn progress(total: u64) -> Option<indicatif::ProgressBar> {
 /// # Errors
 /// See the module documentation.
 pub fn run(a: &VerifyArgs) -> Result<Output> {
-    crate::precision::Enclosure::check_bits(a.bits)?;
+    shiftdp::precision::Enclosure::check_bits(a.bits)?;
     if a.samples == Some(0) {
         return Err(Error::param("samples", 0, "must be ≥ 1"));
     }
@@ -241,7 +241,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             && let Some(b) = builtins::find(name)
         {
             let o = (b.run)(&Ctx {
-                seed: crate::verify::run::salted(ctx.seed, b.name),
+                seed: shiftdp::check::salted(ctx.seed, b.name),
                 ..ctx
             });
             results.push(ResultRun {
@@ -329,7 +329,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
     let mut json = run_json(&run);
     let mut human = run_human(&run);
     if let Some(dir) = &a.report {
-        let files = crate::verify::report::write_report(&run, dir)?;
+        let files = shiftdp::verify::report::write_report(&run, dir)?;
         json["report"] = json!(format!("{}", files.html.display()));
         human.push_str(&format!(
             "report: {} and {}\n",

@@ -12,16 +12,16 @@
 //! Curvature of the quadratic: `--contraction c` gives `h = (1 − c)/η` (so that
 //! `c = |1 − ηh|`); otherwise `--strong-convexity m` gives `h = m`.
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
-use crate::error::{Error, Result};
-use crate::exact::clamped::{ClampStep, ClampedWalk};
-use crate::exact::{
+use nalgebra::{DMatrix, DVector};
+use serde_json::{Value, json};
+use shiftdp::error::{Error, Result};
+use shiftdp::exact::clamped::{ClampStep, ClampedWalk};
+use shiftdp::exact::{
     ClampedInstance, Estimate, GaussianInstance, Instance, MixtureInstance, Order, PairKind,
     Schedule,
 };
-use crate::precision::{Enclosure, Precision, Real};
-use crate::tradeoff::Gaussian;
-use nalgebra::{DMatrix, DVector};
-use serde_json::{Value, json};
+use shiftdp::precision::{Enclosure, Precision, Real};
+use shiftdp::tradeoff::Gaussian;
 
 /// Which algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -358,12 +358,15 @@ fn run_gaussian(
     for &pos in &positions {
         let sched = schedule(a, s, pos)?;
         let (mu, dir) = if isotropic {
-            (crate::exact::gaussian::scalar_mu(&sched, &s.h, &s.l), None)
+            (
+                shiftdp::exact::gaussian::scalar_mu(&sched, &s.h, &s.l),
+                None,
+            )
         } else {
             let steps: Vec<_> = sched
                 .steps()
                 .iter()
-                .map(|st| crate::exact::Step {
+                .map(|st| shiftdp::exact::Step {
                     eta: st.eta.mid_f64(),
                     sigma: st.sigma.mid_f64(),
                     batch: st.batch,

@@ -301,3 +301,37 @@ fn plots_are_written_as_svg_and_png() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cli_reports_refusal_and_other_bounds() {
+    use shiftdp::bounds::bsa24::{THM_4_1, THM_4_2};
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args([
+            "bound",
+            "gd",
+            "--n",
+            "100",
+            "--steps",
+            "50",
+            "--eta",
+            "0.5",
+            "--noise",
+            "1",
+            "--sensitivity",
+            "1",
+            "--strong-convexity",
+            "0.1",
+            "--smoothness",
+            "4",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = v["bounds"].as_array().unwrap();
+    let t42 = b.iter().find(|x| x["id"] == THM_4_2).unwrap();
+    assert_eq!(t42["applicable"], false);
+    assert!(t42["reason"].as_str().unwrap().contains("H2: 0 < η < 2/M"));
+    assert_eq!(v["tightest"], THM_4_1);
+}

@@ -1,0 +1,88 @@
+//! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
+use super::setting::RunArgs;
+use super::{Output, fmt_up, parse_number};
+use serde_json::{Value, json};
+use shiftdp::analysis::{Query, Scope, analyze_scope};
+use shiftdp::error::Result;
+use shiftdp::precision::Precision;
+
+/// Arguments of `shiftdp bound` (the shared [`RunArgs`]).
+pub type BoundArgs = RunArgs;
+
+/// Runs `shiftdp bound`: the BSA24 entries of [`shiftdp::analysis::analyze_scope`].
+///
+/// # Errors
+/// Invalid setting or δ (each inapplicable theorem is reported, not an error).
+pub fn run(a: &BoundArgs) -> Result<Output> {
+    let s = a.setting.setting(a.algorithm)?;
+    let prec = Precision::from_bits(a.bits)?;
+    let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(64))?;
+    shiftdp::tradeoff::Gaussian::epsilon(
+        &shiftdp::precision::Enclosure::from_u64(64, 1),
+        &delta,
+        prec,
+    )?; // validates δ
+    let query = Query::Epsilon { delta };
+    let analysis = analyze_scope(&s, &query, prec, Scope::Bsa24)?;
+    let rows = analysis.entries();
+    // tightest: smallest certified ε among bounds about the run itself
+    let best = analysis.best_index();
+    let mut human = format!("{}\nδ = {}\n\n", s.describe(), a.delta);
+    let mut list = vec![];
+    for (i, r) in rows.iter().enumerate() {
+        let tight = Some(i) == best;
+        let mut j =
+            json!({ "id": r.id.as_str(), "applicable": r.bound().is_some(), "tightest": tight });
+        let tau = r.answer().and_then(|a| a.tau);
+        let reason = r.reason().map(|e| e.to_string());
+        match r.bound() {
+            Some(b) => {
+                let mu = b.mu().map(|m| fmt_up(m.hi(), 53));
+                let eps = r.upper().map(|e| fmt_up(e, 53));
+                j["title"] = json!(b.title);
+                j["tradeoff"] = json!(b.tradeoff_summary());
+                j["mu"] = mu.clone().map(Value::from).unwrap_or(Value::Null);
+                j["epsilon"] = eps.clone().map(Value::from).unwrap_or(Value::Null);
+                j["exact"] = json!(b.exact);
+                j["tau"] = json!(tau);
+                j["hypotheses"] = json!(b.hypotheses);
+                j["notes"] = json!(b.notes);
+                human.push_str(&format!(
+                    "{} {:<28} {}\n    {}   ε ≤ {}{}{}\n",
+                    if tight { "*" } else { " " },
+                    r.id.as_str(),
+                    b.title,
+                    mu.map(|m| format!("μ ≤ {m}"))
+                        .unwrap_or_else(|| b.tradeoff_summary()),
+                    eps.unwrap_or_else(|| format!("— ({})", reason.as_deref().unwrap_or(""))),
+                    tau.map(|t| format!("   (τ = {t})")).unwrap_or_default(),
+                    if b.exact { "   (exact)" } else { "" }
+                ));
+                for n in &b.notes {
+                    human.push_str(&format!("    note: {n}\n"));
+                }
+            }
+            None => {
+                j["reason"] = json!(reason);
+                human.push_str(&format!(
+                    "  {:<28} not applicable: {}\n",
+                    r.id.as_str(),
+                    reason.as_deref().unwrap_or("")
+                ));
+            }
+        }
+        list.push(j);
+    }
+    if let Some(i) = best {
+        human.push_str(&format!("\n* tightest: {}\n", rows[i].id.as_str()));
+    }
+    let json = json!({
+        "command": "bound",
+        "setting": s.describe(),
+        "delta": a.delta,
+        "bounds": list,
+        "tightest": best.map(|i| rows[i].id.as_str()),
+        "side": "μ and ε are certified upper bounds (rounded up)",
+    });
+    Ok(Output { json, human })
+}

@@ -1,0 +1,44 @@
+//! Decimal output in the safe direction.
+//!
+//! Every number shiftdp reports as a bound is printed from a certified end with the
+//! rounding direction in the function's name: [`fmt_up`] for upper bounds (μ, ε, δ,
+//! Rényi values), [`fmt_down`] for lower bounds (tradeoff values, lower ends). The
+//! decimal string itself is ≥ (resp. ≤) the MPFR number, not only the f64 it would
+//! round to (the shortest round-trip form of an f64 can lie on the wrong side).
+//!
+//! # Example
+//! ```
+//! use rug::Float;
+//! use shiftdp::decimal::{fmt_down, fmt_up};
+//! let third = Float::with_val(53, 1) / 3u32;
+//! assert_eq!(fmt_up(&third, 20), "3.33333334e-1");
+//! assert_eq!(fmt_down(&third, 20), "3.33333333e-1");
+//! ```
+use crate::precision::rounding::{to_decimal_down, to_decimal_up};
+
+/// Number of significant decimal digits that `bits` bits carry, plus two guard digits:
+/// `⌈bits·log₁₀2⌉ + 2`.
+pub fn digits_for(bits: u32) -> usize {
+    ((bits as f64) * std::f64::consts::LOG10_2).ceil() as usize + 2
+}
+
+/// Decimal string of an upper bound, rounded up (toward +∞), with digits matching
+/// `bits`.
+pub fn fmt_up(x: &rug::Float, bits: u32) -> String {
+    to_decimal_up(x, digits_for(bits))
+}
+
+/// Decimal string of a lower bound, rounded down (toward −∞), with digits matching
+/// `bits`.
+pub fn fmt_down(x: &rug::Float, bits: u32) -> String {
+    to_decimal_down(x, digits_for(bits))
+}
+
+/// Short human form of an f64 estimate (tables of estimates; never for a bound).
+pub fn short(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {
+        format!("{x:.6}")
+    } else {
+        format!("{x:.6e}")
+    }
+}
