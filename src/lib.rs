@@ -61,7 +61,7 @@
 //! let sol = solve_kkt(&p, 0)?;
 //! let cert = p.certify(0, &sol.shifts_f64(), 128)?;
 //! // the certified μ of the returned shifts is ≥ the optimum (rounded up)
-//! assert!(cert.mu_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12));
+//! assert!(cert.mu_upper_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12));
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 //!

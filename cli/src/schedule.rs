@@ -384,10 +384,10 @@ pub fn compute(a: &ScheduleArgs) -> Result<ScheduleReport> {
     // worst case over the positions of the differing record
     let mut best: Option<Candidate> = None;
     for (idx, (pos, p)) in built.problems.iter().enumerate() {
-        let q = p.to_f64();
+        let q = p.to_mid_f64();
         let r = search_tau(&q, search)?;
         let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
-        let mu = cert.mu_f64();
+        let mu = cert.mu_upper_f64();
         if best.as_ref().is_none_or(|b| mu > b.0) {
             best = Some((mu, *pos, r.best, cert, idx));
         }

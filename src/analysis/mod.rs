@@ -379,6 +379,43 @@ pub fn analyze_scope(
     })
 }
 
+/// The bound of one result for `run`: `None` if the result does not concern the run's
+/// algorithm, else the bound or the hypothesis that fails. This is the entry point the
+/// validator (`check`), the verifier and claims use, so they test exactly the bounds
+/// [`analyze`] reports.
+///
+/// # Example
+/// ```
+/// use shiftdp::{Algorithm, ResultId, Setting, analysis::bound};
+/// let run = Setting::from_pairs(Algorithm::Gd, &[
+///     ("n", "10"), ("steps", "100"), ("eta", "0.1"), ("noise", "1"), ("sensitivity", "1"),
+/// ])?;
+/// let b = bound(&run, ResultId::Bsa24Thm4_1).unwrap()?;
+/// assert!((b.mu().unwrap().upper_f64() - 1.0).abs() < 1e-12); // √100 · 1/(10·1)
+/// assert!(bound(&run, ResultId::Bsa24Thm4_2).unwrap().is_err()); // not strongly convex
+/// assert!(bound(&run, ResultId::Bsa24Thm4_5).is_none()); // a NoisyCGD result
+/// # Ok::<(), shiftdp::Error>(())
+/// ```
+pub fn bound(run: &Setting, id: ResultId) -> Option<Result<Bound>> {
+    if id.paper() == Paper::Bsa24 || id == ResultId::Mt07Exp {
+        return bounds_for(run)
+            .into_iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, b)| b);
+    }
+    let mut rows = rdp::rdp_bounds(run);
+    rows.extend(crate::renyi::at22::compare_bounds(run));
+    rows.into_iter()
+        .find(|r| r.0 == id.as_str())
+        .map(|(_, _, title, r, _)| r.map(|rb| Bound::renyi(id, title, rb)))
+}
+
+/// As [`bound`], with the result named by its id text (`BSA24 Thm 4.2`); `None` also
+/// for a text that is not a result id.
+pub fn bound_named(run: &Setting, id: &str) -> Option<Result<Bound>> {
+    ResultId::parse(id).and_then(|id| bound(run, id))
+}
+
 /// The certified answer of one bound to the query.
 fn evaluate(bound: Bound, query: &Query, prec: Precision) -> Outcome {
     let (conversion, r) = answer(&bound, query, prec);

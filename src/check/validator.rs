@@ -5,7 +5,8 @@
 use super::catalogue::{BoundHook, Entry, Params, raw_of};
 use super::common::{EPS_GRID, ORDERS, RenyiCase, SplitMix64, salted};
 use super::region::{self, RegionOverride};
-use crate::bounds::{Bound, BoundKind, bounds_for};
+use crate::analysis::bound_named;
+use crate::bounds::{Bound, BoundKind};
 use crate::error::{Error, Result};
 use crate::exact::validate::{self as vmod, Status};
 use crate::exact::{BoundSpec, Instance, Order, validate};
@@ -256,13 +257,10 @@ fn run_library(
     opts: &CheckOptions,
     rep: &mut BoundReport,
 ) {
-    let bound = match bounds_for(setting)
-        .into_iter()
-        .find(|(id, _)| *id == entry.id)
-    {
-        Some((_, Ok(b))) => b,
-        Some((_, Err(Error::Hypothesis { hypothesis, .. }))) => return skip(rep, hypothesis),
-        Some((_, Err(e))) => {
+    let bound = match bound_named(setting, entry.id) {
+        Some(Ok(b)) => b,
+        Some(Err(Error::Hypothesis { hypothesis, .. })) => return skip(rep, hypothesis),
+        Some(Err(e)) => {
             rep.errors
                 .push(format!("[{}] bound: {e}", fmt_params(params)));
             return;

@@ -12,6 +12,7 @@
 //! Design rule (OpenDP's "search without rigor, certify with rigor"): solvers and
 //! searches run in f64; every number that is *reported* as a bound is recomputed as
 //! an enclosure.
+pub mod certified;
 pub mod enclosure;
 pub mod rounding;
 pub mod special;

@@ -221,7 +221,7 @@ fn golden(g: &dyn Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) -> f64 {
 /// Chooses the order α for `conv` on `curve` by an f64 search.
 fn search_alpha(curve: &RenyiCurve, conv: Conversion, ln_inv_delta: f64) -> Option<f64> {
     let obj = |a: f64| -> f64 {
-        match curve.eval_f64(a) {
+        match curve.eval_mid_f64(a) {
             Some(e) => {
                 let v = formula_f64(conv, a, e, ln_inv_delta);
                 if v.is_finite() { v } else { f64::INFINITY }

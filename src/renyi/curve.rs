@@ -43,7 +43,7 @@ enum Kind {
 /// let c = RenyiCurve::linear(0.5).unwrap();
 /// let e = c.eval(4.0, 128).unwrap();
 /// assert!(e.lower_f64() <= 2.0 && 2.0 <= e.upper_f64());
-/// assert_eq!(c.rho_f64(), Some(0.5));
+/// assert_eq!(c.rho_upper_f64(), Some(0.5));
 /// ```
 #[derive(Clone)]
 pub struct RenyiCurve {
@@ -172,7 +172,7 @@ impl RenyiCurve {
     }
 
     /// ρ of a linear curve (upper end, as f64), `None` otherwise.
-    pub fn rho_f64(&self) -> Option<f64> {
+    pub fn rho_upper_f64(&self) -> Option<f64> {
         match &self.kind {
             Kind::Linear { rho } => Some(rho.upper_f64()),
             _ => None,
@@ -248,7 +248,7 @@ impl RenyiCurve {
     }
 
     /// f64 estimate of ε(α) for searches (`None` where undefined or not finite).
-    pub fn eval_f64(&self, alpha: f64) -> Option<f64> {
+    pub fn eval_mid_f64(&self, alpha: f64) -> Option<f64> {
         match &self.kind {
             Kind::Linear { rho } => Some(rho.mid_f64() * alpha),
             _ => self

@@ -210,11 +210,11 @@ pub fn thm_4_2(case: &GdCase, bits: u32) -> Result<CrossCheck> {
     let own: Vec<f64> = (1..=t)
         .map(|k| s * c.powi((t - k) as i32) * (1.0 + c) / (1.0 + ct))
         .collect();
-    let own_mu = p.certify(0, &own, bits)?.mu_f64();
+    let own_mu = p.certify(0, &own, bits)?.mu_upper_f64();
     Ok(finish(
         "BSA24 Thm 4.2",
         cf.upper_f64(),
-        cert.mu_f64(),
+        cert.mu_upper_f64(),
         0,
         None,
         numeric_mu(&p, 0),
@@ -255,14 +255,14 @@ pub fn thm_4_3(case: &GdCase, bits: u32, search: TauSearch) -> Result<CrossCheck
     let own_mu = if big_t >= 1 && big_t <= case.steps {
         let tt = case.steps - big_t;
         let a = (d + big_t as f64 * s) / big_t as f64;
-        Some(p.certify(tt, &vec![a; big_t], bits)?.mu_f64())
+        Some(p.certify(tt, &vec![a; big_t], bits)?.mu_upper_f64())
     } else {
         None
     };
     Ok(finish(
         "BSA24 Thm 4.3",
         cf.upper_f64(),
-        cert.mu_f64(),
+        cert.mu_upper_f64(),
         tau,
         None,
         numeric_mu(&p, tau),
@@ -294,9 +294,9 @@ fn worst_cyclic(
             CyclicOrder::Fixed(pos),
             case.diameter.map(|d| enc(bits, d)),
         )?;
-        let r = search_tau(&p.to_f64(), search)?;
+        let r = search_tau(&p.to_mid_f64(), search)?;
         let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
-        let mu = cert.mu_f64();
+        let mu = cert.mu_upper_f64();
         if worst.as_ref().is_none_or(|w| mu > w.0) {
             worst = Some((mu, r.best.tau, pos, p));
         }
@@ -395,7 +395,7 @@ pub fn constrained_strongly_convex(
     search: TauSearch,
 ) -> Result<(f64, usize)> {
     let p = gd_problem(case, bits)?;
-    let r = search_tau(&p.to_f64(), search)?;
+    let r = search_tau(&p.to_mid_f64(), search)?;
     let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
     Ok((rd::to_f64_up(&cert.mu_upper), r.best.tau))
 }

@@ -22,7 +22,7 @@
 //! let p = ScheduleProblem::constant(50, 0.9_f64, 1.0, 1.0, None).unwrap();
 //! let sol = solve_kkt(&p, 0).unwrap();
 //! let cert = p.certify(0, &sol.shifts_f64(), 128).unwrap();
-//! assert!(cert.mu_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12)); // certified ≥ optimum
+//! assert!(cert.mu_upper_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12)); // certified ≥ optimum
 //! ```
 //!
 //! # References

@@ -174,7 +174,7 @@ pub fn solve_numeric<R: ScheduleReal>(
     tau: usize,
     opts: NumericOptions,
 ) -> Result<NumericSolution> {
-    let q = p.to_f64();
+    let q = p.to_mid_f64();
     let t = q.horizon();
     let z0 = q.initial_gap(tau)?;
     let c = q.contraction()[tau..].to_vec();

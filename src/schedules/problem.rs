@@ -256,7 +256,7 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
     }
 
     /// An `f64` copy (midpoints) for the numerical solvers.
-    pub fn to_f64(&self) -> ScheduleProblem<f64> {
+    pub fn to_mid_f64(&self) -> ScheduleProblem<f64> {
         let m = |v: &[R]| v.iter().map(|x| x.mid_f64()).collect::<Vec<_>>();
         ScheduleProblem {
             c: m(&self.c),
@@ -279,7 +279,7 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
     /// [`Error::Parameter`] for τ ≥ t, a wrong length, or a non-finite shift.
     pub fn evaluate(&self, tau: usize, a: &[f64]) -> Result<Evaluation> {
         self.check_tau(tau)?;
-        let p = self.to_f64();
+        let p = self.to_mid_f64();
         let n = p.horizon() - tau;
         if a.len() != n {
             return Err(Error::param(
@@ -473,7 +473,7 @@ pub struct Certificate {
 
 impl Certificate {
     /// μ as an `f64` rounded up.
-    pub fn mu_f64(&self) -> f64 {
+    pub fn mu_upper_f64(&self) -> f64 {
         rd::to_f64_up(&self.mu_upper)
     }
 }

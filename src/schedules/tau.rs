@@ -74,7 +74,7 @@ pub fn search_tau<R: ScheduleReal>(
     search: TauSearch,
 ) -> Result<TauResult<R>> {
     let t = p.horizon();
-    let q = p.to_f64();
+    let q = p.to_mid_f64();
     let eval = |tau: usize| -> Result<f64> { Ok(solve_kkt(&q, tau)?.mu2.sqrt()) };
     let candidates: Vec<usize> = match search {
         TauSearch::Fixed(tau) => {

@@ -32,6 +32,7 @@
 //! J. Dong, A. Roth, W. Su, *Gaussian differential privacy*, JRSS-B 84 (2022).
 use super::function::Tradeoff;
 use crate::error::{Error, Result};
+pub use crate::precision::certified::{Certified, Path};
 use crate::precision::special;
 use crate::precision::{Enclosure, Precision};
 use rug::Float;
@@ -58,53 +59,6 @@ pub const F64_TARGET_REL: f64 = 1e-11;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gaussian {
     mu: f64,
-}
-
-/// How a certified value was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Path {
-    /// The f64 path met its accuracy target.
-    F64,
-    /// The f64 path could not certify; MPFR at 64 bits answered instead.
-    MpfrFallback,
-    /// MPFR at the requested precision.
-    Mpfr(u32),
-}
-
-impl Path {
-    /// Short description for reports.
-    pub fn describe(&self) -> String {
-        match self {
-            Path::F64 => "f64".into(),
-            Path::MpfrFallback => "mpfr-64 (f64 fallback)".into(),
-            Path::Mpfr(b) => format!("mpfr-{b}"),
-        }
-    }
-}
-
-/// A certified real value: the exact value lies in `enclosure`; a bound is reported by
-/// the side that is safe for it (its upper end for ε and δ).
-#[derive(Debug, Clone)]
-pub struct Certified {
-    /// Enclosure of the exact value.
-    pub enclosure: Enclosure,
-    /// How it was computed.
-    pub path: Path,
-}
-
-impl Certified {
-    /// The upper end (the reported bound for ε, δ, μ).
-    pub fn upper(&self) -> &Float {
-        self.enclosure.hi()
-    }
-    /// The lower end.
-    pub fn lower(&self) -> &Float {
-        self.enclosure.lo()
-    }
-    /// Relative width of the enclosure.
-    pub fn rel_width(&self) -> f64 {
-        self.enclosure.rel_width()
-    }
 }
 
 /// Validates a GDP parameter given as an enclosure: finite and ≥ 0.

@@ -16,7 +16,7 @@
 //! # References
 //! BSA24 Lemma 3.2, Thm 3.3, Thm 4.1–4.5, Prop 5.1.
 use super::outcome::{Builtin, Ctx, Outcome};
-use crate::bounds::bounds_for;
+use crate::analysis::bound_named;
 use crate::bounds::bsa24::{THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1, mu_thm_4_2};
 use crate::check::{self, SplitMix64};
 use crate::exact::Schedule;
@@ -181,7 +181,7 @@ fn thm_3_3(ctx: &Ctx) -> Outcome {
             Ok(x) => x,
             Err(err) => return Outcome::error(format!("certify at {params:?}: {err}")),
         };
-        let bound = cert.mu_f64();
+        let bound = cert.mu_upper_f64();
         let sched = match Schedule::full(nn, t, e(b, eta), e(b, sigma)) {
             Ok(x) => x,
             Err(err) => return Outcome::error(format!("instance at {params:?}: {err}")),
@@ -229,10 +229,8 @@ fn monotone_in_t(ctx: &Ctx) -> Outcome {
             for k in 1..=6u64 {
                 let mut s2 = s.clone();
                 s2.t = k * step;
-                let mu = bounds_for(&s2)
-                    .into_iter()
-                    .find(|(i, _)| *i == id)
-                    .and_then(|(_, b)| b.ok())
+                let mu = bound_named(&s2, id)
+                    .and_then(|b| b.ok())
                     .and_then(|b| b.mu().map(|m| (m.lower_f64(), m.upper_f64())));
                 let Some((lo, hi)) = mu else { break };
                 if let Some(pv) = prev
@@ -325,10 +323,8 @@ fn lmc_setting(pairs: &[(&str, String)]) -> Option<crate::settings::Setting> {
 }
 
 fn mu_of(s: &crate::settings::Setting, id: &str) -> Option<Enclosure> {
-    bounds_for(s)
-        .into_iter()
-        .find(|(i, _)| *i == id)
-        .and_then(|(_, b)| b.ok())
+    bound_named(s, id)
+        .and_then(|b| b.ok())
         .and_then(|b| b.mu().cloned())
 }
 

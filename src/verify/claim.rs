@@ -254,10 +254,7 @@ pub fn check_claim(
     for (params, setting) in points {
         let Ok(s) = setting else { continue };
         // the family is defined by the hypotheses of its result (e.g. η < 2/M, c < 1)
-        if let Some((_, Err(Error::Hypothesis { .. }))) = crate::bounds::bounds_for(&s)
-            .into_iter()
-            .find(|(id, _)| *id == entry_id)
-        {
+        if let Some(Err(Error::Hypothesis { .. })) = crate::analysis::bound_named(&s, entry_id) {
             skipped += 1;
             continue;
         }

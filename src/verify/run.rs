@@ -17,7 +17,8 @@
 //! the obligation's own id, so the report is the same whatever the thread schedule.
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Run, Series, ratio_summary};
 use super::proofs::{Obligation, ProofFile, RegionOverride, ScheduleRelation};
-use crate::bounds::{Bound, BoundKind, bounds_for};
+use crate::analysis::bound_named;
+use crate::bounds::{Bound, BoundKind};
 use crate::check::{self, CheckOptions};
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
@@ -325,9 +326,7 @@ fn run_improves(
     let mut ratios = vec![];
     for (params, setting) in sample_settings(&entry, &[], n, salted(ctx.seed, "improves-on")) {
         let Ok(s) = setting else { continue };
-        let all = bounds_for(&s);
-        let get = |id: &str| all.iter().find(|(i, _)| *i == id).map(|(_, b)| b.clone());
-        let (Some(Ok(a)), Some(Ok(b))) = (get(result), get(other)) else {
+        let (Some(Ok(a)), Some(Ok(b))) = (bound_named(&s, result), bound_named(&s, other)) else {
             continue;
         };
         let (mixed_a, mixed_b) = (a.mu().is_some(), b.mu().is_some());
