@@ -22,7 +22,7 @@
 //!
 //! For full batches, `H = m I`, constant η with `c = 1 − ηm ∈ [0, 1)`, this is
 //! `μ = √((1 − c^t)/(1 + c^t) · (1 + c)/(1 − c)) · L/(nσ)`, the value of BSA24 Thm 4.2
-//! (checked in tests/exact.rs).
+//! (checked in cli/tests/exact.rs).
 //!
 //! # Rounding
 //! The scalar path evaluated in [`Enclosure`](crate::precision::Enclosure) arithmetic
