@@ -38,7 +38,9 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
             let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
             let printed = c.powi(2 * k as i32) * a;
             let opt = pabi_from_gap(alpha, c, &vec![eta * s1; k], d);
-            let b3 = a * (1.0 - c * c) / (c.powi(-2 * k as i32) - 1.0);
+            let zero = Enclosure::from_u64(128, 0);
+            let b3 = shiftdp::renyi::at22::b_term(alpha, &zero, eta, s1, d, Some(c), k as u64, 128)
+                .mid_f64();
             assert!((opt / b3 - 1.0).abs() < 1e-9, "c={c} k={k}: {opt} vs {b3}");
             assert!(
                 printed >= opt * (1.0 - 1e-12),
@@ -367,4 +369,169 @@ fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
             );
         }
     }
+}
+
+/// The library's (B.2)/(B.3) objective `at22::b_term` (which the recipes certify their
+/// value with) against an independent computation: its PABI part is (α/2)× the KKT
+/// optimum of the schedule problem with s ≡ 0, contraction c (1 for (B.2)), noise ησ₁
+/// and fixed gap z_τ = D over T̃ steps (AT22 footnote 15, ERRATA.md A3), and the rest is
+/// T̃·Q for a certified Q.
+#[test]
+fn b3_term_is_the_schedule_optimum() {
+    use shiftdp::renyi::at22::b_term;
+    let wp = 128;
+    let zero = Enclosure::from_u64(wp, 0);
+    for &(alpha, c, k, d, eta, s1) in &[
+        (2.0f64, Some(0.9f64), 7u64, 2.0f64, 0.5f64, 1.0f64),
+        (3.5, Some(0.99), 40, 1.0, 0.3, 4.3),
+        (8.0, Some(0.5), 3, 4.0, 1.0, 2.0),
+        (1.5, Some(0.999), 250, 0.7, 0.05, 1.1),
+        (2.0, None, 7, 2.0, 0.5, 1.0),
+        (5.0, None, 60, 0.3, 0.2, 0.8),
+    ] {
+        let opt = pabi_from_gap(alpha, c.unwrap_or(1.0), &vec![eta * s1; k as usize], d);
+        let pabi = b_term(alpha, &zero, eta, s1, d, c, k, wp);
+        assert!(
+            (pabi.mid_f64() / opt - 1.0).abs() < 1e-9,
+            "c={c:?} k={k}: b_term {} vs (α/2)·optimum {opt}",
+            pabi.mid_f64()
+        );
+        // with a certified Q: T̃·Q on top
+        let q = s_alpha(alpha, 0.05, 3.0, 64).unwrap();
+        let full = b_term(alpha, &q, eta, s1, d, c, k, wp);
+        let want = k as f64 * q.mid_f64() + opt;
+        assert!(
+            (full.mid_f64() / want - 1.0).abs() < 1e-9,
+            "c={c:?} k={k}: b_term {} vs T̃Q + optimum {want}",
+            full.mid_f64()
+        );
+    }
+}
+
+fn sgd_setting(pairs: &[(&str, &str)]) -> shiftdp::settings::Setting {
+    use shiftdp::settings::{Algorithm, RawSetting, Setting};
+    Setting::new(Algorithm::Sgd, &RawSetting::from_pairs(pairs).unwrap()).unwrap()
+}
+
+/// (B.3) for a NoisySGD setting (`compare`, the validator): every value fed to the recipe
+/// is at the end of the typed decimal that makes the bound larger, compared with the
+/// exact rationals of the decimals. 0.95, 0.1 and 0.3 are not binary numbers and their
+/// nearest doubles lie on the unsafe side (0.95, 0.3 below; 0.1 above), so feeding
+/// midpoints fails here; in particular the (B.3) term grows with c, and c must be
+/// rounded up.
+#[test]
+fn b3_setting_feeds_each_value_at_its_safe_end() {
+    use rug::Rational;
+    use rug::float::Round;
+    use shiftdp::renyi::at22::{EQ_B3, recipe_b_for_setting, recipe_b_id, recipe_b_inputs};
+    let s = sgd_setting(&[
+        ("n", "30"),
+        ("batch", "7"),
+        ("steps", "400"),
+        ("eta", "0.1"),
+        ("noise", "0.7"),
+        ("sensitivity", "0.3"),
+        ("contraction", "0.95"),
+        ("diameter", "0.3"),
+    ]);
+    let r = |a: u32, b: u32| Rational::from((a, b));
+    let ex = |x: f64| Rational::from_f64(x).unwrap();
+    let up = |q: &Rational| rug::Float::with_val_round(53, q, Round::Up).0.to_f64();
+    let down = |q: &Rational| rug::Float::with_val_round(53, q, Round::Down).0.to_f64();
+    // the test discriminates: nearest doubles on the unsafe side
+    assert!(ex(0.95) < r(19, 20) && ex(0.3) < r(3, 10) && ex(0.1) > r(1, 10));
+
+    assert_eq!(recipe_b_id(&s), EQ_B3);
+    let x = recipe_b_inputs(&s).unwrap();
+    let c = x.c.expect("(B.3) selected");
+    let checks = [
+        ("c (up)", ex(c) >= r(19, 20), c, up(&r(19, 20))),
+        ("q = b/n (up)", ex(x.q) >= r(7, 30), x.q, up(&r(7, 30))),
+        ("D (up)", ex(x.d) >= r(3, 10), x.d, up(&r(3, 10))),
+        ("η (down)", ex(x.eta) <= r(1, 10), x.eta, down(&r(1, 10))),
+        (
+            "σ (down)",
+            ex(x.sigma) <= r(7, 10),
+            x.sigma,
+            down(&r(7, 10)),
+        ),
+        (
+            "b/L (down)",
+            ex(x.b_over_l) <= r(70, 3),
+            x.b_over_l,
+            down(&r(70, 3)),
+        ),
+    ];
+    for (name, safe, fed, want) in checks {
+        assert!(safe, "{name}: fed {fed:e} is on the unsafe side");
+        // and not looser than one rounding
+        assert!(
+            (fed - want).abs() <= f64::EPSILON * want.abs(),
+            "{name}: fed {fed:e}, safe end {want:e}"
+        );
+    }
+    assert_eq!(x.t, 400);
+
+    // the ε the setting gets is the recipe at the independently rounded inputs, and the
+    // contraction matters here (the PABI branch is active): c rounded to nearest gives less
+    for alpha in [2.0, 4.0] {
+        let got = recipe_b_for_setting(&s, alpha, QReading::BothOrders, 64)
+            .unwrap()
+            .upper_f64();
+        let safe = recipe_b_with(
+            alpha,
+            up(&r(7, 30)),
+            down(&r(70, 3)),
+            down(&r(1, 10)),
+            down(&r(7, 10)),
+            400,
+            up(&r(3, 10)),
+            Some(up(&r(19, 20))),
+            QReading::BothOrders,
+            64,
+        )
+        .unwrap()
+        .upper_f64();
+        assert!(got >= safe, "α = {alpha}: {got} < {safe}");
+        let nearest_c = recipe_b_with(
+            alpha,
+            up(&r(7, 30)),
+            down(&r(70, 3)),
+            down(&r(1, 10)),
+            down(&r(7, 10)),
+            400,
+            up(&r(3, 10)),
+            Some(0.95),
+            QReading::BothOrders,
+            64,
+        )
+        .unwrap()
+        .upper_f64();
+        assert!(
+            nearest_c < safe,
+            "α = {alpha}: c's rounding should show ({nearest_c} vs {safe})"
+        );
+    }
+}
+
+/// A contraction whose enclosure lies below 1 but whose upper end rounds up to 1.0 (the
+/// midpoint rounds to 1 − 2⁻⁵³): the recipe is (B.2), valid for c ≤ 1, not (B.3) at a c
+/// below the true one.
+#[test]
+fn recipe_b_selects_b2_when_c_rounds_up_to_one() {
+    use shiftdp::renyi::at22::{EQ_B2, recipe_b_id, recipe_b_inputs};
+    let s = sgd_setting(&[
+        ("n", "30"),
+        ("batch", "7"),
+        ("steps", "50"),
+        ("eta", "0.1"),
+        ("noise", "0.7"),
+        ("sensitivity", "0.3"),
+        ("contraction", "0.99999999999999992"),
+        ("diameter", "0.3"),
+    ]);
+    let c = s.c.as_ref().unwrap();
+    assert!(c.mid_f64() < 1.0 && c.upper_f64() == 1.0);
+    assert_eq!(recipe_b_id(&s), EQ_B2);
+    assert_eq!(recipe_b_inputs(&s).unwrap().c, None);
 }

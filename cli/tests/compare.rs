@@ -5,8 +5,6 @@ use serde_json::Value;
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::at22::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
-use shiftdp::schedules::ScheduleProblem;
-use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp_cli::compare::{CompareArgs, run};
 use shiftdp_cli::setting::{AlgorithmArg, SettingArgs};
 
@@ -193,32 +191,6 @@ fn sgd_ys22_translation_and_rows() {
     assert_eq!(base["eligible_for_best"], false);
     assert_ne!(j["best"], "YS22 composition baseline");
     assert!(run(&args(AlgorithmArg::Sgd, set, "2")).is_err());
-}
-
-/// (B.3)'s closed-form PABI term αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)) is the schedule optimum
-/// with s = 0, z_τ = D, contraction c over T̃ steps (times α/2): KKT solver.
-#[test]
-fn b3_term_is_the_schedule_optimum() {
-    for &(c, k, d, g) in &[
-        (0.9f64, 7usize, 2.0f64, 0.5f64),
-        (0.99, 40, 1.0, 1.3),
-        (0.5, 3, 4.0, 2.0),
-    ] {
-        // horizon k + 1 with τ = 1 and fixed gap D at τ: k shifted steps
-        let mut sv = vec![0.0; k + 1];
-        sv[0] = 1.0; // irrelevant: the gap at τ = 1 is fixed to D
-        let p = ScheduleProblem::new(vec![c; k + 1], sv, vec![g; k + 1], None)
-            .unwrap()
-            .with_fixed_gap(Some(d))
-            .unwrap();
-        let sol = solve_kkt(&p, 1).unwrap();
-        let closed = d * d * (1.0 - c * c) / (c.powi(-2 * k as i32) - 1.0) / (g * g);
-        assert!(
-            (sol.mu2 / closed - 1.0).abs() < 1e-10,
-            "{} vs {closed}",
-            sol.mu2
-        );
-    }
 }
 
 /// (B.1) is at least the optimum of Prop 3.2 (c = 1, s_k = ηL/n, z_τ = D, τ searched):

@@ -114,6 +114,24 @@ pub fn to_decimal_down(a: &Float, digits: usize) -> String {
     a.to_string_radix_round(10, Some(digits), Round::Down)
 }
 
+/// `a·b` rounded toward −∞ to an f64 (result ≤ exact product): the exact product of two
+/// f64 has at most 106 bits, so it is formed exactly and rounded once.
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::rounding::{mul_down_f64, mul_up_f64};
+/// let (lo, hi) = (mul_down_f64(0.1, 3.0), mul_up_f64(0.1, 3.0));
+/// assert!(lo <= hi && hi - lo <= f64::EPSILON);
+/// ```
+pub fn mul_down_f64(a: f64, b: f64) -> f64 {
+    to_f64_down(&(Float::with_val(106, a) * Float::with_val(106, b)))
+}
+
+/// `a·b` rounded toward +∞ to an f64 (result ≥ exact product).
+pub fn mul_up_f64(a: f64, b: f64) -> f64 {
+    to_f64_up(&(Float::with_val(106, a) * Float::with_val(106, b)))
+}
+
 /// Next f64 above `x` (for finite `x`): used to push an f64 bound one ulp in the safe
 /// direction.
 pub fn next_up_f64(x: f64) -> f64 {

@@ -33,6 +33,7 @@ use super::sampled_gaussian::s_alpha;
 use crate::bounds::RdpBound;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::precision::rounding::mul_down_f64;
 use crate::renyi::RenyiCurve;
 use crate::renyi::curve::tabulate;
 use crate::schedules::ScheduleProblem;
@@ -208,7 +209,7 @@ pub fn recipe_3_6(
     if t == 0 {
         return Err(Error::param("t", t, "must be ≥ 1"));
     }
-    let qv = s_alpha(alpha, q, b_over_l * sigma2, bits)?;
+    let qv = s_alpha(alpha, q, mul_down_f64(b_over_l, sigma2), bits)?;
     let a = alpha * d * d / (2.0 * eta * eta * sigma1 * sigma1);
     let qf = qv.mid_f64();
     let f = |k: u64| k as f64 * qf + a / k as f64;
@@ -223,10 +224,26 @@ pub fn recipe_3_6(
     Ok((v.with_prec(bits), best.1))
 }
 
-/// The convex-losses term (B.2) or strongly convex term (B.3) at one noise split and
-/// T̃, as an enclosure.
+/// The objective of (B.2) (c = None) or (B.3) (c = Some(c)) at one noise split and T̃,
+/// as an enclosure: `T̃·Q + R(T̃)` with R = αD²/(2η²σ₁²T̃) for (B.2) and
+/// αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)) for (B.3). With Q = 0 it is the PABI term alone
+/// ((α/2)× the Prop 3.2 / 5.6 schedule optimum with s ≡ 0 from z_τ = D over T̃ steps of
+/// noise ησ₁; checked against the KKT solver in tests/renyi_at22.rs).
+///
+/// `wp` is the working precision of the enclosure arithmetic. The recipes certify their
+/// value at the chosen (σ₁, T̃) with this function.
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::Enclosure;
+/// use shiftdp::renyi::at22::b_term;
+/// // (B.2), Q = 0, T̃ = 2: αD²/(2η²σ₁²·2) = 2·1/(2·1·1·2) = 0.5
+/// let zero = Enclosure::from_u64(96, 0);
+/// let v = b_term(2.0, &zero, 1.0, 1.0, 1.0, None, 2, 96);
+/// assert!((v.mid_f64() - 0.5).abs() < 1e-15);
+/// ```
 #[allow(clippy::too_many_arguments)]
-fn b_term(
+pub fn b_term(
     alpha: f64,
     qv: &Enclosure,
     eta: f64,
@@ -425,7 +442,7 @@ fn recipe_b(
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
     let wp = bits + 32;
-    let first = sgm_q(alpha, q, b_over_l * sigma, reading, bits)?.with_prec(wp)
+    let first = sgm_q(alpha, q, mul_down_f64(b_over_l, sigma), reading, bits)?.with_prec(wp)
         * Enclosure::from_u64(wp, t);
     if t < 2 {
         return Ok(first.with_prec(bits));
@@ -490,7 +507,7 @@ fn recipe_b(
                 return Ok(first.with_prec(bits));
             }
             // a split whose Q cannot be certified is dropped (the T·S_α branch stands)
-            let Ok(qv) = sgm_q(alpha, q, b_over_l * s2, reading, bits) else {
+            let Ok(qv) = sgm_q(alpha, q, mul_down_f64(b_over_l, s2), reading, bits) else {
                 return Ok(first.with_prec(bits));
             };
             let v = b_term(alpha, &qv, eta, s1_safe, d, c, k, wp);
@@ -772,18 +789,65 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
     out
 }
 
-/// The AT22 recipe a NoisySGD setting selects: (B.3) when its contraction c < 1
-/// (midpoint), else (B.2).
+/// The AT22 recipe a NoisySGD setting selects: (B.3) when the upper end of its
+/// contraction enclosure (rounded up to f64) is < 1, else (B.2) (valid for every c ≤ 1).
 pub fn recipe_b_id(s: &Setting) -> &'static str {
-    match s.c.as_ref().map(Enclosure::mid_f64) {
+    match s.c.as_ref().map(Enclosure::upper_f64) {
         Some(c) if c < 1.0 => EQ_B3,
         _ => EQ_B2,
     }
 }
 
+/// The f64 arguments [`recipe_b_for_setting`] feeds to [`recipe_b_with`], each at the
+/// end of the setting's enclosure that makes the bound larger.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecipeBInputs {
+    /// q = b/n, rounded up (S_α(q, ·) increases with q).
+    pub q: f64,
+    /// b/L, rounded down (Q = S_α(q, bσ₂/L) decreases with the noise scale bσ₂/L).
+    pub b_over_l: f64,
+    /// η, rounded down (the PABI terms αD²/(2η²σ₁²)·… decrease with η).
+    pub eta: f64,
+    /// σ, rounded down (less noise: larger Q and larger PABI term).
+    pub sigma: f64,
+    /// T (exact).
+    pub t: u64,
+    /// D, rounded up (the PABI terms grow with D²).
+    pub d: f64,
+    /// c for (B.3), rounded **up**: (1−c²)/(c^{−2T̃}−1) = c^{2T̃}(1−c²)/(1−c^{2T̃}) increases
+    /// with c on (0, 1) (it tends to 1/T̃, (B.2)'s term, as c → 1). `None`: (B.2).
+    pub c: Option<f64>,
+}
+
+/// The arguments of (B.2)/(B.3) for a NoisySGD setting (see [`RecipeBInputs`] for the
+/// direction of each rounding).
+///
+/// # Errors
+/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// contraction, or for c > 1.
+pub fn recipe_b_inputs(s: &Setting) -> Result<RecipeBInputs> {
+    let id = recipe_b_id(s);
+    let d =
+        s.d.as_ref()
+            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter"))?;
+    let c = contraction(s, id)?;
+    // the (B.3) term increases with c: feed the upper end of c's enclosure
+    let c_up = c.upper_f64();
+    let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
+    Ok(RecipeBInputs {
+        q: s.p().upper_f64(),
+        b_over_l,
+        eta: s.eta.lower_f64(),
+        sigma: s.sigma.lower_f64(),
+        t: s.t,
+        d: d.upper_f64(),
+        c: (c_up < 1.0).then_some(c_up),
+    })
+}
+
 /// (B.2) or (B.3) (as [`recipe_b_id`] selects) for a NoisySGD setting at order α, as
-/// `compare` and the validator evaluate it: q = b/n rounded up, b/L, η and σ rounded
-/// down, D up, c at its midpoint; Q read as `reading`.
+/// `compare` and the validator evaluate it: the arguments of [`recipe_b_inputs`] (q = b/n
+/// up, b/L, η and σ down, D up, c up); Q read as `reading`.
 ///
 /// # Errors
 /// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
@@ -794,24 +858,9 @@ pub fn recipe_b_for_setting(
     reading: QReading,
     bits: u32,
 ) -> Result<Enclosure> {
-    let cm = s.c.as_ref().map(Enclosure::mid_f64);
-    let id = recipe_b_id(s);
-    let d =
-        s.d.as_ref()
-            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter"))?;
-    contraction(s, id)?;
-    let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
+    let x = recipe_b_inputs(s)?;
     recipe_b_with(
-        alpha,
-        s.p().upper_f64(),
-        b_over_l,
-        s.eta.lower_f64(),
-        s.sigma.lower_f64(),
-        s.t,
-        d.upper_f64(),
-        cm.filter(|&c| c < 1.0),
-        reading,
-        bits,
+        alpha, x.q, x.b_over_l, x.eta, x.sigma, x.t, x.d, x.c, reading, bits,
     )
 }
 

@@ -118,7 +118,9 @@ fn recipe_5_3_vs_schedule(ctx: &Ctx) -> Outcome {
         );
         let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
         let printed = c.powi(2 * k as i32) * a;
-        let b3 = a * (1.0 - c * c) / (c.powi(-2 * k as i32) - 1.0);
+        // the library's (B.3) term (Q = 0: the PABI part alone), not a retyped formula
+        let zero = Enclosure::from_u64(128, 0);
+        let b3 = super::at22::b_term(alpha, &zero, eta, s1, d, Some(c), k as u64, 128).mid_f64();
         let Some(opt) = pabi_from_gap(alpha, c, &vec![eta * s1; k], d) else {
             return Outcome::error("schedule solver failed");
         };
@@ -230,7 +232,15 @@ fn lemma_2_12_both_orders(ctx: &Ctx) -> Outcome {
         if !super::at22::alpha_star_conditions(alpha, q, sigma) {
             continue;
         }
-        let bound = 2.0 * alpha * q * q / (sigma * sigma);
+        // the library's Lemma 2.12 bound (it checks the hypotheses itself)
+        let bound = match super::at22::lemma_2_12(alpha, q, sigma, 128) {
+            Ok(b) => b.lower_f64(),
+            Err(e) => {
+                return Outcome::error(format!(
+                    "Lemma 2.12 at q = {q}, σ = {sigma}, α = {alpha}: {e}"
+                ));
+            }
+        };
         let Ok(m) = SampledGaussian::new(q, sigma) else {
             return Outcome::error("sampled Gaussian");
         };

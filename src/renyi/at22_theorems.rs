@@ -174,7 +174,13 @@ pub fn recipe_5_3(
             format!("c = {c}"),
         ));
     }
-    let qv = sgm_q(alpha, q, b_over_l * sigma2, reading, bits)?;
+    let qv = sgm_q(
+        alpha,
+        q,
+        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
+        reading,
+        bits,
+    )?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * eta * eta * sigma1 * sigma1);
     let lc = -c.ln();
@@ -248,7 +254,13 @@ pub fn recipe_5_7(
             format!("η_{i} = {x}"),
         ));
     }
-    let qv = sgm_q(alpha, q, b_over_l * sigma2, reading, bits)?;
+    let qv = sgm_q(
+        alpha,
+        q,
+        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
+        reading,
+        bits,
+    )?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * sigma1 * sigma1);
     // suffix sums S(τ) = Σ_{t=τ+1}^{T−1} η_t

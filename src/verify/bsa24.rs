@@ -48,8 +48,8 @@ pub fn builtins() -> Vec<Builtin> {
             run: monotone_in_t,
         },
         Builtin {
-            name: "bsa24/cor-5-2-is-prop-5-1-and-its-limit",
-            about: "Cor 5.2: π(η) has Prop 5.1's μ; π has μ = L/√m, the η → 0 limit, never below π(η)",
+            name: "bsa24/cor-5-2-exact-stationary-and-eta-limit",
+            about: "Cor 5.2: π(η) = t → ∞ limit of the exact quadratic LMC run (which Prop 5.1 and π(η) dominate); π = η → 0 limit of Prop 5.1",
             run: cor_5_2,
         },
         Builtin {
@@ -335,15 +335,41 @@ fn as_params(pairs: &[(&str, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Prop 5.1's μ read off `bounds_for` for the LMC setting `pairs` with η replaced by
+/// `eta`, with the η of the validated setting.
+fn prop_5_1_at_eta(pairs: &[(&str, String)], eta: f64) -> Option<(f64, Enclosure)> {
+    use crate::bounds::bsa24::PROP_5_1;
+    let mut v = pairs.to_vec();
+    for (k, x) in v.iter_mut() {
+        if *k == "eta" {
+            *x = format!("{eta:e}");
+        }
+    }
+    let s = lmc_setting(&v)?;
+    Some((s.eta.mid_f64(), mu_of(&s, PROP_5_1)?))
+}
+
+/// Cor 5.2 against computations that share no formula with it:
+///
+/// * π(η) (and Prop 5.1 at every t): the exact LMC run on the quadratic with curvature m
+///   and gradient difference L ([`scalar_mu`] over t steps of noise √(2η)) must stay
+///   below, and at t with (1 − ηm)ᵗ ≤ e⁻⁴⁶ (the stationary law up to 10⁻²⁰) equal it to
+///   10⁻¹², so a stationary formula that is too large or too small fails;
+/// * π: L/√m must be the η → 0 limit of the library's Prop 5.1 μ, evaluated at
+///   η/4ʲ until ηm ≤ 10⁻⁴ and extrapolated linearly in η (error ~ (ηm)²/128).
 fn cor_5_2(ctx: &Ctx) -> Outcome {
     use crate::bounds::bsa24::{COR_5_2_ETA, COR_5_2_EXP, PROP_5_1};
     let mut rng = SplitMix64::new(ctx.seed);
     let n = ctx.samples_or(30);
     let mut run = 0;
+    let mut ratios = vec![];
     for _ in 0..n {
-        let eta = rng.dec(0.001, 1.0);
-        let big_m = rng.dec(0.05, 1.9 / eta.parse::<f64>().unwrap_or(1.0));
-        let m = rng.dec(0.01, big_m.parse::<f64>().unwrap_or(1.0));
+        let eta = rng.dec(0.01, 1.0);
+        let ef = eta.parse::<f64>().unwrap_or(1.0);
+        let big_m = rng.dec(0.05, 1.9 / ef);
+        let mf = big_m.parse::<f64>().unwrap_or(1.0);
+        // ηm ≥ 0.004 keeps the exact run's horizon ≤ 12 000 steps
+        let m = rng.dec((0.004 / ef).max(0.01).min(mf), mf);
         let pairs = vec![
             ("steps", "1".to_string()),
             ("eta", eta),
@@ -354,33 +380,95 @@ fn cor_5_2(ctx: &Ctx) -> Outcome {
         let Some(s) = lmc_setting(&pairs) else {
             continue;
         };
-        let (Some(p), Some(st), Some(ex)) = (
+        let (Some(p), Some(st), Some(ex), Some(me)) = (
             mu_of(&s, PROP_5_1),
             mu_of(&s, COR_5_2_ETA),
             mu_of(&s, COR_5_2_EXP),
+            s.m.clone(),
         ) else {
             continue;
         };
         run += 1;
-        let eta = s.eta.mid_f64();
-        let m = s.m.as_ref().map_or(f64::NAN, Enclosure::mid_f64);
-        let l = s.l.mid_f64();
-        let limit = l / m.sqrt();
-        let same = (st.mid_f64() - p.mid_f64()).abs() <= 1e-12 * p.mid_f64();
-        let lim_ok = (ex.mid_f64() - limit).abs() <= 1e-12 * limit;
-        let above = ex.upper_f64() >= st.lower_f64();
-        // Prop 5.1 → L/√m as η → 0: 1 − √(1 − y) ≤ y with y = ηm/2
-        let gap_ok = limit - p.mid_f64() <= limit * (eta * m / 2.0 + 1e-12);
-        if !(same && lim_ok && above && gap_ok) {
-            return Outcome::fail(
-                "Cor 5.2 against Prop 5.1",
-                run,
-                as_params(&pairs),
+        let fail = |what: &str, detail: String| {
+            Outcome::fail(format!("Cor 5.2: {what}"), run, as_params(&pairs), detail)
+        };
+        // exact instance: LMC (n = 1, per-step noise ησ = √(2η)) on f = m x²/2 − g x
+        let ci = 1.0 - s.eta.mid_f64() * me.mid_f64();
+        let rate = -ci.abs().max(1e-300).ln();
+        // horizon with (1 − ηm)ᵗ ≤ e⁻⁴⁶; when that is over 20 000 steps (ηM < 0.004 forced a
+        // smaller m) only the domination is checked
+        let tight = 46.0 / rate <= 20_000.0;
+        let t_big = ((46.0 / rate).ceil() as usize).clamp(1, 20_000);
+        let sigma = (e(ctx.bits, 2.0) / s.eta.clone()).sqrt();
+        let inst = |t: usize| {
+            Schedule::full(1, t, s.eta.clone(), sigma.clone()).map(|sc| scalar_mu(&sc, &me, &s.l))
+        };
+        let (Ok(big), Ok(small)) = (inst(t_big), inst(1 + t_big / 7)) else {
+            return Outcome::error(format!("exact instance at {pairs:?}"));
+        };
+        for (name, b) in [("Prop 5.1", &p), ("π(η)", &st)] {
+            if b.upper_f64() < big.lower_f64() || b.upper_f64() < small.lower_f64() {
+                return fail(
+                    "below the exact LMC instance",
+                    format!(
+                        "{name} μ ≤ {:.15e} < instance μ ≥ {:.15e} (t = {t_big}) / {:.15e} (t = {})",
+                        b.upper_f64(),
+                        big.lower_f64(),
+                        small.lower_f64(),
+                        1 + t_big / 7
+                    ),
+                );
+            }
+        }
+        if tight && st.lower_f64() > big.upper_f64() * (1.0 + 1e-12) {
+            return fail(
+                "π(η) is not the stationary limit of the exact instance",
                 format!(
-                    "Prop 5.1 {:.15e}, Cor 5.2 π(η) {:.15e}, Cor 5.2 π {:.15e}, L/√m {limit:.15e}",
-                    p.mid_f64(),
-                    st.mid_f64(),
-                    ex.mid_f64()
+                    "π(η) μ ≥ {:.15e} > instance μ ≤ {:.15e} at t = {t_big} ((1 − ηm)ᵗ ≤ e⁻⁴⁶)",
+                    st.lower_f64(),
+                    big.upper_f64()
+                ),
+            );
+        }
+        ratios.push(st.mid_f64() / big.mid_f64());
+        // π: the η → 0 limit of Prop 5.1's μ
+        let mut pts: Vec<(f64, f64)> = vec![];
+        let mut h = ef;
+        loop {
+            let Some((hx, mu)) = prop_5_1_at_eta(&pairs, h) else {
+                return Outcome::error(format!("Prop 5.1 at η = {h:e} for {pairs:?}"));
+            };
+            if mu.lower_f64() > ex.upper_f64() {
+                return fail(
+                    "π below Prop 5.1 at a smaller η",
+                    format!(
+                        "Prop 5.1 at η = {hx:e}: {:.15e} > π {:.15e}",
+                        mu.lower_f64(),
+                        ex.upper_f64()
+                    ),
+                );
+            }
+            pts.push((hx, mu.mid_f64()));
+            if hx * me.mid_f64() <= 1e-4 || pts.len() >= 40 {
+                break;
+            }
+            h /= 4.0;
+        }
+        let k = pts.len();
+        let lim = if k >= 2 {
+            let ((h1, m1), (h2, m2)) = (pts[k - 2], pts[k - 1]);
+            (h1 * m2 - h2 * m1) / (h1 - h2)
+        } else {
+            pts[0].1
+        };
+        let increasing = pts.windows(2).all(|w| w[1].1 >= w[0].1 * (1.0 - 1e-15));
+        if !increasing || (lim / ex.mid_f64() - 1.0).abs() > 1e-8 {
+            return fail(
+                "π is not the η → 0 limit of Prop 5.1",
+                format!(
+                    "π {:.15e}; Prop 5.1 at η = {:?} extrapolates to {lim:.15e}",
+                    ex.mid_f64(),
+                    pts
                 ),
             );
         }
@@ -389,9 +477,12 @@ fn cor_5_2(ctx: &Ctx) -> Outcome {
         return Outcome::error("no admissible LMC point");
     }
     Outcome::pass(
-        format!("{run} LMC settings: π(η) = Prop 5.1, π = L/√m ≥ π(η), gap ≤ ηm/2 · L/√m"),
+        format!(
+            "{run} LMC settings: Prop 5.1 and π(η) ≥ the exact quadratic LMC run, π(η) = its stationary μ (10⁻¹²); π = η → 0 limit of Prop 5.1 (10⁻⁸) (ratio π(η) / instance)"
+        ),
         run,
     )
+    .with_ratios(&ratios)
 }
 
 fn cor_5_4(ctx: &Ctx) -> Outcome {
