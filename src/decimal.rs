@@ -34,6 +34,33 @@ pub fn fmt_down(x: &rug::Float, bits: u32) -> String {
     to_decimal_down(x, digits_for(bits))
 }
 
+/// Decimal string of an f64 lower bound with `digits` significant digits, rounded down
+/// (the decimal is ≤ `x`; `{:e}` rounds to nearest and can land above it).
+///
+/// # Example
+/// ```
+/// use shiftdp::decimal::{f64_down, f64_up};
+/// let x = 0.158_655_253_931_457_05_f64;
+/// assert!(f64_down(x, 17).parse::<f64>().unwrap() <= x);
+/// assert!(f64_up(x, 17).parse::<f64>().unwrap() >= x);
+/// assert_eq!(f64_down(f64::NAN, 5), "NaN");
+/// ```
+pub fn f64_down(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    to_decimal_down(&rug::Float::with_val(53, x), digits)
+}
+
+/// Decimal string of an f64 upper bound with `digits` significant digits, rounded up
+/// (the decimal is ≥ `x`).
+pub fn f64_up(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    to_decimal_up(&rug::Float::with_val(53, x), digits)
+}
+
 /// Short human form of an f64 estimate (tables of estimates; never for a bound).
 pub fn short(x: f64) -> String {
     if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {

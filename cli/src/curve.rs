@@ -1,6 +1,7 @@
 //! `shiftdp curve gdp`: values of G(μ) or C_p(G(μ)) on a grid of α.
 use super::{Output, parse_number};
 use serde_json::json;
+use shiftdp::decimal::{f64_down, f64_up};
 use shiftdp::error::{Error, Result};
 use shiftdp::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff, check_tradeoff_laws};
 
@@ -23,7 +24,8 @@ pub struct GdpCurveArgs {
     /// Number of grid points α = 0, 1/(K−1), …, 1 (2 ≤ K ≤ 10⁶).
     #[arg(long, default_value_t = 101)]
     pub points: usize,
-    /// CSV output: `alpha,value,lower,upper`.
+    /// CSV output: `alpha,value,lower_safe,upper` (the lower end is the safe end of a
+    /// tradeoff value; the value lies in [lower, upper] as printed).
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// Print one JSON object.
@@ -71,7 +73,10 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
     for i in 0..=k {
         let alpha = i as f64 / k as f64;
         let (lo, hi) = f.eval_bounds(alpha);
-        rows.push((alpha, f.eval(alpha), lo, hi));
+        // the estimate is reported inside its certified bracket; printed below with
+        // lower and value rounded down and upper rounded up, so that the printed
+        // decimals keep lower ≤ value ≤ upper
+        rows.push((alpha, f.eval(alpha).clamp(lo, hi), lo, hi));
     }
     let format = if a.json {
         Format::Json
@@ -82,9 +87,14 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
     };
     let mut human = String::new();
     if format == Format::Csv {
-        human.push_str("alpha,value,lower,upper\n");
+        human.push_str("alpha,value,lower_safe,upper\n");
         for (al, v, lo, hi) in &rows {
-            human.push_str(&format!("{al},{v:.17e},{lo:.17e},{hi:.17e}\n"));
+            human.push_str(&format!(
+                "{al},{},{},{}\n",
+                f64_down(*v, 18),
+                f64_down(*lo, 18),
+                f64_up(*hi, 18)
+            ));
         }
     } else {
         human.push_str(&format!(
@@ -97,9 +107,13 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
                 "LAW CHECK FAILED"
             }
         ));
-        human.push_str("      alpha          f(alpha)     certified lower\n");
+        human.push_str("      alpha          f(alpha)   certified lower (safe end)\n");
         for (al, v, lo, _) in &rows {
-            human.push_str(&format!("{al:>11.6} {v:>17.12} {lo:>17.12}\n"));
+            human.push_str(&format!(
+                "{al:>11.6} {:>20} {:>20}\n",
+                f64_down(*v, 13),
+                f64_down(*lo, 13)
+            ));
         }
     }
     let json = json!({
@@ -108,9 +122,10 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
         "symmetric": f.is_symmetric(),
         "valid_tradeoff_function": laws.is_ok(),
         "alpha": rows.iter().map(|r| format!("{:e}", r.0)).collect::<Vec<_>>(),
-        "value": rows.iter().map(|r| format!("{:e}", r.1)).collect::<Vec<_>>(),
-        "lower": rows.iter().map(|r| format!("{:e}", r.2)).collect::<Vec<_>>(),
-        "upper": rows.iter().map(|r| format!("{:e}", r.3)).collect::<Vec<_>>(),
+        "value": rows.iter().map(|r| f64_down(r.1, 18)).collect::<Vec<_>>(),
+        "lower": rows.iter().map(|r| f64_down(r.2, 18)).collect::<Vec<_>>(),
+        "upper": rows.iter().map(|r| f64_up(r.3, 18)).collect::<Vec<_>>(),
+        "safe_end": "lower",
     });
     if let Err(e) = laws {
         return Err(Error::NotCertified {

@@ -335,3 +335,76 @@ fn cli_reports_refusal_and_other_bounds() {
     assert!(t42["reason"].as_str().unwrap().contains("H2: 0 < η < 2/M"));
     assert_eq!(v["tightest"], THM_4_1);
 }
+
+/// Exact rational value of a printed decimal (no f64 rounding on the way).
+fn exact(s: &str) -> rug::Rational {
+    let f = Float::with_val(
+        4096,
+        Float::parse(s).unwrap_or_else(|_| panic!("not a decimal: {s}")),
+    );
+    f.to_rational().unwrap()
+}
+
+/// Issue 18 regression: every printed value lies in its printed bracket (exact decimal
+/// comparison), in CSV and JSON; the old output printed 1.58655253931457019e-1 below
+/// its lower end 1.58655253931457046e-1 at μ = 1, α = 1/2.
+#[test]
+fn curve_values_lie_in_their_printed_brackets() {
+    for extra in [&[][..], &["--subsample", "0.25"][..]] {
+        let mut args = vec!["curve", "gdp", "--mu", "1", "--points", "101", "--csv"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some("alpha,value,lower_safe,upper"));
+        let mut n = 0;
+        for l in lines {
+            let c: Vec<&str> = l.split(',').collect();
+            let (v, lo, hi) = (exact(c[1]), exact(c[2]), exact(c[3]));
+            assert!(lo <= v && v <= hi, "{l}");
+            n += 1;
+        }
+        assert_eq!(n, 101);
+        let mut args = vec!["curve", "gdp", "--mu", "1", "--points", "101", "--json"];
+        args.extend_from_slice(extra);
+        let j = json(&args);
+        assert_eq!(j["safe_end"], "lower");
+        for i in 0..101 {
+            let g = |k: &str| exact(j[k][i].as_str().unwrap());
+            assert!(
+                g("lower") <= g("value") && g("value") <= g("upper"),
+                "row {i}"
+            );
+        }
+    }
+}
+
+/// Issue 18 regression: `reproduce table1 --json` reports each ε as a decimal at or above
+/// the certified upper end of the same cell (computed here through the library at 128
+/// bits), never the shortest form of an f64.
+#[test]
+fn table1_json_epsilons_are_certified_upper_ends_rounded_up() {
+    let j = json(&["reproduce", "table1", "--json"]);
+    let rows = shiftdp::analysis::table1::table1().unwrap();
+    for (r, jr) in rows.iter().zip(j["rows"].as_array().unwrap()) {
+        for (key, hi) in [
+            ("gdp_composition", r.gdp.hi()),
+            ("rdp", r.rdp.epsilon_hi()),
+            ("shifted_interpolation", r.ours.hi()),
+        ] {
+            let printed = exact(jr[key]["epsilon"].as_str().unwrap());
+            assert!(
+                printed >= hi.to_rational().unwrap(),
+                "E = {} {key}",
+                r.epochs
+            );
+            // and it is that end, not a looser number
+            let slack = exact("1e-15") * hi.to_rational().unwrap();
+            assert!(
+                printed <= hi.to_rational().unwrap() + slack,
+                "E = {} {key}",
+                r.epochs
+            );
+        }
+    }
+}
