@@ -15,6 +15,7 @@
 //! assert_eq!(fmt_down(&third, 20), "3.33333333e-1");
 //! ```
 use crate::precision::rounding::{to_decimal_down, to_decimal_up};
+use rug::ops::Pow;
 
 /// Number of significant decimal digits that `bits` bits carry, plus two guard digits:
 /// `⌈bits·log₁₀2⌉ + 2`.
@@ -59,6 +60,49 @@ pub fn f64_up(x: f64, digits: usize) -> String {
         return format!("{x}");
     }
     to_decimal_up(&rug::Float::with_val(53, x), digits)
+}
+
+/// `x` with `decimals` digits after the point, rounded up exactly (⌈x·10^d⌉/10^d in
+/// rational arithmetic): for upper bounds in fixed-point tables.
+///
+/// # Example
+/// ```
+/// use shiftdp::decimal::{fixed_down, fixed_up};
+/// assert_eq!(fixed_up(1.23456, 3), "1.235");
+/// assert_eq!(fixed_down(1.23456, 3), "1.234");
+/// assert_eq!(fixed_up(-0.0004, 3), "-0.000");
+/// assert_eq!(fixed_up(2.0, 2), "2.00");
+/// ```
+pub fn fixed_up(x: f64, decimals: usize) -> String {
+    fixed(x, decimals, true)
+}
+
+/// `x` with `decimals` digits after the point, rounded down exactly: for lower bounds.
+pub fn fixed_down(x: f64, decimals: usize) -> String {
+    fixed(x, decimals, false)
+}
+
+fn fixed(x: f64, decimals: usize, up: bool) -> String {
+    let Some(q) = rug::Rational::from_f64(x) else {
+        return format!("{x}");
+    };
+    let scale = rug::Integer::from(10u32).pow(decimals as u32);
+    let scaled = q * &scale;
+    let k = if up {
+        rug::Integer::from(scaled.ceil_ref())
+    } else {
+        rug::Integer::from(scaled.floor_ref())
+    };
+    let neg = k < 0 || (x < 0.0 && k == 0);
+    let digits = k.abs().to_string();
+    let digits = format!("{digits:0>width$}", width = decimals + 1);
+    let (int, frac) = digits.split_at(digits.len() - decimals);
+    let sign = if neg { "-" } else { "" };
+    if decimals == 0 {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
 }
 
 /// Short human form of an f64 estimate (tables of estimates; never for a bound).

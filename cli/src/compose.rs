@@ -9,6 +9,7 @@ use super::Output;
 use serde_json::json;
 use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
+use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
@@ -233,9 +234,9 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "command": "compose",
                 "composition": desc,
                 "delta": a.delta,
-                "epsilon": sci(iv.upper),
-                "epsilon_lower": sci(iv.lower),
-                "width": sci(iv.width()),
+                "epsilon": f64_up(iv.upper, 17),
+                "epsilon_lower": f64_down(iv.lower, 17),
+                "width": f64_up(iv.width(), 17),
                 "side": "certified interval: the true ε(δ) lies in [epsilon_lower, epsilon]; epsilon is an upper bound",
                 "orders": r.orders(),
                 "grid": grids,
@@ -249,11 +250,11 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "delta_floor": sci(DELTA_FLOOR),
             });
             let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with δ = {d:e} for ε ≤ {:.9}  (certified; true ε ∈ [{:.9}, {:.9}], width {:.2e})\n",
-                iv.upper,
-                iv.lower,
-                iv.upper,
-                iv.width()
+                "{desc}\n  is (ε, δ)-DP with δ = {d:e} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
+                fixed_up(iv.upper, 9),
+                fixed_down(iv.lower, 9),
+                fixed_up(iv.upper, 9),
+                f64_up(iv.width(), 3)
             );
             if let Some(e) = clt_eps {
                 h += &format!(
@@ -278,8 +279,8 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "command": "compose",
                 "composition": desc,
                 "epsilon": a.epsilon,
-                "delta": sci(iv.upper),
-                "delta_lower": sci(iv.lower),
+                "delta": f64_up(iv.upper, 17),
+                "delta_lower": f64_down(iv.lower, 17),
                 "side": "certified interval: the true δ(ε) lies in [delta_lower, delta]",
                 "orders": r.orders(),
                 "grid": grids,
@@ -291,8 +292,10 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "note": poisson_note,
             });
             let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with ε = {e} for δ ≤ {:e}  (certified; true δ ∈ [{:e}, {:e}])\n",
-                iv.upper, iv.lower, iv.upper
+                "{desc}\n  is (ε, δ)-DP with ε = {e} for δ ≤ {}  (certified; true δ ∈ [{}, {}])\n",
+                f64_up(iv.upper, 17),
+                f64_down(iv.lower, 17),
+                f64_up(iv.upper, 17)
             );
             if let Some(d) = clt_d {
                 h += &format!("  CLT approximation (not a bound): δ ≈ {d:e}\n");

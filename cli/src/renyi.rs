@@ -2,6 +2,7 @@
 //! CYS21 Figure-1 setting and the YS22 figure setting (SPEC §6, §7).
 use super::{Output, fmt_up};
 use serde_json::json;
+use shiftdp::decimal::{f64_up, fixed_up};
 use shiftdp::error::Result;
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::cys21::{self, Cys21Params};
@@ -23,8 +24,9 @@ pub struct ReproduceRenyiArgs {
 }
 
 fn up(x: f64) -> String {
-    // f64 values here are already upper ends; print them exactly (shortest repr)
-    format!("{x:e}")
+    // f64 values here are already upper ends: print a decimal ≥ x (the shortest
+    // round-trip form of an f64 can lie below it)
+    f64_up(x, 17)
 }
 
 /// Runs `shiftdp reproduce renyi`.
@@ -62,10 +64,10 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
         let c = Enclosure::parse(128, table1::TABLE1_C)?;
         let rho = table1::cyclic_rdp_rho(&mu0, &c, table1::TABLE1_L, e, 128)?;
         human.push_str(&format!(
-            "  {:>6} {:>18.12} {:>14.8}   {:<12} {:>8} {:>10}\n",
+            "  {:>6} {:>18} {:>14}   {:<12} {:>8} {:>10}\n",
             e,
-            rho.upper_f64(),
-            r.best.epsilon_upper(),
+            fixed_up(rho.upper_f64(), 12),
+            fixed_up(r.best.epsilon_upper(), 8),
             r.best.conversion.id(),
             r.best
                 .alpha
@@ -99,8 +101,12 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     human.push_str("     α    λ        K        Cor 1 (ε)     baseline (ε)\n");
     for r in &rows {
         human.push_str(&format!(
-            "  {:>4} {:>4} {:>8} {:>16.8e} {:>16.8e}\n",
-            r.alpha, r.lambda, r.k, r.cor1, r.baseline
+            "  {:>4} {:>4} {:>8} {:>16} {:>16}\n",
+            r.alpha,
+            r.lambda,
+            r.k,
+            f64_up(r.cor1, 9),
+            f64_up(r.baseline, 9)
         ));
     }
     let cys_json: Vec<_> = rows
@@ -124,8 +130,15 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     human.push_str("     α      K     Thm 2.1   Thm 3.3 last  Thm 3.3 first     Thm 4.2     Thm 4.3    SGM comp.\n");
     for r in &yrows {
         human.push_str(&format!(
-            "  {:>4} {:>6} {:>11.5e} {:>13.5e} {:>14.5e} {:>11.5e} {:>11.5e} {:>11.5e}\n",
-            r.alpha, r.k, r.thm2_1, r.thm3_3_last, r.thm3_3_first, r.thm4_2, r.thm4_3, r.baseline
+            "  {:>4} {:>6} {:>11} {:>13} {:>14} {:>11} {:>11} {:>11}\n",
+            r.alpha,
+            r.k,
+            f64_up(r.thm2_1, 6),
+            f64_up(r.thm3_3_last, 6),
+            f64_up(r.thm3_3_first, 6),
+            f64_up(r.thm4_2, 6),
+            f64_up(r.thm4_3, 6),
+            f64_up(r.baseline, 6)
         ));
     }
     let mut conv = Vec::new();
@@ -139,7 +152,7 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
                 "does NOT converge (grows without limit)"
             },
             t.limit
-                .map(|l| format!(", limit ε ≤ {l:.6e}"))
+                .map(|l| format!(", limit ε ≤ {}", f64_up(l, 7)))
                 .unwrap_or_default()
         ));
         conv.push(json!({"alpha": up(alpha), "converges": t.converges, "limit": t.limit.map(up)}));

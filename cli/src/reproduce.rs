@@ -2,6 +2,7 @@
 use super::{Output, fmt_up};
 use serde_json::json;
 use shiftdp::analysis::table1::table1;
+use shiftdp::decimal::fixed_up;
 use shiftdp::error::Result;
 
 /// Tables that can be reproduced.
@@ -46,12 +47,12 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
         let e = r.epochs;
         human.push_str(&format!(
             "{e:>6} | {} (paper {p_gdp:.2}) {} | {} (paper {p_rdp:.2}, {}) {} | {} (paper {p_ours:.2}) {}\n",
-            fmt_fixed_up(gdp, 10),
+            format!("{:>10}", fixed_up(gdp, 4)),
             mark(matches[0]),
-            fmt_fixed_up(rdp_eps, 8),
+            format!("{:>8}", fixed_up(rdp_eps, 4)),
             r.rdp.conversion.id(),
             mark(matches[1]),
-            fmt_fixed_up(ours, 8),
+            format!("{:>8}", fixed_up(ours, 4)),
             mark(matches[2]),
         ));
         rows.push(json!({
@@ -72,17 +73,4 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
                       "side": "each ε is a certified upper bound (rounded up)" }),
         human,
     })
-}
-
-/// `x` (an upper bound) with four decimals, rounded up exactly (⌈x·10⁴⌉/10⁴ in
-/// rational arithmetic), right-aligned in `width`.
-fn fmt_fixed_up(x: f64, width: usize) -> String {
-    let Some(q) = rug::Rational::from_f64(x) else {
-        return format!("{x:>width$}");
-    };
-    let k = rug::Integer::from((q * 10_000u32).ceil_ref());
-    let (sign, k) = if k < 0 { ("-", -k) } else { ("", k) };
-    let digits = format!("{k:0>5}");
-    let (int, frac) = digits.split_at(digits.len() - 4);
-    format!("{:>width$}", format!("{sign}{int}.{frac}"))
 }
