@@ -46,13 +46,13 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
         all_match &= matches.iter().all(|&m| m);
         let e = r.epochs;
         human.push_str(&format!(
-            "{e:>6} | {} (paper {p_gdp:.2}) {} | {} (paper {p_rdp:.2}, {}) {} | {} (paper {p_ours:.2}) {}\n",
-            format!("{:>10}", fixed_up(gdp, 4)),
+            "{e:>6} | {:>10} (paper {p_gdp:.2}) {} | {:>8} (paper {p_rdp:.2}, {}) {} | {:>8} (paper {p_ours:.2}) {}\n",
+            fixed_up(gdp, 4),
             mark(matches[0]),
-            format!("{:>8}", fixed_up(rdp_eps, 4)),
+            fixed_up(rdp_eps, 4),
             r.rdp.conversion.id(),
             mark(matches[1]),
-            format!("{:>8}", fixed_up(ours, 4)),
+            fixed_up(ours, 4),
             mark(matches[2]),
         ));
         rows.push(json!({
