@@ -128,8 +128,8 @@ fn gdp_entries_equal_an_independent_conversion_and_bound() {
             let Some(b) = e.bound() else { continue };
             // the entry's bound is the one `bound` gives for the result
             let again = bound(&s, e.id).expect("concerns the run").expect("applies");
-            assert_eq!(format!("{:?}", again.kind), format!("{:?}", b.kind));
-            if let BoundKind::Gdp { mu } = &b.kind {
+            assert_eq!(format!("{:?}", again.kind()), format!("{:?}", b.kind()));
+            if let BoundKind::Gdp { mu } = &b.kind() {
                 let indep = Gaussian::epsilon(mu, &delta, Precision::Bits(128)).unwrap();
                 let v = e.upper().expect("GDP converts");
                 assert_eq!(v, indep.upper(), "{}", e.id);

@@ -52,7 +52,7 @@ fn sgd_bounds_dominate_mixture_instances() {
                 assert!(
                     eb >= inst - 1e-9,
                     "{} (τ = {tau:?}) ε = {eb} below the exact instance's {inst} at n={n} b={b} t={t} η={eta} h={h} δ={delta}",
-                    bound.id
+                    bound.id()
                 );
             }
         }

@@ -39,26 +39,26 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
             Some(b) => {
                 let mu = b.mu().map(|m| fmt_up(m.hi(), 53));
                 let eps = r.upper().map(|e| fmt_up(e, 53));
-                j["title"] = json!(b.title);
+                j["title"] = json!(b.title());
                 j["tradeoff"] = json!(b.tradeoff_summary());
                 j["mu"] = mu.clone().map(Value::from).unwrap_or(Value::Null);
                 j["epsilon"] = eps.clone().map(Value::from).unwrap_or(Value::Null);
-                j["exact"] = json!(b.exact);
+                j["exact"] = json!(b.is_exact());
                 j["tau"] = json!(tau);
-                j["hypotheses"] = json!(b.hypotheses);
-                j["notes"] = json!(b.notes);
+                j["hypotheses"] = json!(b.hypotheses());
+                j["notes"] = json!(b.notes());
                 human.push_str(&format!(
                     "{} {:<28} {}\n    {}   ε ≤ {}{}{}\n",
                     if tight { "*" } else { " " },
                     r.id.as_str(),
-                    b.title,
+                    b.title(),
                     mu.map(|m| format!("μ ≤ {m}"))
                         .unwrap_or_else(|| b.tradeoff_summary()),
                     eps.unwrap_or_else(|| format!("— ({})", reason.as_deref().unwrap_or(""))),
                     tau.map(|t| format!("   (τ = {t})")).unwrap_or_default(),
-                    if b.exact { "   (exact)" } else { "" }
+                    if b.is_exact() { "   (exact)" } else { "" }
                 ));
-                for n in &b.notes {
+                for n in b.notes() {
                     human.push_str(&format!("    note: {n}\n"));
                 }
             }

@@ -49,8 +49,8 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
         "alpha": e.answer().and_then(|a| a.alpha),
         "tau": e.answer().and_then(|a| a.tau),
         "curve": b.and_then(|b| b.renyi_curve()).map(|c| c.name().to_string()),
-        "hypotheses": b.map(|b| b.hypotheses.clone()).unwrap_or_default(),
-        "notes": b.map(|b| b.notes.clone()).unwrap_or_default(),
+        "hypotheses": b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
+        "notes": b.map(|b| b.notes().to_vec()).unwrap_or_default(),
         "reason": e.reason().map(|r| r.to_string()),
         "eligible_for_best": e.eligible,
         "best": is_best,
@@ -93,7 +93,7 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
                 if let Some(c) = r.conversion() {
                     human.push_str(&format!("    via {c}\n"));
                 }
-                for n in r.bound().map(|b| b.notes.as_slice()).unwrap_or_default() {
+                for n in r.bound().map(|b| b.notes()).unwrap_or_default() {
                     human.push_str(&format!("    note: {n}\n"));
                 }
             }

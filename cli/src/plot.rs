@@ -298,7 +298,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 for (id, b) in bounds_for(&s) {
                     if let Ok(b) = b
                         && let Some(mu) = b.mu()
-                        && b.notes.is_empty()
+                        && b.notes().is_empty()
                     {
                         let g = Gaussian::new(mu.upper_f64())?;
                         let pts = (0..=200).map(|i| {
@@ -388,7 +388,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                     let s = with_steps(&a.setting, t).setting(a.algorithm)?;
                     for (id, b) in bounds_for(&s) {
                         if let Ok(b) = b
-                            && b.notes.is_empty()
+                            && b.notes().is_empty()
                             && let Ok(e) = b.epsilon(&de, Precision::F64)
                         {
                             let name = format!("{}, δ = {d}", short_id(id.as_str()));

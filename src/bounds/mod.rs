@@ -57,24 +57,57 @@ pub struct RdpBound {
     pub notes: Vec<String>,
 }
 
-/// A privacy bound with its provenance.
+/// A privacy bound with its provenance. Only the library builds one (the BSA24
+/// results in [`bsa24`] and [`bsa24_sgd`], the Rényi results through [`Bound::renyi`]);
+/// its fields are read through accessors.
 #[derive(Debug, Clone)]
 pub struct Bound {
     /// The result, e.g. [`ResultId::Bsa24Thm4_2`] (`BSA24 Thm 4.2`).
-    pub id: ResultId,
+    pub(crate) id: ResultId,
     /// What the result covers.
-    pub title: String,
+    pub(crate) title: String,
     /// The certified tradeoff function.
-    pub kind: BoundKind,
+    pub(crate) kind: BoundKind,
     /// Hypotheses of the result, each as checked for this setting.
-    pub hypotheses: Vec<String>,
+    pub(crate) hypotheses: Vec<String>,
     /// The source claims the bound is exact (tight) under the checked hypotheses.
-    pub exact: bool,
+    pub(crate) exact: bool,
     /// Remarks (e.g. whether it is a statement about stationary distributions).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl Bound {
+    /// The result, e.g. [`ResultId::Bsa24Thm4_2`].
+    pub fn id(&self) -> ResultId {
+        self.id
+    }
+
+    /// What the result covers.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// What the bound certifies (G(μ), a composed family, pure ε-DP or a Rényi curve).
+    pub fn kind(&self) -> &BoundKind {
+        &self.kind
+    }
+
+    /// The hypotheses of the result, each as checked for the setting.
+    pub fn hypotheses(&self) -> &[String] {
+        &self.hypotheses
+    }
+
+    /// Whether the source claims the bound is exact (tight) under the checked
+    /// hypotheses.
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Remarks (parameter translations, readings, "about the stationary law").
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
     /// A Rényi-DP bound of result `id` from its curve, hypotheses and notes.
     pub fn renyi(id: ResultId, title: impl Into<String>, r: RdpBound) -> Bound {
         Bound {
