@@ -118,4 +118,4 @@ pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
 pub use error::{Error, Result};
 pub use precision::{Enclosure, Precision};
 pub use provenance::{Paper, ResultId};
-pub use settings::{Algorithm, RawSetting, Setting};
+pub use settings::{Algorithm, RawSetting, Setting, SettingValue};

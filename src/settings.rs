@@ -69,7 +69,97 @@ pub struct RawSetting {
     pub diameter: Option<String>,
 }
 
+/// A setting parameter given from Rust: an integer, an f64 (taken at its exact binary
+/// value) or a decimal string (taken exactly as typed).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingValue {
+    /// An integer (n, b, t, E, or an integer-valued real).
+    Int(u64),
+    /// An f64: its exact binary value is the parameter (no decimal rounding).
+    Real(f64),
+    /// A decimal as a user typed it.
+    Decimal(String),
+}
+
+impl From<u64> for SettingValue {
+    fn from(v: u64) -> Self {
+        SettingValue::Int(v)
+    }
+}
+
+impl From<u32> for SettingValue {
+    fn from(v: u32) -> Self {
+        SettingValue::Int(u64::from(v))
+    }
+}
+
+impl From<f64> for SettingValue {
+    fn from(v: f64) -> Self {
+        SettingValue::Real(v)
+    }
+}
+
+impl From<&str> for SettingValue {
+    fn from(v: &str) -> Self {
+        SettingValue::Decimal(v.to_string())
+    }
+}
+
+/// The exact decimal expansion of a finite f64 (every f64 is a dyadic rational, so the
+/// expansion terminates): `0.1` gives `0.1000000000000000055511151231257827021181583404541015625`.
+///
+/// # Errors
+/// [`Error::Parameter`] for NaN or ±∞.
+pub fn exact_f64_decimal(name: &str, x: f64) -> Result<String> {
+    let q = Rational::from_f64(x).ok_or_else(|| Error::param(name, x, "must be finite"))?;
+    let (num, den) = q.into_numer_denom();
+    // den = 2^k: num/2^k = num·5^k / 10^k
+    let k = den.significant_bits() - 1;
+    let scaled = num * Integer::from(5).pow(k);
+    let neg = scaled < 0;
+    let digits = scaled.abs().to_string();
+    let k = k as usize;
+    let digits = format!("{digits:0>width$}", width = k + 1);
+    let (int, frac) = digits.split_at(digits.len() - k);
+    let sign = if neg { "-" } else { "" };
+    Ok(if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    })
+}
+
 impl RawSetting {
+    /// Sets the flag `name` (as in [`RawSetting::from_pairs`]) from a Rust value.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::{Algorithm, RawSetting, Setting};
+    /// let raw = RawSetting::default()
+    ///     .with("n", 60000u64)?.with("batch", 1500u64)?.with("epochs", 50u64)?
+    ///     .with("eta", 1.0)?.with("noise", 1.0)?.with("sensitivity", 1000u64)?
+    ///     .with("contraction", "0.9999")?;
+    /// let s = Setting::new(Algorithm::Cgd, &raw)?;
+    /// assert_eq!((s.n, s.b, s.t), (60000, 1500, 2000));
+    /// assert!(RawSetting::default().with("eta", f64::NAN).is_err());
+    /// assert!(RawSetting::default().with("speed", 1.0).is_err());
+    /// # Ok::<(), shiftdp::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for an unknown flag name or a non-finite f64.
+    pub fn with(mut self, name: &str, value: impl Into<SettingValue>) -> Result<RawSetting> {
+        let text = match value.into() {
+            SettingValue::Int(v) => v.to_string(),
+            SettingValue::Real(x) => exact_f64_decimal(name, x)?,
+            SettingValue::Decimal(d) => d,
+        };
+        if !self.set(name, &text) {
+            return Err(Error::param("flag", name, "unknown setting flag"));
+        }
+        Ok(self)
+    }
+
     /// A raw setting from `(flag, value)` pairs, flags named as on the command line
     /// (`n`, `batch`, `steps`, `epochs`, `eta`, `noise`, `sensitivity`,
     /// `strong-convexity` or `m`, `smoothness` or `M`, `contraction` or `c`, `diameter`
@@ -541,6 +631,26 @@ fn short(e: &Enclosure) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn exact_f64_decimal_is_the_binary_value() {
+        for x in [
+            0.1,
+            -2.5,
+            1e-300,
+            123456789.125,
+            5e-324,
+            1.7976931348623157e308,
+            0.0,
+            3.0,
+        ] {
+            let d = exact_f64_decimal("x", x).unwrap();
+            assert_eq!(exact_decimal(&d), Rational::from_f64(x), "{x}: {d}");
+        }
+        assert_eq!(exact_f64_decimal("x", 0.5).unwrap(), "0.5");
+        assert_eq!(exact_f64_decimal("x", 2.0).unwrap(), "2");
+        assert!(exact_f64_decimal("x", f64::INFINITY).is_err());
+    }
+
     use super::*;
 
     fn raw(pairs: &[(&str, &str)]) -> RawSetting {
