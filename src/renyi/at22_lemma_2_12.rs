@@ -70,7 +70,7 @@ pub fn alpha_star(q: f64, sigma: f64) -> Option<f64> {
 /// AT22 Lemma 2.12: S_α(q, σ) ≤ 2αq²/σ² for q ∈ (0, 1/5), σ ≥ 4, 1 < α ≤ α*(q, σ).
 ///
 /// # Errors
-/// [`Error::Hypothesis`] naming the failed hypothesis.
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) naming the failed hypothesis.
 ///
 /// # Rounding
 /// Enclosure of 2αq²/σ²; upper end is the bound.
