@@ -7,6 +7,8 @@ A thin, typed layer over the Rust library ``shiftdp`` (compiled as ``shiftdp._co
   subsampled Gaussian ``C_p(G(μ))`` and the Poisson add-or-remove subsampled Gaussian;
 * :func:`analyze` — every bound of the five papers for one run, the best marked (the
   structure of ``shiftdp compare --json``);
+* :func:`check_claim` — a claimed μ bound checked against exact instances and the
+  certified optimum of the shift analysis, with the first counterexample;
 * :mod:`shiftdp.accounting` — :class:`~shiftdp.accounting.CertifiedPLDAccountant`, a
   ``dp_accounting.PrivacyAccountant`` returning certified upper ends.
 
@@ -37,6 +39,9 @@ from ._core import (
 )
 from ._types import (
     Analysis,
+    ClaimCheck,
+    Counterexample,
+    Obligation,
     Component,
     Composed,
     Entry,
@@ -51,7 +56,11 @@ __all__ = [
     "delta",
     "compose",
     "analyze",
+    "check_claim",
     "Interval",
+    "ClaimCheck",
+    "Obligation",
+    "Counterexample",
     "Analysis",
     "Entry",
     "Composed",
@@ -239,3 +248,49 @@ def analyze(
         best_id=d["best"],
     )
 
+
+
+def check_claim(
+    claim: str,
+    family: str,
+    *,
+    region: Optional[str] = None,
+    tolerance: float = 1e-6,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    bits: int = 128,
+) -> ClaimCheck:
+    """Checks a claimed GDP bound over a setting family (``shiftdp verify --claim``).
+
+    ``claim`` is ``"mu <= EXPR"`` or ``"mu = EXPR"`` with variables n, b, t, E, l, p, eta,
+    sigma, L, m, M, c, D, s and functions sqrt, exp, ln, ^, min, max, …; ``family`` one of
+    gd, gd-strong, gd-constrained, cgd, cgd-strong, cgd-constrained, sgd, sgd-strong,
+    sgd-constrained, lmc. EXPR is evaluated at MPFR precision (``bits``) over
+    ``samples`` points of the family's region (deterministic ``seed``; ``region``
+    overrides it as ``"KEY=LO..HI,…"``), checked for soundness against exact instances
+    and compared with the certified optimum of the shift-schedule problem (``=`` must
+    equal it within ``tolerance``; ``<=`` must not be below it).
+
+    Returns a :class:`ClaimCheck` (``.status``, ``.passed``, ``.counterexample``). A
+    claim that does not parse or an unknown family raises :class:`ParseError` /
+    :class:`ParameterError`.
+
+    >>> check_claim("mu <= sqrt(t)*L/(b*sigma)", "gd", samples=3).passed
+    True
+    """
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+        raise TypeError("samples: expected an int ≥ 1")
+    status, runs = _core.check_claim(claim, family, region, float(tolerance), samples, int(seed), _bits(bits))
+    obligations = [
+        Obligation(
+            label=label,
+            kind=kind,
+            status=st,
+            summary=summary,
+            points=points,
+            min_margin=margin,
+            counterexample=Counterexample(dict(cx[0]), cx[1]) if cx is not None else None,
+        )
+        for (label, kind, st, summary, points, margin, cx) in runs
+    ]
+    return ClaimCheck(claim=claim, family=family, status=status, obligations=obligations)

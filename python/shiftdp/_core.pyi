@@ -57,3 +57,15 @@ def analyze(
     delta: Num,
     bits: Optional[int] = None,
 ) -> Dict[str, Any]: ...
+def check_claim(
+    claim: str,
+    family: str,
+    region: Optional[str] = None,
+    tolerance: float = 1e-6,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    bits: int = 128,
+) -> Tuple[
+    str,
+    List[Tuple[str, str, str, str, int, Optional[float], Optional[Tuple[List[Tuple[str, str]], str]]]],
+]: ...

@@ -20,6 +20,9 @@ __all__ = [
     "SubsampledGaussian",
     "PoissonGaussian",
     "Component",
+    "Counterexample",
+    "Obligation",
+    "ClaimCheck",
 ]
 
 
@@ -255,3 +258,59 @@ class Composed:
         sym = "ε" if self.quantity == "epsilon" else "δ"
         other = "δ" if self.quantity == "epsilon" else "ε"
         return f"Composed({self.composition}: {sym}({other}={self.at!r}) ∈ {self.interval!r})"
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A parameter point where a check failed, and what failed there."""
+
+    params: Dict[str, str]
+    detail: str
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One obligation of a claim check (soundness against exact instances, or the
+    comparison with the certified optimum of the shift analysis)."""
+
+    label: str
+    kind: str
+    status: str
+    summary: str
+    points: int
+    min_margin: Optional[float]
+    counterexample: Optional[Counterexample]
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """The verdict of :func:`shiftdp.check_claim`: ``status`` is the worst obligation's
+    (``"pass"``, ``"fail"`` or ``"error"``); ``counterexample`` the first failing point."""
+
+    claim: str
+    family: str
+    status: str
+    obligations: List[Obligation]
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def counterexample(self) -> Optional[Counterexample]:
+        for o in self.obligations:
+            if o.counterexample is not None:
+                return o.counterexample
+        return None
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        lines = [f"ClaimCheck({self.claim!r} over {self.family}: {self.status})"]
+        for o in self.obligations:
+            lines.append(f"  [{o.status}] {o.label}: {o.summary}")
+            if o.counterexample is not None:
+                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
+                lines.append(f"    counterexample: {ps}: {o.counterexample.detail}")
+        return "\n".join(lines)

@@ -481,6 +481,79 @@ fn analyze<'py>(
     Ok(out)
 }
 
+/// `(label, kind, status, summary, points, min_margin, counterexample)` of one obligation;
+/// the counterexample is `(params, detail)`.
+type ObligationTuple = (
+    String,
+    String,
+    String,
+    String,
+    usize,
+    Option<f64>,
+    Option<(Vec<(String, String)>, String)>,
+);
+
+/// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
+/// (`shiftdp::verify::claim::check_claim`): soundness against the exact instances and
+/// comparison with the certified optimum of the shift analysis. Returns the worst status
+/// and each obligation.
+#[pyfunction]
+#[pyo3(signature = (claim, family, region=None, tolerance=1e-6, samples=None, seed=1, bits=128))]
+#[allow(clippy::too_many_arguments)]
+fn check_claim(
+    py: Python<'_>,
+    claim: &str,
+    family: &str,
+    region: Option<&str>,
+    tolerance: f64,
+    samples: Option<usize>,
+    seed: u64,
+    bits: i64,
+) -> PyResult<(String, Vec<ObligationTuple>)> {
+    let (claim, family, region) = (
+        claim.to_string(),
+        family.to_string(),
+        region.map(str::to_string),
+    );
+    let run = move || -> Result<_, Error> {
+        let tolerance = finite("tolerance", tolerance)?;
+        let bits = match precision(Some(bits))? {
+            Precision::Bits(b) => b,
+            Precision::F64 => 128,
+        };
+        let region = match &region {
+            Some(r) => shiftdp::check::region::parse_region(r)?,
+            None => vec![],
+        };
+        let ctx = shiftdp::verify::outcome::Ctx {
+            samples,
+            seed,
+            bits,
+        };
+        let r = shiftdp::verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
+        let runs = r
+            .runs
+            .iter()
+            .map(|o| {
+                (
+                    o.label.clone(),
+                    o.kind.clone(),
+                    o.outcome.status.as_str().to_string(),
+                    o.outcome.summary.clone(),
+                    o.outcome.points,
+                    o.outcome.min_margin,
+                    o.outcome
+                        .counterexample
+                        .as_ref()
+                        .map(|c| (c.params.clone(), c.detail.clone())),
+                )
+            })
+            .collect();
+        Ok((r.status().as_str().to_string(), runs))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
 /// The module `shiftdp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -496,6 +569,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(check_claim, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }
