@@ -7,6 +7,7 @@ A thin, typed layer over the Rust library ``shiftdp`` (compiled as ``shiftdp._co
   subsampled Gaussian ``C_p(G(μ))`` and the Poisson add-or-remove subsampled Gaussian;
 * :func:`analyze` — every bound of the five papers for one run, the best marked (the
   structure of ``shiftdp compare --json``);
+* :func:`schedule` — the optimal shift schedule, certified, as numpy arrays;
 * :func:`check_claim` — a claimed μ bound checked against exact instances and the
   certified optimum of the shift analysis, with the first counterexample;
 * :mod:`shiftdp.accounting` — :class:`~shiftdp.accounting.CertifiedPLDAccountant`, a
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import decimal as _decimal
 import numbers as _numbers
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from . import _core
 from ._core import (
@@ -42,6 +43,7 @@ from ._types import (
     ClaimCheck,
     Counterexample,
     Obligation,
+    Schedule,
     Component,
     Composed,
     Entry,
@@ -57,6 +59,8 @@ __all__ = [
     "compose",
     "analyze",
     "check_claim",
+    "schedule",
+    "Schedule",
     "Interval",
     "ClaimCheck",
     "Obligation",
@@ -294,3 +298,59 @@ def check_claim(
         for (label, kind, st, summary, points, margin, cx) in runs
     ]
     return ClaimCheck(claim=claim, family=family, status=status, obligations=obligations)
+
+
+def schedule(
+    contraction: Union[float, Sequence[float]],
+    sensitivity: Union[float, Sequence[float]],
+    noise: Union[float, Sequence[float]],
+    *,
+    steps: Optional[int] = None,
+    diameter: Optional[float] = None,
+    tau: Optional[int] = None,
+    bits: int = 128,
+) -> Schedule:
+    """The optimal shift schedule of SPEC §4 (BSA24 Thm 3.3, AT22 Props 2.17/3.2/5.6),
+    certified.
+
+    Steps k = τ+1, …, t have contraction c_k, sensitivity s_k and noise ς_k (scalars are
+    repeated ``steps`` times; sequences give per-step values). Shifts a_k ≥ 0 with
+    ``z_k = c_k z_{k−1} + s_k − a_k ≥ 0`` (k < t), ``z_t = 0`` give ``G(μ)``,
+    ``μ² = Σ (a_k/ς_k)²``. The exact KKT solver runs in f64 (τ searched when a
+    ``diameter`` D is given, else τ = 0; or the given ``tau``); the returned shifts are
+    then certified in MPFR at ``bits`` with directed rounding: ``.mu`` is an upper bound.
+
+    Requires numpy. Raises :class:`ParameterError` for negative or non-finite values,
+    mismatched lengths, τ ≥ t.
+    """
+    import numpy as np
+
+    seqs = [contraction, sensitivity, noise]
+    lengths = {len(x) for x in seqs if not isinstance(x, (int, float)) and hasattr(x, "__len__")}
+    if steps is None:
+        if not lengths:
+            raise TypeError("schedule: give steps= when contraction, sensitivity and noise are scalars")
+        steps = max(lengths)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise TypeError("steps: expected an int ≥ 1")
+
+    def vec(x: Any, name: str) -> List[float]:
+        if isinstance(x, bool):
+            raise TypeError(f"{name}: expected a number or a sequence of numbers")
+        if isinstance(x, _numbers.Real):
+            return [float(x)] * steps  # type: ignore[operator]
+        return [float(v) for v in x]
+
+    c, s, n = vec(contraction, "contraction"), vec(sensitivity, "sensitivity"), vec(noise, "noise")
+    t, mu_dec, mu, est, shifts, gaps, profile = _core.schedule(
+        c, s, n, None if diameter is None else float(diameter), tau, _bits(bits)
+    )
+    return Schedule(
+        tau=t,
+        mu=mu,
+        mu_decimal=mu_dec,
+        mu_estimate=est,
+        shifts=np.asarray(shifts, dtype=float),
+        gaps=np.asarray(gaps, dtype=float),
+        profile=np.asarray(profile, dtype=float).reshape(-1, 2),
+    )

@@ -69,3 +69,11 @@ def check_claim(
     str,
     List[Tuple[str, str, str, str, int, Optional[float], Optional[Tuple[List[Tuple[str, str]], str]]]],
 ]: ...
+def schedule(
+    c: Sequence[float],
+    s: Sequence[float],
+    noise: Sequence[float],
+    diameter: Optional[float] = None,
+    tau: Optional[int] = None,
+    bits: int = 128,
+) -> Tuple[int, str, float, float, List[float], List[float], List[Tuple[int, float]]]: ...

@@ -23,6 +23,7 @@ __all__ = [
     "Counterexample",
     "Obligation",
     "ClaimCheck",
+    "Schedule",
 ]
 
 
@@ -314,3 +315,23 @@ class ClaimCheck:
                 ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
                 lines.append(f"    counterexample: {ps}: {o.counterexample.detail}")
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class Schedule:
+    """A certified shift schedule (SPEC §4, BSA24 Thm 3.3): start time ``tau``, the
+    shifts a_{τ+1}, …, a_t actually certified, upper bounds on the gaps z_{τ+1}, …, z_t,
+    and ``mu`` — the certified upper bound on μ (``mu_decimal`` rounded up). ``mu_estimate``
+    is the f64 KKT optimum (an estimate, not a bound); ``profile`` the (τ, μ) estimates
+    of the τ search. Arrays are numpy arrays."""
+
+    tau: int
+    mu: float
+    mu_decimal: str
+    mu_estimate: float
+    shifts: Any
+    gaps: Any
+    profile: Any
+
+    def __repr__(self) -> str:
+        return f"Schedule(tau={self.tau}, mu ≤ {self.mu_decimal}, steps={len(self.shifts)})"

@@ -554,6 +554,65 @@ fn check_claim(
     py.detach(run).map_err(to_py_err)
 }
 
+/// `(tau, mu_upper_decimal, mu_upper, mu_estimate, shifts, gap_uppers, profile)`.
+type ScheduleTuple = (
+    usize,
+    String,
+    f64,
+    f64,
+    Vec<f64>,
+    Vec<f64>,
+    Vec<(usize, f64)>,
+);
+
+/// The optimal shift schedule of the problem with per-step contraction `c`, sensitivity
+/// `s` and noise `noise` (and optional diameter): exact KKT solver in f64 with the τ
+/// search of `schedules::tau` (or a fixed τ), then a certificate of the returned shifts
+/// at `bits` (search without rigor, certify with rigor). The reported μ is the
+/// certificate's upper bound; the KKT μ is an estimate beside it.
+#[pyfunction]
+#[pyo3(signature = (c, s, noise, diameter=None, tau=None, bits=128))]
+fn schedule(
+    py: Python<'_>,
+    c: Vec<f64>,
+    s: Vec<f64>,
+    noise: Vec<f64>,
+    diameter: Option<f64>,
+    tau: Option<usize>,
+    bits: i64,
+) -> PyResult<ScheduleTuple> {
+    use shiftdp::schedules::tau::{TauSearch, search_tau};
+    let run = move || -> Result<ScheduleTuple, Error> {
+        for (name, v) in [("contraction", &c), ("sensitivity", &s), ("noise", &noise)] {
+            for x in v.iter() {
+                finite(name, *x)?;
+            }
+        }
+        let diameter = diameter.map(|d| finite("diameter", d)).transpose()?;
+        let bits = match precision(Some(bits))? {
+            Precision::Bits(b) => b,
+            Precision::F64 => 128,
+        };
+        let p = shiftdp::schedules::ScheduleProblem::new(c, s, noise, diameter)?;
+        let search = tau.map(TauSearch::Fixed).unwrap_or_default();
+        let r = search_tau(&p, search)?;
+        let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
+        Ok((
+            cert.tau,
+            fmt_up(&cert.mu_upper, bits),
+            cert.mu_upper_f64(),
+            r.best.mu2.max(0.0).sqrt(),
+            cert.shifts.iter().map(|x| x.to_f64()).collect(),
+            cert.gaps
+                .iter()
+                .map(shiftdp::precision::rounding::to_f64_up)
+                .collect(),
+            r.profile,
+        ))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
 /// The module `shiftdp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -570,6 +629,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compose, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(schedule, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }
