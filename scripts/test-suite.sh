@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, unit + integration + property + doc tests of
-# the library (all features, including `testing`) and of the `shiftdp` command.
+# the library (all features, including `testing`) and of the `shiftdp` command, then the
+# Python package's pytest suite (scripts/test-python.sh).
+#
+# Clippy covers the whole workspace, the Python bindings (python/, crate shiftdp-py)
+# included; `cargo test` excludes shiftdp-py: it is a cdylib for the Python interpreter
+# (no Rust tests of its own), and it is built and tested through pip + pytest below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/ensure-deps.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
-cargo test --workspace --all-features --quiet 2>&1
+cargo test --workspace --exclude shiftdp-py --all-features --quiet 2>&1
+./scripts/test-python.sh

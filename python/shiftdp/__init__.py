@@ -1,0 +1,356 @@
+"""shiftdp: certified privacy bounds for noisy gradient methods, from Python.
+
+A thin, typed layer over the Rust library ``shiftdp`` (compiled as ``shiftdp._core``):
+
+* :func:`epsilon` / :func:`delta` — the exact (ε, δ) conversion of μ-GDP, certified;
+* :func:`compose` — certified numerical composition of Gaussian, BSA24's symmetrized
+  subsampled Gaussian ``C_p(G(μ))`` and the Poisson add-or-remove subsampled Gaussian;
+* :func:`analyze` — every bound of the five papers for one run, the best marked (the
+  structure of ``shiftdp compare --json``);
+* :func:`schedule` — the optimal shift schedule, certified, as numpy arrays;
+* :func:`check_claim` — a claimed μ bound checked against exact instances and the
+  certified optimum of the shift analysis, with the first counterexample;
+* :mod:`shiftdp.accounting` — :class:`~shiftdp.accounting.CertifiedPLDAccountant`, a
+  ``dp_accounting.PrivacyAccountant`` returning certified upper ends.
+
+Every bound is returned as an :class:`Interval` whose ``upper`` end is the certified
+bound (ε, δ, μ rounded up); refusals raise a subclass of :class:`ShiftdpError` (itself a
+``ValueError``), one class per variant of the library's ``Error``.
+
+Numbers: a ``str`` or ``decimal.Decimal`` is read as an exact decimal, an ``int``
+exactly, and a ``float`` as its shortest round-trip decimal (``1e-5`` is the decimal
+10⁻⁵, as typed) — the same reading as the command line.
+"""
+
+from __future__ import annotations
+
+import decimal as _decimal
+import numbers as _numbers
+from typing import Any, Iterable, List, Optional, Sequence, Union
+
+from . import _core
+from ._core import (
+    DomainError,
+    HypothesisError,
+    NotCertifiedError,
+    ParameterError,
+    ParseError,
+    PrecisionError,
+    ShiftdpError,
+)
+from ._types import (
+    Analysis,
+    ClaimCheck,
+    Counterexample,
+    Obligation,
+    Schedule,
+    Component,
+    Composed,
+    Entry,
+    Gaussian,
+    Interval,
+    PoissonGaussian,
+    SubsampledGaussian,
+)
+
+__all__ = [
+    "epsilon",
+    "delta",
+    "compose",
+    "analyze",
+    "check_claim",
+    "schedule",
+    "Schedule",
+    "Interval",
+    "ClaimCheck",
+    "Obligation",
+    "Counterexample",
+    "Analysis",
+    "Entry",
+    "Composed",
+    "Component",
+    "Gaussian",
+    "SubsampledGaussian",
+    "PoissonGaussian",
+    "ShiftdpError",
+    "ParameterError",
+    "ParseError",
+    "PrecisionError",
+    "DomainError",
+    "NotCertifiedError",
+    "HypothesisError",
+    "DELTA_FLOOR",
+]
+
+__version__ = "0.1.0"
+
+DELTA_FLOOR: float = _core.DELTA_FLOOR
+"""Smallest δ the composition engine certifies (1e-100); :func:`compose` refuses below
+it with :class:`NotCertifiedError`. The GDP conversions have no floor."""
+
+Number = Union[str, int, float, _decimal.Decimal]
+
+
+def _num(x: object, name: str) -> Union[str, float]:
+    """A number for the core: exact decimal text, or a float (read by its shortest
+    round-trip decimal there; NaN and ±inf are refused there with ParameterError)."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name}: expected a number, got a bool")
+    if isinstance(x, str):
+        return x
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, _decimal.Decimal):
+        return str(x)
+    if isinstance(x, float):
+        return x
+    if isinstance(x, _numbers.Rational):
+        raise TypeError(f"{name}: pass a Fraction as a decimal string or Decimal")
+    if isinstance(x, _numbers.Real):  # numpy scalars and the like
+        return float(x)
+    raise TypeError(f"{name}: expected a number (str, int, float, Decimal), got {type(x).__name__}")
+
+
+def _bits(bits: Optional[int]) -> Optional[int]:
+    if bits is None:
+        return None
+    if isinstance(bits, bool) or not isinstance(bits, _numbers.Integral):
+        raise TypeError(f"bits: expected an int, got {type(bits).__name__}")
+    return int(bits)
+
+
+def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
+    """Certified ε(δ) of μ-GDP: the smallest ε with ``δ_μ(ε) ≤ δ``.
+
+    Formula: ``δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (Dong, Roth, Su 2022, Cor 2.13;
+    SPEC §3); ε(δ) is its monotone inverse. The returned interval encloses the exact
+    ε(δ); ``.upper`` is certified (``δ_μ(upper) ≤ δ`` is checked with directed rounding).
+
+    ``bits=None`` uses the f64 path with its stated error model, falling back to MPFR at
+    64 bits when it cannot certify 1e-11 relative accuracy (``.path`` says which);
+    ``bits=N`` (24 ≤ N ≤ 2²⁰) computes in MPFR at N bits — use it for δ below ~1e-280.
+
+    Raises :class:`ParameterError` (μ < 0, δ ∉ (0, 1), NaN, ±inf), :class:`ParseError`,
+    :class:`PrecisionError`.
+
+    >>> float(epsilon(1, 1e-5))  # doctest: +ELLIPSIS
+    4.377178095681...
+    """
+    return Interval._from_core(_core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits)))
+
+
+def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
+    """Certified δ(ε) of μ-GDP: ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (DRS22 Cor 2.13).
+
+    ``.upper`` is the certified bound. ``bits`` as in :func:`epsilon`. Raises
+    :class:`ParameterError` for μ < 0, NaN or ±inf.
+    """
+    return Interval._from_core(
+        _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
+    )
+
+
+def compose(
+    components: Iterable[Component],
+    *,
+    delta: Optional[float] = None,
+    epsilon: Optional[float] = None,
+    tolerance: float = 5e-4,
+    grid: Optional[int] = None,
+) -> Composed:
+    """Certified composition ``⊗ f_i^{⊗k_i}`` through privacy-loss distributions.
+
+    Give exactly one of ``delta`` (returns ε(δ)) or ``epsilon`` (returns δ(ε)). Each
+    component is discretized pessimistically and optimistically and composed by FFT
+    with a round-off bound (Koskela et al. 2020; Doroshenko et al. 2022; Gopi et al.
+    2021), so the interval encloses the exact value; ``.upper`` is the bound. The grid
+    is refined (at most three times) until the interval is narrower than ``tolerance``
+    (absolute for ε, relative for δ) unless ``grid`` (step ``2**-grid``) is given.
+
+    Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
+    (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
+    directions composed). δ must be ≥ :data:`DELTA_FLOOR` (1e-100).
+
+    Raises :class:`ParameterError` (p ∉ [0, 1], μ < 0, count < 1, δ ∉ (0, 1), NaN),
+    :class:`NotCertifiedError` (δ below the floor, window too large).
+    """
+    parts = []
+    for c in components:
+        core = getattr(c, "_core", None)
+        if core is None:
+            raise TypeError(
+                f"component: expected Gaussian, SubsampledGaussian or PoissonGaussian, got {type(c).__name__}"
+            )
+        kind, p, mu, count = core()
+        if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
+            raise TypeError(f"count: expected an int, got {type(count).__name__}")
+        parts.append((kind, float(p), float(mu), int(count)))
+    if (delta is None) == (epsilon is None):
+        raise TypeError("compose: give exactly one of delta=… or epsilon=…")
+    target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
+    d = _core.compose(parts, target, float(value), float(tolerance), grid)  # type: ignore[arg-type]
+    return Composed(
+        composition=d["composition"],
+        quantity="epsilon" if target == "delta" else "delta",
+        at=float(value),  # type: ignore[arg-type]
+        interval=Interval._from_core(d["interval"]),
+        orders=d["orders"],
+        grid=list(d["grid"]),
+        clt_mu=d["clt_mu"],
+    )
+
+
+_SETTING_KEYS = {
+    "n": "n",
+    "batch": "batch",
+    "steps": "steps",
+    "epochs": "epochs",
+    "eta": "eta",
+    "noise": "noise",
+    "sensitivity": "sensitivity",
+    "strong_convexity": "strong-convexity",
+    "smoothness": "smoothness",
+    "contraction": "contraction",
+    "diameter": "diameter",
+}
+
+
+def analyze(
+    algorithm: str,
+    *,
+    delta: Number = "1e-5",
+    bits: Optional[int] = None,
+    **setting: Number,
+) -> Analysis:
+    """Every bound of the five papers (BSA24 f-DP, the Table 1 RDP curve, CYS21, YS22,
+    AT22, composition baselines) for one run, ε at ``delta``, the best valid one marked —
+    the rows of ``shiftdp compare ALG --json`` as Python objects.
+
+    ``algorithm`` is ``"gd"``, ``"cgd"``, ``"sgd"`` or ``"lmc"``; the setting keywords are
+    the command's setting flags with underscores: ``n``, ``batch``, ``steps`` or
+    ``epochs``, ``eta``, ``noise`` (σ), ``sensitivity`` (L), ``strong_convexity`` (m),
+    ``smoothness`` (M), ``contraction`` (c), ``diameter`` (D) — parameter model of SPEC §2.
+    A result whose hypothesis fails is an entry with ``reason`` (not an exception);
+    an invalid setting raises :class:`ParameterError` / :class:`ParseError`.
+
+    Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
+    eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.
+    """
+    pairs = []
+    for k, v in setting.items():
+        key = _SETTING_KEYS.get(k)
+        if key is None:
+            raise TypeError(
+                f"analyze: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
+            )
+        pairs.append((key, _num(v, k)))
+    d = _core.analyze(algorithm, pairs, _num(delta, "delta"), _bits(bits))
+    return Analysis(
+        setting=d["setting"],
+        delta=d["delta"],
+        entries=[Entry._from_core(e) for e in d["entries"]],
+        best_id=d["best"],
+    )
+
+
+
+def check_claim(
+    claim: str,
+    family: str,
+    *,
+    region: Optional[str] = None,
+    tolerance: float = 1e-6,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    bits: int = 128,
+) -> ClaimCheck:
+    """Checks a claimed GDP bound over a setting family (``shiftdp verify --claim``).
+
+    ``claim`` is ``"mu <= EXPR"`` or ``"mu = EXPR"`` with variables n, b, t, E, l, p, eta,
+    sigma, L, m, M, c, D, s and functions sqrt, exp, ln, ^, min, max, …; ``family`` one of
+    gd, gd-strong, gd-constrained, cgd, cgd-strong, cgd-constrained, sgd, sgd-strong,
+    sgd-constrained, lmc. EXPR is evaluated at MPFR precision (``bits``) over
+    ``samples`` points of the family's region (deterministic ``seed``; ``region``
+    overrides it as ``"KEY=LO..HI,…"``), checked for soundness against exact instances
+    and compared with the certified optimum of the shift-schedule problem (``=`` must
+    equal it within ``tolerance``; ``<=`` must not be below it).
+
+    Returns a :class:`ClaimCheck` (``.status``, ``.passed``, ``.counterexample``). A
+    claim that does not parse or an unknown family raises :class:`ParseError` /
+    :class:`ParameterError`.
+
+    >>> check_claim("mu <= sqrt(t)*L/(b*sigma)", "gd", samples=3).passed
+    True
+    """
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+        raise TypeError("samples: expected an int ≥ 1")
+    status, runs = _core.check_claim(claim, family, region, float(tolerance), samples, int(seed), _bits(bits))
+    obligations = [
+        Obligation(
+            label=label,
+            kind=kind,
+            status=st,
+            summary=summary,
+            points=points,
+            min_margin=margin,
+            counterexample=Counterexample(dict(cx[0]), cx[1]) if cx is not None else None,
+        )
+        for (label, kind, st, summary, points, margin, cx) in runs
+    ]
+    return ClaimCheck(claim=claim, family=family, status=status, obligations=obligations)
+
+
+def schedule(
+    contraction: Union[float, Sequence[float]],
+    sensitivity: Union[float, Sequence[float]],
+    noise: Union[float, Sequence[float]],
+    *,
+    steps: Optional[int] = None,
+    diameter: Optional[float] = None,
+    tau: Optional[int] = None,
+    bits: int = 128,
+) -> Schedule:
+    """The optimal shift schedule of SPEC §4 (BSA24 Thm 3.3, AT22 Props 2.17/3.2/5.6),
+    certified.
+
+    Steps k = τ+1, …, t have contraction c_k, sensitivity s_k and noise ς_k (scalars are
+    repeated ``steps`` times; sequences give per-step values). Shifts a_k ≥ 0 with
+    ``z_k = c_k z_{k−1} + s_k − a_k ≥ 0`` (k < t), ``z_t = 0`` give ``G(μ)``,
+    ``μ² = Σ (a_k/ς_k)²``. The exact KKT solver runs in f64 (τ searched when a
+    ``diameter`` D is given, else τ = 0; or the given ``tau``); the returned shifts are
+    then certified in MPFR at ``bits`` with directed rounding: ``.mu`` is an upper bound.
+
+    Requires numpy. Raises :class:`ParameterError` for negative or non-finite values,
+    mismatched lengths, τ ≥ t.
+    """
+    import numpy as np
+
+    seqs = [contraction, sensitivity, noise]
+    lengths = {len(x) for x in seqs if not isinstance(x, (int, float)) and hasattr(x, "__len__")}
+    if steps is None:
+        if not lengths:
+            raise TypeError("schedule: give steps= when contraction, sensitivity and noise are scalars")
+        steps = max(lengths)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise TypeError("steps: expected an int ≥ 1")
+
+    def vec(x: Any, name: str) -> List[float]:
+        if isinstance(x, bool):
+            raise TypeError(f"{name}: expected a number or a sequence of numbers")
+        if isinstance(x, _numbers.Real):
+            return [float(x)] * steps  # type: ignore[operator]
+        return [float(v) for v in x]
+
+    c, s, n = vec(contraction, "contraction"), vec(sensitivity, "sensitivity"), vec(noise, "noise")
+    t, mu_dec, mu, est, shifts, gaps, profile = _core.schedule(
+        c, s, n, None if diameter is None else float(diameter), tau, _bits(bits)
+    )
+    return Schedule(
+        tau=t,
+        mu=mu,
+        mu_decimal=mu_dec,
+        mu_estimate=est,
+        shifts=np.asarray(shifts, dtype=float),
+        gaps=np.asarray(gaps, dtype=float),
+        profile=np.asarray(profile, dtype=float).reshape(-1, 2),
+    )

@@ -1,0 +1,79 @@
+"""Type stubs of the compiled module ``shiftdp._core`` (python/src/lib.rs).
+
+Private: use the typed wrappers in :mod:`shiftdp`. A certified value crosses the
+boundary as ``(lower_decimal, upper_decimal, lower, upper, path)``, each end rounded
+outward.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+Ends = Tuple[str, str, float, float, str]
+Num = Union[str, float]
+
+DELTA_FLOOR: float
+
+class ShiftdpError(ValueError):
+    """Base class of every refusal of shiftdp."""
+
+class ParameterError(ShiftdpError):
+    name: str
+    value: str
+    reason: str
+
+class ParseError(ShiftdpError):
+    input: str
+    reason: str
+
+class PrecisionError(ShiftdpError):
+    bits: int
+    min: int
+    max: int
+
+class DomainError(ShiftdpError):
+    what: str
+    reason: str
+
+class NotCertifiedError(ShiftdpError):
+    what: str
+    reason: str
+
+class HypothesisError(ShiftdpError):
+    result: str
+    hypothesis: str
+    detail: str
+
+def gdp_epsilon(mu: Num, delta: Num, bits: Optional[int] = None) -> Ends: ...
+def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Ends: ...
+def compose(
+    components: Sequence[Tuple[str, float, float, int]],
+    target: str,
+    value: float,
+    tolerance: float = 5e-4,
+    grid: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def analyze(
+    algorithm_name: str,
+    setting: Sequence[Tuple[str, Num]],
+    delta: Num,
+    bits: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def check_claim(
+    claim: str,
+    family: str,
+    region: Optional[str] = None,
+    tolerance: float = 1e-6,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    bits: int = 128,
+) -> Tuple[
+    str,
+    List[Tuple[str, str, str, str, int, Optional[float], Optional[Tuple[List[Tuple[str, str]], str]]]],
+]: ...
+def schedule(
+    c: Sequence[float],
+    s: Sequence[float],
+    noise: Sequence[float],
+    diameter: Optional[float] = None,
+    tau: Optional[int] = None,
+    bits: int = 128,
+) -> Tuple[int, str, float, float, List[float], List[float], List[Tuple[int, float]]]: ...

@@ -1,0 +1,337 @@
+"""Typed, picklable result objects of shiftdp (pure Python; the compiled core returns
+plain tuples and dicts, these classes give them names).
+
+Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
+certified bound; the lower end is a certified lower bound on the true value. No
+midpoint is ever reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+__all__ = [
+    "Interval",
+    "Entry",
+    "Analysis",
+    "Composed",
+    "Gaussian",
+    "SubsampledGaussian",
+    "PoissonGaussian",
+    "Component",
+    "Counterexample",
+    "Obligation",
+    "ClaimCheck",
+    "Schedule",
+]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A certified enclosure ``[lower, upper]`` of an exact value.
+
+    ``upper`` is the safe end for ε, δ and μ (it is what shiftdp reports as the bound);
+    ``lower`` is a certified lower bound on the truth. ``float(interval)`` is ``upper``
+    — never a midpoint. The decimal strings are rounded outward from the exact
+    (MPFR or f64) ends: ``upper_decimal ≥ upper`` as real numbers, ``lower_decimal ≤
+    lower``. ``path`` says how the value was computed (``f64``, ``mpfr-64 (f64
+    fallback)``, ``mpfr-N``, ``pld`` for a composition, ``analysis``).
+    """
+
+    lower: float
+    upper: float
+    lower_decimal: str
+    upper_decimal: str
+    path: str = ""
+
+    @classmethod
+    def _from_core(cls, t: Tuple[str, str, float, float, str]) -> "Interval":
+        lo_s, hi_s, lo, hi, path = t
+        return cls(lower=lo, upper=hi, lower_decimal=lo_s, upper_decimal=hi_s, path=path)
+
+    @property
+    def width(self) -> float:
+        """``upper - lower`` (an f64 estimate of the width)."""
+        return self.upper - self.lower
+
+    def __contains__(self, x: float) -> bool:
+        return self.lower <= x <= self.upper
+
+    def __float__(self) -> float:
+        return self.upper
+
+    def __repr__(self) -> str:
+        return f"Interval(lower={self.lower_decimal}, upper={self.upper_decimal})"
+
+    def __str__(self) -> str:
+        return f"≤ {self.upper_decimal}  (certified; true value ≥ {self.lower_decimal})"
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<b>≤ {self.upper_decimal}</b> <small>(certified upper bound; "
+            f"true value in [{self.lower_decimal}, {self.upper_decimal}], {self.path})</small>"
+        )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result of the five papers for a run (a row of ``shiftdp compare --json``).
+
+    ``epsilon`` is the certified ε at the analysis's δ (``None`` when the result does not
+    apply or could not be certified; then ``reason`` says why and ``reason_kind`` names
+    the exception class it would raise, e.g. ``HypothesisError``, with the failing
+    ``hypothesis`` label).
+    """
+
+    id: str
+    paper: str
+    kind: str
+    title: str
+    epsilon: Optional[Interval]
+    conversion: Optional[str]
+    reason: Optional[str]
+    best: bool
+    eligible_for_best: bool
+    alpha: Optional[float] = None
+    tau: Optional[int] = None
+    curve: Optional[str] = None
+    hypotheses: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    reason_kind: Optional[str] = None
+    hypothesis: Optional[str] = None
+
+    @property
+    def applicable(self) -> bool:
+        """Whether the entry has a certified ε."""
+        return self.epsilon is not None
+
+    @classmethod
+    def _from_core(cls, d: Dict[str, Any]) -> "Entry":
+        eps = d["epsilon"]
+        return cls(
+            id=d["id"],
+            paper=d["paper"],
+            kind=d["kind"],
+            title=d["title"],
+            epsilon=Interval._from_core(eps) if eps is not None else None,
+            conversion=d["conversion"],
+            reason=d["reason"],
+            best=d["best"],
+            eligible_for_best=d["eligible_for_best"],
+            alpha=d["alpha"],
+            tau=d["tau"],
+            curve=d["curve"],
+            hypotheses=list(d["hypotheses"]),
+            notes=list(d["notes"]),
+            reason_kind=d["reason_kind"],
+            hypothesis=d["hypothesis"],
+        )
+
+    def __repr__(self) -> str:
+        star = "*" if self.best else " "
+        if self.epsilon is not None:
+            return f"{star} {self.id} [{self.paper} {self.kind}] ε ≤ {self.epsilon.upper_decimal}"
+        return f"  {self.id} [{self.paper} {self.kind}] not applicable: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every bound of the five papers for one run at one δ, the best valid one marked."""
+
+    setting: str
+    delta: str
+    entries: List[Entry]
+    best_id: Optional[str]
+
+    @property
+    def best(self) -> Optional[Entry]:
+        """The best valid entry (smallest certified ε among the eligible ones)."""
+        for e in self.entries:
+            if e.best:
+                return e
+        return None
+
+    def entry(self, id: str) -> Optional[Entry]:
+        """The entry of result ``id`` (e.g. ``"BSA24 Thm 4.5"``), if it concerns the run."""
+        for e in self.entries:
+            if e.id == id:
+                return e
+        return None
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __repr__(self) -> str:
+        lines = [f"Analysis({self.setting}; δ = {self.delta})"]
+        lines += [repr(e) for e in self.entries]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for e in self.entries:
+            val = f"{e.epsilon.upper_decimal}" if e.epsilon is not None else f"— {e.reason}"
+            rows.append(
+                f"<tr><td>{'★' if e.best else ''}</td><td>{e.id}</td><td>{e.paper}</td>"
+                f"<td>{e.kind}</td><td>{val}</td></tr>"
+            )
+        return (
+            f"<p>{self.setting}; δ = {self.delta} (ε are certified upper bounds)</p>"
+            "<table><tr><th></th><th>result</th><th>paper</th><th>kind</th><th>ε ≤</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+
+
+@dataclass(frozen=True)
+class Gaussian:
+    """``G(μ)``, ``count`` times."""
+
+    mu: float
+    count: int = 1
+
+    def _core(self) -> Tuple[str, float, float, int]:
+        return ("gaussian", 0.0, self.mu, self.count)
+
+
+@dataclass(frozen=True)
+class SubsampledGaussian:
+    """BSA24's symmetrized subsampled Gaussian ``C_p(G(μ)) = min{f_p, f_p⁻¹}**`` (Def 4.7),
+    ``count`` times."""
+
+    p: float
+    mu: float
+    count: int = 1
+
+    def _core(self) -> Tuple[str, float, float, int]:
+        return ("subsampled", self.p, self.mu, self.count)
+
+
+@dataclass(frozen=True)
+class PoissonGaussian:
+    """The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
+    the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times.
+    ``mu = sensitivity / σ`` (``1/noise_multiplier`` in dp_accounting's terms)."""
+
+    p: float
+    mu: float
+    count: int = 1
+
+    def _core(self) -> Tuple[str, float, float, int]:
+        return ("poisson", self.p, self.mu, self.count)
+
+
+Component = Union[Gaussian, SubsampledGaussian, PoissonGaussian]
+"""A component of :func:`shiftdp.compose`."""
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
+    δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
+    *approximation* μ (BSA24 Lemma A.5), not a bound."""
+
+    composition: str
+    quantity: str
+    at: float
+    interval: Interval
+    orders: int
+    grid: List[Dict[str, Any]]
+    clt_mu: Optional[float]
+
+    @property
+    def upper(self) -> float:
+        """The certified bound (upper end)."""
+        return self.interval.upper
+
+    @property
+    def lower(self) -> float:
+        """Certified lower bound on the true value."""
+        return self.interval.lower
+
+    def __float__(self) -> float:
+        return self.interval.upper
+
+    def __repr__(self) -> str:
+        sym = "ε" if self.quantity == "epsilon" else "δ"
+        other = "δ" if self.quantity == "epsilon" else "ε"
+        return f"Composed({self.composition}: {sym}({other}={self.at!r}) ∈ {self.interval!r})"
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A parameter point where a check failed, and what failed there."""
+
+    params: Dict[str, str]
+    detail: str
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One obligation of a claim check (soundness against exact instances, or the
+    comparison with the certified optimum of the shift analysis)."""
+
+    label: str
+    kind: str
+    status: str
+    summary: str
+    points: int
+    min_margin: Optional[float]
+    counterexample: Optional[Counterexample]
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """The verdict of :func:`shiftdp.check_claim`: ``status`` is the worst obligation's
+    (``"pass"``, ``"fail"`` or ``"error"``); ``counterexample`` the first failing point."""
+
+    claim: str
+    family: str
+    status: str
+    obligations: List[Obligation]
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def counterexample(self) -> Optional[Counterexample]:
+        for o in self.obligations:
+            if o.counterexample is not None:
+                return o.counterexample
+        return None
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        lines = [f"ClaimCheck({self.claim!r} over {self.family}: {self.status})"]
+        for o in self.obligations:
+            lines.append(f"  [{o.status}] {o.label}: {o.summary}")
+            if o.counterexample is not None:
+                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
+                lines.append(f"    counterexample: {ps}: {o.counterexample.detail}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class Schedule:
+    """A certified shift schedule (SPEC §4, BSA24 Thm 3.3): start time ``tau``, the
+    shifts a_{τ+1}, …, a_t actually certified, upper bounds on the gaps z_{τ+1}, …, z_t,
+    and ``mu`` — the certified upper bound on μ (``mu_decimal`` rounded up). ``mu_estimate``
+    is the f64 KKT optimum (an estimate, not a bound); ``profile`` the (τ, μ) estimates
+    of the τ search. Arrays are numpy arrays."""
+
+    tau: int
+    mu: float
+    mu_decimal: str
+    mu_estimate: float
+    shifts: Any
+    gaps: Any
+    profile: Any
+
+    def __repr__(self) -> str:
+        return f"Schedule(tau={self.tau}, mu ≤ {self.mu_decimal}, steps={len(self.shifts)})"

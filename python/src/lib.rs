@@ -1,0 +1,635 @@
+//! `shiftdp._core`: the compiled half of the Python package `shiftdp`.
+//!
+//! A thin layer over the library's public API (never over the `shiftdp` command): each
+//! function validates nothing itself beyond what crossing the boundary needs (a float
+//! that is not finite, a negative count), calls the library with the interpreter
+//! detached (`Python::detach`, so other Python threads run during long computations),
+//! and returns plain Python values — tuples, dicts, lists, strings — that the pure-Python
+//! layer (`python/shiftdp/`) turns into typed, picklable objects.
+//!
+//! Every library [`Error`] becomes a Python exception of the matching class, one class
+//! per variant (see [`to_py_err`]); no input reaches a panic.
+//!
+//! # Rounding
+//! A certified value crosses the boundary as its two ends, each both as a decimal string
+//! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
+//! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
+//! in the same direction. No midpoint is ever returned for a bound.
+use pyo3::BoundObject;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rug::Float;
+use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
+use shiftdp::decimal::{fmt_down, fmt_up};
+use shiftdp::precision::certified::Certified;
+use shiftdp::settings::RawSetting;
+use shiftdp::tradeoff::Gaussian;
+use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
+
+create_exception!(
+    shiftdp,
+    ShiftdpError,
+    PyValueError,
+    "Base class of every refusal of shiftdp (a `ValueError`): one subclass per variant of the library's `Error`."
+);
+create_exception!(
+    shiftdp,
+    ParameterError,
+    ShiftdpError,
+    "A parameter is outside its domain (negative μ, δ ∉ (0, 1), p ∉ [0, 1], NaN, …). Attributes: name, value, reason."
+);
+create_exception!(
+    shiftdp,
+    ParseError,
+    ShiftdpError,
+    "A number could not be parsed. Attributes: input, reason."
+);
+create_exception!(
+    shiftdp,
+    PrecisionError,
+    ShiftdpError,
+    "The requested MPFR precision is out of range. Attributes: bits, min, max."
+);
+create_exception!(
+    shiftdp,
+    DomainError,
+    ShiftdpError,
+    "A function was evaluated outside its domain. Attributes: what, reason."
+);
+create_exception!(
+    shiftdp,
+    NotCertifiedError,
+    ShiftdpError,
+    "A result could not be certified (e.g. δ below the composition floor). Attributes: what, reason."
+);
+create_exception!(
+    shiftdp,
+    HypothesisError,
+    ShiftdpError,
+    "A hypothesis of a published result fails. Attributes: result, hypothesis, detail."
+);
+
+/// The Python exception for a library error: one class per [`Error`] variant (the match
+/// has no wildcard, so a new variant fails to compile until it is mapped), the message
+/// is the library's, and the variant's fields are attributes of the exception.
+fn to_py_err(e: Error) -> PyErr {
+    let msg = e.to_string();
+    Python::attach(|py| {
+        let (err, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match e {
+            Error::Parameter {
+                name,
+                value,
+                reason,
+            } => (
+                ParameterError::new_err(msg),
+                vec![
+                    ("name", obj(py, name)),
+                    ("value", obj(py, value)),
+                    ("reason", obj(py, reason)),
+                ],
+            ),
+            Error::Parse { input, reason } => (
+                ParseError::new_err(msg),
+                vec![("input", obj(py, input)), ("reason", obj(py, reason))],
+            ),
+            Error::Precision { bits, min, max } => (
+                PrecisionError::new_err(msg),
+                vec![
+                    ("bits", obj(py, bits)),
+                    ("min", obj(py, min)),
+                    ("max", obj(py, max)),
+                ],
+            ),
+            Error::Domain { what, reason } => (
+                DomainError::new_err(msg),
+                vec![("what", obj(py, what)), ("reason", obj(py, reason))],
+            ),
+            Error::NotCertified { what, reason } => (
+                NotCertifiedError::new_err(msg),
+                vec![("what", obj(py, what)), ("reason", obj(py, reason))],
+            ),
+            Error::Hypothesis {
+                result,
+                hypothesis,
+                detail,
+            } => (
+                HypothesisError::new_err(msg),
+                vec![
+                    ("result", obj(py, result)),
+                    ("hypothesis", obj(py, hypothesis)),
+                    ("detail", obj(py, detail)),
+                ],
+            ),
+        };
+        let value = err.value(py);
+        for (k, v) in attrs {
+            // setting an attribute on a fresh exception instance cannot fail
+            let _ = value.setattr(k, v);
+        }
+        err
+    })
+}
+
+fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
+    match x.into_pyobject(py) {
+        Ok(b) => b.into_any().unbind(),
+        Err(_) => py.None(),
+    }
+}
+
+/// A number from Python: an exact decimal string, or a float read by its shortest
+/// round-trip decimal. (The Python layer turns `int` and `Decimal` into text.)
+#[derive(FromPyObject)]
+enum Num {
+    Text(String),
+    Float(f64),
+}
+
+impl Num {
+    /// The decimal text: as given, or the shortest round-trip decimal of a float (the
+    /// value as the user typed it, e.g. `1e-5`), the reading of the command line.
+    fn text(&self, name: &str) -> Result<String, Error> {
+        match self {
+            Num::Text(s) => Ok(s.clone()),
+            Num::Float(x) if x.is_finite() => Ok(format!("{x:e}")),
+            Num::Float(x) => Err(Error::param(name, x, "must be a finite number")),
+        }
+    }
+
+    fn enclosure(&self, name: &str, bits: u32) -> Result<Enclosure, Error> {
+        let s = self.text(name)?;
+        Enclosure::parse(bits, &s).map_err(|_| Error::Parse {
+            input: s.clone(),
+            reason: format!("{name} expects a finite decimal number"),
+        })
+    }
+}
+
+fn precision(bits: Option<i64>) -> Result<Precision, Error> {
+    match bits {
+        None => Ok(Precision::F64),
+        Some(b) if b < 0 => Err(Error::param("bits", b, "must be a positive integer")),
+        Some(b) => Precision::from_bits(Some(b as u64)),
+    }
+}
+
+/// Decimal digits of the output: those of f64 on the f64 path, else of the bits asked.
+fn out_bits(p: Precision) -> u32 {
+    match p {
+        Precision::F64 => 53,
+        Precision::Bits(b) => b,
+    }
+}
+
+/// `(lower_str, upper_str, lower_f64, upper_f64, path)` of an enclosure, each end rounded
+/// outward.
+type Ends = (String, String, f64, f64, String);
+
+fn ends(e: &Enclosure, bits: u32, path: String) -> Ends {
+    (
+        fmt_down(e.lo(), bits),
+        fmt_up(e.hi(), bits),
+        e.lower_f64(),
+        e.upper_f64(),
+        path,
+    )
+}
+
+fn certified(c: &Certified, bits: u32) -> Ends {
+    ends(&c.enclosure, bits, c.path.describe())
+}
+
+/// The ends of an f64 interval of the composition engine; the decimal strings are of the
+/// f64 values exactly, rounded outward.
+fn interval_ends(iv: &Interval, path: &str) -> Ends {
+    let lo = Float::with_val(53, iv.lower);
+    let hi = Float::with_val(53, iv.upper);
+    (
+        fmt_down(&lo, 53),
+        fmt_up(&hi, 53),
+        iv.lower,
+        iv.upper,
+        path.to_string(),
+    )
+}
+
+/// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
+#[pyfunction]
+#[pyo3(signature = (mu, delta, bits=None))]
+fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Ends> {
+    let run = || -> Result<Ends, Error> {
+        let prec = precision(bits)?;
+        let ib = prec.mpfr_bits().max(64);
+        let mu = mu.enclosure("mu", ib)?;
+        let delta = delta.enclosure("delta", ib)?;
+        let c = Gaussian::epsilon(&mu, &delta, prec)?;
+        Ok(certified(&c, out_bits(prec)))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
+/// Certified δ(ε) of μ-GDP (`Gaussian::delta`): the ends of the enclosure.
+#[pyfunction]
+#[pyo3(signature = (mu, epsilon, bits=None))]
+fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Ends> {
+    let run = || -> Result<Ends, Error> {
+        let prec = precision(bits)?;
+        let ib = prec.mpfr_bits().max(64);
+        let mu = mu.enclosure("mu", ib)?;
+        let eps = epsilon.enclosure("epsilon", ib)?;
+        let c = Gaussian::delta(&mu, &eps, prec)?;
+        Ok(certified(&c, out_bits(prec)))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
+fn finite(name: &str, x: f64) -> Result<f64, Error> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, "must be a finite number"))
+    }
+}
+
+/// Builds a [`Composition`] from `(kind, p, mu, count)` tuples.
+fn composition(parts: &[(String, f64, f64, i64)]) -> Result<Composition, Error> {
+    let mut c = Composition::new();
+    for (kind, p, mu, k) in parts {
+        let (p, mu) = (finite("p", *p)?, finite("mu", *mu)?);
+        let comp = match kind.as_str() {
+            "gaussian" => Component::gaussian(mu)?,
+            "subsampled" => Component::subsampled(p, mu)?,
+            "poisson" => Component::poisson(p, mu)?,
+            other => {
+                return Err(Error::param(
+                    "component",
+                    other,
+                    "one of gaussian, subsampled, poisson",
+                ));
+            }
+        };
+        if *k < 1 {
+            return Err(Error::param("count", k, "must be an integer ≥ 1"));
+        }
+        c = c.with(comp, *k as u64)?;
+    }
+    Ok(c)
+}
+
+/// Composes, refining the grid (finer by one binary step, at most three times) until the
+/// interval is narrower than `tolerance` (absolute for ε, relative for δ) or the grid was
+/// given.
+fn composed(
+    c: &Composition,
+    target: Target,
+    tolerance: f64,
+    grid: Option<i32>,
+) -> Result<(Composed, Interval), Error> {
+    let mut e = grid;
+    let mut last = None;
+    for _ in 0..4 {
+        let r = c.compose(target, e)?;
+        let exp = (-r.info[0].h.log2()).round() as i32;
+        let (iv, width) = match target {
+            Target::Delta(d) => {
+                let iv = r.epsilon(d)?;
+                (iv, iv.width())
+            }
+            Target::Epsilon(eps) => {
+                let iv = r.delta(eps)?;
+                (iv, iv.width() / iv.upper.max(1e-300))
+            }
+        };
+        let done = width <= tolerance || grid.is_some() || exp >= 16;
+        last = Some((r, iv));
+        if done {
+            break;
+        }
+        e = Some(exp + 1);
+    }
+    last.ok_or_else(|| Error::param("grid", "none", "no composition was computed"))
+}
+
+/// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
+/// a composition of `(kind, p, mu, count)` components.
+#[pyfunction]
+#[pyo3(signature = (components, target, value, tolerance=5e-4, grid=None))]
+fn compose<'py>(
+    py: Python<'py>,
+    components: Vec<(String, f64, f64, i64)>,
+    target: &str,
+    value: f64,
+    tolerance: f64,
+    grid: Option<i32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let target = target.to_string();
+    let run = move || -> Result<_, Error> {
+        let c = composition(&components)?;
+        let t = match target.as_str() {
+            "delta" => Target::Delta(finite("delta", value)?),
+            "epsilon" => Target::Epsilon(finite("epsilon", value)?),
+            other => return Err(Error::param("target", other, "one of delta, epsilon")),
+        };
+        let (r, iv) = composed(&c, t, tolerance, grid)?;
+        let names: Vec<String> = c
+            .parts()
+            .iter()
+            .map(|(x, k)| format!("{}^⊗{k}", x.name()))
+            .collect();
+        let grids: Vec<(f64, f64, f64, usize, f64, f64, f64)> = r
+            .info
+            .iter()
+            .map(|g| {
+                (
+                    g.h,
+                    g.bottom,
+                    g.top,
+                    g.points,
+                    g.fft_error_pess,
+                    g.fft_error_opt,
+                    g.infinity_mass,
+                )
+            })
+            .collect();
+        Ok((
+            names.join(" ⊗ "),
+            interval_ends(&iv, "pld"),
+            r.orders(),
+            grids,
+            c.clt_mu(),
+        ))
+    };
+    let (desc, iv, orders, grids, clt) = py.detach(run).map_err(to_py_err)?;
+    let d = PyDict::new(py);
+    d.set_item("composition", desc)?;
+    d.set_item("interval", iv)?;
+    d.set_item("orders", orders)?;
+    let gl = PyList::empty(py);
+    for (h, bottom, top, points, fp, fo, inf) in grids {
+        let g = PyDict::new(py);
+        g.set_item("h", h)?;
+        g.set_item("window", (bottom, top))?;
+        g.set_item("points", points)?;
+        g.set_item("fft_l1_error_pess", fp)?;
+        g.set_item("fft_l1_error_opt", fo)?;
+        g.set_item("infinity_mass_upper", inf)?;
+        gl.append(g)?;
+    }
+    d.set_item("grid", gl)?;
+    d.set_item("clt_mu", clt)?;
+    d.set_item("delta_floor", DELTA_FLOOR)?;
+    Ok(d)
+}
+
+fn algorithm(name: &str) -> Result<Algorithm, Error> {
+    match name {
+        "gd" => Ok(Algorithm::Gd),
+        "cgd" => Ok(Algorithm::Cgd),
+        "sgd" => Ok(Algorithm::Sgd),
+        "lmc" => Ok(Algorithm::Lmc),
+        other => Err(Error::param("algorithm", other, "one of gd, cgd, sgd, lmc")),
+    }
+}
+
+/// The class name of the Python exception an [`Error`] maps to (for an entry's reason).
+fn error_kind(e: &Error) -> &'static str {
+    match e {
+        Error::Parameter { .. } => "ParameterError",
+        Error::Parse { .. } => "ParseError",
+        Error::Precision { .. } => "PrecisionError",
+        Error::Domain { .. } => "DomainError",
+        Error::NotCertified { .. } => "NotCertifiedError",
+        Error::Hypothesis { .. } => "HypothesisError",
+    }
+}
+
+/// Every bound of the five papers for one run, ε at δ (`shiftdp::analyze`), as the list
+/// `shiftdp compare --json` prints: one dict per entry, plus the best entry's id.
+#[pyfunction]
+#[pyo3(signature = (algorithm_name, setting, delta, bits=None))]
+fn analyze<'py>(
+    py: Python<'py>,
+    algorithm_name: &str,
+    setting: Vec<(String, Num)>,
+    delta: Num,
+    bits: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let alg = algorithm_name.to_string();
+    let run = move || -> Result<_, Error> {
+        let alg = algorithm(&alg)?;
+        let delta_text = delta.text("delta")?;
+        let mut raw = RawSetting::default();
+        for (k, v) in &setting {
+            if !raw.set(k, &v.text(k)?) {
+                return Err(Error::param("setting", k, "unknown setting flag"));
+            }
+        }
+        let s = Setting::new(alg, &raw)?;
+        let prec = precision(bits)?;
+        let a = lib_analyze(&s, &Query::epsilon_at(&delta_text)?, prec)?;
+        Ok((s.describe(), a, out_bits(prec), delta_text))
+    };
+    let (describe, a, ob, delta) = py.detach(run).map_err(to_py_err)?;
+    let best = a.best_index();
+    let entries = PyList::empty(py);
+    for (i, e) in a.entries().iter().enumerate() {
+        let b = e.bound();
+        let d = PyDict::new(py);
+        d.set_item("id", e.id.as_str())?;
+        d.set_item("paper", e.paper().as_str())?;
+        d.set_item("kind", e.family.as_str())?;
+        d.set_item("title", &e.title)?;
+        d.set_item("applicable", e.answer().is_some())?;
+        d.set_item(
+            "epsilon",
+            e.answer()
+                .map(|ans| ends(&ans.value, ob, "analysis".to_string())),
+        )?;
+        d.set_item("conversion", e.conversion())?;
+        d.set_item("alpha", e.answer().and_then(|ans| ans.alpha))?;
+        d.set_item("tau", e.answer().and_then(|ans| ans.tau))?;
+        d.set_item(
+            "curve",
+            b.and_then(|b| b.renyi_curve())
+                .map(|c| c.name().to_string()),
+        )?;
+        d.set_item(
+            "hypotheses",
+            b.map(|b| b.hypotheses.clone()).unwrap_or_default(),
+        )?;
+        d.set_item("notes", b.map(|b| b.notes.clone()).unwrap_or_default())?;
+        d.set_item("reason", e.reason().map(|r| r.to_string()))?;
+        d.set_item("reason_kind", e.reason().map(error_kind))?;
+        d.set_item(
+            "hypothesis",
+            match e.reason() {
+                Some(Error::Hypothesis { hypothesis, .. }) => Some(hypothesis.clone()),
+                _ => None,
+            },
+        )?;
+        d.set_item("eligible_for_best", e.eligible)?;
+        d.set_item("best", Some(i) == best)?;
+        entries.append(d)?;
+    }
+    let out = PyDict::new(py);
+    out.set_item("setting", describe)?;
+    out.set_item("delta", delta)?;
+    out.set_item("entries", entries)?;
+    out.set_item("best", best.map(|i| a.entries()[i].id.as_str()))?;
+    Ok(out)
+}
+
+/// `(label, kind, status, summary, points, min_margin, counterexample)` of one obligation;
+/// the counterexample is `(params, detail)`.
+type ObligationTuple = (
+    String,
+    String,
+    String,
+    String,
+    usize,
+    Option<f64>,
+    Option<(Vec<(String, String)>, String)>,
+);
+
+/// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
+/// (`shiftdp::verify::claim::check_claim`): soundness against the exact instances and
+/// comparison with the certified optimum of the shift analysis. Returns the worst status
+/// and each obligation.
+#[pyfunction]
+#[pyo3(signature = (claim, family, region=None, tolerance=1e-6, samples=None, seed=1, bits=128))]
+#[allow(clippy::too_many_arguments)]
+fn check_claim(
+    py: Python<'_>,
+    claim: &str,
+    family: &str,
+    region: Option<&str>,
+    tolerance: f64,
+    samples: Option<usize>,
+    seed: u64,
+    bits: i64,
+) -> PyResult<(String, Vec<ObligationTuple>)> {
+    let (claim, family, region) = (
+        claim.to_string(),
+        family.to_string(),
+        region.map(str::to_string),
+    );
+    let run = move || -> Result<_, Error> {
+        let tolerance = finite("tolerance", tolerance)?;
+        let bits = match precision(Some(bits))? {
+            Precision::Bits(b) => b,
+            Precision::F64 => 128,
+        };
+        let region = match &region {
+            Some(r) => shiftdp::check::region::parse_region(r)?,
+            None => vec![],
+        };
+        let ctx = shiftdp::verify::outcome::Ctx {
+            samples,
+            seed,
+            bits,
+        };
+        let r = shiftdp::verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
+        let runs = r
+            .runs
+            .iter()
+            .map(|o| {
+                (
+                    o.label.clone(),
+                    o.kind.clone(),
+                    o.outcome.status.as_str().to_string(),
+                    o.outcome.summary.clone(),
+                    o.outcome.points,
+                    o.outcome.min_margin,
+                    o.outcome
+                        .counterexample
+                        .as_ref()
+                        .map(|c| (c.params.clone(), c.detail.clone())),
+                )
+            })
+            .collect();
+        Ok((r.status().as_str().to_string(), runs))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
+/// `(tau, mu_upper_decimal, mu_upper, mu_estimate, shifts, gap_uppers, profile)`.
+type ScheduleTuple = (
+    usize,
+    String,
+    f64,
+    f64,
+    Vec<f64>,
+    Vec<f64>,
+    Vec<(usize, f64)>,
+);
+
+/// The optimal shift schedule of the problem with per-step contraction `c`, sensitivity
+/// `s` and noise `noise` (and optional diameter): exact KKT solver in f64 with the τ
+/// search of `schedules::tau` (or a fixed τ), then a certificate of the returned shifts
+/// at `bits` (search without rigor, certify with rigor). The reported μ is the
+/// certificate's upper bound; the KKT μ is an estimate beside it.
+#[pyfunction]
+#[pyo3(signature = (c, s, noise, diameter=None, tau=None, bits=128))]
+fn schedule(
+    py: Python<'_>,
+    c: Vec<f64>,
+    s: Vec<f64>,
+    noise: Vec<f64>,
+    diameter: Option<f64>,
+    tau: Option<usize>,
+    bits: i64,
+) -> PyResult<ScheduleTuple> {
+    use shiftdp::schedules::tau::{TauSearch, search_tau};
+    let run = move || -> Result<ScheduleTuple, Error> {
+        for (name, v) in [("contraction", &c), ("sensitivity", &s), ("noise", &noise)] {
+            for x in v.iter() {
+                finite(name, *x)?;
+            }
+        }
+        let diameter = diameter.map(|d| finite("diameter", d)).transpose()?;
+        let bits = match precision(Some(bits))? {
+            Precision::Bits(b) => b,
+            Precision::F64 => 128,
+        };
+        let p = shiftdp::schedules::ScheduleProblem::new(c, s, noise, diameter)?;
+        let search = tau.map(TauSearch::Fixed).unwrap_or_default();
+        let r = search_tau(&p, search)?;
+        let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
+        Ok((
+            cert.tau,
+            fmt_up(&cert.mu_upper, bits),
+            cert.mu_upper_f64(),
+            r.best.mu2.max(0.0).sqrt(),
+            cert.shifts.iter().map(|x| x.to_f64()).collect(),
+            cert.gaps
+                .iter()
+                .map(shiftdp::precision::rounding::to_f64_up)
+                .collect(),
+            r.profile,
+        ))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
+/// The module `shiftdp._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("ShiftdpError", py.get_type::<ShiftdpError>())?;
+    m.add("ParameterError", py.get_type::<ParameterError>())?;
+    m.add("ParseError", py.get_type::<ParseError>())?;
+    m.add("PrecisionError", py.get_type::<PrecisionError>())?;
+    m.add("DomainError", py.get_type::<DomainError>())?;
+    m.add("NotCertifiedError", py.get_type::<NotCertifiedError>())?;
+    m.add("HypothesisError", py.get_type::<HypothesisError>())?;
+    m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
+    m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(compose, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(check_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(schedule, m)?)?;
+    m.add("DELTA_FLOOR", DELTA_FLOOR)?;
+    Ok(())
+}

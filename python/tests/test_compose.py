@@ -1,0 +1,107 @@
+"""shiftdp.compose: certified composition, checked against GDP closed forms where the
+composition is a Gaussian."""
+
+import threading
+import time
+
+import mpmath as mp
+import pytest
+
+import shiftdp
+from shiftdp import Gaussian, PoissonGaussian, SubsampledGaussian
+
+
+def test_gaussian_composition_encloses_closed_form(exact):
+    # G(0.5)^{⊗4} = G(1)
+    r = shiftdp.compose([Gaussian(0.5, 4)], delta=1e-5)
+    truth = exact.epsilon(1, "1e-5")
+    assert r.quantity == "epsilon"
+    assert r.lower <= truth <= r.upper
+    assert r.upper - r.lower < 5e-4
+    assert float(r) == r.upper
+
+
+def test_delta_query_encloses_closed_form(exact):
+    r = shiftdp.compose([Gaussian(0.6), Gaussian(0.8)], epsilon=1.0)  # G(1)
+    truth = exact.delta(1, 1)
+    assert r.quantity == "delta"
+    assert r.interval.lower <= truth <= r.interval.upper
+
+
+def test_poisson_with_p_one_is_the_gaussian(exact):
+    r = shiftdp.compose([PoissonGaussian(1.0, 1.0, 1)], delta=1e-5)
+    assert r.lower <= exact.epsilon(1, "1e-5") <= r.upper
+
+
+def test_subsampled_and_heterogeneous():
+    r = shiftdp.compose(
+        [SubsampledGaussian(0.01, 1.0, 100), Gaussian(0.5), PoissonGaussian(0.02, 0.8, 50)],
+        delta=1e-6,
+    )
+    assert 0 < r.lower <= r.upper < 10
+    assert r.clt_mu is None or r.clt_mu > 0
+    assert r.orders == 2  # the Poisson component is asymmetric: both orders composed
+
+
+def test_subsampled_is_monotone_in_count():
+    a = shiftdp.compose([SubsampledGaussian(0.01, 1.0, 100)], delta=1e-5)
+    b = shiftdp.compose([SubsampledGaussian(0.01, 1.0, 400)], delta=1e-5)
+    assert a.upper < b.lower
+
+
+@pytest.mark.parametrize(
+    "comps, kw, name",
+    [
+        ([PoissonGaussian(1.5, 1.0)], {"delta": 1e-5}, "p"),
+        ([SubsampledGaussian(-0.1, 1.0)], {"delta": 1e-5}, "p"),
+        ([Gaussian(-1.0)], {"delta": 1e-5}, "mu"),
+        ([Gaussian(float("nan"))], {"delta": 1e-5}, "mu"),
+        ([Gaussian(1.0, 0)], {"delta": 1e-5}, "count"),
+        ([Gaussian(1.0)], {"delta": 0.0}, "delta"),
+        ([Gaussian(1.0)], {"delta": 1.0}, "delta"),
+        ([Gaussian(1.0)], {"delta": float("nan")}, "delta"),
+        ([Gaussian(1.0)], {"epsilon": float("inf")}, "epsilon"),
+        ([], {"delta": 1e-5}, "components"),
+    ],
+)
+def test_bad_input(comps, kw, name):
+    with pytest.raises(shiftdp.ParameterError) as ei:
+        shiftdp.compose(comps, **kw)
+    assert ei.value.name == name
+
+
+def test_below_floor_is_not_certified():
+    with pytest.raises(shiftdp.NotCertifiedError):
+        shiftdp.compose([Gaussian(1.0)], delta=1e-200)
+
+
+def test_exactly_one_target():
+    with pytest.raises(TypeError):
+        shiftdp.compose([Gaussian(1.0)])
+    with pytest.raises(TypeError):
+        shiftdp.compose([Gaussian(1.0)], delta=1e-5, epsilon=1.0)
+    with pytest.raises(TypeError):
+        shiftdp.compose([(1.0, 2)], delta=1e-5)
+
+
+def test_long_calls_release_the_interpreter():
+    """While a composition runs in another thread, this thread keeps running Python."""
+    done = threading.Event()
+    result = {}
+
+    def work():
+        result["r"] = shiftdp.compose([PoissonGaussian(0.01, 0.9, 10000)], delta=1e-5)
+        done.set()
+
+    t = threading.Thread(target=work)
+    t0 = time.perf_counter()
+    t.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0)  # yields; would block for the whole call if the core held the GIL
+    t.join()
+    elapsed = time.perf_counter() - t0
+    assert result["r"].upper > 0
+    # thousands of iterations per second of the call, not a handful
+    assert ticks > 1000 * elapsed * 0.1, (ticks, elapsed)

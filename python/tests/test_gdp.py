@@ -1,0 +1,142 @@
+"""shiftdp.epsilon / shiftdp.delta against an independent closed form (mpmath)."""
+
+import math
+import pickle
+from decimal import Decimal
+
+import mpmath as mp
+import pytest
+
+import shiftdp
+from shiftdp import Interval
+
+
+def test_acceptance_value():
+    iv = shiftdp.epsilon(1, 1e-5)
+    assert isinstance(iv, Interval)
+    # 1-GDP is (4.37717809568122…, 1e-5)-DP; the upper end is the bound
+    assert iv.lower_decimal.startswith("4.377178095681")
+    assert iv.upper_decimal.startswith("4.377178095681")
+    assert float(iv) == iv.upper
+    assert 4.3771780956812 < iv.upper < 4.3771780956813
+
+
+@pytest.mark.parametrize("mu", ["0.1", "0.5", "1", "3", "10"])
+@pytest.mark.parametrize("delta", ["1e-3", "1e-5", "1e-10"])
+def test_epsilon_encloses_truth(exact, mu, delta):
+    truth = exact.epsilon(mu, delta)
+    iv = shiftdp.epsilon(mu, delta)
+    assert exact.encloses(iv, truth), (iv, truth)
+    assert mp.mpf(iv.upper) >= truth  # the f64 upper end is on the safe side too
+    assert mp.mpf(iv.lower) <= truth
+    # f64 path: relative width about 1e-11 or better (stated accuracy target)
+    assert iv.width <= 1e-10 * max(1.0, iv.upper)
+
+
+@pytest.mark.parametrize("mu", ["0.5", "2"])
+@pytest.mark.parametrize("eps", ["0", "0.5", "3"])
+def test_delta_encloses_truth(exact, mu, eps):
+    truth = exact.delta(mu, eps)
+    iv = shiftdp.delta(mu, eps)
+    assert exact.encloses(iv, truth), (iv, truth)
+    assert mp.mpf(iv.upper) >= truth
+
+
+def test_mpfr_precision_is_tight(exact):
+    truth = exact.epsilon("1", "1e-5")
+    iv = shiftdp.epsilon("1", "1e-5", bits=160)
+    assert iv.path == "mpfr-160"
+    assert exact.encloses(iv, truth)
+    assert mp.mpf(iv.upper_decimal) - mp.mpf(iv.lower_decimal) < mp.mpf("1e-40")
+
+
+def test_extreme_tail(exact):
+    # δ = 1e-1000 is not representable as a float: exact decimal input, MPFR
+    mp.mp.dps = 80
+    try:
+        iv = shiftdp.epsilon(5, "1e-1000", bits=256)
+        truth = exact.epsilon(5, mp.mpf("1e-1000"))
+        assert exact.encloses(iv, truth, rel=mp.mpf("1e-60"))
+    finally:
+        mp.mp.dps = 60
+
+
+def test_inputs_equivalent():
+    a = shiftdp.epsilon(1, 1e-5)
+    assert shiftdp.epsilon("1", "1e-5") == a
+    assert shiftdp.epsilon(Decimal("1"), Decimal("0.00001")) == a
+    assert shiftdp.epsilon(1.0, "0.00001") == a
+
+
+def test_interval_is_picklable_and_readable():
+    iv = shiftdp.epsilon(1, 1e-5)
+    assert pickle.loads(pickle.dumps(iv)) == iv
+    assert "4.3771780956" in repr(iv)
+    assert iv.upper_decimal in str(iv)
+    assert iv.upper in iv
+
+
+@pytest.mark.parametrize(
+    "mu, delta, name",
+    [
+        (-1, 1e-5, "mu"),
+        (1, 0, "delta"),
+        (1, 1, "delta"),
+        (1, 1.5, "delta"),
+        (1, -1e-5, "delta"),
+        (float("nan"), 1e-5, "mu"),
+        (1, float("nan"), "delta"),
+        (float("inf"), 1e-5, "mu"),
+        (1, float("-inf"), "delta"),
+    ],
+)
+def test_epsilon_bad_input_raises_parameter_error(mu, delta, name):
+    with pytest.raises(shiftdp.ParameterError) as ei:
+        shiftdp.epsilon(mu, delta)
+    assert isinstance(ei.value, ValueError)
+    assert isinstance(ei.value, shiftdp.ShiftdpError)
+    assert ei.value.name == name
+
+
+def test_delta_bad_input():
+    with pytest.raises(shiftdp.ParameterError):
+        shiftdp.delta(-0.5, 1)
+    with pytest.raises(shiftdp.ParameterError):
+        shiftdp.delta(1, float("nan"))
+
+
+def test_parse_and_precision_errors():
+    with pytest.raises(shiftdp.ParseError) as ei:
+        shiftdp.epsilon("one", 1e-5)
+    assert ei.value.input == "one"
+    with pytest.raises(shiftdp.PrecisionError) as ei:
+        shiftdp.epsilon(1, 1e-5, bits=3)
+    assert (ei.value.bits, ei.value.min) == (3, 24)
+    with pytest.raises(shiftdp.ParameterError):
+        shiftdp.epsilon(1, 1e-5, bits=-5)
+
+
+def test_wrong_types_are_type_errors():
+    with pytest.raises(TypeError):
+        shiftdp.epsilon(True, 1e-5)
+    with pytest.raises(TypeError):
+        shiftdp.epsilon([1], 1e-5)
+    with pytest.raises(TypeError):
+        shiftdp.epsilon(1, 1e-5, bits=64.0)
+
+
+def test_exception_classes_map_error_variants_one_to_one():
+    classes = [
+        shiftdp.ParameterError,
+        shiftdp.ParseError,
+        shiftdp.PrecisionError,
+        shiftdp.DomainError,
+        shiftdp.NotCertifiedError,
+        shiftdp.HypothesisError,
+    ]
+    assert len(set(classes)) == 6
+    for c in classes:
+        assert issubclass(c, shiftdp.ShiftdpError)
+        assert c.__module__ == "shiftdp"
+    assert issubclass(shiftdp.ShiftdpError, ValueError)
+    assert math.isfinite(shiftdp.DELTA_FLOOR)

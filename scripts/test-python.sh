@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The Python package (python/, issue 14): builds it from this checkout with maturin (from
+# PyPI, through pip's build isolation) into a virtual environment under target/py-venv,
+# with pytest, mpmath and dp-accounting beside it, and runs its pytest suite.
+# Idempotent and quiet: the venv is created once; pip re-installs only the package itself
+# (--force-reinstall, so the suite always tests the current source; cargo's incremental
+# build in target/ keeps that fast).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+VENV=target/py-venv
+if [ ! -x "$VENV/bin/python" ]; then
+  if ! "$PY" -m venv "$VENV" >/dev/null 2>&1; then
+    rm -rf "$VENV"
+    echo "shiftdp: '$PY -m venv' failed; install Python ≥ 3.9 with venv (e.g. 'apt-get install python3-venv') and re-run." >&2
+    exit 1
+  fi
+fi
+pip_q() { "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$@"; }
+pip_q pytest mpmath dp-accounting
+pip_q --force-reinstall --no-deps ./python
+# from the repository root, so that the source folder python/shiftdp (which lacks the
+# compiled _core) is not on sys.path in place of the installed package
+"$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider
