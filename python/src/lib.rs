@@ -457,9 +457,9 @@ fn analyze<'py>(
         )?;
         d.set_item(
             "hypotheses",
-            b.map(|b| b.hypotheses.clone()).unwrap_or_default(),
+            b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
         )?;
-        d.set_item("notes", b.map(|b| b.notes.clone()).unwrap_or_default())?;
+        d.set_item("notes", b.map(|b| b.notes().to_vec()).unwrap_or_default())?;
         d.set_item("reason", e.reason().map(|r| r.to_string()))?;
         d.set_item("reason_kind", e.reason().map(error_kind))?;
         d.set_item(
