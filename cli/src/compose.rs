@@ -5,12 +5,16 @@
 //! `--gaussian MU[xK]`, `--subsampled-gaussian P MU [xK]` (BSA24's symmetrized
 //! `C_p(G(μ))`), `--poisson-gaussian P MU [xK]` (the Poisson add-or-remove subsampled
 //! Gaussian, each direction composed separately — a different quantity).
+//!
+//! Decimals are read in the safe direction: μ and p to the double at or above the
+//! decimal typed, the target δ or ε to the double at or below it (see `Read`).
 use super::Output;
 use serde_json::json;
 use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
 use shiftdp::error::{Error, Result};
+use shiftdp::precision::rounding::{parse_f64_down, parse_f64_up};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
 
@@ -65,18 +69,25 @@ fn split_groups(vals: &[String], fixed: usize) -> Vec<Vec<String>> {
     out
 }
 
-fn num(flag: &str, s: &str) -> Result<f64> {
-    let v: f64 = s.trim().parse().map_err(|_| Error::Parse {
+/// Which end of a decimal's f64 bracket is safe for an input: the mechanism's μ and
+/// sampling rate p are read upward (a larger value is less private), the target δ or ε
+/// downward (a smaller δ gives a larger ε, a smaller ε a larger δ). A decimal that is a
+/// double (0.5, 2, 0.25) is read exactly either way.
+#[derive(Clone, Copy)]
+enum Read {
+    Up,
+    Down,
+}
+
+fn num(flag: &str, s: &str, read: Read) -> Result<f64> {
+    let v = match read {
+        Read::Up => parse_f64_up(s),
+        Read::Down => parse_f64_down(s),
+    };
+    v.ok_or_else(|| Error::Parse {
         input: s.to_string(),
-        reason: format!("--{flag} expects decimal numbers"),
-    })?;
-    if !v.is_finite() {
-        return Err(Error::Parse {
-            input: s.to_string(),
-            reason: format!("--{flag}: not finite"),
-        });
-    }
-    Ok(v)
+        reason: format!("--{flag} expects finite decimal numbers"),
+    })
 }
 
 fn count(flag: &str, s: &str) -> Result<u64> {
@@ -110,7 +121,7 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
             Some(x) => count("gaussian", &x)?,
             None => 1,
         };
-        c = c.with(Component::gaussian(num("gaussian", &mu)?)?, k)?;
+        c = c.with(Component::gaussian(num("gaussian", &mu, Read::Up)?)?, k)?;
     }
     for (flag, vals, poisson) in [
         ("subsampled-gaussian", &a.subsampled_gaussian, false),
@@ -128,7 +139,7 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
                 Some(x) => count(flag, &x)?,
                 None => 1,
             };
-            let (p, mu) = (num(flag, &g[0])?, num(flag, &mu)?);
+            let (p, mu) = (num(flag, &g[0], Read::Up)?, num(flag, &mu, Read::Up)?);
             let comp = if poisson {
                 Component::poisson(p, mu)?
             } else {
@@ -189,8 +200,8 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         .collect();
     let desc = names.join(" ⊗ ");
     let target = match (&a.delta, &a.epsilon) {
-        (Some(d), None) => Target::Delta(num("delta", d)?),
-        (None, Some(e)) => Target::Epsilon(num("epsilon", e)?),
+        (Some(d), None) => Target::Delta(num("delta", d, Read::Down)?),
+        (None, Some(e)) => Target::Epsilon(num("epsilon", e, Read::Down)?),
         _ => {
             return Err(Error::param(
                 "delta/epsilon",

@@ -104,6 +104,49 @@ pub fn to_f64_down(a: &Float) -> f64 {
     a.to_f64_round(Round::Down)
 }
 
+/// The f64 at or above the exact value of the decimal `s` (`"1e-5"`, `"0.3"`, `"2"`),
+/// or `None` if `s` is not a finite decimal. MPFR reads the decimal exactly and rounds
+/// once, toward +∞ (result ≥ the decimal typed): use it for inputs whose larger value is
+/// the safe one (μ, a sampling rate p).
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::rounding::{parse_f64_down, parse_f64_up};
+/// // 0.1 is not a double: the two reads bracket it, one ulp apart
+/// let (lo, hi) = (parse_f64_down("0.1").unwrap(), parse_f64_up("0.1").unwrap());
+/// assert!(lo < hi && hi == lo.next_up() && (lo == 0.1 || hi == 0.1));
+/// assert_eq!(parse_f64_up("0.5"), Some(0.5)); // exact decimals stay exact
+/// assert_eq!(parse_f64_up("nan"), None);
+/// ```
+pub fn parse_f64_up(s: &str) -> Option<f64> {
+    parse_f64_round(s, Round::Up)
+}
+
+/// The f64 at or below the exact value of the decimal `s` (result ≤ the decimal typed),
+/// or `None`: for inputs whose smaller value is the safe one (a target δ or ε).
+pub fn parse_f64_down(s: &str) -> Option<f64> {
+    parse_f64_round(s, Round::Down)
+}
+
+fn parse_f64_round(s: &str, round: Round) -> Option<f64> {
+    let t = s.trim();
+    // MPFR's parser accepts "inf"/"nan" and "@"-exponents: only plain decimals here
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return None;
+    }
+    let parsed = Float::parse(t).ok()?;
+    // Two roundings in the same direction (to 2^16 bits, then to f64 by to_f64_round,
+    // which also handles the subnormal range) give exactly the one directed rounding to
+    // f64: the f64 neighbour on the safe side is representable at 2^16 bits.
+    let x = Float::with_val_round(1 << 16, parsed, round).0;
+    let v = x.to_f64_round(round);
+    v.is_finite().then_some(v)
+}
+
 /// Decimal string with `digits` significant digits, rounded toward +∞ (value ≥ `a`).
 pub fn to_decimal_up(a: &Float, digits: usize) -> String {
     a.to_string_radix_round(10, Some(digits), Round::Up)
@@ -146,6 +189,48 @@ pub fn next_down_f64(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rug::{Integer, Rational};
+
+    /// The exact rational value of `m · 10^e`, built from integers (independent of MPFR's
+    /// decimal parser).
+    fn decimal(m: i64, e: i32) -> Rational {
+        let ten = Integer::from(10).pow(e.unsigned_abs());
+        if e >= 0 {
+            Rational::from(m) * Rational::from(ten)
+        } else {
+            Rational::from((Integer::from(m), ten))
+        }
+    }
+
+    #[test]
+    fn decimal_reads_are_the_neighbouring_doubles() {
+        // a deterministic spread of mantissas and exponents, subnormals included
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = (x % 2_000_000_000) as i64 - 1_000_000_000;
+            let e = ((x >> 40) % 640) as i32 - 330;
+            let s = format!("{m}e{e}");
+            let exact = decimal(m, e);
+            let (Some(lo), Some(hi)) = (parse_f64_down(&s), parse_f64_up(&s)) else {
+                // out of f64 range (overflow to ±∞): refused, never a wrong double
+                assert!(exact.clone().abs() > Rational::from_f64(f64::MAX).unwrap());
+                continue;
+            };
+            let (rlo, rhi) = (
+                Rational::from_f64(lo).unwrap(),
+                Rational::from_f64(hi).unwrap(),
+            );
+            assert!(rlo <= exact && exact <= rhi, "{s}: {lo} {hi}");
+            // tight: equal when the decimal is a double, else adjacent doubles
+            assert!(lo == hi || lo.next_up() == hi, "{s}: {lo} {hi}");
+        }
+        assert_eq!(parse_f64_up("inf"), None);
+        assert_eq!(parse_f64_down(""), None);
+        assert_eq!(parse_f64_up("1e400"), None);
+    }
 
     #[test]
     fn directions_bracket_exact_value() {
