@@ -225,7 +225,8 @@ mod tests {
             );
             assert!(rlo <= exact && exact <= rhi, "{s}: {lo} {hi}");
             // tight: equal when the decimal is a double, else adjacent doubles
-            assert!(lo == hi || lo.next_up() == hi, "{s}: {lo} {hi}");
+            let above_lo = Rational::from_f64(lo.next_up()).unwrap();
+            assert!(rlo == rhi || above_lo == rhi, "{s}: {lo} {hi}");
         }
         assert_eq!(parse_f64_up("inf"), None);
         assert_eq!(parse_f64_down(""), None);

@@ -42,7 +42,7 @@
 //! ```
 use super::outcome::{ObligationRun, Outcome, Plot, ResultRun, Run, Status};
 use crate::error::{Error, Result};
-use plotters::prelude::*;
+use crate::plot::{Chart, Layout, svg_string};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -57,112 +57,8 @@ pub struct ReportFiles {
     pub plots: Vec<PathBuf>,
 }
 
-/// Plot size in pixels (the SVG scales with the page through its viewBox).
-const PLOT_SIZE: (u32, u32) = (820, 480);
-
-/// Draws a plot into `root` (axes fitted to the finite points; non-finite points skipped).
-fn draw<DB: DrawingBackend>(
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    plot: &Plot,
-) -> std::result::Result<(), String> {
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let (mut x0, mut x1, mut y0, mut y1) = crate::plot::finite_bounds(&plot.series);
-    if !x0.is_finite() {
-        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
-    }
-    if x0.partial_cmp(&x1) != Some(std::cmp::Ordering::Less) {
-        (x0, x1) = (x0 - 0.5, x0 + 0.5);
-    }
-    if y0.partial_cmp(&y1) != Some(std::cmp::Ordering::Less) {
-        (y0, y1) = (y0 - 0.5, y0 + 0.5);
-    }
-    let pad = 0.04 * (y1 - y0);
-    let mut c = ChartBuilder::on(&root)
-        .caption(&plot.title, ("sans-serif", 24))
-        .margin(14)
-        .x_label_area_size(50)
-        .y_label_area_size(78)
-        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
-        .map_err(|e| e.to_string())?;
-    c.configure_mesh()
-        .x_desc(&plot.x_label)
-        .y_desc(&plot.y_label)
-        .axis_desc_style(("sans-serif", 19))
-        .label_style(("sans-serif", 16))
-        .light_line_style(RGBColor(244, 244, 244))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    for (i, s) in plot.series.iter().enumerate() {
-        let style = ShapeStyle {
-            color: Palette99::pick(i).to_rgba(),
-            filled: false,
-            stroke_width: 2,
-        };
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .copied()
-            .filter(|(x, y)| x.is_finite() && y.is_finite())
-            .collect();
-        let single = pts.len() == 1;
-        let drawn = c
-            .draw_series(LineSeries::new(pts.clone(), style))
-            .map_err(|e| e.to_string())?;
-        drawn
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
-        if single {
-            // a one-point series has no line: mark the point
-            c.draw_series(pts.iter().map(|&p| Circle::new(p, 4, style.filled())))
-                .map_err(|e| e.to_string())?;
-        }
-    }
-    if !plot.series.is_empty() {
-        c.configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 17))
-            .position(legend_corner(plot, (x0, x1), (y0 - pad, y1 + pad)))
-            .draw()
-            .map_err(|e| e.to_string())?;
-    }
-    root.present().map_err(|e| e.to_string())?;
-    Ok(())
-}
-
-/// The legend corner covering the fewest points: each corner's box spans 40% of the
-/// width and 30% of the height (ties: upper right, upper left, lower right, lower left).
-fn legend_corner(plot: &Plot, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> SeriesLabelPosition {
-    let corners = [
-        (SeriesLabelPosition::UpperRight, true, true),
-        (SeriesLabelPosition::UpperLeft, false, true),
-        (SeriesLabelPosition::LowerRight, true, false),
-        (SeriesLabelPosition::LowerLeft, false, false),
-    ];
-    let covered = |right: bool, upper: bool| {
-        plot.series
-            .iter()
-            .flat_map(|s| s.points.iter())
-            .filter(|(x, y)| x.is_finite() && y.is_finite())
-            .filter(|&&(x, y)| {
-                let u = (x - x0) / (x1 - x0);
-                let v = (y - y0) / (y1 - y0);
-                (if right { u >= 0.6 } else { u <= 0.4 })
-                    && (if upper { v >= 0.7 } else { v <= 0.3 })
-            })
-            .count()
-    };
-    let mut best = (usize::MAX, SeriesLabelPosition::UpperRight);
-    for (pos, right, upper) in corners {
-        let n = covered(right, upper);
-        if n < best.0 {
-            best = (n, pos);
-        }
-    }
-    best.1
-}
-
-/// Renders a plot as a standalone SVG document (a `String` starting with `<svg`).
+/// Renders a plot as a standalone SVG document (a `String` starting with `<svg`), in the
+/// report's layout ([`Layout::REPORT`], drawn by the crate's one backend, [`crate::plot`]).
 ///
 /// # Errors
 /// [`Error::Domain`] if plotters cannot lay the chart out.
@@ -181,16 +77,14 @@ fn legend_corner(plot: &Plot, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Ser
 /// assert!(svg.starts_with("<svg") && svg.contains("bound"));
 /// ```
 pub fn plot_svg(plot: &Plot) -> Result<String> {
-    crate::plot::register_font();
-    let mut buf = String::new();
-    {
-        let root = SVGBackend::with_string(&mut buf, PLOT_SIZE).into_drawing_area();
-        draw(root, plot).map_err(|e| Error::Domain {
-            what: format!("plot `{}`", plot.title),
-            reason: e,
-        })?;
-    }
-    Ok(buf)
+    let chart = Chart {
+        title: plot.title.clone(),
+        x_label: plot.x_label.clone(),
+        y_label: plot.y_label.clone(),
+        series: plot.series.clone(),
+        unit_square: false,
+    };
+    svg_string(&chart, &Layout::REPORT)
 }
 
 /// HTML-escapes `& < > " '`.
