@@ -11,6 +11,7 @@
 //!
 //! Curvature of the quadratic: `--contraction c` gives `h = (1 − c)/η` (so that
 //! `c = |1 − ηh|`); otherwise `--strong-convexity m` gives `h = m`.
+use super::setting::{SettingArgs, parse_count, required};
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{Value, json};
@@ -51,39 +52,13 @@ pub struct ExactArgs {
     /// Algorithm: gd, cgd, sgd or lmc.
     #[arg(value_enum)]
     pub method: Method,
-    /// Dataset size n.
-    #[arg(long, default_value_t = 1)]
-    pub n: u64,
-    /// Batch size b (default n; required for cgd/sgd unless b = n).
-    #[arg(long)]
-    pub batch: Option<u64>,
-    /// Number of steps t.
-    #[arg(long)]
-    pub steps: Option<usize>,
-    /// Number of epochs E (t = E·n/b).
-    #[arg(long)]
-    pub epochs: Option<u64>,
-    /// Step size η > 0.
-    #[arg(long, allow_hyphen_values = true)]
-    pub eta: String,
-    /// Noise multiplier σ > 0 (per-step noise standard deviation ησ).
-    #[arg(long, allow_hyphen_values = true)]
-    pub noise: String,
-    /// Gradient sensitivity L = sup‖∇f − ∇f′‖ ≥ 0.
-    #[arg(long, allow_hyphen_values = true)]
-    pub sensitivity: String,
-    /// Strong convexity m (curvature of the quadratic if --contraction is absent).
-    #[arg(long, allow_hyphen_values = true)]
-    pub strong_convexity: Option<String>,
-    /// Smoothness M (largest Hessian eigenvalue for --dim > 1; default m).
-    #[arg(long, allow_hyphen_values = true)]
-    pub smoothness: Option<String>,
-    /// Contraction c ∈ [0, 1]: curvature h = (1 − c)/η.
-    #[arg(long, allow_hyphen_values = true)]
-    pub contraction: Option<String>,
-    /// Diameter D: clamp to [−D/2, D/2] (grid instance).
-    #[arg(long, allow_hyphen_values = true)]
-    pub diameter: Option<String>,
+    /// The run's flags, defined once for every command ([`SettingArgs`]): here `--n`
+    /// defaults to 1, `--batch` to n; `--eta`, `--noise`, `--sensitivity` and `--steps` or
+    /// `--epochs` are required; `--contraction c` sets the curvature `h = (1 − c)/η`,
+    /// else `--strong-convexity m` sets `h = m`; `--smoothness M` is the largest Hessian
+    /// eigenvalue for `--dim > 1` (default h); `--diameter D` clamps to `[−D/2, D/2]`.
+    #[command(flatten)]
+    pub setting: SettingArgs,
     /// Loss family.
     #[arg(long, value_enum, default_value_t = Loss::Quadratic)]
     pub loss: Loss,
@@ -112,6 +87,8 @@ pub struct ExactArgs {
 }
 
 struct Setting {
+    /// `--eta`, `--noise`, `--sensitivity` as typed (echoed in the JSON).
+    typed: [String; 3],
     n: u64,
     b: u64,
     t: usize,
@@ -139,27 +116,31 @@ fn positive(name: &str, e: &Enclosure, allow_zero: bool) -> Result<()> {
 }
 
 fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
-    if a.n == 0 {
+    let f = &a.setting;
+    let n = parse_count("n", &f.n)?.unwrap_or(1);
+    if n == 0 {
         return Err(Error::param("n", 0, "must be ≥ 1"));
     }
-    let b = a.batch.unwrap_or(a.n);
-    if b == 0 || b > a.n {
+    let b = parse_count("batch", &f.batch)?.unwrap_or(n);
+    if b == 0 || b > n {
         return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
     }
-    if matches!(a.method, Method::Gd | Method::Lmc) && b != a.n {
+    if matches!(a.method, Method::Gd | Method::Lmc) && b != n {
         return Err(Error::param("batch", b, "gd/lmc use full batches (b = n)"));
     }
     let per_epoch = match a.method {
         Method::Cgd => {
-            if !a.n.is_multiple_of(b) {
+            if !n.is_multiple_of(b) {
                 return Err(Error::param("batch", b, "cgd needs b dividing n"));
             }
-            (a.n / b) as usize
+            (n / b) as usize
         }
-        Method::Sgd => (a.n / b).max(1) as usize,
+        Method::Sgd => (n / b).max(1) as usize,
         _ => 1,
     };
-    let t = match (a.steps, a.epochs) {
+    let steps = parse_count("steps", &f.steps)?;
+    let epochs = parse_count("epochs", &f.epochs)?;
+    let t = match (steps, epochs) {
         (Some(_), Some(_)) => {
             return Err(Error::param(
                 "steps",
@@ -167,8 +148,11 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
                 "give --steps or --epochs, not both",
             ));
         }
-        (Some(t), None) => t,
-        (None, Some(e)) => per_epoch * e as usize,
+        (Some(t), None) => usize::try_from(t).unwrap_or(usize::MAX),
+        (None, Some(e)) => usize::try_from(e)
+            .ok()
+            .and_then(|e| per_epoch.checked_mul(e))
+            .unwrap_or(usize::MAX),
         (None, None) => return Err(Error::param("steps", "none", "give --steps or --epochs")),
     };
     if t == 0 || t > 10_000_000 {
@@ -181,9 +165,14 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
             "cgd needs a whole number of epochs (t = E·n/b)",
         ));
     }
-    let eta = parse_number("eta", &a.eta, ib)?;
-    let sigma = parse_number("noise", &a.noise, ib)?;
-    let l = parse_number("sensitivity", &a.sensitivity, ib)?;
+    let typed = [
+        required("eta", &f.eta)?,
+        required("noise", &f.noise)?,
+        required("sensitivity", &f.sensitivity)?,
+    ];
+    let eta = parse_number("eta", &typed[0], ib)?;
+    let sigma = parse_number("noise", &typed[1], ib)?;
+    let l = parse_number("sensitivity", &typed[2], ib)?;
     positive("eta", &eta, false)?;
     positive("noise", &sigma, false)?;
     positive("sensitivity", &l, true)?;
@@ -191,7 +180,7 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
     let (h, h_max) = match a.loss {
         Loss::Linear => (zero.clone(), zero),
         Loss::Quadratic => {
-            let h = if let Some(c) = &a.contraction {
+            let h = if let Some(c) = &f.contraction {
                 let c = parse_number("contraction", c, ib)?;
                 if !(c.lower_f64() >= 0.0 && c.upper_f64() <= 1.0) {
                     return Err(Error::param(
@@ -201,7 +190,7 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
                     ));
                 }
                 (Enclosure::from_u64(ib, 1) - c) / eta.clone()
-            } else if let Some(m) = &a.strong_convexity {
+            } else if let Some(m) = &f.strong_convexity {
                 let m = parse_number("strong-convexity", m, ib)?;
                 positive("strong-convexity", &m, true)?;
                 m
@@ -212,7 +201,7 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
                     "needs --contraction or --strong-convexity (or use --loss linear)",
                 ));
             };
-            let hm = match &a.smoothness {
+            let hm = match &f.smoothness {
                 Some(s) => {
                     let s = parse_number("smoothness", s, ib)?;
                     if s.upper_f64() < h.lower_f64() {
@@ -230,7 +219,8 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
         }
     };
     Ok(Setting {
-        n: a.n,
+        typed,
+        n,
         b,
         t,
         eta,
@@ -294,7 +284,7 @@ pub fn run(a: &ExactArgs) -> Result<Output> {
     if a.dim == 0 {
         return Err(Error::param("dim", 0, "must be ≥ 1"));
     }
-    if a.diameter.is_some() {
+    if a.setting.diameter.is_some() {
         return run_clamped(a, &s, &q, ib);
     }
     match a.method {
@@ -414,8 +404,8 @@ fn run_gaussian(
         "instance": if isotropic { "Gaussian (scalar path, certified enclosure)" } else { "Gaussian (matrix path, f64)" },
         "tradeoff": format!("G({mu_up})"),
         "setting": {
-            "n": s.n, "batch": s.b, "steps": s.t, "eta": a.eta, "noise": a.noise,
-            "sensitivity": a.sensitivity, "curvature": fmt_up(s.h.hi(), 53),
+            "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
+            "sensitivity": s.typed[2], "curvature": fmt_up(s.h.hi(), 53),
             "curvature_max": fmt_up(s.h_max.hi(), 53),
             "dim": a.dim, "position": if a.method == Method::Cgd { Some(pos) } else { None },
         },
@@ -542,8 +532,8 @@ fn run_mixture(a: &ExactArgs, s: &Setting, q: &Queries) -> Result<Output> {
     let json = json!({
         "command": "exact",
         "method": "sgd",
-        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": a.eta, "noise": a.noise,
-            "sensitivity": a.sensitivity, "curvature": format!("{:e}", s.h.mid_f64()) },
+        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
+            "sensitivity": s.typed[2], "curvature": format!("{:e}", s.h.mid_f64()) },
         "pairs": Value::Object(kinds),
         "note": "exact instance (ground truth) with stated error: any valid bound must be ≥ δ, ε, Rényi here",
     });
@@ -551,7 +541,7 @@ fn run_mixture(a: &ExactArgs, s: &Setting, q: &Queries) -> Result<Output> {
 }
 
 fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Output> {
-    let d = parse_number("diameter", a.diameter.as_deref().unwrap_or("0"), ib)?;
+    let d = parse_number("diameter", a.setting.diameter.as_deref().unwrap_or("0"), ib)?;
     positive("diameter", &d, false)?;
     if a.dim != 1 {
         return Err(Error::param(
@@ -609,7 +599,7 @@ fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Outpu
     let mut kinds = serde_json::Map::new();
     let mut human = format!(
         "exact clamped instance on [−D/2, D/2], D = {}: {} steps, {} grid intervals\n",
-        a.diameter.as_deref().unwrap_or("?"),
+        a.setting.diameter.as_deref().unwrap_or("?"),
         s.t,
         nodes
     );
@@ -626,8 +616,8 @@ fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Outpu
         "command": "exact",
         "method": method_name(a.method),
         "instance": "clamped walk (grid; error is an estimate from grid refinement)",
-        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": a.eta, "noise": a.noise,
-            "sensitivity": a.sensitivity, "diameter": a.diameter, "contraction": format!("{c:e}") },
+        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
+            "sensitivity": s.typed[2], "diameter": a.setting.diameter, "contraction": format!("{c:e}") },
         "pairs": Value::Object(kinds),
     });
     Ok(Output { json, human })

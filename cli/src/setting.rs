@@ -1,5 +1,5 @@
 //! Setting flags shared by `bound`, `schedule`, `exact` and `compare`.
-use shiftdp::error::Result;
+use shiftdp::error::{Error, Result};
 use shiftdp::settings::{Algorithm, RawSetting, Setting};
 
 /// The algorithm positional argument.
@@ -89,6 +89,36 @@ impl SettingArgs {
     pub fn setting(&self, alg: AlgorithmArg) -> Result<Setting> {
         Setting::new(alg.into(), &self.raw())
     }
+}
+
+/// A count flag (`--n`, `--batch`, `--steps`, `--epochs` where they must be whole):
+/// `None` when absent, else a plain non-negative integer (range checks are the
+/// command's).
+///
+/// # Errors
+/// [`Error::Parse`] for anything but decimal digits (and a value above `u64::MAX`).
+pub fn parse_count(flag: &str, v: &Option<String>) -> Result<Option<u64>> {
+    let Some(s) = v else { return Ok(None) };
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::Parse {
+            input: s.clone(),
+            reason: format!("--{flag} expects a whole number"),
+        });
+    }
+    t.parse().map(Some).map_err(|_| Error::Parse {
+        input: s.clone(),
+        reason: format!("--{flag} is too large"),
+    })
+}
+
+/// The text of a flag the command cannot do without.
+///
+/// # Errors
+/// [`Error::Parameter`] naming the flag when it is absent.
+pub fn required(flag: &str, v: &Option<String>) -> Result<String> {
+    v.clone()
+        .ok_or_else(|| Error::param(flag, "missing", &format!("give --{flag}")))
 }
 
 /// Arguments shared by `shiftdp bound` and `shiftdp compare`: one run and a δ.
