@@ -260,8 +260,11 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "note": poisson_note,
                 "delta_floor": sci(DELTA_FLOOR),
             });
+            // the bound holds at the double d ≤ the δ typed, so at the δ typed (an
+            // (ε, d)-DP mechanism is (ε, δ)-DP for every δ ≥ d): echo the text typed
+            let typed = a.delta.as_deref().unwrap_or_default();
             let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with δ = {d:e} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
+                "{desc}\n  is (ε, δ)-DP with δ = {typed} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
                 fixed_up(iv.upper, 9),
                 fixed_down(iv.lower, 9),
                 fixed_up(iv.upper, 9),
@@ -302,8 +305,10 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 })),
                 "note": poisson_note,
             });
+            // computed at the double ≤ the ε typed, so it holds at the ε typed
+            let typed = a.epsilon.as_deref().unwrap_or_default();
             let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with ε = {e} for δ ≤ {}  (certified; true δ ∈ [{}, {}])\n",
+                "{desc}\n  is (ε, δ)-DP with ε = {typed} for δ ≤ {}  (certified; true δ ∈ [{}, {}])\n",
                 f64_up(iv.upper, 17),
                 f64_down(iv.lower, 17),
                 f64_up(iv.upper, 17)
