@@ -428,10 +428,12 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
 /// Newton for ε(δ) in MPFR at `wp` bits from a starting point; returns the estimate.
 /// Φ(x) as a round-to-nearest estimate at x's precision (one erfc evaluation of the
 /// point −x/√2; for Newton steps, never reported).
+/// Φ(x) = erfc(−x/√2)/2, an estimate (nearest rounding; Φ(±∞) = 1, 0; NaN stays NaN
+/// for the caller to reject).
 fn phi_estimate(x: &Float) -> Float {
     let p = x.prec();
     let arg = Float::with_val(p, -x) / Float::with_val(p, 2).sqrt();
-    Enclosure::from_float(&arg).erfc().mid() / 2u32
+    Float::with_val(p, arg.erfc_ref()) / 2u32
 }
 
 fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bits: u32) -> Float {
@@ -450,6 +452,11 @@ fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bi
                 * Float::with_val(p, x.exp_ref()),
         );
         let d = Float::with_val(p, &a - &b);
+        if !(d.is_finite() && b.is_finite()) {
+            // e^ε or Φ left MPFR's exponent range: no better estimate; certification
+            // decides (and refuses if it cannot bracket)
+            break;
+        }
         if d.is_sign_negative() || d.is_zero() || b.is_zero() {
             // overshoot into the cancellation region: back off toward 0
             x /= 2u32;
@@ -459,6 +466,9 @@ fn epsilon_newton_mpfr(mu: &Float, delta: &Float, start: Float, wp: u32, goal_bi
         let g = Float::with_val(p, d.ln_ref()) - Float::with_val(p, delta.ln_ref());
         let step = Float::with_val(p, &g * &d) / &b;
         let mut nx = Float::with_val(wp, &x + &step);
+        if !nx.is_finite() {
+            break;
+        }
         if nx.is_sign_negative() {
             nx = Float::with_val(wp, &x / 2u32);
         }
@@ -644,6 +654,9 @@ fn epsilon_mpfr_taylor(
     (e.rel_width() <= 2f64.powi(-(bits as i32) + 6)).then_some(e)
 }
 
+/// The largest ε whose e^ε the MPFR conversion may form (a margin below 2^30·ln 2).
+const EPSILON_RANGE: f64 = 7.0e8;
+
 fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosure> {
     let mut wp = bits + 40;
     // starting point: f64 estimate where representable, else asymptotic in MPFR
@@ -681,6 +694,18 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
             Float::with_val(wp, m * (0.5 * m + (-2.0 * ln_d).sqrt()))
         }
     };
+    // δ(ε) involves e^ε: beyond ε ≈ 2^30·ln 2 ≈ 7.4e8 it overflows MPFR's exponent range
+    // (the estimate μ²/2 + μ√(2 ln(1/δ)) is within a factor ~1 of ε there)
+    if !(start.is_finite() && start < EPSILON_RANGE) {
+        return Err(Error::NotCertified {
+            what: "ε(δ) of G(μ)".into(),
+            reason: format!(
+                "ε ≈ {:.3e} is beyond the range the certified conversion can evaluate \
+                 (e^ε must stay below 2^(2^30), ε < {EPSILON_RANGE:.1e}); smaller μ, up to about 3.7e4, works",
+                start.to_f64()
+            ),
+        });
+    }
     for _attempt in 0..6 {
         let est_hi = epsilon_newton_mpfr(&mu_hi, delta.lo(), start.clone(), wp, bits + 16);
         // the lower end needs its own solve only when the inputs are wide at this precision
@@ -882,6 +907,39 @@ mod tests {
         }
         assert!(Gaussian::new(f64::NAN).is_err());
         assert!(Gaussian::new(f64::INFINITY).is_err());
+    }
+
+    /// Large μ: a certified ε inside the elementary bracket μ²/2 ≤ ε ≤ μ²/2 + μ√(2 ln 1/δ)
+    /// (δ(ε) ≤ Φ(−ε/μ + μ/2) and Φ⁻¹(1 − δ) ≤ √(2 ln 1/δ)) while e^ε is representable,
+    /// and a NotCertified refusal — never a panic or NaN — beyond (found by the noise
+    /// calibration search, which probes μ up to 10⁹).
+    #[test]
+    fn huge_mu_is_bracketed_or_refused() {
+        let delta = 1e-5_f64;
+        for prec in [Precision::F64, Precision::Bits(128)] {
+            for mu in [1e3, 1e4, 3e4] {
+                let e = Gaussian::epsilon(
+                    &Enclosure::from_f64(64, mu),
+                    &Enclosure::from_f64(64, delta),
+                    prec,
+                )
+                .unwrap();
+                let (lo, hi) = (e.enclosure.lower_f64(), e.enclosure.upper_f64());
+                let bound = mu * mu / 2.0 + mu * (2.0 * (1.0 / delta).ln()).sqrt();
+                assert!(
+                    lo >= mu * mu / 2.0 && hi <= bound * (1.0 + 1e-12),
+                    "{mu}: {lo} {hi}"
+                );
+            }
+            for mu in [4e4, 1e5, 1e9, 1e300] {
+                let r = Gaussian::epsilon(
+                    &Enclosure::from_f64(64, mu),
+                    &Enclosure::from_f64(64, delta),
+                    prec,
+                );
+                assert!(matches!(r, Err(Error::NotCertified { .. })), "{mu}: {r:?}");
+            }
+        }
     }
 
     #[test]
