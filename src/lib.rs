@@ -85,7 +85,8 @@
 //! The modules follow the data flow of the specification: [`precision`] (f64
 //! estimates, MPFR enclosures with directed rounding, [`decimal`] output) →
 //! [`tradeoff`] functions → [`composition`] → [`settings`] and [`bounds`] (with their
-//! [`provenance`]) and [`renyi`] → [`analysis`] (every bound of a run) → [`schedules`]
+//! [`provenance`]) and [`renyi`] → [`analysis`] (every bound of a run) and
+//! [`calibrate`] (the smallest certified noise for a target ε) → [`schedules`]
 //! → [`exact`] instances → [`check`] (validation) → [`verify`] (proofs/ obligations,
 //! ERRATA evidence, claims). The `shiftdp` command (crate `shiftdp-cli`) is a thin shell
 //! over this library.
@@ -98,6 +99,7 @@
 
 pub mod analysis;
 pub mod bounds;
+pub mod calibrate;
 pub mod check;
 pub mod composition;
 pub mod decimal;
