@@ -117,9 +117,11 @@ pub fn smallest_noise<P: NoiseProblem + ?Sized>(
         }
     };
     // bracket: ok = (σ, ε, source) certified; fail = (σ, ε if any)
+    type Pass = (f64, f64, String);
+    type Fail = (f64, Option<f64>);
     let mut sigma = 1.0_f64;
     let (pass, val) = probe(sigma);
-    let (mut ok, mut fail): (Option<(f64, f64, String)>, Option<(f64, Option<f64>)>);
+    let (mut ok, mut fail): (Option<Pass>, Option<Fail>);
     if pass {
         let (e, s) = val.expect("a pass has a value");
         ok = Some((sigma, e, s));
