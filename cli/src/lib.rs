@@ -8,6 +8,7 @@
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
 //!   never NaN printed as a result.
 pub mod bound;
+pub mod calibrate;
 pub mod check;
 pub mod compare;
 pub mod compose;

@@ -23,6 +23,9 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Every applicable bound of all four papers (f-DP and Rényi) for one run, best marked.
     Compare(cli::compare::CompareArgs),
+    /// The smallest noise σ whose certified ε(δ) meets a target (DP-SGD or a run's bounds).
+    #[command(subcommand)]
+    Calibrate(cli::calibrate::CalibrateCommand),
     /// Certified numerical composition of tradeoff functions (ε or δ interval).
     Compose(cli::compose::ComposeArgs),
     /// Exact privacy loss of a concrete instance (Gaussian, mixture or clamped walk).
@@ -42,14 +45,25 @@ enum Command {
     Curve(cli::curve::CurveCommand),
 }
 
+/// Prints the result. A closed pipe (`shiftdp … --json | head`) is not an error of the
+/// computation: the rest of the output is dropped quietly instead of panicking.
 fn emit(out: &Output, json: bool) {
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&out.json).expect("serializable")
-        );
+    use std::io::Write;
+    let text = if json {
+        // a serde_json::Value always serializes
+        serde_json::to_string_pretty(&out.json).unwrap_or_default() + "\n"
     } else {
-        print!("{}", out.human);
+        out.human.clone()
+    };
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        // any other write failure (a full disk) must not pass for success
+        eprintln!("error: writing the output: {e}");
+        std::process::exit(2);
     }
 }
 
@@ -104,6 +118,7 @@ fn main() -> ExitCode {
             };
         }
         Command::Compare(a) => cli::compare::run(a).map(|o| emit(&o, a.json)),
+        Command::Calibrate(c) => cli::calibrate::run(c).map(|o| emit(&o, c.json())),
         Command::Compose(a) => cli::compose::run(a).map(|o| emit(&o, a.json)),
         Command::Exact(a) => cli::exact::run(a).map(|o| emit(&o, a.json)),
         Command::Plot(c) => cli::plot::run(c).map(|o| emit(&o, false)),

@@ -408,3 +408,147 @@ fn table1_json_epsilons_are_certified_upper_ends_rounded_up() {
         }
     }
 }
+
+/// `calibrate poisson`: the σ printed (rounded up) certifies the target when the
+/// composition is recomputed by `compose` at μ = 1/σ, and the σ just below is within the
+/// requested resolution.
+#[test]
+fn calibrated_noise_certifies_the_target_through_compose() {
+    let v = json(&[
+        "calibrate",
+        "poisson",
+        "--q",
+        "0.05",
+        "--steps",
+        "100",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-5",
+        "--resolution",
+        "1e-2",
+        "--json",
+    ]);
+    let c = &v["calibration"];
+    let sigma: f64 = c["sigma"].as_str().unwrap().parse().unwrap();
+    let below: f64 = c["sigma_below"].as_str().unwrap().parse().unwrap();
+    let eps: f64 = c["epsilon"].as_str().unwrap().parse().unwrap();
+    assert!(eps <= 1.0 && below < sigma && sigma / below <= 1.0 + 1e-2 + 1e-12);
+    // independent recomputation: μ rounded up (17 significant digits, then one more ulp)
+    let mu = format!("{:.17e}", (1.0 / sigma).next_up());
+    let steps = format!("x{}", 100);
+    let w = json(&[
+        "compose",
+        "--poisson-gaussian",
+        "0.05",
+        &mu,
+        &steps,
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let e: f64 = w["epsilon"].as_str().unwrap().parse().unwrap();
+    assert!(e <= 1.0, "compose at σ = {sigma}: ε ≤ {e}");
+    // the target cannot be met with σ 10% smaller: ε there exceeds the target
+    let mu_small = format!("{:.17e}", 1.0 / (0.9 * sigma));
+    let w = json(&[
+        "compose",
+        "--poisson-gaussian",
+        "0.05",
+        &mu_small,
+        &steps,
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let lo: f64 = w["epsilon_lower"].as_str().unwrap().parse().unwrap();
+    assert!(lo > 1.0, "σ·0.9 should not meet ε ≤ 1: its ε ≥ {lo}");
+}
+
+/// `calibrate run`: the best bound at the σ printed, recomputed by `compare`, meets the
+/// target; bad targets are refused with the flag named.
+#[test]
+fn calibrated_run_noise_meets_the_target_in_compare() {
+    let setting = [
+        "--n",
+        "1000",
+        "--steps",
+        "100",
+        "--eta",
+        "0.1",
+        "--sensitivity",
+        "2",
+        "--strong-convexity",
+        "0.5",
+        "--smoothness",
+        "1",
+    ];
+    let mut args = vec!["calibrate", "run", "gd"];
+    args.extend(setting);
+    args.extend(["--epsilon", "1", "--delta", "1e-5", "--json"]);
+    let v = json(&args);
+    let r = &v["results"][0]["calibration"];
+    assert_eq!(r["source"], "BSA24 Thm 4.2");
+    let sigma = r["sigma"].as_str().unwrap().to_string();
+    let mut args = vec!["compare", "gd"];
+    args.extend(setting);
+    args.extend(["--noise", &sigma, "--delta", "1e-5", "--json"]);
+    let w = json(&args);
+    let best = w["bounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["best"] == true)
+        .unwrap();
+    let e: f64 = best["epsilon"].as_str().unwrap().parse().unwrap();
+    assert!(e <= 1.0, "compare at σ = {sigma}: best ε ≤ {e}");
+    let (code, _, err) = run(&[
+        "calibrate",
+        "poisson",
+        "--q",
+        "0.01",
+        "--steps",
+        "10",
+        "--epsilon",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("epsilon"), "{err}");
+    let (code, _, err) = run(&[
+        "calibrate",
+        "poisson",
+        "--q",
+        "1.5",
+        "--steps",
+        "10",
+        "--epsilon",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("q"), "{err}");
+}
+
+/// `shiftdp … --json | head -1`: a closed pipe is not a crash.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args(["reproduce", "table1", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // close our end of the pipe at once: the command's writes fail with EPIPE
+    drop(child.stdout.take());
+    let status = child.wait().expect("exits");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
+}

@@ -1,0 +1,237 @@
+//! `shiftdp calibrate`: the smallest noise multiplier σ whose certified ε(δ) meets a
+//! target, over the library's [`shiftdp::calibrate`].
+//!
+//! * `calibrate poisson --q Q --steps T --epsilon E --delta D`: DP-SGD's composition
+//!   accountant (Poisson sampling, add/remove, certified PLD).
+//! * `calibrate run ALG <setting flags without --noise> --epsilon E --delta D`: the best
+//!   hidden-state bound of the run (every result of the five papers), or one result
+//!   (`--result "BSA24 Thm 4.5"`), or each applicable result (`--each`).
+//!
+//! σ is printed rounded **up** (a larger σ is private at least as much: every
+//! accountant here is monotone in σ), with the certified ε at the σ evaluated and the
+//! value just below it that did not certify.
+use super::Output;
+use super::setting::{AlgorithmArg, SettingArgs};
+use serde_json::{Value, json};
+use shiftdp::calibrate::{Calibration, NoiseProblem, PoissonGaussian, RunBounds, smallest_noise};
+use shiftdp::decimal::{f64_down, f64_up};
+use shiftdp::error::{Error, Result};
+use shiftdp::precision::rounding::{parse_f64_down, parse_f64_up};
+use shiftdp::{Precision, Query, ResultId, analyze};
+
+/// `shiftdp calibrate poisson|run`.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum CalibrateCommand {
+    /// DP-SGD (Poisson-sampled Gaussian, add/remove): the certified composition accountant.
+    Poisson(PoissonArgs),
+    /// A run's hidden-state bounds (the best, one result, or each).
+    Run(RunArgs),
+}
+
+/// The target and the search resolution, shared by both forms.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TargetArgs {
+    /// Target ε: the certified ε at the returned σ is at most this.
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon: String,
+    /// δ.
+    #[arg(long, default_value = "1e-5", allow_hyphen_values = true)]
+    pub delta: String,
+    /// Relative resolution of σ: the σ just below the returned one (by this factor)
+    /// did not certify the target.
+    #[arg(long, default_value = "1e-3")]
+    pub resolution: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `shiftdp calibrate poisson`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PoissonArgs {
+    /// Sampling rate q ∈ (0, 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub q: String,
+    /// Number of steps T.
+    #[arg(long)]
+    pub steps: u64,
+    /// Target, δ, resolution.
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// `shiftdp calibrate run`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub algorithm: AlgorithmArg,
+    /// The run (every flag but --noise).
+    #[command(flatten)]
+    pub setting: SettingArgs,
+    /// Calibrate for this result only (e.g. "BSA24 Thm 4.5").
+    #[arg(long, conflicts_with = "each")]
+    pub result: Option<String>,
+    /// Calibrate for each result that applies at σ = 1, one line each.
+    #[arg(long)]
+    pub each: bool,
+    /// Target, δ, resolution.
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+impl CalibrateCommand {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            CalibrateCommand::Poisson(a) => a.target.json,
+            CalibrateCommand::Run(a) => a.target.json,
+        }
+    }
+}
+
+struct Target {
+    epsilon: f64,
+    resolution: f64,
+}
+
+fn target(t: &TargetArgs) -> Result<Target> {
+    // a target ε read downward: the σ found certifies at most the ε typed
+    let epsilon = parse_f64_down(&t.epsilon).ok_or_else(|| Error::Parse {
+        input: t.epsilon.clone(),
+        reason: "--epsilon expects a finite decimal number".into(),
+    })?;
+    let resolution = t
+        .resolution
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| Error::Parse {
+            input: t.resolution.clone(),
+            reason: "--resolution expects a number".into(),
+        })?;
+    Ok(Target {
+        epsilon,
+        resolution,
+    })
+}
+
+fn row(c: &Calibration) -> Value {
+    json!({
+        "sigma": f64_up(c.sigma, 17),
+        "epsilon": f64_up(c.epsilon, 17),
+        "source": c.source,
+        "sigma_below": f64_down(c.sigma_below, 17),
+        "epsilon_below": c.epsilon_below.map(|e| f64_up(e, 17)),
+        "evaluations": c.evaluations,
+    })
+}
+
+fn line(c: &Calibration, target: &str) -> String {
+    let below = match c.epsilon_below {
+        Some(e) => format!("ε ≤ {} > {target}", f64_up(e, 6)),
+        None => "not certified".into(),
+    };
+    format!(
+        "σ ≥ {}  certifies ε ≤ {} ≤ {target}  ({}; σ = {} gives {below}; {} evaluations)\n",
+        f64_up(c.sigma, 6),
+        f64_up(c.epsilon, 6),
+        c.source,
+        f64_down(c.sigma_below, 6),
+        c.evaluations
+    )
+}
+
+fn solve(p: &dyn NoiseProblem, t: &Target) -> Result<Calibration> {
+    smallest_noise(p, t.epsilon, t.resolution)
+}
+
+/// Runs `shiftdp calibrate`.
+///
+/// # Errors
+/// Invalid flags; [`Error::NotCertified`] if no σ ≤ 10⁶ certifies the target.
+pub fn run(c: &CalibrateCommand) -> Result<Output> {
+    match c {
+        CalibrateCommand::Poisson(a) => {
+            let t = target(&a.target)?;
+            let q = parse_f64_up(&a.q).ok_or_else(|| Error::Parse {
+                input: a.q.clone(),
+                reason: "--q expects a finite decimal number".into(),
+            })?;
+            let delta = parse_f64_down(&a.target.delta).ok_or_else(|| Error::Parse {
+                input: a.target.delta.clone(),
+                reason: "--delta expects a finite decimal number".into(),
+            })?;
+            let p = PoissonGaussian::new(q, a.steps, delta)?;
+            let r = solve(&p, &t)?;
+            let json = json!({
+                "command": "calibrate poisson",
+                "q": a.q, "steps": a.steps, "delta": a.target.delta,
+                "target_epsilon": a.target.epsilon,
+                "calibration": row(&r),
+                "side": "sigma is rounded up; the certified epsilon at sigma is at most the target; at sigma_below the target could not be certified",
+            });
+            let human = format!(
+                "calibrate DP-SGD (Poisson q = {}, T = {}, δ = {}), target ε = {}\n  {}",
+                a.q,
+                a.steps,
+                a.target.delta,
+                a.target.epsilon,
+                line(&r, &a.target.epsilon)
+            );
+            Ok(Output { json, human })
+        }
+        CalibrateCommand::Run(a) => {
+            let t = target(&a.target)?;
+            let raw = a.setting.raw();
+            let alg = a.algorithm.into();
+            let ids: Vec<Option<ResultId>> = if a.each {
+                // the results that apply at σ = 1 (whether they apply does not depend on σ
+                // for any hypothesis of the five papers except through the noise itself)
+                let s1 = shiftdp::Setting::new(alg, &raw.clone().with("noise", 1u64)?)?;
+                let an = analyze(&s1, &Query::epsilon_at(&a.target.delta)?, Precision::F64)?;
+                an.entries()
+                    .iter()
+                    .filter(|e| e.eligible && e.bound().is_some())
+                    .map(|e| Some(e.id))
+                    .collect()
+            } else {
+                let only = match &a.result {
+                    Some(name) => Some(ResultId::parse(name).ok_or_else(|| {
+                        Error::param("result", name, "unknown result id (see `shiftdp compare`)")
+                    })?),
+                    None => None,
+                };
+                vec![only]
+            };
+            let mut rows = Vec::new();
+            let mut human = format!(
+                "calibrate {} run, target (ε, δ) = ({}, {})\n",
+                alg.name(),
+                a.target.epsilon,
+                a.target.delta
+            );
+            for only in ids {
+                let p = RunBounds::new(alg, raw.clone(), &a.target.delta, only)?;
+                let label = only.map_or("best bound".to_string(), |id| id.as_str().to_string());
+                match solve(&p, &t) {
+                    Ok(r) => {
+                        human += &format!("  {label}: {}", line(&r, &a.target.epsilon));
+                        rows.push(json!({"for": label, "calibration": row(&r)}));
+                    }
+                    Err(e) => {
+                        human += &format!("  {label}: {e}\n");
+                        rows.push(json!({"for": label, "error": e.to_string()}));
+                    }
+                }
+            }
+            let json = json!({
+                "command": format!("calibrate run {}", alg.name()),
+                "delta": a.target.delta,
+                "target_epsilon": a.target.epsilon,
+                "results": rows,
+                "side": "sigma is rounded up; the certified epsilon at sigma is at most the target; at sigma_below the target could not be certified",
+            });
+            Ok(Output { json, human })
+        }
+    }
+}
