@@ -25,7 +25,7 @@ pub enum CalibrateCommand {
     /// DP-SGD (Poisson-sampled Gaussian, add/remove): the certified composition accountant.
     Poisson(PoissonArgs),
     /// A run's hidden-state bounds (the best, one result, or each).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 }
 
 /// The target and the search resolution, shared by both forms.
