@@ -87,6 +87,15 @@ pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
     let ib = input_bits(prec);
     let mu = parse_number("mu", &a.mu, ib)?;
     let eps = parse_number("epsilon", &a.epsilon, ib)?;
+    // (ε, δ)-DP is defined for ε ≥ 0; the formula would answer for ε < 0 too (the
+    // conjugate of the tradeoff), but no privacy statement reads it
+    if eps.lo().is_sign_negative() && !eps.lo().is_zero() {
+        return Err(shiftdp::Error::param(
+            "epsilon",
+            &a.epsilon,
+            "(ε, δ)-DP needs ε ≥ 0",
+        ));
+    }
     let c = Gaussian::delta(&mu, &eps, prec)?;
     let bits = match prec {
         Precision::F64 => 53,

@@ -197,11 +197,14 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             .iter()
             .map(|b| format!("{:<48} {}\n", b.name, b.about))
             .collect::<String>();
-        let json = json!(
-            list.iter()
+        // a listing is a success: `status` is what the command's exit code reads
+        let json = json!({
+            "command": "verify --list",
+            "status": "pass",
+            "builtins": list.iter()
                 .map(|b| json!({"name": b.name, "about": b.about}))
-                .collect::<Vec<_>>()
-        );
+                .collect::<Vec<_>>(),
+        });
         return Ok(Output { json, human });
     }
     let region = match &a.region {
@@ -231,7 +234,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             ));
         }
         let paths = if a.paths.is_empty() {
-            vec![PathBuf::from("proofs")]
+            vec![default_proofs()?]
         } else {
             a.paths.clone()
         };
@@ -338,4 +341,26 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
         ));
     }
     Ok(Output { json, human })
+}
+
+/// The proofs directory when none is named: `./proofs`, else `$SHIFTDP_PROOFS`, else the
+/// `proofs/` of the checkout this binary was built from (an installed binary run
+/// elsewhere); otherwise an error that says how to point at it.
+fn default_proofs() -> Result<PathBuf> {
+    let here = PathBuf::from("proofs");
+    let env = std::env::var_os("SHIFTDP_PROOFS").map(PathBuf::from);
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../proofs");
+    [Some(here), env, Some(built)]
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_dir())
+        .ok_or_else(|| {
+            Error::param(
+                "path",
+                "proofs",
+                "no proofs/ directory here, in $SHIFTDP_PROOFS or in the checkout this binary \
+                 was built from: run from the repository root, set SHIFTDP_PROOFS, or name \
+                 it (`shiftdp verify PATH/proofs`)",
+            )
+        })
 }

@@ -216,6 +216,8 @@ fn bad_input_is_rejected_with_one_line() {
             "99999999999",
         ],
         &["delta", "--mu", "1", "--epsilon", "nan"],
+        &["delta", "--mu", "1", "--epsilon", "-1"],
+        &["epsilon", "--mu", "1e5", "--delta", "1e-5"],
         &[
             "curve",
             "gdp",
@@ -551,4 +553,34 @@ fn a_closed_pipe_is_not_a_panic() {
         .unwrap();
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(status.code(), Some(0), "{err}");
+}
+
+/// `verify --list` is a listing, not a failed verification; `verify` run outside the
+/// repository finds the proofs of the checkout the binary was built from.
+#[test]
+fn verify_list_succeeds_and_verify_finds_its_proofs_elsewhere() {
+    let (code, out, err) = run(&["verify", "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().count() > 5);
+    let dir = std::env::temp_dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args([
+            "verify",
+            "--only",
+            "BSA24 Thm 4.1",
+            "--samples",
+            "2",
+            "--json",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(v["status"], "pass");
 }
