@@ -293,9 +293,31 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 name: "Id (perfect privacy)".into(),
                 points: vec![(0.0, 1.0), (1.0, 0.0)],
             }];
+            // why no curve was drawn: (hypothesis or reason, results, details), grouped
+            let mut refusals: Vec<(String, Vec<String>, Vec<String>)> = vec![];
             for &t in &ts {
                 let s = with_steps(&a.setting, t).setting(a.algorithm)?;
                 for (id, b) in bounds_for(&s) {
+                    if let Err(e) = &b {
+                        let (key, detail) = match e {
+                            Error::Hypothesis {
+                                hypothesis, detail, ..
+                            } => (format!("hypothesis {hypothesis} fails"), detail.clone()),
+                            other => (other.to_string(), format!("t = {t}")),
+                        };
+                        let id = short_id(id.as_str());
+                        match refusals.iter_mut().find(|r| r.0 == key) {
+                            Some((_, ids, details)) => {
+                                if !ids.contains(&id) {
+                                    ids.push(id);
+                                }
+                                if !details.contains(&detail) {
+                                    details.push(detail);
+                                }
+                            }
+                            None => refusals.push((key, vec![id], vec![detail])),
+                        }
+                    }
                     if let Ok(b) = b
                         && let Some(mu) = b.mu()
                         && b.notes().is_empty()
@@ -328,6 +350,23 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                         points: pts.collect(),
                     });
                 }
+            }
+            if series.len() <= 1 {
+                return Err(Error::NotCertified {
+                    what: "plot".into(),
+                    reason: format!(
+                        "no GDP bound applies at any t of --steps-list: {}",
+                        refusals
+                            .iter()
+                            .map(|(key, ids, details)| format!(
+                                "{key} for {} ({})",
+                                ids.join(", "),
+                                details.join("; ")
+                            ))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                });
             }
             let chart = Chart {
                 title: format!(

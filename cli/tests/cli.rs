@@ -584,3 +584,36 @@ fn verify_list_succeeds_and_verify_finds_its_proofs_elsewhere() {
     );
     assert_eq!(v["status"], "pass");
 }
+
+/// A plot with nothing to draw says which hypothesis fails, once per hypothesis.
+#[test]
+fn empty_tradeoff_plot_names_the_failing_hypothesis_once() {
+    let out = std::env::temp_dir().join("shiftdp-empty-plot");
+    let (code, _, err) = run(&[
+        "plot",
+        "tradeoff",
+        "cgd",
+        "--n",
+        "60000",
+        "--batch",
+        "1500",
+        "--eta",
+        "1",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "1000",
+        "--contraction",
+        "0.9999",
+        "--steps-list",
+        "1,10,100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("E = t/l is an integer") && err.contains("l = 40"),
+        "{err}"
+    );
+    assert_eq!(err.matches("E = t/l is an integer").count(), 1, "{err}");
+}
