@@ -368,6 +368,39 @@ impl Setting {
     /// integer number of steps, a given contraction smaller than the one implied by
     /// (η, m, M) (that would understate privacy loss).
     pub fn new(algorithm: Algorithm, raw: &RawSetting) -> Result<Setting> {
+        // every missing required flag at once (then each value is checked in turn)
+        let lmc = algorithm == Algorithm::Lmc;
+        let cyclic_or_sgd = matches!(algorithm, Algorithm::Cgd | Algorithm::Sgd);
+        let missing: Vec<&str> = [
+            ("n", raw.n.is_none() && !lmc),
+            ("batch", raw.batch.is_none() && cyclic_or_sgd),
+            (
+                "steps or epochs",
+                raw.steps.is_none() && raw.epochs.is_none(),
+            ),
+            ("eta", raw.eta.is_none()),
+            ("noise", raw.noise.is_none() && !lmc),
+            ("sensitivity", raw.sensitivity.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(name, gone)| gone.then_some(name))
+        .collect();
+        if missing.len() > 1 {
+            let flags: Vec<String> = missing
+                .iter()
+                .map(|m| {
+                    m.split(" or ")
+                        .map(|f| format!("--{f}"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                })
+                .collect();
+            return Err(Error::param(
+                &missing.join(", "),
+                "missing",
+                &format!("are required for this setting: give {}", flags.join(", ")),
+            ));
+        }
         let need = |name: &str, v: &Option<String>| -> Result<()> {
             if v.is_none() {
                 return Err(Error::param(
@@ -692,6 +725,12 @@ mod tests {
             matches!(Setting::new(Algorithm::Gd, &raw(&with_c)), Err(Error::Parameter { name, .. }) if name == "contraction")
         );
         assert!(Setting::new(Algorithm::Gd, &raw(&base[1..])).is_err());
+        // several missing flags are named together
+        let e = Setting::new(Algorithm::Cgd, &raw(&base[2..])).unwrap_err();
+        assert!(
+            matches!(&e, Error::Parameter { name, .. } if name == "n, batch, steps or epochs"),
+            "{e}"
+        );
         let mut neg = base.to_vec();
         neg[3] = ("noise", "-1");
         assert!(

@@ -67,7 +67,7 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
                 human.push_str(&format!(
                     "  {:<28} not applicable: {}\n",
                     r.id.as_str(),
-                    reason.as_deref().unwrap_or("")
+                    r.reason().map(super::why_not).unwrap_or_default()
                 ));
             }
         }

@@ -102,7 +102,7 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
                 r.id.as_str(),
                 r.paper().as_str(),
                 r.family.as_str(),
-                r.reason().map(|e| e.to_string()).unwrap_or_default()
+                r.reason().map(super::why_not).unwrap_or_default()
             )),
         }
     }

@@ -51,3 +51,15 @@ pub fn parse_number(flag: &str, text: &str, prec: u32) -> Result<Enclosure> {
 pub fn input_bits(prec: Precision) -> u32 {
     prec.mpfr_bits().max(64)
 }
+
+/// Why a result does not apply, for a line that already names the result: the failing
+/// hypothesis and its values (`hypothesis H1: … fails (…)`) without repeating the id;
+/// other refusals as the error reads.
+pub fn why_not(e: &Error) -> String {
+    match e {
+        Error::Hypothesis {
+            hypothesis, detail, ..
+        } => format!("hypothesis {hypothesis} fails ({detail})"),
+        other => other.to_string(),
+    }
+}
