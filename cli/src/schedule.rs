@@ -8,9 +8,11 @@
 //!
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
+use super::setting::{SettingArgs, parse_count, required};
 use super::{Output, fmt_up, input_bits, parse_number, short};
 use serde_json::{Value, json};
 use shiftdp::bounds::closed_form;
+use shiftdp::decimal::f64_up;
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision, Real};
 use shiftdp::schedules::ScheduleProblem;
@@ -38,39 +40,15 @@ pub struct ScheduleArgs {
     /// gd, cgd or sgd.
     #[arg(value_enum)]
     pub algorithm: Algorithm,
-    /// Dataset size n.
-    #[arg(long)]
-    pub n: u64,
-    /// Batch size b (cgd, sgd; gd uses b = n).
-    #[arg(long)]
-    pub batch: Option<u64>,
-    /// Number of steps t.
-    #[arg(long, conflicts_with = "epochs")]
-    pub steps: Option<usize>,
-    /// Number of epochs E (may be fractional for cgd: t = E·n/b must be an integer).
-    #[arg(long)]
-    pub epochs: Option<String>,
-    /// Step size η (constant).
-    #[arg(long, allow_hyphen_values = true)]
-    pub eta: Option<String>,
-    /// Noise multiplier σ (per-step noise std ησ).
-    #[arg(long, allow_hyphen_values = true)]
-    pub noise: Option<String>,
-    /// Gradient sensitivity L = sup ‖∇f − ∇f′‖.
-    #[arg(long, allow_hyphen_values = true)]
-    pub sensitivity: String,
-    /// Strong convexity m (with --smoothness: c_k = max{|1−η_k m|, |1−η_k M|}).
-    #[arg(long, allow_hyphen_values = true)]
-    pub strong_convexity: Option<String>,
-    /// Smoothness M.
-    #[arg(long, allow_hyphen_values = true)]
-    pub smoothness: Option<String>,
-    /// Contraction c of every step (overrides m, M).
-    #[arg(long, allow_hyphen_values = true)]
-    pub contraction: Option<String>,
-    /// Diameter D of the constraint set (projected iterates).
-    #[arg(long, allow_hyphen_values = true)]
-    pub diameter: Option<String>,
+    /// The run's flags, defined once for every command ([`SettingArgs`]): `--n` and
+    /// `--sensitivity` are required, `--batch` for cgd/sgd (gd uses b = n); `--steps` or
+    /// `--epochs` (which may be fractional for cgd: t = E·n/b must be an integer; both
+    /// may be left out when a schedule file gives the horizon); `--eta` and `--noise`
+    /// constant unless a schedule file overrides them; with `--strong-convexity m` and
+    /// `--smoothness M`, c_k = max{|1−η_k m|, |1−η_k M|}, or `--contraction c` for every
+    /// step (overrides m, M); `--diameter D` for projected iterates.
+    #[command(flatten)]
+    pub setting: SettingArgs,
     /// File with one step size η_k per line (overrides --eta).
     #[arg(long)]
     pub eta_schedule: Option<PathBuf>,
@@ -136,6 +114,7 @@ fn read_file(path: &PathBuf, bits: u32) -> Result<Vec<Enclosure>> {
 }
 
 struct Built {
+    n: u64,
     problems: Vec<(Option<usize>, ScheduleProblem<Enclosure>)>,
     t: usize,
     constant: bool,
@@ -151,30 +130,39 @@ fn opt_num(flag: &str, v: &Option<String>, bits: u32) -> Result<Option<Enclosure
     v.as_ref().map(|s| parse_number(flag, s, bits)).transpose()
 }
 
+/// Largest horizon: each step holds several MPFR values and a schedule entry (about a
+/// kilobyte at the default precision), so 10⁷ steps already need gigabytes.
+const MAX_STEPS: usize = 10_000_000;
+
 fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
-    if a.n == 0 {
+    let f = &a.setting;
+    let n = parse_count("n", &f.n)?.ok_or_else(|| Error::param("n", "missing", "give --n"))?;
+    if n == 0 {
         return Err(Error::param("n", 0, "must be ≥ 1"));
     }
     let b = match a.algorithm {
-        Algorithm::Gd => a.n,
-        _ => a
-            .batch
+        Algorithm::Gd => n,
+        _ => parse_count("batch", &f.batch)?
             .ok_or_else(|| Error::param("batch", "none", "--batch is required for cgd/sgd"))?,
     };
-    if b == 0 || b > a.n {
+    if b == 0 || b > n {
         return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
     }
     let l = match a.algorithm {
-        Algorithm::Cgd => shiftdp::schedules::settings::batches_per_epoch(a.n, b)?,
+        Algorithm::Cgd => shiftdp::schedules::settings::batches_per_epoch(n, b)?,
         _ => 1,
     };
-    let sens = parse_number("sensitivity", &a.sensitivity, bits)?;
-    let eta_c = opt_num("eta", &a.eta, bits)?;
-    let sigma_c = opt_num("noise", &a.noise, bits)?;
-    let m = opt_num("strong-convexity", &a.strong_convexity, bits)?;
-    let big_m = opt_num("smoothness", &a.smoothness, bits)?;
-    let c = opt_num("contraction", &a.contraction, bits)?;
-    let d = opt_num("diameter", &a.diameter, bits)?;
+    let sens = parse_number(
+        "sensitivity",
+        &required("sensitivity", &f.sensitivity)?,
+        bits,
+    )?;
+    let eta_c = opt_num("eta", &f.eta, bits)?;
+    let sigma_c = opt_num("noise", &f.noise, bits)?;
+    let m = opt_num("strong-convexity", &f.strong_convexity, bits)?;
+    let big_m = opt_num("smoothness", &f.smoothness, bits)?;
+    let c = opt_num("contraction", &f.contraction, bits)?;
+    let d = opt_num("diameter", &f.diameter, bits)?;
     let eta_file = a
         .eta_schedule
         .as_ref()
@@ -189,10 +177,18 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     let steps_per_epoch = match a.algorithm {
         Algorithm::Gd => 1,
         Algorithm::Cgd => l,
-        Algorithm::Sgd => (a.n / b).max(1),
+        Algorithm::Sgd => (n / b).max(1),
     };
-    let (t, epochs_int) = match (&a.steps, &a.epochs) {
-        (Some(t), _) => (
+    let steps = parse_count("steps", &f.steps)?.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
+    let (t, epochs_int) = match (&steps, &f.epochs) {
+        (Some(_), Some(_)) => {
+            return Err(Error::param(
+                "steps",
+                "both",
+                "give --steps or --epochs, not both",
+            ));
+        }
+        (Some(t), None) => (
             *t,
             (*t as u64)
                 .is_multiple_of(steps_per_epoch)
@@ -227,6 +223,14 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     };
     if t == 0 {
         return Err(Error::param("steps", 0, "must be ≥ 1"));
+    }
+    if t > MAX_STEPS {
+        return Err(Error::param(
+            "steps",
+            t,
+            "must be ≤ 10⁷: the certified schedule keeps MPFR values per step (gigabytes \
+             beyond); a constant setting has closed forms (`shiftdp bound`)",
+        ));
     }
     let per = |file: &Option<Vec<Enclosure>>,
                cst: &Option<Enclosure>,
@@ -283,7 +287,7 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
     let mut problems = Vec::new();
     match a.algorithm {
         Algorithm::Gd => {
-            let p = per_step(&etas, &sigmas, sens, a.n, &vec![true; t], curvature, d)?;
+            let p = per_step(&etas, &sigmas, sens, n, &vec![true; t], curvature, d)?;
             problems.push((None, p));
         }
         Algorithm::Cgd => {
@@ -332,6 +336,7 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
         }
     }
     Ok(Built {
+        n,
         problems,
         t,
         constant,
@@ -461,11 +466,17 @@ fn closed_forms(
     let (Some(eta), Some(sigma)) = (&built.eta, &built.sigma) else {
         return out;
     };
-    let Ok(sens) = parse_number("sensitivity", &a.sensitivity, bits) else {
+    let f = &a.setting;
+    let Some(Ok(sens)) = f
+        .sensitivity
+        .as_ref()
+        .map(|s| parse_number("sensitivity", s, bits))
+    else {
         return out;
     };
-    let d = opt_num("diameter", &a.diameter, bits).ok().flatten();
-    let big_m = opt_num("smoothness", &a.smoothness, bits).ok().flatten();
+    let d = opt_num("diameter", &f.diameter, bits).ok().flatten();
+    let big_m = opt_num("smoothness", &f.smoothness, bits).ok().flatten();
+    let n = built.n;
     let c = built.c_const.clone();
     let t = built.t as u64;
     let fmt = |r: Result<Enclosure>| r.map(|e| e.upper_f64()).map_err(|e| e.to_string());
@@ -474,7 +485,7 @@ fn closed_forms(
         Algorithm::Gd => {
             out.push((
                 "BSA24 Thm 4.1".into(),
-                fmt(closed_form::thm_4_1(sens.clone(), a.n, sigma.clone(), t)),
+                fmt(closed_form::thm_4_1(sens.clone(), n, sigma.clone(), t)),
             ));
             if d.is_none()
                 && let Some(c) = &c
@@ -485,7 +496,7 @@ fn closed_forms(
                         c.clone(),
                         t,
                         sens.clone(),
-                        a.n,
+                        n,
                         sigma.clone(),
                     )),
                 ));
@@ -498,7 +509,7 @@ fn closed_forms(
                             sens.clone(),
                             d.clone(),
                             eta.clone(),
-                            a.n,
+                            n,
                             sigma.clone(),
                             mm.clone(),
                             t,
@@ -591,7 +602,8 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
         .map(|(name, v)| match v {
             Ok(mu) => json!({
                 "theorem": name,
-                "mu": format!("{mu:e}"),
+                // an upper end (f64 rounded up), printed rounded up
+                "mu": f64_up(*mu, 17),
                 "relative_difference": format!("{:e}", (mu - r.mu_kkt) / r.mu_kkt.max(f64::MIN_POSITIVE)),
                 "verdict": Verdict::classify(*mu, r.mu_kkt, 1e-9).as_str(),
             }),
@@ -645,8 +657,8 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
     for (name, v) in &r.closed_forms {
         match v {
             Ok(mu) => human.push_str(&format!(
-                "  {name}: mu = {} ({})\n",
-                short(*mu),
+                "  {name}: mu ≤ {} ({})\n",
+                f64_up(*mu, 7),
                 Verdict::classify(*mu, r.mu_kkt, 1e-9).as_str()
             )),
             Err(e) => human.push_str(&format!("  {name}: {e}\n")),

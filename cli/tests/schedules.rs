@@ -10,6 +10,7 @@ use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::settings::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
 use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
+use shiftdp_cli::setting::SettingArgs;
 
 /// A random problem: per-step c ∈ [0,1], s ∈ {0} ∪ [0,2], ς ∈ [0.1,3], optional D.
 fn problem_strategy() -> impl Strategy<Value = (ScheduleProblem<f64>, usize)> {
@@ -431,17 +432,15 @@ fn certification_repairs_rounding_in_the_safe_direction() {
 fn args(alg: Algorithm) -> ScheduleArgs {
     ScheduleArgs {
         algorithm: alg,
-        n: 1,
-        batch: None,
-        steps: Some(50),
-        epochs: None,
-        eta: Some("1".into()),
-        noise: Some("1".into()),
-        sensitivity: "1".into(),
-        strong_convexity: None,
-        smoothness: None,
-        contraction: Some("0.9".into()),
-        diameter: None,
+        setting: SettingArgs {
+            n: Some("1".into()),
+            steps: Some("50".into()),
+            eta: Some("1".into()),
+            noise: Some("1".into()),
+            sensitivity: Some("1".into()),
+            contraction: Some("0.9".into()),
+            ..SettingArgs::default()
+        },
         eta_schedule: None,
         noise_schedule: None,
         position: None,
@@ -502,21 +501,28 @@ fn cli_cgd_schedule_files_and_errors() {
         "# constant 0.5 as a file\n".to_string() + &"0.5\n".repeat(20),
     )
     .unwrap();
+    let base = args(Algorithm::Cgd);
     let a = ScheduleArgs {
-        n: 40,
-        batch: Some(10),
-        steps: None,
-        epochs: Some("5".into()),
-        eta: None,
+        setting: SettingArgs {
+            n: Some("40".into()),
+            batch: Some("10".into()),
+            steps: None,
+            epochs: Some("5".into()),
+            eta: None,
+            contraction: None,
+            strong_convexity: Some("0.2".into()),
+            smoothness: Some("1".into()),
+            ..base.setting.clone()
+        },
         eta_schedule: Some(f),
-        contraction: None,
-        strong_convexity: Some("0.2".into()),
-        smoothness: Some("1".into()),
-        ..args(Algorithm::Cgd)
+        ..base
     };
     let with_file = run(&a).unwrap();
     let constant = run(&ScheduleArgs {
-        eta: Some("0.5".into()),
+        setting: SettingArgs {
+            eta: Some("0.5".into()),
+            ..a.setting.clone()
+        },
         eta_schedule: None,
         ..a.clone()
     })
@@ -532,14 +538,20 @@ fn cli_cgd_schedule_files_and_errors() {
     // fractional epochs that are not whole steps are refused
     assert!(
         run(&ScheduleArgs {
-            epochs: Some("2.3".into()),
+            setting: SettingArgs {
+                epochs: Some("2.3".into()),
+                ..a.setting.clone()
+            },
             ..a.clone()
         })
         .is_err()
     );
     assert!(
         run(&ScheduleArgs {
-            batch: Some(3),
+            setting: SettingArgs {
+                batch: Some("3".into()),
+                ..a.setting.clone()
+            },
             ..a.clone()
         })
         .is_err()
