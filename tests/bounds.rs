@@ -133,7 +133,7 @@ proptest! {
 
     #[test]
     fn thm_4_2_equals_quadratic_instance(c in 0.01f64..0.995, t in 1u64..3000, unit in 0.01f64..3.0) {
-        let closed = mu_thm_4_2(&c, t, &unit);
+        let closed = mu_thm_4_2_unchecked(&c, t, &unit);
         let inst = quadratic_instance_mu(c, t, unit);
         prop_assert!((closed - inst).abs() <= 1e-9 * inst, "{} vs {}", closed, inst);
         // the transcribed reading is valid but loose
@@ -144,8 +144,8 @@ proptest! {
     fn thm_4_1_and_4_4_equal_linear_instance(t in 1u64..5000, unit in 0.01f64..3.0) {
         // linear losses: c = 1, gap t·s, variance t·ς² ⇒ μ = unit·√t (composition is tight)
         let inst = quadratic_instance_mu(1.0, t, unit);
-        prop_assert!((mu_thm_4_1(&unit, t) - inst).abs() <= 1e-9 * inst);
-        prop_assert!((mu_thm_4_4(&unit, t) - inst).abs() <= 1e-9 * inst);
+        prop_assert!((mu_thm_4_1_unchecked(&unit, t) - inst).abs() <= 1e-9 * inst);
+        prop_assert!((mu_thm_4_4_unchecked(&unit, t) - inst).abs() <= 1e-9 * inst);
     }
 
     #[test]
@@ -161,7 +161,7 @@ proptest! {
             }
             worst = worst.max(gap / var.sqrt());
         }
-        let closed = mu_thm_4_5(&c, l, e, &1.0);
+        let closed = mu_thm_4_5_unchecked(&c, l, e, &1.0);
         prop_assert!(closed >= worst * (1.0 - 1e-12), "Thm 4.5 {} < instance {}", closed, worst);
     }
 
@@ -172,7 +172,7 @@ proptest! {
         // shifts spread uniformly over the last T = ⌈Db/(ηL)⌉ epochs' sensitive steps give a
         // valid schedule; the closed form must not be below the first step's unavoidable
         // cost L/(bσ) (σ = 1 here)
-        let mu = mu_thm_4_6(&lg, &d, &eta, b, l, &1.0);
+        let mu = mu_thm_4_6_unchecked(&lg, &d, &eta, b, l, &1.0);
         prop_assert!(mu >= lg / b as f64);
         prop_assert!(mu.is_finite());
     }

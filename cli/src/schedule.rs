@@ -8,10 +8,10 @@
 //!
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
-use super::setting::{SettingArgs, parse_count, required};
+use super::setting::{AlgorithmArg, SettingArgs, parse_count, required};
 use super::{Output, fmt_up, input_bits, parse_number, short};
 use serde_json::{Value, json};
-use shiftdp::bounds::closed_form;
+use shiftdp::bounds::{Bound, bsa24};
 use shiftdp::decimal::f64_up;
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision, Real};
@@ -21,6 +21,7 @@ use shiftdp::schedules::kkt::{KktSolution, solve_kkt};
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::settings::{Curvature, parse_schedule, per_step};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
+use shiftdp::settings::Setting;
 use std::path::PathBuf;
 
 /// Which algorithm.
@@ -114,14 +115,12 @@ fn read_file(path: &PathBuf, bits: u32) -> Result<Vec<Enclosure>> {
 }
 
 struct Built {
-    n: u64,
     problems: Vec<(Option<usize>, ScheduleProblem<Enclosure>)>,
     t: usize,
     constant: bool,
     c_const: Option<Enclosure>,
     eta: Option<Enclosure>,
     sigma: Option<Enclosure>,
-    l: u64,
     b: u64,
     epochs_int: Option<u64>,
 }
@@ -336,14 +335,12 @@ fn build(a: &ScheduleArgs, bits: u32) -> Result<Built> {
         }
     }
     Ok(Built {
-        n,
         problems,
         t,
         constant,
         c_const,
         eta: eta_c,
         sigma: sigma_c,
-        l,
         b,
         epochs_int,
     })
@@ -467,107 +464,47 @@ fn closed_forms(
         return out;
     };
     let f = &a.setting;
-    let Some(Ok(sens)) = f
-        .sensitivity
-        .as_ref()
-        .map(|s| parse_number("sensitivity", s, bits))
-    else {
-        return out;
-    };
     let d = opt_num("diameter", &f.diameter, bits).ok().flatten();
-    let big_m = opt_num("smoothness", &f.smoothness, bits).ok().flatten();
-    let n = built.n;
     let c = built.c_const.clone();
     let t = built.t as u64;
-    let fmt = |r: Result<Enclosure>| r.map(|e| e.upper_f64()).map_err(|e| e.to_string());
     let convex = c.as_ref().is_some_and(|c| c.lower_f64() >= 1.0);
+    // each closed form through its one checked entry point, on the run's Setting
+    let setting = f.setting(match a.algorithm {
+        Algorithm::Gd => AlgorithmArg::Gd,
+        Algorithm::Cgd => AlgorithmArg::Cgd,
+        Algorithm::Sgd => AlgorithmArg::Sgd,
+    });
+    let checked = |thm: fn(&Setting) -> Result<Bound>| -> std::result::Result<f64, String> {
+        let s = setting.as_ref().map_err(|e| e.to_string())?;
+        let b = thm(s).map_err(|e| e.to_string())?;
+        b.mu()
+            .map(Enclosure::upper_f64)
+            .ok_or_else(|| "no GDP parameter".to_string())
+    };
     match a.algorithm {
         Algorithm::Gd => {
-            out.push((
-                "BSA24 Thm 4.1".into(),
-                fmt(closed_form::thm_4_1(sens.clone(), n, sigma.clone(), t)),
-            ));
-            if d.is_none()
-                && let Some(c) = &c
-            {
-                out.push((
-                    "BSA24 Thm 4.2".into(),
-                    fmt(closed_form::thm_4_2(
-                        c.clone(),
-                        t,
-                        sens.clone(),
-                        n,
-                        sigma.clone(),
-                    )),
-                ));
+            out.push(("BSA24 Thm 4.1".into(), checked(bsa24::thm_4_1)));
+            if d.is_none() && c.is_some() {
+                out.push(("BSA24 Thm 4.2".into(), checked(bsa24::thm_4_2)));
             }
-            if let (Some(d), true) = (&d, convex) {
-                out.push((
-                    "BSA24 Thm 4.3".into(),
-                    match &big_m {
-                        Some(mm) => fmt(closed_form::thm_4_3(
-                            sens.clone(),
-                            d.clone(),
-                            eta.clone(),
-                            n,
-                            sigma.clone(),
-                            mm.clone(),
-                            t,
-                        )),
-                        None => Err("needs --smoothness for its hypothesis η ≤ 2/M".into()),
-                    },
-                ));
+            if d.is_some() && convex {
+                out.push(("BSA24 Thm 4.3".into(), checked(bsa24::thm_4_3)));
             }
         }
         Algorithm::Cgd => {
-            let Some(e) = built.epochs_int else {
+            if built.epochs_int.is_none() {
                 out.push((
                     "BSA24 Thms 4.4–4.6".into(),
                     Err("need an integer number of epochs".into()),
                 ));
                 return out;
-            };
-            out.push((
-                "BSA24 Thm 4.4".into(),
-                fmt(closed_form::thm_4_4(
-                    sens.clone(),
-                    built.b,
-                    sigma.clone(),
-                    e,
-                )),
-            ));
-            if d.is_none()
-                && let Some(c) = &c
-            {
-                out.push((
-                    "BSA24 Thm 4.5".into(),
-                    fmt(closed_form::thm_4_5(
-                        c.clone(),
-                        built.l,
-                        e,
-                        sens.clone(),
-                        built.b,
-                        sigma.clone(),
-                    )),
-                ));
             }
-            if let (Some(d), true) = (&d, convex) {
-                out.push((
-                    "BSA24 Thm 4.6".into(),
-                    match &big_m {
-                        Some(mm) => fmt(closed_form::thm_4_6(
-                            sens.clone(),
-                            d.clone(),
-                            eta.clone(),
-                            built.b,
-                            built.l,
-                            sigma.clone(),
-                            mm.clone(),
-                            e,
-                        )),
-                        None => Err("needs --smoothness for its hypothesis η ≤ 2/M".into()),
-                    },
-                ));
+            out.push(("BSA24 Thm 4.4".into(), checked(bsa24::thm_4_4)));
+            if d.is_none() && c.is_some() {
+                out.push(("BSA24 Thm 4.5".into(), checked(bsa24::thm_4_5)));
+            }
+            if d.is_some() && convex {
+                out.push(("BSA24 Thm 4.6".into(), checked(bsa24::thm_4_6)));
             }
         }
         Algorithm::Sgd => {

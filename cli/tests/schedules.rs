@@ -1,16 +1,66 @@
 //! Integration and property tests of the shift-schedule solvers (SPEC §4).
 use proptest::prelude::*;
 use shiftdp::Error;
-use shiftdp::bounds::closed_form;
+use shiftdp::bounds::bsa24;
 use shiftdp::precision::{Enclosure, Real};
 use shiftdp::schedules::ScheduleProblem;
-use shiftdp::schedules::crosscheck::{self, CgdCase, GdCase, Verdict};
+use shiftdp::schedules::crosscheck::{self, Verdict};
 use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::settings::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
+use shiftdp::{Algorithm as RunAlgorithm, RawSetting, Setting};
 use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 use shiftdp_cli::setting::SettingArgs;
+
+/// A NoisyGD run at exact binary values (M = 1 when convex, for η ≤ 2/M).
+fn gd(n: u64, sens: f64, eta: f64, sigma: f64, t: usize, c: f64, d: Option<f64>) -> Setting {
+    let mut r = RawSetting::default()
+        .with("n", n)
+        .and_then(|r| r.with("steps", t as u64))
+        .and_then(|r| r.with("eta", eta))
+        .and_then(|r| r.with("noise", sigma))
+        .and_then(|r| r.with("sensitivity", sens))
+        .and_then(|r| r.with("contraction", c))
+        .unwrap();
+    if c >= 1.0 {
+        // convex: M = 1 carries the step-size hypothesis (with c < 1 given directly, an
+        // M without m would imply c = 1 and contradict it)
+        r = r.with("smoothness", 1.0).unwrap();
+    }
+    if let Some(d) = d {
+        r = r.with("diameter", d).unwrap();
+    }
+    Setting::new(RunAlgorithm::Gd, &r).unwrap()
+}
+
+/// A cyclic NoisyCGD run (batch b, E epochs) at exact binary values (M = 1 when convex).
+fn cgd(n: u64, b: u64, eta: f64, epochs: u64, c: f64, d: Option<f64>) -> Setting {
+    let mut r = RawSetting::default()
+        .with("n", n)
+        .and_then(|r| r.with("batch", b))
+        .and_then(|r| r.with("epochs", epochs))
+        .and_then(|r| r.with("eta", eta))
+        .and_then(|r| r.with("noise", 1.0))
+        .and_then(|r| r.with("sensitivity", 1.0))
+        .and_then(|r| r.with("contraction", c))
+        .unwrap();
+    if c >= 1.0 {
+        // convex: M = 1 carries the step-size hypothesis (with c < 1 given directly, an
+        // M without m would imply c = 1 and contradict it)
+        r = r.with("smoothness", 1.0).unwrap();
+    }
+    if let Some(d) = d {
+        r = r.with("diameter", d).unwrap();
+    }
+    Setting::new(RunAlgorithm::Cgd, &r).unwrap()
+}
+
+/// BSA24 Thm 4.2's unchecked formula at L/(nσ) = sens/(n·sigma) (formula-level checks).
+fn thm_4_2_formula<R: Real>(c: R, t: u64, sens: R, n: u64, sigma: R) -> R {
+    let unit = sens / (sigma.int(n) * sigma.clone());
+    bsa24::mu_thm_4_2_unchecked(&c, t, &unit)
+}
 
 /// A random problem: per-step c ∈ [0,1], s ∈ {0} ∪ [0,2], ς ∈ [0.1,3], optional D.
 fn problem_strategy() -> impl Strategy<Value = (ScheduleProblem<f64>, usize)> {
@@ -42,7 +92,7 @@ proptest! {
         let e = |x: f64| Enclosure::from_f64(256, x);
         let p = noisy_gd(3, e(2.0), e(0.5), e(1.5), t, e(c), None).unwrap();
         let sol = solve_kkt(&p, 0).unwrap();
-        let cf = closed_form::thm_4_2(e(c), t as u64, e(2.0), 3, e(1.5)).unwrap();
+        let cf = thm_4_2_formula(e(c), t as u64, e(2.0), 3, e(1.5));
         let kkt = sol.mu();
         let rel = ((kkt.mid_f64() - cf.mid_f64()) / cf.mid_f64()).abs();
         // compare at full precision: |kkt − cf| ≤ 1e-30 · cf
@@ -58,7 +108,7 @@ proptest! {
     fn argmin_agrees_with_thm_4_2(c in 0.001f64..0.999, t in 1usize..=10_000) {
         let p = noisy_gd(1, 1.0, 1.0, 1.0, t, c, None).unwrap();
         let num = solve_numeric(&p, 0, NumericOptions::default()).unwrap();
-        let cf = closed_form::thm_4_2(c, t as u64, 1.0, 1, 1.0).unwrap();
+        let cf = thm_4_2_formula(c, t as u64, 1.0, 1, 1.0);
         prop_assert!(((num.mu() - cf) / cf).abs() < 1e-8, "c={c} t={t} num={} cf={cf}", num.mu());
     }
 }
@@ -158,16 +208,7 @@ fn thm_4_3_never_below_optimum_over_tau() {
         (1, 2.5, 1.0, 50),
         (20, 0.7, 0.9, 200),
     ] {
-        let case = GdCase {
-            n,
-            sensitivity: 1.0,
-            eta,
-            sigma: 1.3,
-            steps: t,
-            contraction: 1.0,
-            smoothness: 1.0,
-            diameter: Some(d),
-        };
+        let case = gd(n, 1.0, eta, 1.3, t, 1.0, Some(d));
         let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
         assert_ne!(r.verdict, Verdict::Invalid, "{r:?}");
         assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
@@ -185,16 +226,7 @@ fn thm_4_3_never_below_optimum_over_tau() {
 #[test]
 fn thm_4_3_attained_when_d_over_s_is_integer() {
     // D/s = 3/(0.5/10) = 60 integer: the closed form is exactly the optimum
-    let case = GdCase {
-        n: 10,
-        sensitivity: 1.0,
-        eta: 0.5,
-        sigma: 1.0,
-        steps: 400,
-        contraction: 1.0,
-        smoothness: 1.0,
-        diameter: Some(3.0),
-    };
+    let case = gd(10, 1.0, 0.5, 1.0, 400, 1.0, Some(3.0));
     let r = crosscheck::thm_4_3(&case, 128, TauSearch::Exhaustive).unwrap();
     assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
     assert_eq!(r.optimum_tau, 340);
@@ -210,17 +242,7 @@ fn thm_4_5_equals_worst_position_optimum() {
         (0.9999, 40, 50),
         (0.7, 2, 1),
     ] {
-        let case = CgdCase {
-            n: 10 * l,
-            batch: 10,
-            sensitivity: 1.0,
-            eta: 1.0,
-            sigma: 1.0,
-            epochs: e,
-            contraction: c,
-            smoothness: 1.0,
-            diameter: None,
-        };
+        let case = cgd(10 * l, 10, 1.0, e, c, None);
         let r = crosscheck::thm_4_5(&case, 128).unwrap();
         assert_eq!(r.verdict, Verdict::Attained, "{r:?}");
         // the worst position is the last batch of the epoch
@@ -241,17 +263,7 @@ fn thm_4_6_never_below_optimum_over_tau() {
         (1.0, 3, 20),
         (0.35, 2, 10),
     ] {
-        let case = CgdCase {
-            n: 10 * l,
-            batch: 10,
-            sensitivity: 1.0,
-            eta: 1.0,
-            sigma: 1.0,
-            epochs: e,
-            contraction: 1.0,
-            smoothness: 1.0,
-            diameter: Some(d),
-        };
+        let case = cgd(10 * l, 10, 1.0, e, 1.0, Some(d));
         let r = crosscheck::thm_4_6(&case, 128, TauSearch::Exhaustive).unwrap();
         assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
         assert!(r.numeric.unwrap() >= r.optimum * (1.0 - 1e-9), "{r:?}");
@@ -268,32 +280,14 @@ fn constrained_strongly_convex_never_worse_than_either() {
         (0.999, 2.0, 150),
         (0.5, 0.05, 60),
     ] {
-        let case = GdCase {
-            n: 4,
-            sensitivity: 1.0,
-            eta: 0.5,
-            sigma: 1.0,
-            steps: t,
-            contraction: c,
-            smoothness: 1.0,
-            diameter: Some(d),
-        };
+        let case = gd(4, 1.0, 0.5, 1.0, t, c, Some(d));
         let (both, _) =
             crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
-        let sc = crosscheck::thm_4_2(
-            &GdCase {
-                diameter: None,
-                ..case
-            },
-            96,
-        )
-        .unwrap()
-        .optimum;
+        let sc = crosscheck::thm_4_2(&gd(4, 1.0, 0.5, 1.0, t, c, None), 96)
+            .unwrap()
+            .optimum;
         let (cvx, _) = crosscheck::constrained_strongly_convex(
-            &GdCase {
-                contraction: 1.0,
-                ..case
-            },
+            &gd(4, 1.0, 0.5, 1.0, t, 1.0, Some(d)),
             96,
             TauSearch::Exhaustive,
         )
@@ -308,32 +302,14 @@ fn constrained_strongly_convex_never_worse_than_either() {
         );
     }
     // and strictly better than both somewhere: small D, c close to 1
-    let case = GdCase {
-        n: 4,
-        sensitivity: 1.0,
-        eta: 0.5,
-        sigma: 1.0,
-        steps: 300,
-        contraction: 0.99,
-        smoothness: 1.0,
-        diameter: Some(0.5),
-    };
+    let case = gd(4, 1.0, 0.5, 1.0, 300, 0.99, Some(0.5));
     let (both, tau) =
         crosscheck::constrained_strongly_convex(&case, 96, TauSearch::Exhaustive).unwrap();
-    let sc = crosscheck::thm_4_2(
-        &GdCase {
-            diameter: None,
-            ..case
-        },
-        96,
-    )
-    .unwrap()
-    .optimum;
+    let sc = crosscheck::thm_4_2(&gd(4, 1.0, 0.5, 1.0, 300, 0.99, None), 96)
+        .unwrap()
+        .optimum;
     let (cvx, _) = crosscheck::constrained_strongly_convex(
-        &GdCase {
-            contraction: 1.0,
-            ..case
-        },
+        &gd(4, 1.0, 0.5, 1.0, 300, 1.0, Some(0.5)),
         96,
         TauSearch::Exhaustive,
     )
@@ -352,7 +328,7 @@ fn thm_4_2_as_printed_is_not_tight_at_one_step() {
     let p = noisy_gd(1, 1.0, 1.0, 1.0, 1, c, None).unwrap();
     let k = solve_kkt(&p, 0).unwrap().mu2.sqrt();
     assert!((k - 1.0).abs() < 1e-15);
-    assert!((closed_form::thm_4_2(c, 1, 1.0, 1, 1.0).unwrap() - 1.0).abs() < 1e-15);
+    assert!((thm_4_2_formula(c, 1, 1.0, 1, 1.0) - 1.0).abs() < 1e-15);
     assert!((thm_4_2_as_printed(c, 1) - 3.0).abs() < 1e-12);
 }
 
@@ -387,16 +363,24 @@ fn cyclic_position_and_fractional_epochs() {
 
 #[test]
 fn hypotheses_are_checked() {
+    // the checked entry points: c = 1 is not a strict contraction (Thm 4.2, H3) …
     assert!(matches!(
-        closed_form::thm_4_2(1.0, 5, 1.0, 1, 1.0),
+        bsa24::thm_4_2(&gd(1, 1.0, 1.0, 1.0, 5, 1.0, None)),
         Err(Error::Hypothesis { .. })
     ));
+    // … and η = 3 > 2/M violates Thm 4.3's step-size hypothesis (H2)
+    let raw = RawSetting::from_pairs(&[
+        ("n", "1"),
+        ("steps", "5"),
+        ("eta", "3"),
+        ("noise", "1"),
+        ("sensitivity", "1"),
+        ("smoothness", "1"),
+        ("diameter", "1"),
+    ])
+    .unwrap();
     assert!(matches!(
-        closed_form::thm_4_3(1.0, 10.0, 1.0, 1, 1.0, 1.0, 5),
-        Err(Error::Hypothesis { .. })
-    ));
-    assert!(matches!(
-        closed_form::thm_4_3(1.0, 1.0, 3.0, 1, 1.0, 1.0, 5),
+        bsa24::thm_4_3(&Setting::new(RunAlgorithm::Gd, &raw).unwrap()),
         Err(Error::Hypothesis { .. })
     ));
     assert!(matches!(
@@ -423,7 +407,7 @@ fn certification_repairs_rounding_in_the_safe_direction() {
     let p = noisy_gd(1, e("1"), e("1"), e("1"), 30, e("0.1"), None).unwrap();
     let sol = solve_kkt(&p, 0).unwrap();
     let cert = p.certify(0, &sol.shifts_f64(), 128).unwrap();
-    let cf = closed_form::thm_4_2(e("0.1"), 30, e("1"), 1, e("1")).unwrap();
+    let cf = thm_4_2_formula(e("0.1"), 30, e("1"), 1, e("1"));
     assert!(cert.mu_upper_f64() >= cf.lower_f64());
     assert!(cert.mu_upper_f64() <= cf.upper_f64() * (1.0 + 1e-14));
     assert!(cert.gaps.last().unwrap().is_zero());
@@ -562,6 +546,6 @@ fn cli_cgd_schedule_files_and_errors() {
 fn kkt_handles_a_million_steps() {
     let p = ScheduleProblem::constant(1_000_000, 0.999_999, 1.0, 1.0, None).unwrap();
     let k = solve_kkt(&p, 0).unwrap();
-    let cf = closed_form::thm_4_2(0.999_999f64, 1_000_000, 1.0, 1, 1.0).unwrap();
+    let cf = thm_4_2_formula(0.999_999f64, 1_000_000, 1.0, 1, 1.0);
     assert!((k.mu2.sqrt() - cf).abs() < 1e-9 * cf);
 }

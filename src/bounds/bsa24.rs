@@ -45,12 +45,18 @@ pub const COR_5_4_EXP: &str = ResultId::Bsa24Cor5_4Exp.as_str();
 pub const MT07_EXP: &str = ResultId::Mt07Exp.as_str();
 
 /// Thm 4.1: `μ = (L/(nσ)) √t` (composition, DRS22).
-pub fn mu_thm_4_1<R: Real>(unit: &R, t: u64) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_1`].
+pub fn mu_thm_4_1_unchecked<R: Real>(unit: &R, t: u64) -> R {
     unit.clone() * unit.int(t).sqrt()
 }
 
 /// Thm 4.2 (reading adopted): `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)`.
-pub fn mu_thm_4_2<R: Real>(c: &R, t: u64, unit: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_2`].
+pub fn mu_thm_4_2_unchecked<R: Real>(c: &R, t: u64, unit: &R) -> R {
     let one = c.int(1);
     let ct = c.powu(t);
     ((one.clone() - ct.clone()) / (one.clone() + ct) * (one.clone() + c.clone())
@@ -70,7 +76,10 @@ pub fn mu_thm_4_2_as_printed<R: Real>(c: &R, t: u64, unit: &R) -> R {
 }
 
 /// Thm 4.3: `μ = (1/σ) √(3LD/(ηn) + (L²/n²)⌈Dn/(ηL)⌉)`.
-pub fn mu_thm_4_3<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_3`].
+pub fn mu_thm_4_3_unchecked<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
     let nn = l.int(n);
     let k = (d.clone() * nn.clone() / (eta.clone() * l.clone())).ceil();
     (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone()) + l.square() / nn.square() * k)
@@ -79,7 +88,10 @@ pub fn mu_thm_4_3<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R) -> R {
 }
 
 /// Thm 4.3 with the integer `k = ⌈Dn/(ηL)⌉` supplied exactly.
-pub fn mu_thm_4_3_k<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R, k: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_3`].
+pub fn mu_thm_4_3_k_unchecked<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R, k: &R) -> R {
     let nn = l.int(n);
     (l.lit(3.0) * l.clone() * d.clone() / (eta.clone() * nn.clone())
         + l.square() / nn.square() * k.clone())
@@ -88,7 +100,18 @@ pub fn mu_thm_4_3_k<R: Real>(l: &R, d: &R, eta: &R, n: u64, sigma: &R, k: &R) ->
 }
 
 /// Thm 4.6 with the integer `k = ⌈Db/(ηL)⌉` supplied exactly.
-pub fn mu_thm_4_6_k<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R, k: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_6`].
+pub fn mu_thm_4_6_k_unchecked<R: Real>(
+    lg: &R,
+    d: &R,
+    eta: &R,
+    b: u64,
+    l: u64,
+    sigma: &R,
+    k: &R,
+) -> R {
     let bb = lg.int(b);
     let ll = lg.int(l);
     ((lg.clone() / bb.clone()).square()
@@ -120,12 +143,18 @@ fn ceil_of(id: &str, x: &Rational) -> Result<Enclosure> {
 }
 
 /// Thm 4.4: `μ = (L/(bσ)) √E`.
-pub fn mu_thm_4_4<R: Real>(unit: &R, epochs: u64) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_4`].
+pub fn mu_thm_4_4_unchecked<R: Real>(unit: &R, epochs: u64) -> R {
     unit.clone() * unit.int(epochs).sqrt()
 }
 
 /// Thm 4.5: `μ = (L/(bσ)) √(1 + c^{2l−2} (1 − c²)/(1 − cˡ)² · (1 − c^{l(E−1)})/(1 + c^{l(E−1)}))`.
-pub fn mu_thm_4_5<R: Real>(c: &R, l: u64, epochs: u64, unit: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_5`].
+pub fn mu_thm_4_5_unchecked<R: Real>(c: &R, l: u64, epochs: u64, unit: &R) -> R {
     let one = c.int(1);
     let cl = c.powu(l);
     let ce = c.powu(l * (epochs - 1));
@@ -136,7 +165,10 @@ pub fn mu_thm_4_5<R: Real>(c: &R, l: u64, epochs: u64, unit: &R) -> R {
 }
 
 /// Thm 4.6: `μ = (1/σ) √((L/b)² + 3LD/(ηbl) + (L²/(b²l))⌈Db/(ηL)⌉)`.
-pub fn mu_thm_4_6<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`thm_4_6`].
+pub fn mu_thm_4_6_unchecked<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R) -> R {
     let bb = lg.int(b);
     let ll = lg.int(l);
     let k = (d.clone() * bb.clone() / (eta.clone() * lg.clone())).ceil();
@@ -148,7 +180,10 @@ pub fn mu_thm_4_6<R: Real>(lg: &R, d: &R, eta: &R, b: u64, l: u64, sigma: &R) ->
 }
 
 /// Prop 5.1: `μ = √((2 − ηm)/2) · L/√m`.
-pub fn mu_prop_5_1<R: Real>(eta: &R, m: &R, l: &R) -> R {
+///
+/// *Unchecked formula*: no hypothesis is checked and no input validated; the one
+/// checked entry point of the result is [`prop_5_1`].
+pub fn mu_prop_5_1_unchecked<R: Real>(eta: &R, m: &R, l: &R) -> R {
     ((m.lit(2.0) - eta.clone() * m.clone()) / m.lit(2.0)).sqrt() * l.clone() / m.sqrt()
 }
 
@@ -321,7 +356,7 @@ pub fn thm_4_1(s: &Setting) -> Result<Bound> {
             s.algorithm.name(),
         ));
     }
-    let mu = mu_thm_4_1(&s.unit(), s.t);
+    let mu = mu_thm_4_1_unchecked(&s.unit(), s.t);
     gdp(
         ResultId::Bsa24Thm4_1,
         "NoisyGD, any losses (composition)",
@@ -345,7 +380,7 @@ pub fn thm_4_2(s: &Setting) -> Result<Bound> {
     }
     let mut hyps = vec![];
     let c = strong_contraction(THM_4_2, s, &mut hyps)?;
-    let mu = mu_thm_4_2(&c, s.t, &s.unit());
+    let mu = mu_thm_4_2_unchecked(&c, s.t, &s.unit());
     // optimality claimed for η ≤ 2/(M + m)
     let exact = match (&s.m, &s.big_m) {
         (Some(m), Some(mm)) if !s.c_given => {
@@ -387,7 +422,7 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     }
     hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, thr.to_f64()));
     let k = ceil_of(THM_4_3, &thr)?;
-    let mu = mu_thm_4_3_k(&s.l, &d, &s.eta, s.n, &s.sigma, &k);
+    let mu = mu_thm_4_3_k_unchecked(&s.l, &d, &s.eta, s.n, &s.sigma, &k);
     gdp(
         ResultId::Bsa24Thm4_3,
         "NoisyGD, constrained convex (shifted interpolation)",
@@ -429,7 +464,7 @@ pub fn thm_4_4(s: &Setting) -> Result<Bound> {
     gdp(
         ResultId::Bsa24Thm4_4,
         "NoisyCGD, any losses (composition)",
-        mu_thm_4_4(&s.unit(), e),
+        mu_thm_4_4_unchecked(&s.unit(), e),
         hyps,
         false,
     )
@@ -446,7 +481,7 @@ pub fn thm_4_5(s: &Setting) -> Result<Bound> {
     gdp(
         ResultId::Bsa24Thm4_5,
         "NoisyCGD, strongly convex (shifted interpolation)",
-        mu_thm_4_5(&c, l, e, &s.unit()),
+        mu_thm_4_5_unchecked(&c, l, e, &s.unit()),
         hyps,
         false,
     )
@@ -473,7 +508,7 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     gdp(
         ResultId::Bsa24Thm4_6,
         "NoisyCGD, constrained convex (shifted interpolation)",
-        mu_thm_4_6_k(&s.l, &d, &s.eta, s.b, l, &s.sigma, &k),
+        mu_thm_4_6_k_unchecked(&s.l, &d, &s.eta, s.b, l, &s.sigma, &k),
         hyps,
         false,
     )
@@ -528,7 +563,7 @@ pub fn prop_5_1(s: &Setting) -> Result<Bound> {
     gdp(
         ResultId::Bsa24Prop5_1,
         "LMC iterates, strongly log-concave (every t)",
-        mu_prop_5_1(&s.eta, &m, &s.l),
+        mu_prop_5_1_unchecked(&s.eta, &m, &s.l),
         hyps,
         true,
     )
@@ -544,7 +579,7 @@ pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
     let mut b = gdp(
         ResultId::Bsa24Cor5_2Eta,
         "stationary law π(η) of LMC",
-        mu_prop_5_1(&s.eta, &m, &s.l),
+        mu_prop_5_1_unchecked(&s.eta, &m, &s.l),
         hyps,
         true,
     )?;
@@ -676,9 +711,9 @@ mod tests {
         let (eta, m, l) = (0.01, 2.0, 3.0);
         let c = 1.0 - eta * m;
         let unit = l / (2.0f64 / eta).sqrt();
-        let adopted = mu_thm_4_2(&c, 200_000, &unit);
+        let adopted = mu_thm_4_2_unchecked(&c, 200_000, &unit);
         let printed = mu_thm_4_2_as_printed(&c, 200_000, &unit);
-        let prop = mu_prop_5_1(&eta, &m, &l);
+        let prop = mu_prop_5_1_unchecked(&eta, &m, &l);
         assert!((adopted - prop).abs() < 1e-9 * prop, "{adopted} vs {prop}");
         assert!(printed > 5.0 * prop);
     }
@@ -688,13 +723,13 @@ mod tests {
         for &c in &[0.1, 0.5, 0.9, 0.999] {
             let mut prev = 0.0;
             for t in 1..60u64 {
-                let mu = mu_thm_4_2(&c, t, &1.0);
+                let mu = mu_thm_4_2_unchecked(&c, t, &1.0);
                 assert!(mu >= prev - 1e-15);
-                assert!(mu <= mu_thm_4_1(&1.0, t) + 1e-12, "c={c} t={t}");
+                assert!(mu <= mu_thm_4_1_unchecked(&1.0, t) + 1e-12, "c={c} t={t}");
                 prev = mu;
             }
             assert!(
-                (mu_thm_4_2(&c, 1, &1.0) - 1.0).abs() < 1e-12,
+                (mu_thm_4_2_unchecked(&c, 1, &1.0) - 1.0).abs() < 1e-12,
                 "t = 1 is one Gaussian step"
             );
         }
@@ -709,7 +744,7 @@ mod tests {
         let t = (d * n as f64 / (eta * l)).ceil();
         let a = (d + t * s) / t;
         let mu_sched = (t * a * a).sqrt() / (eta * sigma);
-        let closed = mu_thm_4_3(&l, &d, &eta, n, &sigma);
+        let closed = mu_thm_4_3_unchecked(&l, &d, &eta, n, &sigma);
         assert!(mu_sched <= closed * (1.0 + 1e-12));
         assert!(mu_sched >= 0.8 * closed);
     }

@@ -10,7 +10,6 @@
 //! are still reported.
 pub mod bsa24;
 pub mod bsa24_sgd;
-pub mod closed_form;
 
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};

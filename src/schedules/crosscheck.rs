@@ -17,10 +17,11 @@ use super::numeric::{NumericOptions, solve_numeric};
 use super::problem::{ScheduleProblem, ScheduleReal};
 use super::settings::{CyclicOrder, batches_per_epoch, noisy_cgd, noisy_gd};
 use super::tau::{TauSearch, search_tau};
-use crate::bounds::closed_form;
-use crate::error::Result;
+use crate::bounds::{Bound, bsa24};
+use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::precision::rounding as rd;
+use crate::settings::{SETTING_BITS, Setting};
 
 /// Outcome of comparing a closed form with the optimum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,64 +80,44 @@ pub struct CrossCheck {
     pub verdict: Verdict,
 }
 
-/// A NoisyGD case (inputs are exact binary `f64`s).
-#[derive(Debug, Clone, Copy)]
-pub struct GdCase {
-    /// Dataset size n.
-    pub n: u64,
-    /// Gradient sensitivity L.
-    pub sensitivity: f64,
-    /// Step size η.
-    pub eta: f64,
-    /// Noise multiplier σ.
-    pub sigma: f64,
-    /// Steps t.
-    pub steps: usize,
-    /// Contraction c.
-    pub contraction: f64,
-    /// Smoothness M (for the hypothesis η ≤ 2/M).
-    pub smoothness: f64,
-    /// Diameter D (constrained settings).
-    pub diameter: Option<f64>,
-}
-
-/// A cyclic NoisyCGD case.
-#[derive(Debug, Clone, Copy)]
-pub struct CgdCase {
-    /// Dataset size n.
-    pub n: u64,
-    /// Batch size b (divides n).
-    pub batch: u64,
-    /// Gradient sensitivity L.
-    pub sensitivity: f64,
-    /// Step size η.
-    pub eta: f64,
-    /// Noise multiplier σ.
-    pub sigma: f64,
-    /// Epochs E (integer, as the theorems assume).
-    pub epochs: u64,
-    /// Contraction c.
-    pub contraction: f64,
-    /// Smoothness M.
-    pub smoothness: f64,
-    /// Diameter D (constrained settings).
-    pub diameter: Option<f64>,
-}
-
-fn enc(bits: u32, x: f64) -> Enclosure {
-    Enclosure::from_f64(bits, x)
-}
-
-fn gd_problem(case: &GdCase, bits: u32) -> Result<ScheduleProblem<Enclosure>> {
+/// The schedule problem of a full-batch setting (NoisyGD, SPEC §2): s = ηL/n, ς = ησ,
+/// the setting's values as enclosures, with the contraction and diameter given here
+/// (each theorem fixes its own: c = 1 for the convex Thm 4.3, D = ∞ for Thm 4.2).
+fn gd_problem(
+    s: &Setting,
+    contraction: &Enclosure,
+    diameter: Option<&Enclosure>,
+) -> Result<ScheduleProblem<Enclosure>> {
     noisy_gd(
-        case.n,
-        enc(bits, case.sensitivity),
-        enc(bits, case.eta),
-        enc(bits, case.sigma),
-        case.steps,
-        enc(bits, case.contraction),
-        case.diameter.map(|d| enc(bits, d)),
+        s.n,
+        s.l.clone(),
+        s.eta.clone(),
+        s.sigma.clone(),
+        steps(s)?,
+        contraction.clone(),
+        diameter.cloned(),
     )
+}
+
+fn steps(s: &Setting) -> Result<usize> {
+    usize::try_from(s.t).map_err(|_| Error::param("steps", s.t, "too large for this machine"))
+}
+
+/// μ of a checked bound: the upper end of its enclosure, rounded up to f64.
+fn closed_mu(b: Result<Bound>) -> Result<f64> {
+    let b = b?;
+    b.mu()
+        .map(Enclosure::upper_f64)
+        .ok_or_else(|| Error::NotCertified {
+            what: b.id().as_str().to_string(),
+            reason: "the bound has no GDP parameter".into(),
+        })
+}
+
+/// The contraction of a setting: as given or derived (Lemma 2.8), else 1 (convex).
+fn contraction_of(s: &Setting) -> Enclosure {
+    s.c.clone()
+        .unwrap_or_else(|| Enclosure::from_u64(SETTING_BITS, 1))
 }
 
 fn numeric_mu<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Option<f64> {
@@ -175,45 +156,38 @@ fn finish(
 /// BSA24 Thm 4.2 (NoisyGD, strongly convex, unconstrained) against the optimum.
 ///
 /// # Formula
-/// Optimum: KKT at τ = 0, z_0 = 0. Theorem's schedule: a_k = s c^{t−k}(1+c)/(1+cᵗ).
+/// Closed form: the checked entry point [`bsa24::thm_4_2`] (μ, upper end). Optimum: KKT
+/// at τ = 0, z_0 = 0. Theorem's schedule: a_k = s c^{t−k}(1+c)/(1+cᵗ).
 ///
 /// # Errors
-/// Hypotheses of [`closed_form::thm_4_2`]; parameters of [`noisy_gd`].
+/// The hypotheses of [`bsa24::thm_4_2`]; parameters of [`noisy_gd`].
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::crosscheck::{thm_4_2, GdCase, Verdict};
-/// let case = GdCase { n: 1, sensitivity: 1.0, eta: 1.0, sigma: 1.0, steps: 50,
-///     contraction: 0.9, smoothness: 1.0, diameter: None };
-/// assert_eq!(thm_4_2(&case, 128).unwrap().verdict, Verdict::Attained);
+/// use shiftdp::schedules::crosscheck::{thm_4_2, Verdict};
+/// use shiftdp::{Algorithm, Setting};
+/// let s = Setting::from_pairs(Algorithm::Gd, &[("n", "1"), ("steps", "50"), ("eta", "1"),
+///     ("noise", "1"), ("sensitivity", "1"), ("contraction", "0.9")])?;
+/// assert_eq!(thm_4_2(&s, 128)?.verdict, Verdict::Attained);
+/// # Ok::<(), shiftdp::Error>(())
 /// ```
-pub fn thm_4_2(case: &GdCase, bits: u32) -> Result<CrossCheck> {
-    let cf = closed_form::thm_4_2(
-        enc(bits, case.contraction),
-        case.steps as u64,
-        enc(bits, case.sensitivity),
-        case.n,
-        enc(bits, case.sigma),
-    )?;
-    let p = gd_problem(
-        &GdCase {
-            diameter: None,
-            ..*case
-        },
-        bits,
-    )?;
+pub fn thm_4_2(s: &Setting, bits: u32) -> Result<CrossCheck> {
+    let cf = closed_mu(bsa24::thm_4_2(s))?;
+    let c_enc = contraction_of(s);
+    let p = gd_problem(s, &c_enc, None)?;
     let sol = solve_kkt(&p, 0)?;
     let cert = p.certify(0, &sol.shifts_f64(), bits)?;
-    let (c, t) = (case.contraction, case.steps);
-    let s = case.eta * case.sensitivity / case.n as f64;
+    // the theorem's own schedule, a candidate (certified below like any schedule)
+    let (c, t) = (c_enc.mid_f64(), steps(s)?);
+    let sh = s.eta.mid_f64() * s.l.mid_f64() / s.n as f64;
     let ct = c.powi(t as i32);
     let own: Vec<f64> = (1..=t)
-        .map(|k| s * c.powi((t - k) as i32) * (1.0 + c) / (1.0 + ct))
+        .map(|k| sh * c.powi((t - k) as i32) * (1.0 + c) / (1.0 + ct))
         .collect();
     let own_mu = p.certify(0, &own, bits)?.mu_upper_f64();
     Ok(finish(
         "BSA24 Thm 4.2",
-        cf.upper_f64(),
+        cf,
         cert.mu_upper_f64(),
         0,
         None,
@@ -226,42 +200,34 @@ pub fn thm_4_2(case: &GdCase, bits: u32) -> Result<CrossCheck> {
 /// BSA24 Thm 4.3 (projected NoisyGD, convex, diameter D) against the optimum over τ.
 ///
 /// # Formula
-/// Optimum: KKT over τ ∈ {0, …, t−1} with c = 1 and z_τ ≤ D. Theorem's schedule:
-/// τ = t − ⌈Dn/(ηL)⌉, equal shifts a_k = (D + (t−τ)s)/(t−τ).
+/// Closed form: [`bsa24::thm_4_3`]. Optimum: KKT over τ ∈ {0, …, t−1} with c = 1 and
+/// z_τ ≤ D. Theorem's schedule: τ = t − ⌈Dn/(ηL)⌉, equal shifts a_k = (D + (t−τ)s)/(t−τ).
 ///
 /// # Errors
-/// Hypotheses of [`closed_form::thm_4_3`]; parameters of [`noisy_gd`].
-pub fn thm_4_3(case: &GdCase, bits: u32, search: TauSearch) -> Result<CrossCheck> {
-    let d = case.diameter.unwrap_or(f64::NAN);
-    let cf = closed_form::thm_4_3(
-        enc(bits, case.sensitivity),
-        enc(bits, d),
-        enc(bits, case.eta),
-        case.n,
-        enc(bits, case.sigma),
-        enc(bits, case.smoothness),
-        case.steps as u64,
-    )?;
-    let case1 = GdCase {
-        contraction: 1.0,
-        ..*case
-    };
-    let p = gd_problem(&case1, bits)?;
+/// The hypotheses of [`bsa24::thm_4_3`]; parameters of [`noisy_gd`].
+pub fn thm_4_3(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> {
+    let cf = closed_mu(bsa24::thm_4_3(s))?;
+    let d_enc =
+        s.d.clone()
+            .ok_or_else(|| Error::param("diameter", "missing", "Thm 4.3 needs D"))?;
+    let one = Enclosure::from_u64(SETTING_BITS, 1);
+    let p = gd_problem(s, &one, Some(&d_enc))?;
     let r = search_tau(&p, search)?;
     let tau = r.best.tau;
     let cert = p.certify(tau, &r.best.shifts_f64(), bits)?;
-    let s = case.eta * case.sensitivity / case.n as f64;
-    let big_t = (d / s).ceil() as usize;
-    let own_mu = if big_t >= 1 && big_t <= case.steps {
-        let tt = case.steps - big_t;
-        let a = (d + big_t as f64 * s) / big_t as f64;
+    let (d, t) = (d_enc.mid_f64(), steps(s)?);
+    let sh = s.eta.mid_f64() * s.l.mid_f64() / s.n as f64;
+    let big_t = (d / sh).ceil() as usize;
+    let own_mu = if big_t >= 1 && big_t <= t {
+        let tt = t - big_t;
+        let a = (d + big_t as f64 * sh) / big_t as f64;
         Some(p.certify(tt, &vec![a; big_t], bits)?.mu_upper_f64())
     } else {
         None
     };
     Ok(finish(
         "BSA24 Thm 4.3",
-        cf.upper_f64(),
+        cf,
         cert.mu_upper_f64(),
         tau,
         None,
@@ -274,25 +240,26 @@ pub fn thm_4_3(case: &GdCase, bits: u32, search: TauSearch) -> Result<CrossCheck
 /// Worst position of the differing record for a cyclic problem: for each batch index
 /// the optimum over τ, certified; returns (μ upper, τ, position, problem).
 fn worst_cyclic(
-    case: &CgdCase,
+    s: &Setting,
     bits: u32,
-    contraction: f64,
+    contraction: &Enclosure,
+    diameter: Option<&Enclosure>,
     search: TauSearch,
 ) -> Result<(f64, usize, usize, ScheduleProblem<Enclosure>)> {
-    let l = batches_per_epoch(case.n, case.batch)?;
-    let t = (l * case.epochs) as usize;
+    let l = batches_per_epoch(s.n, s.b)?;
+    let t = steps(s)?;
     let mut worst: Option<(f64, usize, usize, ScheduleProblem<Enclosure>)> = None;
     for pos in 0..l as usize {
         let p = noisy_cgd(
-            case.n,
-            case.batch,
-            enc(bits, case.sensitivity),
-            enc(bits, case.eta),
-            enc(bits, case.sigma),
+            s.n,
+            s.b,
+            s.l.clone(),
+            s.eta.clone(),
+            s.sigma.clone(),
             t,
-            enc(bits, contraction),
+            contraction.clone(),
             CyclicOrder::Fixed(pos),
-            case.diameter.map(|d| enc(bits, d)),
+            diameter.cloned(),
         )?;
         let r = search_tau(&p.to_mid_f64(), search)?;
         let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
@@ -301,16 +268,17 @@ fn worst_cyclic(
             worst = Some((mu, r.best.tau, pos, p));
         }
     }
-    worst.ok_or_else(|| crate::Error::param("batch", case.batch, "no batch position"))
+    worst.ok_or_else(|| Error::param("batch", s.b, "no batch position"))
 }
 
-/// Certified optimum of a NoisyCGD case (contraction and diameter as given): the worst
-/// record position's optimum over τ. Returns (μ upper bound, τ, position).
+/// Certified optimum of a NoisyCGD setting (contraction — 1 if none — and diameter as
+/// given): the worst record position's optimum over τ. Returns (μ upper bound, τ,
+/// position).
 ///
 /// # Errors
 /// Parameters of [`noisy_cgd`] and [`batches_per_epoch`].
-pub fn cgd_optimum(case: &CgdCase, bits: u32, search: TauSearch) -> Result<(f64, usize, usize)> {
-    let (mu, tau, pos, _) = worst_cyclic(case, bits, case.contraction, search)?;
+pub fn cgd_optimum(s: &Setting, bits: u32, search: TauSearch) -> Result<(f64, usize, usize)> {
+    let (mu, tau, pos, _) = worst_cyclic(s, bits, &contraction_of(s), s.d.as_ref(), search)?;
     Ok((mu, tau, pos))
 }
 
@@ -318,26 +286,13 @@ pub fn cgd_optimum(case: &CgdCase, bits: u32, search: TauSearch) -> Result<(f64,
 /// optimum.
 ///
 /// # Errors
-/// Hypotheses of [`closed_form::thm_4_5`] and [`batches_per_epoch`].
-pub fn thm_4_5(case: &CgdCase, bits: u32) -> Result<CrossCheck> {
-    let l = batches_per_epoch(case.n, case.batch)?;
-    let cf = closed_form::thm_4_5(
-        enc(bits, case.contraction),
-        l,
-        case.epochs,
-        enc(bits, case.sensitivity),
-        case.batch,
-        enc(bits, case.sigma),
-    )?;
-    let unconstrained = CgdCase {
-        diameter: None,
-        ..*case
-    };
-    let (mu, tau, pos, p) =
-        worst_cyclic(&unconstrained, bits, case.contraction, TauSearch::Fixed(0))?;
+/// The hypotheses of [`bsa24::thm_4_5`]; [`batches_per_epoch`].
+pub fn thm_4_5(s: &Setting, bits: u32) -> Result<CrossCheck> {
+    let cf = closed_mu(bsa24::thm_4_5(s))?;
+    let (mu, tau, pos, p) = worst_cyclic(s, bits, &contraction_of(s), None, TauSearch::Fixed(0))?;
     Ok(finish(
         "BSA24 Thm 4.5",
-        cf.upper_f64(),
+        cf,
         mu,
         tau,
         Some(pos),
@@ -351,24 +306,14 @@ pub fn thm_4_5(case: &CgdCase, bits: u32) -> Result<CrossCheck> {
 /// optimum over τ.
 ///
 /// # Errors
-/// Hypotheses of [`closed_form::thm_4_6`] and [`batches_per_epoch`].
-pub fn thm_4_6(case: &CgdCase, bits: u32, search: TauSearch) -> Result<CrossCheck> {
-    let l = batches_per_epoch(case.n, case.batch)?;
-    let d = case.diameter.unwrap_or(f64::NAN);
-    let cf = closed_form::thm_4_6(
-        enc(bits, case.sensitivity),
-        enc(bits, d),
-        enc(bits, case.eta),
-        case.batch,
-        l,
-        enc(bits, case.sigma),
-        enc(bits, case.smoothness),
-        case.epochs,
-    )?;
-    let (mu, tau, pos, p) = worst_cyclic(case, bits, 1.0, search)?;
+/// The hypotheses of [`bsa24::thm_4_6`]; [`batches_per_epoch`].
+pub fn thm_4_6(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> {
+    let cf = closed_mu(bsa24::thm_4_6(s))?;
+    let one = Enclosure::from_u64(SETTING_BITS, 1);
+    let (mu, tau, pos, p) = worst_cyclic(s, bits, &one, s.d.as_ref(), search)?;
     Ok(finish(
         "BSA24 Thm 4.6",
-        cf.upper_f64(),
+        cf,
         mu,
         tau,
         Some(pos),
@@ -390,11 +335,11 @@ pub fn thm_4_6(case: &CgdCase, bits: u32, search: TauSearch) -> Result<CrossChec
 /// # Errors
 /// Parameters of [`noisy_gd`].
 pub fn constrained_strongly_convex(
-    case: &GdCase,
+    s: &Setting,
     bits: u32,
     search: TauSearch,
 ) -> Result<(f64, usize)> {
-    let p = gd_problem(case, bits)?;
+    let p = gd_problem(s, &contraction_of(s), s.d.as_ref())?;
     let r = search_tau(&p.to_mid_f64(), search)?;
     let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
     Ok((rd::to_f64_up(&cert.mu_upper), r.best.tau))

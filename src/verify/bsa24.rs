@@ -17,7 +17,9 @@
 //! BSA24 Lemma 3.2, Thm 3.3, Thm 4.1–4.5, Prop 5.1.
 use super::outcome::{Builtin, Ctx, Outcome};
 use crate::analysis::bound_named;
-use crate::bounds::bsa24::{THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1, mu_thm_4_2};
+use crate::bounds::bsa24::{
+    THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1_unchecked, mu_thm_4_2_unchecked,
+};
 use crate::check::{self, SplitMix64};
 use crate::exact::Schedule;
 use crate::exact::gaussian::scalar_mu;
@@ -283,10 +285,10 @@ fn limit_prop_5_1(ctx: &Ctx) -> Outcome {
         }
         let ce = e(b, c);
         let unit = e(b, l) / (e(b, 2.0) / e(b, eta)).sqrt();
-        let limit = mu_prop_5_1(&e(b, eta), &e(b, m), &e(b, l));
+        let limit = mu_prop_5_1_unchecked(&e(b, eta), &e(b, m), &e(b, l));
         let t_big = ((60.0 / -c.ln()).ceil() as u64).clamp(1, 1 << 40);
-        let mu_big = mu_thm_4_2(&ce, t_big, &unit);
-        let mu_small = mu_thm_4_2(&ce, 1 + t_big / 7, &unit);
+        let mu_big = mu_thm_4_2_unchecked(&ce, t_big, &unit);
+        let mu_small = mu_thm_4_2_unchecked(&ce, 1 + t_big / 7, &unit);
         // Thm 4.2 must approach the stationary value from below when c = 1 − ηm
         let c_is_m = (1.0 - eta * m) >= (eta * big_m - 1.0);
         let fails_limit =
@@ -576,7 +578,8 @@ fn errata_e2(ctx: &Ctx) -> Outcome {
 }
 
 fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
-    use crate::schedules::crosscheck::{CgdCase, Verdict, thm_4_5};
+    use crate::schedules::crosscheck::{Verdict, thm_4_5};
+    use crate::settings::{Algorithm, RawSetting, Setting};
     let mut rng = SplitMix64::new(ctx.seed);
     let n = ctx.samples_or(16);
     let (mut eq, mut above) = (0, 0);
@@ -585,26 +588,30 @@ fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
         let l = if i % 2 == 0 { 1 } else { rng.int(2, 6) };
         let b = rng.int(1, 3);
         let c = 0.05 + 0.9 * rng.unit();
-        let case = CgdCase {
-            n: b * l,
-            batch: b,
-            sensitivity: 0.1 + 2.0 * rng.unit(),
-            eta: 0.5,
-            sigma: 0.5 + 2.0 * rng.unit(),
-            epochs: rng.int(2, 30),
-            contraction: c,
-            smoothness: 1.0,
-            diameter: None,
-        };
+        let (sensitivity, sigma, epochs) = (
+            0.1 + 2.0 * rng.unit(),
+            0.5 + 2.0 * rng.unit(),
+            rng.int(2, 30),
+        );
         let params = vec![
-            p("n", case.n as f64),
+            p("n", (b * l) as f64),
             p("batch", b as f64),
-            p("epochs", case.epochs as f64),
+            p("epochs", epochs as f64),
             p("contraction", c),
-            p("sensitivity", case.sensitivity),
-            p("noise", case.sigma),
+            p("sensitivity", sensitivity),
+            p("noise", sigma),
         ];
-        let cc = match thm_4_5(&case, ctx.bits) {
+        // every value at its exact binary value (RawSetting::with)
+        let setting = RawSetting::default()
+            .with("n", b * l)
+            .and_then(|r| r.with("batch", b))
+            .and_then(|r| r.with("epochs", epochs))
+            .and_then(|r| r.with("eta", 0.5))
+            .and_then(|r| r.with("noise", sigma))
+            .and_then(|r| r.with("sensitivity", sensitivity))
+            .and_then(|r| r.with("contraction", c))
+            .and_then(|r| Setting::new(Algorithm::Cgd, &r));
+        let cc = match setting.and_then(|s| thm_4_5(&s, ctx.bits)) {
             Ok(x) => x,
             Err(err) => return Outcome::error(format!("{params:?}: {err}")),
         };
@@ -614,9 +621,8 @@ fn thm_4_5_by_l(ctx: &Ctx) -> Outcome {
         } else {
             above += 1;
             // l = 1 is full-batch GD over E steps: the optimum is Thm 4.2's μ
-            let unit =
-                e(ctx.bits, case.sensitivity) / (e(ctx.bits, b as f64) * e(ctx.bits, case.sigma));
-            let thm42 = mu_thm_4_2(&e(ctx.bits, c), case.epochs, &unit).mid_f64();
+            let unit = e(ctx.bits, sensitivity) / (e(ctx.bits, b as f64) * e(ctx.bits, sigma));
+            let thm42 = mu_thm_4_2_unchecked(&e(ctx.bits, c), epochs, &unit).mid_f64();
             cc.verdict == Verdict::Beaten && (cc.optimum - thm42).abs() <= 1e-9 * thm42
         };
         if !ok {

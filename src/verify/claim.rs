@@ -27,7 +27,6 @@
 use super::expr::{Claim, Relation, parse_claim};
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series, ratio_summary};
 use super::proofs::RegionOverride;
-use super::run::{cgd_case, gd_case};
 use super::sampling::sample_settings;
 use crate::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
 use crate::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
@@ -172,9 +171,9 @@ pub fn optimum(s: &Setting, bits: u32) -> Result<Option<f64>> {
     };
     match s.algorithm {
         Algorithm::Gd | Algorithm::Lmc => {
-            crosscheck::constrained_strongly_convex(&gd_case(s), bits, search).map(|x| Some(x.0))
+            crosscheck::constrained_strongly_convex(s, bits, search).map(|x| Some(x.0))
         }
-        Algorithm::Cgd => crosscheck::cgd_optimum(&cgd_case(s), bits, search).map(|x| Some(x.0)),
+        Algorithm::Cgd => crosscheck::cgd_optimum(s, bits, search).map(|x| Some(x.0)),
         Algorithm::Sgd => Ok(None),
     }
 }

@@ -22,7 +22,7 @@ use crate::bounds::{Bound, BoundKind};
 use crate::check::{self, CheckOptions};
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
-use crate::schedules::crosscheck::{self, CgdCase, GdCase, Verdict};
+use crate::schedules::crosscheck::{self, Verdict};
 use crate::schedules::tau::TauSearch;
 use crate::settings::{Algorithm, Setting};
 use rayon::prelude::*;
@@ -139,45 +139,14 @@ fn run_check(
         .with_plot(plot)
 }
 
-/// A NoisyGD crosscheck case from a setting (mid values; the crosscheck computes the
-/// closed form and the optimum from the same numbers).
-pub fn gd_case(s: &Setting) -> GdCase {
-    GdCase {
-        n: s.n,
-        sensitivity: s.l.mid_f64(),
-        eta: s.eta.mid_f64(),
-        sigma: s.sigma.mid_f64(),
-        steps: s.t as usize,
-        contraction: s.c.as_ref().map_or(1.0, Enclosure::mid_f64),
-        smoothness: s.big_m.as_ref().map_or(f64::NAN, Enclosure::mid_f64),
-        diameter: s.d.as_ref().map(Enclosure::mid_f64),
-    }
-}
-
-/// A NoisyCGD crosscheck case from a setting (mid values).
-pub fn cgd_case(s: &Setting) -> CgdCase {
-    let l = s.n / s.b.max(1);
-    CgdCase {
-        n: s.n,
-        batch: s.b,
-        sensitivity: s.l.mid_f64(),
-        eta: s.eta.mid_f64(),
-        sigma: s.sigma.mid_f64(),
-        epochs: s.t / l.max(1),
-        contraction: s.c.as_ref().map_or(1.0, Enclosure::mid_f64),
-        smoothness: s.big_m.as_ref().map_or(f64::NAN, Enclosure::mid_f64),
-        diameter: s.d.as_ref().map(Enclosure::mid_f64),
-    }
-}
-
 /// The crosscheck of `result` at a setting.
 pub fn crosscheck_for(result: &str, s: &Setting, bits: u32) -> Result<crosscheck::CrossCheck> {
     use crate::bounds::bsa24::{THM_4_2, THM_4_3, THM_4_5, THM_4_6};
     match result {
-        r if r == THM_4_2 => crosscheck::thm_4_2(&gd_case(s), bits),
-        r if r == THM_4_3 => crosscheck::thm_4_3(&gd_case(s), bits, TauSearch::Exhaustive),
-        r if r == THM_4_5 => crosscheck::thm_4_5(&cgd_case(s), bits),
-        r if r == THM_4_6 => crosscheck::thm_4_6(&cgd_case(s), bits, TauSearch::Exhaustive),
+        r if r == THM_4_2 => crosscheck::thm_4_2(s, bits),
+        r if r == THM_4_3 => crosscheck::thm_4_3(s, bits, TauSearch::Exhaustive),
+        r if r == THM_4_5 => crosscheck::thm_4_5(s, bits),
+        r if r == THM_4_6 => crosscheck::thm_4_6(s, bits, TauSearch::Exhaustive),
         _ => Err(Error::param(
             "result",
             result,
