@@ -32,6 +32,14 @@ is never less private than the event.
 
 dp_accounting is imported lazily: importing :mod:`shiftdp` never needs it, and this
 module raises ``ImportError`` with an install hint only when the class is used.
+
+Opacus
+------
+:class:`CertifiedAccountant` has Opacus's accountant interface (``step``,
+``get_epsilon``, ``history``, ``mechanism``, ``state_dict``, …) and certified answers
+for Poisson-subsampled Gaussian histories (add-or-remove adjacency); it subclasses
+Opacus's ``IAccountant`` and is registered as ``"shiftdp"`` when Opacus is importable,
+and is a plain class otherwise (no torch needed). See :mod:`shiftdp._opacus`.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ._types import Composed, Gaussian, Interval, PoissonGaussian
 
-__all__ = ["CertifiedPLDAccountant"]
+__all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from dp_accounting import dp_event as _dp_event  # noqa: F401
@@ -231,13 +239,21 @@ def _check_delta(d: float) -> None:
 
 
 _CLASS: Optional[type] = None
+_OPACUS_CLASS: Optional[type] = None
 
 
 def __getattr__(name: str) -> Any:
-    # Built on first use, so that `import shiftdp.accounting` works without dp_accounting.
-    global _CLASS
+    # Built on first use, so that `import shiftdp.accounting` works without dp_accounting
+    # (and without Opacus / torch).
+    global _CLASS, _OPACUS_CLASS
     if name == "CertifiedPLDAccountant":
         if _CLASS is None:
             _CLASS = _accountant_class()
         return _CLASS
+    if name == "CertifiedAccountant":
+        if _OPACUS_CLASS is None:
+            from ._opacus import _build
+
+            _OPACUS_CLASS = _build()
+        return _OPACUS_CLASS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
