@@ -11,7 +11,10 @@ A thin, typed layer over the Rust library ``shiftdp`` (compiled as ``shiftdp._co
 * :func:`check_claim` — a claimed μ bound checked against exact instances and the
   certified optimum of the shift analysis, with the first counterexample;
 * :mod:`shiftdp.accounting` — :class:`~shiftdp.accounting.CertifiedPLDAccountant`, a
-  ``dp_accounting.PrivacyAccountant`` returning certified upper ends.
+  ``dp_accounting.PrivacyAccountant`` returning certified upper ends, and
+  :class:`~shiftdp.accounting.CertifiedAccountant`, an accountant with Opacus's interface;
+* :mod:`shiftdp.plot` — certified ε-vs-steps and tradeoff curves as numpy arrays, and
+  one-call matplotlib plots of them.
 
 Every bound is returned as an :class:`Interval` whose ``upper`` end is the certified
 bound (ε, δ, μ rounded up); refusals raise a subclass of :class:`ShiftdpError` (itself a
@@ -28,7 +31,7 @@ import decimal as _decimal
 import numbers as _numbers
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from . import _core
+from . import _core, plot
 from ._core import (
     DomainError,
     HypothesisError,
@@ -54,6 +57,7 @@ from ._types import (
 )
 
 __all__ = [
+    "plot",
     "epsilon",
     "delta",
     "compose",

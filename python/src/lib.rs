@@ -437,6 +437,29 @@ fn compose<'py>(
     Ok(d)
 }
 
+/// The composed tradeoff curve `f = ⊗ f_i` (the first order of the pair) as vertices
+/// `(α, β)` of a piecewise-linear function **below** the truth (`Composed::curve`: the
+/// upper envelope of the lines `1 − δ_up(ε) − e^ε α`, DRS22 Prop 2.12, vertices rounded
+/// down), with the number of orders composed (2 when the components are asymmetric: the
+/// curve is then that of the first order, e.g. the remove direction of a Poisson pair).
+#[pyfunction]
+#[pyo3(signature = (components, delta, points=200, grid=None))]
+fn compose_curve(
+    py: Python<'_>,
+    components: Vec<(String, f64, f64, i64)>,
+    delta: f64,
+    points: usize,
+    grid: Option<i32>,
+) -> PyResult<(Vec<(f64, f64)>, usize)> {
+    let run = move || -> Result<_, Error> {
+        let c = composition(&components)?;
+        let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
+        let curve = r.curve(points)?;
+        Ok((curve.vertices().to_vec(), r.orders()))
+    };
+    interruptible(py, run)
+}
+
 fn algorithm(name: &str) -> Result<Algorithm, Error> {
     match name {
         "gd" => Ok(Algorithm::Gd),
@@ -681,6 +704,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;
+    m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
