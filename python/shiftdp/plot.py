@@ -204,11 +204,11 @@ def plot_epsilon_vs_steps(
     c = epsilon_vs_steps(component, steps, delta=delta, **kwargs)
     if ax is None:
         _, ax = plt.subplots()
-    (line,) = ax.plot(c.steps, c.upper, label=label or f"{c.mechanism} (certified ε ≤)")
+    (line,) = ax.plot(c.steps, c.upper, label=label or f"{c.mechanism}: certified ε ≤")
     ax.fill_between(c.steps, c.lower, c.upper, color=line.get_color(), alpha=0.2)
     ax.set_xlabel("steps")
     ax.set_ylabel(f"ε (δ = {c.delta:g})")
-    ax.legend()
+    ax.legend(fontsize="small")
     return ax
 
 
@@ -227,11 +227,12 @@ def plot_tradeoff(
     if ax is None:
         _, ax = plt.subplots()
     ax.plot([0, 1], [1, 0], color="0.7", linestyle=":", label="perfect privacy (Id)")
-    ax.plot(t.alpha, t.beta, label=label or f"{t.composition} (certified, below the truth)")
+    ax.plot(t.alpha, t.beta, label=label or "certified (below the truth)")
+    ax.set_title(t.composition, fontsize="small")
     ax.set_xlabel("type I error α")
     ax.set_ylabel("type II error β")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.legend()
+    ax.legend(fontsize="small")
     return ax
