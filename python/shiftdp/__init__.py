@@ -176,7 +176,8 @@ def compose(
     directions composed). δ must be ≥ :data:`DELTA_FLOOR` (1e-100).
 
     Raises :class:`ParameterError` (p ∉ [0, 1], μ < 0, count < 1, δ ∉ (0, 1), NaN),
-    :class:`NotCertifiedError` (δ below the floor, window too large).
+    :class:`NotCertifiedError` (δ below the floor, window too large). Runs on a worker
+    thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt`` at once.
     """
     parts = []
     for c in components:
@@ -235,7 +236,8 @@ def analyze(
     ``epochs``, ``eta``, ``noise`` (σ), ``sensitivity`` (L), ``strong_convexity`` (m),
     ``smoothness`` (M), ``contraction`` (c), ``diameter`` (D) — parameter model of SPEC §2.
     A result whose hypothesis fails is an entry with ``reason`` (not an exception);
-    an invalid setting raises :class:`ParameterError` / :class:`ParseError`.
+    an invalid setting raises :class:`ParameterError` / :class:`ParseError`. Runs on a
+    worker thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt``.
 
     Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
     eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.

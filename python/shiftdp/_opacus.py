@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import numbers
 from collections import OrderedDict
 from copy import deepcopy
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -240,7 +241,7 @@ class _Methods:
         q = _check.probability(q)
         if sigma == 0:
             raise _check.parameter_error("noise_multiplier", sigma, "must be > 0 for a finite bound")
-        if isinstance(dataset_size, bool) or not isinstance(dataset_size, int) or dataset_size < 1:
+        if isinstance(dataset_size, bool) or not isinstance(dataset_size, numbers.Integral) or dataset_size < 1:
             raise _check.parameter_error("dataset_size", dataset_size, "must be an integer ≥ 1")
         c = _check.real("max_grad_norm", max_grad_norm)
         if c <= 0:
@@ -274,6 +275,7 @@ class _Methods:
         ):
             if value is not None:
                 setting[key] = value
+        setting["n"] = int(dataset_size)
         return analyze(batching, delta=delta, **setting)
 
     def get_epsilon_hidden_state(self, delta: float, **loss: Any) -> Entry:
