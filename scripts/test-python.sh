@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Python package (python/, issue 14): builds it from this checkout with maturin (from
 # PyPI, through pip's build isolation) into a virtual environment under target/py-venv,
-# with pytest, mpmath and dp-accounting beside it, and runs its pytest suite.
+# with pytest, mpmath, dp-accounting and prv-accountant (the reference of Opacus's PRV
+# accountant, for the consistency test of the Opacus-interface accountant) beside it, and
+# runs its pytest suite.
 # Idempotent and quiet: the venv is created once; pip re-installs only the package itself
 # (--force-reinstall, so the suite always tests the current source; cargo's incremental
 # build in target/ keeps that fast).
@@ -17,7 +19,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 pip_q() { "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$@"; }
-pip_q pytest mpmath dp-accounting
+pip_q pytest mpmath dp-accounting prv-accountant
 pip_q --force-reinstall --no-deps ./python
 # from the repository root, so that the source folder python/shiftdp (which lacks the
 # compiled _core) is not on sys.path in place of the installed package

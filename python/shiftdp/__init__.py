@@ -11,7 +11,10 @@ A thin, typed layer over the Rust library ``shiftdp`` (compiled as ``shiftdp._co
 * :func:`check_claim` — a claimed μ bound checked against exact instances and the
   certified optimum of the shift analysis, with the first counterexample;
 * :mod:`shiftdp.accounting` — :class:`~shiftdp.accounting.CertifiedPLDAccountant`, a
-  ``dp_accounting.PrivacyAccountant`` returning certified upper ends.
+  ``dp_accounting.PrivacyAccountant`` returning certified upper ends, and
+  :class:`~shiftdp.accounting.CertifiedAccountant`, an accountant with Opacus's interface;
+* :mod:`shiftdp.plot` — certified ε-vs-steps and tradeoff curves as numpy arrays, and
+  one-call matplotlib plots of them.
 
 Every bound is returned as an :class:`Interval` whose ``upper`` end is the certified
 bound (ε, δ, μ rounded up); refusals raise a subclass of :class:`ShiftdpError` (itself a
@@ -28,7 +31,7 @@ import decimal as _decimal
 import numbers as _numbers
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from . import _core
+from . import _core, plot
 from ._core import (
     DomainError,
     HypothesisError,
@@ -54,6 +57,7 @@ from ._types import (
 )
 
 __all__ = [
+    "plot",
     "epsilon",
     "delta",
     "compose",
@@ -172,7 +176,8 @@ def compose(
     directions composed). δ must be ≥ :data:`DELTA_FLOOR` (1e-100).
 
     Raises :class:`ParameterError` (p ∉ [0, 1], μ < 0, count < 1, δ ∉ (0, 1), NaN),
-    :class:`NotCertifiedError` (δ below the floor, window too large).
+    :class:`NotCertifiedError` (δ below the floor, window too large). Runs on a worker
+    thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt`` at once.
     """
     parts = []
     for c in components:
@@ -231,7 +236,8 @@ def analyze(
     ``epochs``, ``eta``, ``noise`` (σ), ``sensitivity`` (L), ``strong_convexity`` (m),
     ``smoothness`` (M), ``contraction`` (c), ``diameter`` (D) — parameter model of SPEC §2.
     A result whose hypothesis fails is an entry with ``reason`` (not an exception);
-    an invalid setting raises :class:`ParameterError` / :class:`ParseError`.
+    an invalid setting raises :class:`ParameterError` / :class:`ParseError`. Runs on a
+    worker thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt``.
 
     Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
     eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.

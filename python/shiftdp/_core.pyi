@@ -77,3 +77,9 @@ def schedule(
     tau: Optional[int] = None,
     bits: int = 128,
 ) -> Tuple[int, str, float, float, List[float], List[float], List[Tuple[int, float]]]: ...
+def compose_curve(
+    components: Sequence[Tuple[str, float, float, int]],
+    delta: float,
+    points: int = 200,
+    grid: Optional[int] = None,
+) -> Tuple[List[Tuple[float, float]], int]: ...

@@ -8,6 +8,7 @@ midpoint is ever reported.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -70,7 +71,7 @@ class Interval:
     def _repr_html_(self) -> str:
         return (
             f"<b>≤ {self.upper_decimal}</b> <small>(certified upper bound; "
-            f"true value in [{self.lower_decimal}, {self.upper_decimal}], {self.path})</small>"
+            f"true value in [{self.lower_decimal}, {self.upper_decimal}], {html.escape(self.path)})</small>"
         )
 
 
@@ -128,6 +129,13 @@ class Entry:
             hypothesis=d["hypothesis"],
         )
 
+    def _repr_html_(self) -> str:
+        star = "★ " if self.best else ""
+        head = f"{star}<b>{html.escape(self.id)}</b> [{html.escape(self.paper)} {html.escape(self.kind)}]"
+        if self.epsilon is not None:
+            return f"{head}: ε {self.epsilon._repr_html_()}"
+        return f"{head}: not applicable — {html.escape(self.reason or '')}"
+
     def __repr__(self) -> str:
         star = "*" if self.best else " "
         if self.epsilon is not None:
@@ -173,13 +181,14 @@ class Analysis:
     def _repr_html_(self) -> str:
         rows = []
         for e in self.entries:
-            val = f"{e.epsilon.upper_decimal}" if e.epsilon is not None else f"— {e.reason}"
+            val = e.epsilon.upper_decimal if e.epsilon is not None else f"— {e.reason}"
             rows.append(
-                f"<tr><td>{'★' if e.best else ''}</td><td>{e.id}</td><td>{e.paper}</td>"
-                f"<td>{e.kind}</td><td>{val}</td></tr>"
+                f"<tr><td>{'★' if e.best else ''}</td><td>{html.escape(e.id)}</td>"
+                f"<td>{html.escape(e.paper)}</td><td>{html.escape(e.kind)}</td>"
+                f"<td>{html.escape(val)}</td></tr>"
             )
         return (
-            f"<p>{self.setting}; δ = {self.delta} (ε are certified upper bounds)</p>"
+            f"<p>{html.escape(self.setting)}; δ = {html.escape(self.delta)} (ε are certified upper bounds)</p>"
             "<table><tr><th></th><th>result</th><th>paper</th><th>kind</th><th>ε ≤</th></tr>"
             + "".join(rows)
             + "</table>"
@@ -260,6 +269,18 @@ class Composed:
         other = "δ" if self.quantity == "epsilon" else "ε"
         return f"Composed({self.composition}: {sym}({other}={self.at!r}) ∈ {self.interval!r})"
 
+    def _repr_html_(self) -> str:
+        sym = "ε" if self.quantity == "epsilon" else "δ"
+        other = "δ" if self.quantity == "epsilon" else "ε"
+        clt = (
+            f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
+        )
+        return (
+            f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
+            f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "
+            f"grid h = {self.grid[0]['h'] if self.grid else '—'}{clt}</small>"
+        )
+
 
 @dataclass(frozen=True)
 class Counterexample:
@@ -307,6 +328,23 @@ class ClaimCheck:
     def __bool__(self) -> bool:
         return self.passed
 
+    def _repr_html_(self) -> str:
+        rows = []
+        for o in self.obligations:
+            cx = ""
+            if o.counterexample is not None:
+                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
+                cx = f"<br><small>counterexample: {html.escape(ps)}: {html.escape(o.counterexample.detail)}</small>"
+            rows.append(
+                f"<tr><td>{html.escape(o.status)}</td><td>{html.escape(o.label)}</td>"
+                f"<td>{html.escape(o.summary)}{cx}</td></tr>"
+            )
+        return (
+            f"<p>claim <code>{html.escape(self.claim)}</code> over {html.escape(self.family)}: "
+            f"<b>{html.escape(self.status)}</b></p><table><tr><th>status</th><th>obligation</th>"
+            "<th>summary</th></tr>" + "".join(rows) + "</table>"
+        )
+
     def __repr__(self) -> str:
         lines = [f"ClaimCheck({self.claim!r} over {self.family}: {self.status})"]
         for o in self.obligations:
@@ -335,3 +373,9 @@ class Schedule:
 
     def __repr__(self) -> str:
         return f"Schedule(tau={self.tau}, mu ≤ {self.mu_decimal}, steps={len(self.shifts)})"
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<p>shift schedule: τ = {self.tau}, <b>μ ≤ {html.escape(self.mu_decimal)}</b> "
+            f"<small>(certified; KKT estimate {self.mu_estimate:.6g}), {len(self.shifts)} shifts</small></p>"
+        )

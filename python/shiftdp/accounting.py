@@ -21,27 +21,55 @@ Supported events
   REPLACE_SPECIAL it is refused (``supports`` is False; ``compose`` raises
   ``UnsupportedEventError``) with a message saying so: shiftdp has no certified
   component for that pair yet.
+* ``SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ))`` — a uniformly random
+  sample of exactly m of n records — under **REPLACE_ONE** only: ``C_p(G(2/σ))`` with
+  ``p = m/n``, the subsampling operator of Dong–Roth–Su (DRS22 Thm 9; BSA24 Def 4.7 and
+  Thm 4.8 with gradient sensitivity L = 2C), symmetrized so one order suffices. μ = 2/σ
+  as for the Gaussian under REPLACE_ONE: ``GaussianDpEvent``'s noise multiplier is s/C for
+  values of norm ≤ C, and replacing a record moves the sum by up to 2C. dp_accounting's
+  own ``RdpAccountant`` reads the same event with μ = 1/σ (its Gaussian RDP α/(2σ²)), i.e.
+  with σ relative to the replace-one sensitivity — a factor 2 below this reading
+  (google/differential-privacy issue #378); its ``PLDAccountant`` does not support the
+  event. The test suite checks: m = n gives the Gaussian under REPLACE_ONE (as the
+  PLDAccountant), the ``RdpAccountant`` at σ/2 (the same reading) is above our certified
+  interval, and dp_accounting's Poisson REPLACE_ONE PLD (a pair of the same mixture form
+  ``p A + (1 − p) R`` against ``p A′ + (1 − p) R``, more private because its R is the
+  mechanism without the record) is below it.
+  Under ADD_OR_REMOVE_ONE or REPLACE_SPECIAL it is refused (as dp_accounting does): a
+  fixed-size sample needs a public n.
 * ``SelfComposedDpEvent``, ``ComposedDpEvent`` (recursively), ``NoOpDpEvent``,
   ``NonPrivateDpEvent`` (ε = ∞, δ = 1).
 
-Everything else (``SampledWithoutReplacementDpEvent``, Laplace, randomized response,
-…) is refused with the reason.
+Everything else (``PoissonSampledDpEvent`` under REPLACE_ONE, Laplace, randomized
+response, …) is refused with the reason. Poisson under REPLACE_ONE stays refused: the
+library has no certified component for that pair (``C_p(G(2/σ))`` would bound it only by
+a mixture argument not yet checked here, and would be far from tight).
 
 μ = 1/σ is rounded up to the next double (``math.nextafter``), so the component used
 is never less private than the event.
 
 dp_accounting is imported lazily: importing :mod:`shiftdp` never needs it, and this
 module raises ``ImportError`` with an install hint only when the class is used.
+
+Opacus
+------
+:class:`CertifiedAccountant` has Opacus's accountant interface (``step``,
+``get_epsilon``, ``history``, ``mechanism``, ``state_dict``, …) and certified answers
+for Poisson-subsampled Gaussian histories (add-or-remove adjacency); it subclasses
+Opacus's ``IAccountant`` and is registered as ``"shiftdp"`` when Opacus is importable,
+and is a plain class otherwise (no torch needed). See :mod:`shiftdp._opacus`.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
-from ._types import Composed, Gaussian, Interval, PoissonGaussian
+from ._types import Composed, Gaussian, Interval, PoissonGaussian, SubsampledGaussian
 
-__all__ = ["CertifiedPLDAccountant"]
+__all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from dp_accounting import dp_event as _dp_event  # noqa: F401
@@ -62,6 +90,15 @@ def _mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float:
     """sensitivity/σ rounded up to the next double (the true ratio is ≤ it; sensitivity
     is 1 or 2, so the quotient is correctly rounded before the step up)."""
     return math.nextafter(sensitivity / noise_multiplier, math.inf)
+
+
+def _p_up(m: int, n: int) -> float:
+    """p = m/n as a double at or above the exact ratio (C_p(f) decreases in p, so a
+    larger p is the safe side), never above 1."""
+    p = m / n
+    if Fraction(p) < Fraction(m, n):
+        p = math.nextafter(p, math.inf)
+    return min(p, 1.0)
 
 
 def _accountant_class() -> type:
@@ -158,12 +195,54 @@ def _accountant_class() -> type:
                     else:
                         self._add(("poisson", q, _mu_up(sigma)), count)
                 return None
+            if isinstance(event, dp_event.SampledWithoutReplacementDpEvent):
+                return self._maybe_compose_swor(event, count, do_compose)
             return Details(
                 event,
                 f"shiftdp's certified accountant does not support {type(event).__name__} "
                 "(supported: Gaussian, PoissonSampled(Gaussian) under ADD_OR_REMOVE_ONE, "
+                "SampledWithoutReplacement(Gaussian) under REPLACE_ONE, "
                 "SelfComposed, Composed, NoOp, NonPrivate)",
             )
+
+        def _maybe_compose_swor(self, event: Any, count: int, do_compose: bool) -> Optional[Any]:
+            """``SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ))`` under
+            REPLACE_ONE: ``C_p(G(2/σ))`` with ``p = m/n`` (rounded up), DRS22 Thm 9 /
+            BSA24 Thm 4.8 with gradient sensitivity L = 2C."""
+            Details = PrivacyAccountant.CompositionErrorDetails
+            if self.neighboring_relation != NeighboringRelation.REPLACE_ONE:
+                return Details(
+                    event,
+                    "SampledWithoutReplacementDpEvent is certified under REPLACE_ONE only "
+                    "(a fixed-size sample of a data set of public size n; the subsampling "
+                    f"theorem C_p is for replace-one neighbours); found {self.neighboring_relation}. "
+                    "Use CertifiedPLDAccountant(NeighboringRelation.REPLACE_ONE).",
+                )
+            if not isinstance(event.event, dp_event.GaussianDpEvent):
+                return Details(
+                    event,
+                    "shiftdp supports SampledWithoutReplacementDpEvent of a GaussianDpEvent only; "
+                    f"found {event.event}",
+                )
+            n, m = event.source_dataset_size, event.sample_size
+            for name, v in (("source_dataset_size", n), ("sample_size", m)):
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                    return Details(event, f"{name} must be an integer ≥ 0, got {v!r}")
+            if n < 1 or m > n:
+                return Details(
+                    event,
+                    f"sampling probability sample_size / source_dataset_size = {m}/{n} must be in [0, 1] "
+                    "(0 ≤ sample_size ≤ source_dataset_size, source_dataset_size ≥ 1)",
+                )
+            sigma = float(event.event.noise_multiplier)
+            if not (sigma >= 0 and math.isfinite(sigma)):
+                return Details(event, f"noise_multiplier must be finite and ≥ 0, got {sigma}")
+            if do_compose and count > 0 and m > 0:
+                if sigma == 0:
+                    self._non_private = True
+                else:
+                    self._add(("subsampled", _p_up(int(m), int(n)), _mu_up(sigma, 2.0)), count)
+            return None
 
         def _compose(self, event: Any, count: int = 1) -> None:
             """Alias of ``_maybe_compose(event, count, True)`` (the older interface);
@@ -182,6 +261,8 @@ def _accountant_class() -> type:
             for (kind, p, mu), k in self._parts.items():
                 if kind == "gaussian":
                     out.append(Gaussian(mu, k))
+                elif kind == "subsampled":
+                    out.append(SubsampledGaussian(p, mu, k))
                 else:
                     out.append(PoissonGaussian(p, mu, k))
             return out
@@ -231,13 +312,21 @@ def _check_delta(d: float) -> None:
 
 
 _CLASS: Optional[type] = None
+_OPACUS_CLASS: Optional[type] = None
 
 
 def __getattr__(name: str) -> Any:
-    # Built on first use, so that `import shiftdp.accounting` works without dp_accounting.
-    global _CLASS
+    # Built on first use, so that `import shiftdp.accounting` works without dp_accounting
+    # (and without Opacus / torch).
+    global _CLASS, _OPACUS_CLASS
     if name == "CertifiedPLDAccountant":
         if _CLASS is None:
             _CLASS = _accountant_class()
         return _CLASS
+    if name == "CertifiedAccountant":
+        if _OPACUS_CLASS is None:
+            from ._opacus import _build
+
+            _OPACUS_CLASS = _build()
+        return _OPACUS_CLASS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,13 @@
 //! Every library [`Error`] becomes a Python exception of the matching class, one class
 //! per variant (see [`to_py_err`]); no input reaches a panic.
 //!
+//! # Ctrl-C
+//! The long calls (`compose`, `analyze`, `check_claim`, `schedule`) run on a worker
+//! thread while the calling thread waits with the interpreter detached and checks for
+//! signals every [`SIGNAL_POLL`] ([`interruptible`]): Ctrl-C raises `KeyboardInterrupt`
+//! at once. The library cannot be cancelled mid-computation, so the worker finishes in
+//! the background and its result is dropped.
+//!
 //! # Rounding
 //! A certified value crosses the boundary as its two ends, each both as a decimal string
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
@@ -17,7 +24,7 @@
 //! in the same direction. No midpoint is ever returned for a bound.
 use pyo3::BoundObject;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rug::Float;
@@ -27,6 +34,8 @@ use shiftdp::precision::certified::Certified;
 use shiftdp::settings::RawSetting;
 use shiftdp::tradeoff::Gaussian;
 use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 create_exception!(
     shiftdp,
@@ -245,6 +254,51 @@ fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResu
     py.detach(run).map_err(to_py_err)
 }
 
+/// How often a waiting call checks for signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Stack of the worker thread: the main thread's usual 8 MiB and more (deep MPFR or
+/// recursive evaluations must not overflow a smaller thread stack).
+const WORKER_STACK: usize = 32 << 20;
+
+/// Runs `f` on a worker thread and waits for its result with the interpreter detached,
+/// calling `Python::check_signals` every [`SIGNAL_POLL`]: a pending `KeyboardInterrupt`
+/// (or any exception a signal handler raises) is returned at once and the worker's
+/// result, when it comes, is dropped. A panic of the worker becomes a `RuntimeError`
+/// (never an abort of the interpreter).
+fn interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, Error> + Send + 'static,
+{
+    let (tx, rx) = channel();
+    std::thread::Builder::new()
+        .name("shiftdp-worker".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            // the receiver may be gone (interrupted): nothing to report then
+            let _ = tx.send(f());
+        })
+        .map_err(|e| {
+            PyRuntimeError::new_err(format!("shiftdp: cannot start a worker thread: {e}"))
+        })?;
+    let mut rx = rx;
+    loop {
+        // the receiver is `Send` but not `Sync`: move it into the detached closure and back
+        let (got, back) = py.detach(move || (rx.recv_timeout(SIGNAL_POLL), rx));
+        rx = back;
+        match got {
+            Ok(r) => return r.map_err(to_py_err),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "shiftdp: the computation stopped without a result (a panic in the library; please report it)",
+                ));
+            }
+        }
+    }
+}
+
 fn finite(name: &str, x: f64) -> Result<f64, Error> {
     if x.is_finite() {
         Ok(x)
@@ -361,7 +415,7 @@ fn compose<'py>(
             c.clt_mu(),
         ))
     };
-    let (desc, iv, orders, grids, clt) = py.detach(run).map_err(to_py_err)?;
+    let (desc, iv, orders, grids, clt) = interruptible(py, run)?;
     let d = PyDict::new(py);
     d.set_item("composition", desc)?;
     d.set_item("interval", iv)?;
@@ -381,6 +435,29 @@ fn compose<'py>(
     d.set_item("clt_mu", clt)?;
     d.set_item("delta_floor", DELTA_FLOOR)?;
     Ok(d)
+}
+
+/// The composed tradeoff curve `f = ⊗ f_i` (the first order of the pair) as vertices
+/// `(α, β)` of a piecewise-linear function **below** the truth (`Composed::curve`: the
+/// upper envelope of the lines `1 − δ_up(ε) − e^ε α`, DRS22 Prop 2.12, vertices rounded
+/// down), with the number of orders composed (2 when the components are asymmetric: the
+/// curve is then that of the first order, e.g. the remove direction of a Poisson pair).
+#[pyfunction]
+#[pyo3(signature = (components, delta, points=200, grid=None))]
+fn compose_curve(
+    py: Python<'_>,
+    components: Vec<(String, f64, f64, i64)>,
+    delta: f64,
+    points: usize,
+    grid: Option<i32>,
+) -> PyResult<(Vec<(f64, f64)>, usize)> {
+    let run = move || -> Result<_, Error> {
+        let c = composition(&components)?;
+        let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
+        let curve = r.curve(points)?;
+        Ok((curve.vertices().to_vec(), r.orders()))
+    };
+    interruptible(py, run)
 }
 
 fn algorithm(name: &str) -> Result<Algorithm, Error> {
@@ -431,7 +508,7 @@ fn analyze<'py>(
         let a = lib_analyze(&s, &Query::epsilon_at(&delta_text)?, prec)?;
         Ok((s.describe(), a, out_bits(prec), delta_text))
     };
-    let (describe, a, ob, delta) = py.detach(run).map_err(to_py_err)?;
+    let (describe, a, ob, delta) = interruptible(py, run)?;
     let best = a.best_index();
     let entries = PyList::empty(py);
     for (i, e) in a.entries().iter().enumerate() {
@@ -551,7 +628,7 @@ fn check_claim(
             .collect();
         Ok((r.status().as_str().to_string(), runs))
     };
-    py.detach(run).map_err(to_py_err)
+    interruptible(py, run)
 }
 
 /// `(tau, mu_upper_decimal, mu_upper, mu_estimate, shifts, gap_uppers, profile)`.
@@ -610,7 +687,7 @@ fn schedule(
             r.profile,
         ))
     };
-    py.detach(run).map_err(to_py_err)
+    interruptible(py, run)
 }
 
 /// The module `shiftdp._core`.
@@ -627,6 +704,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;
+    m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;

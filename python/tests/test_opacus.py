@@ -1,0 +1,319 @@
+"""shiftdp.accounting.CertifiedAccountant: Opacus's accountant interface, certified.
+
+Consistency with Opacus's PRV accountant (opacus/tests/accountants_test.py,
+``test_prv_accountant``): 2249 steps (``int(90 // 0.04)``) at σ = 1.5, q = 0.04 give
+``get_epsilon(1e-5) == 6.777395712150674``. Opacus returns ε_up of
+``DiscretePRV.compute_epsilon``: with eps_error = 0.01 and δ_err = δ/1000,
+
+    ε_up  = ε̂(δ − δ_err) + 0.01,        ε_low = ε̂(δ + δ_err) − 0.01,
+
+where ε̂ is the ε of its discretized PRV (Gopi, Lee, Wutschitz 2021, Thm 5.5: the true ε
+of its privacy loss variable — the remove direction of the Poisson pair — is in
+[ε_low, ε_up]). ε̂ moves by less than 0.001 between δ(1 ± 10⁻³) here (|dε/d ln δ| < 1),
+so [ε_low, ε_up] ⊆ [ε_up − 0.021, ε_up]. shiftdp's interval encloses the maximum of
+both directions, which is ≥ the remove direction's ε; the criterion is therefore
+
+    upper ≥ ε_up − 0.021     (never below Opacus's certified lower end: soundness), and
+    lower ≤ ε_up             (the remove direction dominates at these parameters —
+                              checked below against prv-accountant's estimate).
+
+When ``prv-accountant`` (the reference implementation Opacus's code is taken from) is
+installed (the test script installs it), its (ε_low, ε_est, ε_up) at Opacus's settings
+must intersect our interval and its estimate be within 0.01 of our upper end.
+"""
+
+import math
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import shiftdp
+from shiftdp import PoissonGaussian
+from shiftdp.accounting import CertifiedAccountant
+
+OPACUS_PRV_TEST_VALUE = 6.777395712150674  # ε_up = ε̂(δ − δ/1000) + 0.01
+
+
+@pytest.fixture(scope="module")
+def prv_run():
+    acc = CertifiedAccountant()
+    for _ in range(int(90 // 0.04)):
+        acc.step(noise_multiplier=1.5, sample_rate=0.04)
+    return acc
+
+
+def test_acceptance_opacus_prv_run(prv_run):
+    acc = prv_run
+    assert acc.history == [(1.5, 0.04, 2249)]
+    assert len(acc) == 2249
+    iv = acc.get_epsilon_interval(1e-5)
+    assert acc.get_epsilon(1e-5) == iv.upper
+    assert iv.upper - iv.lower < 1e-3
+    assert iv.upper >= OPACUS_PRV_TEST_VALUE - 0.021, iv
+    assert iv.lower <= OPACUS_PRV_TEST_VALUE, iv
+    # Opacus's other keyword arguments are accepted (and do not change a certified bound)
+    assert acc.get_epsilon(1e-5, eps_error=0.1, delta_error=1e-9) == iv.upper
+
+
+def test_against_prv_accountant(prv_run):
+    prv = pytest.importorskip("prv_accountant")
+    mech = prv.PoissonSubsampledGaussianMechanism(noise_multiplier=1.5, sampling_probability=0.04)
+    # Opacus's own settings (eps_error 0.01; δ_err = δ/1000 = 1e-8)
+    ref = prv.PRVAccountant(prvs=mech, max_self_compositions=2249, eps_error=1e-2, delta_error=1e-8)
+    low, est, up = ref.compute_epsilon(delta=1e-5, num_self_compositions=2249)
+    iv = prv_run.get_epsilon_interval(1e-5)
+    assert iv.upper >= low and iv.lower <= up, ((low, est, up), iv)
+    assert abs(iv.upper - est) < 0.01, (est, iv)
+
+
+def test_history_is_opacus_run_length():
+    acc = CertifiedAccountant()
+    for s, q in [(1.0, 0.1), (1.0, 0.1), (2.0, 0.1), (1.0, 0.1), (1.0, 0.2)]:
+        acc.step(noise_multiplier=s, sample_rate=q)
+    assert acc.history == [(1.0, 0.1, 2), (2.0, 0.1, 1), (1.0, 0.1, 1), (1.0, 0.2, 1)]
+    assert len(acc) == 5
+    with pytest.raises(TypeError):
+        acc.step(1.0, 0.1)  # keyword-only, as Opacus
+
+
+def test_heterogeneous_history_is_the_certified_composition():
+    acc = CertifiedAccountant()
+    acc.history = [(2.0, 0.05, 30), (4.0, 0.1, 100), (2.0, 0.05, 20)]  # as get_noise_multiplier sets it
+    comps, non_private = acc.components()
+    assert not non_private
+    assert sorted((c.p, c.count) for c in comps) == [(0.05, 50), (0.1, 100)]
+    for c in comps:
+        assert c.mu >= 1.0 / {0.05: 2.0, 0.1: 4.0}[c.p]
+    r = shiftdp.compose(comps, delta=1e-6)
+    assert acc.get_epsilon(1e-6) == r.upper
+    # more steps never give a smaller bound
+    acc2 = CertifiedAccountant()
+    acc2.history = [(2.0, 0.05, 51), (4.0, 0.1, 100)]
+    assert acc2.get_epsilon_interval(1e-6).lower > acc.get_epsilon_interval(1e-6).lower
+    assert acc2.get_epsilon(1e-6) > acc.get_epsilon(1e-6)
+    # δ(ε) is the same composition
+    d = acc.get_delta(acc.get_epsilon(1e-6))
+    assert 0 < d <= 1e-6 * 1.01
+
+
+def test_poisson_with_q_one_is_the_gaussian(exact):
+    acc = CertifiedAccountant()
+    acc.step(noise_multiplier=0.5, sample_rate=1.0)
+    iv = acc.get_epsilon_interval(1e-5)
+    assert iv.lower <= exact.epsilon(2, "1e-5") <= iv.upper
+
+
+def test_trivial_histories():
+    acc = CertifiedAccountant()
+    assert acc.get_epsilon(1e-5) == 0.0 and len(acc) == 0
+    acc.step(noise_multiplier=1.0, sample_rate=0.0)
+    assert acc.get_epsilon(1e-5) == 0.0
+    acc.step(noise_multiplier=0.0, sample_rate=0.1)
+    assert math.isinf(acc.get_epsilon(1e-5))
+    assert acc.get_delta(3.0) == 1.0
+
+
+@pytest.mark.parametrize(
+    "kw, name",
+    [
+        ({"noise_multiplier": -1.0, "sample_rate": 0.1}, "noise_multiplier"),
+        ({"noise_multiplier": float("nan"), "sample_rate": 0.1}, "noise_multiplier"),
+        ({"noise_multiplier": float("inf"), "sample_rate": 0.1}, "noise_multiplier"),
+        ({"noise_multiplier": 1.0, "sample_rate": 1.5}, "sample_rate"),
+        ({"noise_multiplier": 1.0, "sample_rate": -0.1}, "sample_rate"),
+        ({"noise_multiplier": 1.0, "sample_rate": float("nan")}, "sample_rate"),
+    ],
+)
+def test_bad_steps_name_the_parameter(kw, name):
+    acc = CertifiedAccountant()
+    acc.step(noise_multiplier=1.0, sample_rate=0.1)
+    with pytest.raises(shiftdp.ParameterError, match=name) as e:
+        acc.step(**kw)
+    assert e.value.name == name
+    assert acc.history == [(1.0, 0.1, 1)]  # nothing recorded
+
+
+@pytest.mark.parametrize("delta", [0.0, -1e-5, 1.0, float("nan")])
+def test_bad_delta(delta):
+    acc = CertifiedAccountant()
+    acc.step(noise_multiplier=1.0, sample_rate=0.1)
+    with pytest.raises(shiftdp.ParameterError) as e:
+        acc.get_epsilon(delta)
+    assert e.value.name == "delta"
+
+
+def test_bad_history_set_directly():
+    acc = CertifiedAccountant()
+    acc.history = [(1.0, 1.5, 10)]
+    with pytest.raises(shiftdp.ParameterError) as e:
+        acc.get_epsilon(1e-5)
+    assert e.value.name == "sample_rate"
+    acc.history = [(-2.0, 0.1, 10)]
+    with pytest.raises(shiftdp.ParameterError, match="noise_multiplier"):
+        acc.get_epsilon(1e-5)
+    acc.history = [(1.0, 0.1)]
+    with pytest.raises(shiftdp.ParameterError, match="history"):
+        acc.get_epsilon(1e-5)
+
+
+def test_state_dict_round_trip_and_refusals():
+    acc = CertifiedAccountant()
+    acc.history = [(1.0, 0.1, 3), (2.0, 0.2, 4)]
+    sd = acc.state_dict()
+    assert sd["mechanism"] == "shiftdp" == CertifiedAccountant.mechanism()
+    other = CertifiedAccountant()
+    other.load_state_dict(sd)
+    assert other.history == acc.history
+    assert other.get_epsilon(1e-5) == acc.get_epsilon(1e-5)
+    sd["history"].append((9.0, 0.9, 9))
+    assert acc.history == [(1.0, 0.1, 3), (2.0, 0.2, 4)]  # a deep copy
+    for bad in [None, {}, {"history": []}, {"mechanism": "shiftdp"}, {"history": [], "mechanism": "rdp"}]:
+        with pytest.raises(ValueError):
+            other.load_state_dict(bad)
+    with pytest.raises(shiftdp.ParameterError):
+        other.load_state_dict({"history": [(1.0, 2.0, 1)], "mechanism": "shiftdp"})
+    assert other.history == acc.history
+
+
+def test_optimizer_hook():
+    acc = CertifiedAccountant()
+    hook = acc.get_optimizer_hook_fn(sample_rate=0.01)
+
+    class Optim:  # what Opacus's DPOptimizer exposes to the hook
+        noise_multiplier = 1.2
+        accumulated_iterations = 2
+
+    hook(Optim())
+    hook(Optim())
+    assert acc.history == [(1.2, 0.02, 2)]
+
+
+def test_picklable_and_repr(prv_run):
+    again = pickle.loads(pickle.dumps(prv_run))
+    assert again.history == prv_run.history
+    assert "2249" in repr(prv_run) and "<table>" in prv_run._repr_html_()
+
+
+def test_hidden_state_cyclic_matches_analyze():
+    acc = CertifiedAccountant()
+    acc.history = [(4.0, 0.1, 200)]
+    kw = dict(dataset_size=1000, learning_rate=0.5, max_grad_norm=1.0, smoothness=1.0, strong_convexity=0.5)
+    best = acc.get_epsilon_hidden_state(1e-5, batching="cgd", **kw)
+    # the same setting by hand: b = q·n = 100, noise σ·C/b = 0.04, L = 2C
+    ref = shiftdp.analyze(
+        "cgd", delta=1e-5, n=1000, batch=100, steps=200, eta=0.5, noise="0.04", sensitivity=2,
+        smoothness=1, strong_convexity=0.5,
+    )
+    assert best.id == ref.best.id
+    assert best.epsilon.upper == ref.best.epsilon.upper
+    assert best.paper == "BSA24"
+    full = acc.hidden_state_analysis(1e-5, batching="cgd", **kw)
+    assert full.best.id == best.id and "σ = 0.04" in full.setting and "L = 2" in full.setting
+
+
+def test_hidden_state_refusals():
+    acc = CertifiedAccountant()
+    kw = dict(dataset_size=1000, learning_rate=0.5, max_grad_norm=1.0, smoothness=1.0)
+    with pytest.raises(shiftdp.ParameterError, match="history"):
+        acc.get_epsilon_hidden_state(1e-5, **kw)  # no step
+    acc.history = [(1.0, 0.1, 5), (2.0, 0.1, 5)]
+    with pytest.raises(shiftdp.ParameterError, match="history"):
+        acc.get_epsilon_hidden_state(1e-5, **kw)
+    acc.history = [(1.0, 0.1234567, 5)]
+    with pytest.raises(shiftdp.ParameterError, match="sample_rate"):
+        acc.get_epsilon_hidden_state(1e-5, **kw)
+    acc.history = [(1.0, 0.1, 5)]
+    with pytest.raises(shiftdp.ParameterError, match="max_grad_norm"):
+        acc.get_epsilon_hidden_state(1e-5, **{**kw, "max_grad_norm": -1.0})
+    with pytest.raises(shiftdp.ParameterError, match="batching"):
+        acc.get_epsilon_hidden_state(1e-5, batching="poisson", **kw)
+    with pytest.raises(shiftdp.ParameterError, match="eta"):
+        acc.get_epsilon_hidden_state(1e-5, batching="cgd", **{**kw, "learning_rate": 0.0})
+
+
+def test_without_opacus_a_plain_class():
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules['opacus'] = None  # not importable
+        from shiftdp.accounting import CertifiedAccountant
+        acc = CertifiedAccountant()
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)
+        print([b.__name__ for b in CertifiedAccountant.__mro__], acc.get_epsilon(1e-5) > 0)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['CertifiedAccountant', '_Methods', 'object'] True", out
+
+
+def test_with_opacus_a_registered_iaccountant():
+    # a stand-in for `opacus.accountants` (the real one needs torch): the interface and
+    # the registry as in opacus/accountants/{accountant,registry}.py
+    code = textwrap.dedent(
+        """
+        import abc, sys, types
+        acc_mod = types.ModuleType('opacus.accountants')
+        class IAccountant(abc.ABC):
+            @abc.abstractmethod
+            def __init__(self): self.history = []
+            @abc.abstractmethod
+            def step(self, *, noise_multiplier, sample_rate): ...
+            @abc.abstractmethod
+            def get_epsilon(self, delta, *args, **kwargs): ...
+            @abc.abstractmethod
+            def __len__(self): ...
+            @classmethod
+            @abc.abstractmethod
+            def mechanism(cls): ...
+        reg = types.ModuleType('opacus.accountants.registry')
+        reg._ACCOUNTANTS = {}
+        def register_accountant(mechanism, accountant, force=False):
+            if mechanism in reg._ACCOUNTANTS and not force: raise ValueError(mechanism)
+            reg._ACCOUNTANTS[mechanism] = accountant
+        reg.register_accountant = register_accountant
+        acc_mod.IAccountant = IAccountant
+        acc_mod.registry = reg
+        sys.modules['opacus'] = types.ModuleType('opacus')
+        sys.modules['opacus.accountants'] = acc_mod
+        sys.modules['opacus.accountants.registry'] = reg
+        from shiftdp.accounting import CertifiedAccountant
+        acc = reg._ACCOUNTANTS['shiftdp']()
+        assert type(acc) is CertifiedAccountant and isinstance(acc, IAccountant)
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)
+        print(acc.get_epsilon(1e-5) > 0, len(acc), acc.mechanism())
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "1", "shiftdp"], out
+
+
+def test_real_opacus_if_installed():
+    opacus = pytest.importorskip("opacus")  # needs torch; skipped in the default suite
+    from opacus.accountants import IAccountant, create_accountant
+
+    acc = create_accountant("shiftdp")
+    assert isinstance(acc, CertifiedAccountant) and isinstance(acc, IAccountant)
+    assert opacus is not None
+
+
+def test_components_use_mu_rounded_up():
+    acc = CertifiedAccountant()
+    acc.history = [(3.0, 0.5, 1)]
+    (c,), _ = acc.components()
+    assert isinstance(c, PoissonGaussian) and c.mu > 1 / 3.0 and c.mu - 1 / 3.0 < 1e-15
+
+
+def test_uncertifiable_history_is_an_exception_not_a_number():
+    # the composition engine's window does not always reach δ for large μ·q (σ = 0.5,
+    # q = 0.05 here): the refusal is NotCertifiedError, never a wrong number or a crash
+    acc = CertifiedAccountant()
+    acc.history = [(0.5, 0.05, 10)]
+    try:
+        eps = acc.get_epsilon(1e-5)
+    except shiftdp.NotCertifiedError as e:
+        assert "certify" in str(e)
+    else:
+        assert math.isfinite(eps) and eps > 0
