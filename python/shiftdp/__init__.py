@@ -43,6 +43,7 @@ from ._core import (
 )
 from ._types import (
     Analysis,
+    Calibration,
     ClaimCheck,
     Counterexample,
     Obligation,
@@ -64,6 +65,9 @@ __all__ = [
     "analyze",
     "check_claim",
     "schedule",
+    "calibrate_dpsgd",
+    "calibrate_run",
+    "Calibration",
     "Schedule",
     "Interval",
     "ClaimCheck",
@@ -258,6 +262,65 @@ def analyze(
         best_id=d["best"],
     )
 
+
+
+def _calibration(t: Any) -> Calibration:
+    sigma, eps, source, below, eps_below, n = t
+    return Calibration(sigma, eps, source, below, eps_below, n)
+
+
+def calibrate_dpsgd(
+    q: float,
+    steps: int,
+    epsilon: float,
+    *,
+    delta: float = 1e-5,
+    resolution: float = 1e-3,
+) -> Calibration:
+    """The smallest noise multiplier σ of DP-SGD (Poisson sampling rate ``q``, ``steps``
+    steps, add/remove adjacency, sensitivity 1: μ = 1/σ per step) whose **certified**
+    ε(``delta``) — the upper end of the certified PLD composition — is ≤ ``epsilon``.
+
+    Search without rigor, certify with rigor: a bracket and geometric bisection over σ
+    in which every probe is a certified composition; the returned σ was evaluated, the σ
+    below it by the relative ``resolution`` did not certify the target. Compare Opacus's
+    ``get_noise_multiplier``, which searches its own (uncertified) accountant.
+    Ctrl-C raises ``KeyboardInterrupt``.
+    """
+    return _calibration(
+        _core.calibrate_poisson(float(q), int(steps), float(delta), float(epsilon), float(resolution))
+    )
+
+
+def calibrate_run(
+    algorithm: str,
+    *,
+    epsilon: float,
+    delta: Number = "1e-5",
+    only: Optional[str] = None,
+    resolution: float = 1e-3,
+    **setting: Number,
+) -> Calibration:
+    """The smallest noise σ for which the best certified bound of a run (the hidden-state
+    bounds of :func:`analyze`), or the one result ``only`` (e.g. ``"BSA24 Thm 4.5"``),
+    gives ε(``delta``) ≤ ``epsilon``. ``setting`` is the run as for :func:`analyze`,
+    without ``noise``. ``source`` names the result that certifies the returned σ.
+    """
+    if "noise" in setting:
+        raise TypeError("calibrate_run: leave out `noise`, it is what is calibrated")
+    pairs = []
+    for k, v in setting.items():
+        key = _SETTING_KEYS.get(k)
+        if key is None:
+            raise TypeError(
+                f"calibrate_run: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
+            )
+        pairs.append((key, _num(v, k)))
+    return _calibration(
+        _core.calibrate_run(
+            algorithm, pairs, _num(delta, "delta"), float(epsilon), only, float(resolution)
+        )
+    )
 
 
 def check_claim(

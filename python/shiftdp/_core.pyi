@@ -51,6 +51,17 @@ def compose(
     tolerance: float = 5e-4,
     grid: Optional[int] = None,
 ) -> Dict[str, Any]: ...
+def calibrate_poisson(
+    q: float, steps: int, delta: float, epsilon: float, resolution: float = 1e-3
+) -> Tuple[float, float, str, float, Optional[float], int]: ...
+def calibrate_run(
+    algorithm_name: str,
+    setting: Sequence[Tuple[str, Num]],
+    delta: Num,
+    epsilon: float,
+    only: Optional[str] = None,
+    resolution: float = 1e-3,
+) -> Tuple[float, float, str, float, Optional[float], int]: ...
 def analyze(
     algorithm_name: str,
     setting: Sequence[Tuple[str, Num]],

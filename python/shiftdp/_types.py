@@ -283,6 +283,32 @@ class Composed:
 
 
 @dataclass(frozen=True)
+class Calibration:
+    """The smallest noise multiplier σ whose **certified** ε(δ) meets a target
+    (``shiftdp calibrate``): ``sigma`` was evaluated and certifies ``epsilon`` ≤ target (a
+    larger σ is at least as private); at ``sigma_below`` (within the search resolution)
+    the target could not be certified (``epsilon_below`` is its certified ε, or None).
+    ``source`` names the accountant or result that certifies it."""
+
+    sigma: float
+    epsilon: float
+    source: str
+    sigma_below: float
+    epsilon_below: Optional[float]
+    evaluations: int
+
+    def __float__(self) -> float:
+        return self.sigma
+
+    def _repr_html_(self) -> str:
+        below = "not certified" if self.epsilon_below is None else f"ε ≤ {self.epsilon_below:.6g}"
+        return (
+            f"<b>σ ≥ {self.sigma:.6g}</b> certifies ε ≤ {self.epsilon:.6g} "
+            f"({html.escape(self.source)}); σ = {self.sigma_below:.6g} gives {below}"
+        )
+
+
+@dataclass(frozen=True)
 class Counterexample:
     """A parameter point where a check failed, and what failed there."""
 

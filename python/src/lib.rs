@@ -558,6 +558,81 @@ fn analyze<'py>(
     Ok(out)
 }
 
+/// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations)` of a calibration.
+type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize);
+
+fn calibration_tuple(c: shiftdp::calibrate::Calibration) -> CalibrationTuple {
+    (
+        c.sigma,
+        c.epsilon,
+        c.source,
+        c.sigma_below,
+        c.epsilon_below,
+        c.evaluations,
+    )
+}
+
+/// The smallest noise multiplier σ whose certified ε(δ) of DP-SGD (Poisson sampling
+/// rate q, `steps` steps, add/remove) is ≤ `epsilon` (`shiftdp::calibrate`).
+#[pyfunction]
+#[pyo3(signature = (q, steps, delta, epsilon, resolution=1e-3))]
+fn calibrate_poisson(
+    py: Python<'_>,
+    q: f64,
+    steps: u64,
+    delta: f64,
+    epsilon: f64,
+    resolution: f64,
+) -> PyResult<CalibrationTuple> {
+    interruptible(py, move || {
+        let p = shiftdp::calibrate::PoissonGaussian::new(
+            finite("q", q)?,
+            steps,
+            finite("delta", delta)?,
+        )?;
+        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
+            .map(calibration_tuple)
+    })
+}
+
+/// The smallest σ whose best certified bound of a run (or of the result `only`) at δ is
+/// ≤ `epsilon`; `setting` is the run without its noise.
+#[pyfunction]
+#[pyo3(signature = (algorithm_name, setting, delta, epsilon, only=None, resolution=1e-3))]
+fn calibrate_run(
+    py: Python<'_>,
+    algorithm_name: &str,
+    setting: Vec<(String, Num)>,
+    delta: Num,
+    epsilon: f64,
+    only: Option<String>,
+    resolution: f64,
+) -> PyResult<CalibrationTuple> {
+    let alg = algorithm_name.to_string();
+    interruptible(py, move || {
+        let alg = algorithm(&alg)?;
+        let mut raw = RawSetting::default();
+        for (k, v) in &setting {
+            if !raw.set(k, &v.text(k)?) {
+                return Err(Error::param("setting", k, "unknown setting flag"));
+            }
+        }
+        let only = match only {
+            Some(name) => Some(shiftdp::ResultId::parse(&name).ok_or_else(|| {
+                Error::param(
+                    "only",
+                    &name,
+                    "unknown result id (see analyze(...).entries)",
+                )
+            })?),
+            None => None,
+        };
+        let p = shiftdp::calibrate::RunBounds::new(alg, raw, &delta.text("delta")?, only)?;
+        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
+            .map(calibration_tuple)
+    })
+}
+
 /// `(label, kind, status, summary, points, min_margin, counterexample)` of one obligation;
 /// the counterexample is `(params, detail)`.
 type ObligationTuple = (
@@ -708,6 +783,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
+    m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }
