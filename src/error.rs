@@ -3,6 +3,16 @@
 //! Every public function that can be handed bad input returns `Result<_, Error>`; none
 //! panics and none returns NaN as a result. The type is `Send + Sync + 'static` so it
 //! can travel through `anyhow` (argmin's cost functions) and threads (rayon).
+//!
+//! # Which variant: one rule for every module
+//! A value outside the domain of the mathematical object — σ ≤ 0, a Rényi order α ≤ 1
+//! ([`crate::renyi::curve::check_order`]), q ∉ [0, 1], δ ∉ (0, 1), a count of 0, NaN or ±∞
+//! — is [`Error::Parameter`], whichever module sees it. [`Error::Hypothesis`] is only for
+//! a well-defined setting that one result's hypotheses exclude (c < 1 for BSA24 Thm 4.2,
+//! η ≤ 2/M, an integer number of epochs, …), with the hypothesis label of the result's
+//! proofs/ file. The distinction matters beyond messages: the validator (`check`)
+//! skips a sampled setting a result does not cover (Hypothesis) but reports a refusal of
+//! an in-domain input (Parameter) as an error.
 use thiserror::Error;
 
 /// Why shiftdp refused to produce a number.

@@ -196,9 +196,7 @@ pub fn recipe_3_6(
     d: f64,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
-    if !alpha.is_finite() || alpha <= 1.0 {
-        return Err(hyp(EQ_3_6, "H0: α > 1", format!("α = {alpha}")));
-    }
+    super::curve::check_order(alpha)?;
     positive_finite(&[
         ("b/L", b_over_l),
         ("eta", eta),
@@ -429,9 +427,7 @@ fn recipe_b(
     reading: QReading,
     bits: u32,
 ) -> Result<Enclosure> {
-    if !alpha.is_finite() || alpha <= 1.0 {
-        return Err(hyp(id, "H0: α > 1", format!("α = {alpha}")));
-    }
+    super::curve::check_order(alpha)?;
     positive_finite(&[
         ("b/L", b_over_l),
         ("eta", eta),

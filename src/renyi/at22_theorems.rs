@@ -39,23 +39,15 @@ pub const THM_5_8: &str = crate::provenance::ResultId::At22Thm5_8.as_str();
 pub const THM_4_1: &str = crate::provenance::ResultId::At22Thm4_1.as_str();
 
 use crate::bounds::hyp;
+use crate::renyi::curve::check_order;
 
-fn positive_finite(result: &str, values: &[(&str, f64)]) -> Result<()> {
+/// Inputs outside their domain (non-finite or ≤ 0) are [`Error::Parameter`], as in
+/// every module (the rule of [`crate::error`]); `_result` names the caller for reading.
+fn positive_finite(_result: &str, values: &[(&str, f64)]) -> Result<()> {
     for &(name, v) in values {
         if !v.is_finite() || v <= 0.0 {
-            return Err(hyp(
-                result,
-                &format!("H0: {name} finite and > 0"),
-                format!("{name} = {v}"),
-            ));
+            return Err(Error::param(name, v, "must be finite and > 0"));
         }
-    }
-    Ok(())
-}
-
-fn check_alpha(result: &str, alpha: f64) -> Result<()> {
-    if !alpha.is_finite() || alpha <= 1.0 {
-        return Err(hyp(result, "H0: α > 1", format!("α = {alpha}")));
     }
     Ok(())
 }
@@ -125,7 +117,8 @@ pub(crate) fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) ->
 /// A = αD²/(2η²σ₁²), and at the ends (the objective is convex in T̃).
 ///
 /// # Errors
-/// [`Error::Hypothesis`] for α ≤ 1, T = 0, c ∉ (0, 1) or non-positive inputs.
+/// [`Error::Parameter`] for α ≤ 1 or non-positive inputs; [`Error::Hypothesis`] for
+/// T = 0 or c ∉ (0, 1).
 ///
 /// # Rounding
 /// Q certified; the value at the chosen T̃ is an enclosure (upper end is the bound).
@@ -153,7 +146,7 @@ pub fn recipe_5_3(
     reading: QReading,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
-    check_alpha(EQ_5_3, alpha)?;
+    check_order(alpha)?;
     positive_finite(
         EQ_5_3,
         &[
@@ -207,7 +200,8 @@ pub fn recipe_5_3(
 /// m_t/(η_tσ₂) does not depend on η_t).
 ///
 /// # Errors
-/// [`Error::Hypothesis`] for α ≤ 1, T < 2, a non-positive step size or input.
+/// [`Error::Parameter`] for α ≤ 1 or a non-positive step size or input;
+/// [`Error::Hypothesis`] for T < 2.
 ///
 /// # Rounding
 /// Q certified; value at the chosen τ as an enclosure (upper end is the bound).
@@ -234,7 +228,7 @@ pub fn recipe_5_7(
     reading: QReading,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
-    check_alpha(EQ_5_7, alpha)?;
+    check_order(alpha)?;
     positive_finite(
         EQ_5_7,
         &[("b/L", b_over_l), ("σ₁", sigma1), ("σ₂", sigma2), ("D", d)],
@@ -316,7 +310,7 @@ fn sgd_hypotheses(
     t: u64,
     d: f64,
 ) -> Result<f64> {
-    check_alpha(id, alpha)?;
+    check_order(alpha)?;
     positive_finite(id, &[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(d.is_finite() && d > 0.0) {
         return Err(hyp(
@@ -373,7 +367,8 @@ fn sgd_hypotheses(
 ///   `≤ αL_AT²T̄/(n²σ²)` (since D ≤ L_AT ηT̄/n): constant 16 + 1 = 17.
 ///
 /// # Errors
-/// [`Error::Hypothesis`] naming the failed hypothesis: H0 (α > 1, positive inputs),
+/// [`Error::Parameter`] for α ≤ 1 or non-positive inputs; [`Error::Hypothesis`] naming
+/// the failed hypothesis:
 /// H1 (convex, η ≤ 2/M: c ≤ 1), H2 (diameter D), H3 (1 ≤ b ≤ n), H4 (b/n < 1/5),
 /// H5 (σ > 8√2 L_AT/b), H6 (α ≤ α*(b/n, bσ/(2√2L_AT))).
 ///
@@ -530,7 +525,8 @@ pub fn thm_5_1(
 /// shifts are bounded uniformly in the position of the differing record.
 ///
 /// # Errors
-/// [`Error::Hypothesis`]: H0 (α > 1, positive inputs), H1 (convex, η ≤ 2/M: c ≤ 1),
+/// [`Error::Parameter`] for α ≤ 1 or non-positive inputs; [`Error::Hypothesis`]:
+/// H1 (convex, η ≤ 2/M: c ≤ 1),
 /// H2 (diameter D), H3 (b divides n and n/b divides T — the proof's simplification).
 ///
 /// # Rounding
@@ -559,7 +555,7 @@ pub fn thm_5_8(
     c: f64,
     bits: u32,
 ) -> Result<Enclosure> {
-    check_alpha(THM_5_8, alpha)?;
+    check_order(alpha)?;
     positive_finite(THM_5_8, &[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
         return Err(hyp(

@@ -57,7 +57,10 @@ impl fmt::Debug for RenyiCurve {
     }
 }
 
-fn check_order(alpha: f64) -> Result<()> {
+/// The one domain check of a Rényi order, used by every Rényi module: α must be finite
+/// and > 1, else [`Error::Parameter`] (a value outside the domain of the object, not a
+/// failed hypothesis of a result — see the rule in [`crate::error`]).
+pub fn check_order(alpha: f64) -> Result<()> {
     if !alpha.is_finite() || alpha <= 1.0 {
         return Err(Error::param(
             "alpha",

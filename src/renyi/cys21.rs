@@ -58,21 +58,13 @@ pub struct ToolkitTranslation {
     pub gdp_unit: f64,
 }
 
-const R_THM1: &str = "CYS21 Thm 1";
 const R_THM2: &str = "CYS21 Thm 2 (eq. 16)";
 const R_COR1: &str = "CYS21 Cor 1";
 const R_THM3: &str = "CYS21 Thm 3 (eq. 17)";
 const R_COR2: &str = "CYS21 Cor 2 (eq. 18)";
-const R_BASE: &str = "CYS21 composition baseline (Fig. 1)";
 
 use crate::bounds::hyp;
-
-fn check_alpha(result: &str, alpha: f64) -> Result<()> {
-    if !alpha.is_finite() || alpha <= 1.0 {
-        return Err(hyp(result, "H0: Rényi order α > 1", format!("α = {alpha}")));
-    }
-    Ok(())
-}
+use crate::renyi::curve::check_order;
 
 impl Cys21Params {
     /// Validates the common domain: σ′, S_g, η finite > 0; λ, β finite ≥ 0; n ≥ 1.
@@ -164,7 +156,7 @@ impl Cys21Params {
     /// T = ηK this is `α S_g² η K/(4σ′² n²)`.
     ///
     /// # Errors
-    /// [`Error::Hypothesis`] for α ≤ 1; [`Error::Precision`] for bad `bits`.
+    /// [`Error::Parameter`] for α ≤ 1; [`Error::Precision`] for bad `bits`.
     ///
     /// # Example
     /// ```
@@ -176,7 +168,7 @@ impl Cys21Params {
     /// ```
     pub fn thm1(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         Enclosure::check_bits(bits)?;
-        check_alpha(R_THM1, alpha)?;
+        check_order(alpha)?;
         let t = self.e(bits, self.eta) * Enclosure::from_u64(bits + 32, k);
         Ok((self.base(alpha, bits) * t / Enclosure::from_u64(bits + 32, 4)).with_prec(bits))
     }
@@ -201,7 +193,7 @@ impl Cys21Params {
     /// assert!((a.mid_f64() - b.mid_f64()).abs() < 1e-15);
     /// ```
     pub fn baseline(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
-        check_alpha(R_BASE, alpha)?;
+        check_order(alpha)?;
         self.thm1(alpha, k, bits)
     }
 
@@ -226,7 +218,7 @@ impl Cys21Params {
     /// ```
     pub fn thm2(&self, alpha: f64, k: u64, c_lsi: f64, bits: u32) -> Result<Enclosure> {
         Enclosure::check_bits(bits)?;
-        check_alpha(R_THM2, alpha)?;
+        check_order(alpha)?;
         if !c_lsi.is_finite() || c_lsi <= 0.0 {
             return Err(hyp(
                 R_THM2,
@@ -249,7 +241,8 @@ impl Cys21Params {
     /// constant c = λ/(2σ′²) of Lemma 5).
     ///
     /// # Errors
-    /// [`Error::Hypothesis`]: "H1: λ > 0", "H2: β ≥ λ", "H3: η < 1/β" (Lemma 5), α ≤ 1.
+    /// [`Error::Hypothesis`]: "H1: λ > 0", "H2: β ≥ λ", "H3: η < 1/β" (Lemma 5);
+    /// [`Error::Parameter`] for α ≤ 1.
     /// The start distribution θ₀ ∼ Π_C(N(0, 2σ′²/λ I)) is the caller's assertion.
     ///
     /// # Example
@@ -262,7 +255,7 @@ impl Cys21Params {
     /// ```
     pub fn cor1(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         Enclosure::check_bits(bits)?;
-        check_alpha(R_COR1, alpha)?;
+        check_order(alpha)?;
         if self.lambda <= 0.0 {
             return Err(hyp(
                 R_COR1,
@@ -297,7 +290,7 @@ impl Cys21Params {
     /// `R_α ≥ α S_g²/(4σ′² n²) · (1 − e^{−ηK})` (CYS21 eq. 17), for η < 1.
     ///
     /// # Errors
-    /// [`Error::Hypothesis`] "H1: η < 1", α ≤ 1.
+    /// [`Error::Hypothesis`] "H1: η < 1"; [`Error::Parameter`] for α ≤ 1.
     ///
     /// # Rounding
     /// A lower bound: use the enclosure's lower end.
@@ -312,7 +305,7 @@ impl Cys21Params {
     /// ```
     pub fn thm3_lower(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         Enclosure::check_bits(bits)?;
-        check_alpha(R_THM3, alpha)?;
+        check_order(alpha)?;
         if self.eta >= 1.0 {
             return Err(hyp(R_THM3, "H1: η < 1", format!("η = {}", self.eta)));
         }
@@ -346,7 +339,7 @@ impl Cys21Params {
     /// ```
     pub fn cor2(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         Enclosure::check_bits(bits)?;
-        check_alpha(R_COR2, alpha)?;
+        check_order(alpha)?;
         if self.eta >= 2.0 {
             return Err(hyp(R_COR2, "H1: 0 < η < 2", format!("η = {}", self.eta)));
         }
@@ -382,7 +375,7 @@ impl Cys21Params {
 /// ```
 pub fn squared_loss_exact(p: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
     Enclosure::check_bits(bits)?;
-    check_alpha("CYS21 Thm 3 instance", alpha)?;
+    check_order(alpha)?;
     if p.eta >= 2.0 {
         return Err(hyp(
             "CYS21 Thm 3 instance",
@@ -475,7 +468,11 @@ mod tests {
         assert!(h(p4.thm3_lower(2.0, 1, 64)).starts_with("H1"));
         let p5 = Cys21Params::new(1.0, 1.0, 1.0, 1.0, 2.5, 10).unwrap();
         assert!(h(p5.cor2(2.0, 1, 64)).starts_with("H1"));
-        assert!(h(p.thm1(1.0, 1, 64)).starts_with("H0"));
+        // α ≤ 1 is outside the domain of a Rényi order: a Parameter error, as in every
+        // Rényi module (issue 13: one error kind per invalid input), not a hypothesis
+        assert!(
+            matches!(p.thm1(1.0, 1, 64), Err(Error::Parameter { ref name, .. }) if name == "alpha")
+        );
         assert!(Cys21Params::new(0.0, 1.0, 1.0, 1.0, 0.1, 1).is_err());
         assert!(Cys21Params::new(1.0, 1.0, -1.0, 1.0, 0.1, 1).is_err());
         assert!(Cys21Params::new(1.0, 1.0, 1.0, 1.0, 0.1, 0).is_err());
