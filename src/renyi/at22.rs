@@ -572,8 +572,8 @@ pub fn translate(
         batch: b,
         n,
         eta,
-        m: f64::NAN,
-        big_m: f64::NAN,
+        m: None,
+        big_m: None,
         contraction,
         gdp_unit: 2.0 * lipschitz / (b as f64 * sigma),
     }

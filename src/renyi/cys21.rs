@@ -48,10 +48,11 @@ pub struct ToolkitTranslation {
     pub n: u64,
     /// Step size η.
     pub eta: f64,
-    /// Strong convexity m (= λ).
-    pub m: f64,
-    /// Smoothness M (= β).
-    pub big_m: f64,
+    /// Strong convexity m (= λ), when the paper's setting states one (AT22 states only a
+    /// Lipschitz constant: `None`).
+    pub m: Option<f64>,
+    /// Smoothness M (= β), when stated.
+    pub big_m: Option<f64>,
     /// Contraction c = max{|1 − ηm|, |1 − ηM|}.
     pub contraction: f64,
     /// Per-step GDP unit L/(bσ).
@@ -129,8 +130,8 @@ impl Cys21Params {
             batch: self.n,
             n: self.n,
             eta: self.eta,
-            m: self.lambda,
-            big_m: self.beta,
+            m: Some(self.lambda),
+            big_m: Some(self.beta),
             contraction: c,
             gdp_unit: self.s_g / (self.n as f64 * sigma),
         }

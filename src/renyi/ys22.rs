@@ -130,8 +130,8 @@ impl Ys22Params {
             batch: self.b,
             n: self.n,
             eta: self.eta,
-            m: self.lambda,
-            big_m: self.beta,
+            m: Some(self.lambda),
+            big_m: Some(self.beta),
             contraction: (1.0 - self.eta * self.lambda)
                 .abs()
                 .max((1.0 - self.eta * self.beta).abs()),
