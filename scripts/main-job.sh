@@ -39,6 +39,8 @@ $bin schedule gd --contraction 0.9 --steps 50 --n 1 --sensitivity 1 --noise 1 --
 $bin plot schedule gd --contraction 1 --steps 200 --n 1 --sensitivity 0.1 --noise 1 --eta 1 --diameter 2 --out out/schedule_constrained_gd
 echo "== Certified composition C_0.025(G(2/3))^8000 at δ = 1e-5 =="
 $bin compose --subsampled-gaussian 0.025 0.6666666666666666 x8000 --delta 1e-5
+echo "== Noise calibration: smallest σ with certified ε ≤ 2 at δ = 1e-5 (DP-SGD, q = 0.01, T = 10⁴) =="
+$bin calibrate poisson --q 0.01 --steps 10000 --epsilon 2 --delta 1e-5
 echo "== Exact instance: quadratic NoisyGD attains Thm 4.2 =="
 $bin exact gd --loss quadratic --contraction 0.99 --steps 1000 --n 1 --sensitivity 0.1 --noise 1 --eta 1
 echo "== Rényi-DP papers' settings =="
@@ -47,4 +49,6 @@ echo "== The library alone: every bound for the Table 1 run (examples/table1_run
 cargo run --release --quiet --example table1_run
 echo "== A downstream property test (feature testing) catching a deliberately wrong bound =="
 cargo run --release --quiet --features testing --example downstream_property_test
+echo "== Python: the package from a script (python/examples/quickstart.py) =="
+./scripts/python-example.sh
 echo "figures: $(ls out/*.png | tr '\n' ' ')"

@@ -9,18 +9,8 @@
 # build in target/ keeps that fast).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-python3}"
 VENV=target/py-venv
-if [ ! -x "$VENV/bin/python" ]; then
-  if ! "$PY" -m venv "$VENV" >/dev/null 2>&1; then
-    rm -rf "$VENV"
-    echo "shiftdp: '$PY -m venv' failed; install Python ≥ 3.9 with venv (e.g. 'apt-get install python3-venv') and re-run." >&2
-    exit 1
-  fi
-fi
-pip_q() { "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$@"; }
-pip_q pytest mpmath dp-accounting prv-accountant
-pip_q --force-reinstall --no-deps ./python
+./scripts/py-venv.sh pytest mpmath dp-accounting prv-accountant
 # from the repository root, so that the source folder python/shiftdp (which lacks the
 # compiled _core) is not on sys.path in place of the installed package
 "$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider

@@ -66,6 +66,7 @@ __all__ = [
     "check_claim",
     "schedule",
     "calibrate_dpsgd",
+    "exact_mu",
     "calibrate_run",
     "Calibration",
     "Schedule",
@@ -321,6 +322,45 @@ def calibrate_run(
             algorithm, pairs, _num(delta, "delta"), float(epsilon), only, float(resolution)
         )
     )
+
+
+def exact_mu(
+    algorithm: str,
+    *,
+    n: int,
+    eta: Number,
+    noise: Number,
+    sensitivity: Number,
+    curvature: Number = 0,
+    steps: Optional[int] = None,
+    epochs: Optional[int] = None,
+    batch: Optional[int] = None,
+    position: Optional[int] = None,
+    bits: int = 128,
+) -> "tuple[Interval, Optional[int]]":
+    """The exact privacy of a concrete run: NoisyGD (``"gd"``, ``steps``) or cyclic
+    NoisyCGD (``"cgd"``, ``batch``, ``epochs``) on the quadratic loss with Hessian
+    ``curvature``·I (0: the linear loss), gradient sensitivity L, noise σ, step size η.
+    The iterates are Gaussian with equal covariance, so the hidden-state tradeoff is
+    exactly G(μ) with μ = L|Δ_t|/√S_t (BSA24 §4; SPEC §5): the returned ``Interval``
+    encloses μ at ``bits`` bits. For ``"cgd"`` the differing record sits in batch
+    ``position`` (0-based), or in the worst batch when None; the position used is
+    returned beside μ. Any bound of the papers for the same run must be ≥ this μ.
+    """
+    ends, pos = _core.exact_mu(
+        algorithm,
+        int(n),
+        _num(eta, "eta"),
+        _num(noise, "noise"),
+        _num(sensitivity, "sensitivity"),
+        _num(curvature, "curvature"),
+        None if steps is None else int(steps),
+        None if epochs is None else int(epochs),
+        None if batch is None else int(batch),
+        None if position is None else int(position),
+        int(bits),
+    )
+    return Interval._from_core(ends), pos
 
 
 def check_claim(

@@ -51,6 +51,19 @@ def compose(
     tolerance: float = 5e-4,
     grid: Optional[int] = None,
 ) -> Dict[str, Any]: ...
+def exact_mu(
+    algorithm_name: str,
+    n: int,
+    eta: Num,
+    noise: Num,
+    sensitivity: Num,
+    curvature: Num,
+    steps: Optional[int] = None,
+    epochs: Optional[int] = None,
+    batch: Optional[int] = None,
+    position: Optional[int] = None,
+    bits: int = 128,
+) -> Tuple[Tuple[str, str, float, float, str], Optional[int]]: ...
 def calibrate_poisson(
     q: float, steps: int, delta: float, epsilon: float, resolution: float = 1e-3
 ) -> Tuple[float, float, str, float, Optional[float], int]: ...

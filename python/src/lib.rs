@@ -558,6 +558,107 @@ fn analyze<'py>(
     Ok(out)
 }
 
+/// Exact μ of the quadratic (or linear, `curvature = 0`) Gaussian instance of NoisyGD
+/// (`"gd"`, full batches, `steps`) or cyclic NoisyCGD (`"cgd"`, batch `batch`, `epochs`,
+/// the differing record in batch `position`, or the worst position): the iterates are
+/// Gaussian with equal covariance, so T(X_t, X'_t) = G(μ) exactly with
+/// μ = L|Δ_t|/√S_t (`shiftdp::exact::gaussian::scalar_mu`), enclosed at `bits`.
+/// Returns the enclosure's ends and the position used.
+#[pyfunction]
+#[pyo3(signature = (algorithm_name, n, eta, noise, sensitivity, curvature, steps=None, epochs=None, batch=None, position=None, bits=128))]
+#[allow(clippy::too_many_arguments)]
+fn exact_mu(
+    py: Python<'_>,
+    algorithm_name: &str,
+    n: u64,
+    eta: Num,
+    noise: Num,
+    sensitivity: Num,
+    curvature: Num,
+    steps: Option<u64>,
+    epochs: Option<u64>,
+    batch: Option<u64>,
+    position: Option<u64>,
+    bits: u32,
+) -> PyResult<(Ends, Option<u64>)> {
+    let alg = algorithm_name.to_string();
+    let (mu, pos) = interruptible(py, move || {
+        Enclosure::check_bits(bits)?;
+        let eta = eta.enclosure("eta", bits)?;
+        let sigma = noise.enclosure("noise", bits)?;
+        let l = sensitivity.enclosure("sensitivity", bits)?;
+        let h = curvature.enclosure("curvature", bits)?;
+        for (name, v, strict) in [
+            ("eta", &eta, true),
+            ("noise", &sigma, true),
+            ("sensitivity", &l, false),
+            ("curvature", &h, false),
+        ] {
+            let lo = v.lower_f64();
+            if !(lo > 0.0 || (!strict && lo >= 0.0)) || !v.upper_f64().is_finite() {
+                return Err(Error::param(
+                    name,
+                    v.mid_f64(),
+                    if strict {
+                        "must be finite and > 0"
+                    } else {
+                        "must be finite and ≥ 0"
+                    },
+                ));
+            }
+        }
+        const MAX_STEPS: u64 = 1_000_000;
+        match alg.as_str() {
+            "gd" => {
+                let t = steps.ok_or_else(|| Error::param("steps", "missing", "give steps"))?;
+                if t == 0 || t > MAX_STEPS {
+                    return Err(Error::param("steps", t, "must be in 1..=10⁶"));
+                }
+                let sched = shiftdp::exact::Schedule::full(n, t as usize, eta, sigma)?;
+                Ok((shiftdp::exact::gaussian::scalar_mu(&sched, &h, &l), None))
+            }
+            "cgd" => {
+                let b = batch.ok_or_else(|| Error::param("batch", "missing", "give batch"))?;
+                let e = epochs.ok_or_else(|| Error::param("epochs", "missing", "give epochs"))?;
+                if b == 0 || n == 0 || !n.is_multiple_of(b) {
+                    return Err(Error::param(
+                        "batch",
+                        b,
+                        "must satisfy 1 ≤ b ≤ n with b dividing n",
+                    ));
+                }
+                if e == 0 || e.saturating_mul(n / b) > MAX_STEPS {
+                    return Err(Error::param("epochs", e, "need 1 ≤ E·n/b ≤ 10⁶"));
+                }
+                let positions: Vec<u64> = match position {
+                    Some(p) => vec![p],
+                    None => (0..n / b).collect(),
+                };
+                let mut worst: Option<(Enclosure, u64)> = None;
+                for p in positions {
+                    let sched =
+                        shiftdp::exact::Schedule::cyclic(n, b, e, p, eta.clone(), sigma.clone())?;
+                    let mu = shiftdp::exact::gaussian::scalar_mu(&sched, &h, &l);
+                    if worst
+                        .as_ref()
+                        .is_none_or(|w| mu.upper_f64() > w.0.upper_f64())
+                    {
+                        worst = Some((mu, p));
+                    }
+                }
+                let (mu, p) = worst.ok_or_else(|| Error::param("batch", b, "no position"))?;
+                Ok((mu, Some(p)))
+            }
+            other => Err(Error::param(
+                "algorithm",
+                other,
+                "exact instances: \"gd\" or \"cgd\"",
+            )),
+        }
+    })?;
+    Ok((ends(&mu, bits, "exact instance".to_string()), pos))
+}
+
 /// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations)` of a calibration.
 type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize);
 
@@ -785,6 +886,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }
