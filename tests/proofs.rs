@@ -117,3 +117,271 @@ fn every_obligation_names_an_existing_test() {
     }
     assert!(checked >= 10, "only {checked} obligations found");
 }
+
+/// The `Hk: text` labels of a proof file's Hypotheses section (a bullet may hold several,
+/// separated by `; `).
+fn proof_labels(path: &str) -> Vec<(String, String)> {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let section = text
+        .split("## Hypotheses")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("{path}: no Hypotheses section"));
+    let mut out = vec![];
+    for line in section.lines().filter_map(|l| l.strip_prefix("- ")) {
+        for part in line.split("; ") {
+            if let Some((key, body)) = part.split_once(':')
+                && key.starts_with('H')
+            {
+                out.push((key.trim().to_string(), body.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Lower case, backticks dropped, cut at the first parenthesis: the label's statement.
+fn statement(s: &str) -> String {
+    let s = s.replace('`', "").to_lowercase();
+    s.split(" (").next().unwrap_or("").trim().to_string()
+}
+
+/// Every hypothesis failure the BSA24 entry points raise names a label of the result's
+/// proof file, with the same statement (one contains the other): the code and the proof
+/// files cannot drift apart (issue 13: "c < 1 is H2 in one place and H3 in another").
+#[test]
+fn hypothesis_labels_agree_with_proof_files() {
+    use shiftdp::bounds::{Bound, bsa24};
+    use shiftdp::{Algorithm, Error, ResultId, Setting};
+    type Entry = fn(&Setting) -> shiftdp::Result<Bound>;
+    /// (result, entry point, algorithm, setting, the hypothesis that must fail)
+    type Case = (
+        ResultId,
+        Entry,
+        Algorithm,
+        Vec<(&'static str, &'static str)>,
+        &'static str,
+    );
+    let gd = [
+        ("n", "10"),
+        ("steps", "50"),
+        ("eta", "0.5"),
+        ("noise", "1"),
+        ("sensitivity", "1"),
+    ];
+    let cgd = [
+        ("n", "40"),
+        ("batch", "10"),
+        ("eta", "0.5"),
+        ("noise", "1"),
+        ("sensitivity", "1"),
+    ];
+    let with = |base: &[(&'static str, &'static str)], extra: &[(&'static str, &'static str)]| {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    let cases: Vec<Case> = vec![
+        (
+            ResultId::Bsa24Thm4_1,
+            bsa24::thm_4_1,
+            Algorithm::Cgd,
+            with(&cgd, &[("epochs", "2")]),
+            "H0",
+        ),
+        (
+            ResultId::Bsa24Thm4_2,
+            bsa24::thm_4_2,
+            Algorithm::Gd,
+            gd.to_vec(),
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Thm4_2,
+            bsa24::thm_4_2,
+            Algorithm::Gd,
+            with(&gd, &[("strong-convexity", "0"), ("smoothness", "1")]),
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Thm4_2,
+            bsa24::thm_4_2,
+            Algorithm::Gd,
+            with(&gd, &[("strong-convexity", "0.1"), ("smoothness", "4")]),
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Thm4_2,
+            bsa24::thm_4_2,
+            Algorithm::Gd,
+            with(&gd, &[("contraction", "1")]),
+            "H3",
+        ),
+        (
+            ResultId::Bsa24Thm4_3,
+            bsa24::thm_4_3,
+            Algorithm::Gd,
+            with(&gd, &[("smoothness", "1")]),
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Thm4_3,
+            bsa24::thm_4_3,
+            Algorithm::Gd,
+            with(&gd, &[("diameter", "1")]),
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Thm4_3,
+            bsa24::thm_4_3,
+            Algorithm::Gd,
+            with(&gd, &[("diameter", "1"), ("contraction", "1.5")]),
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Thm4_3,
+            bsa24::thm_4_3,
+            Algorithm::Gd,
+            with(&gd, &[("diameter", "1"), ("smoothness", "8")]),
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Thm4_3,
+            bsa24::thm_4_3,
+            Algorithm::Gd,
+            with(&gd, &[("diameter", "100"), ("smoothness", "1")]),
+            "H3",
+        ),
+        (
+            ResultId::Bsa24Thm4_4,
+            bsa24::thm_4_4,
+            Algorithm::Gd,
+            gd.to_vec(),
+            "H0",
+        ),
+        (
+            ResultId::Bsa24Thm4_4,
+            bsa24::thm_4_4,
+            Algorithm::Cgd,
+            with(&cgd, &[("steps", "6")]),
+            "H5",
+        ),
+        (
+            ResultId::Bsa24Thm4_5,
+            bsa24::thm_4_5,
+            Algorithm::Cgd,
+            with(&cgd, &[("epochs", "2")]),
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Thm4_5,
+            bsa24::thm_4_5,
+            Algorithm::Cgd,
+            with(&cgd, &[("epochs", "2"), ("contraction", "1")]),
+            "H3",
+        ),
+        (
+            ResultId::Bsa24Thm4_5,
+            bsa24::thm_4_5,
+            Algorithm::Cgd,
+            with(&cgd, &[("steps", "6"), ("contraction", "0.9")]),
+            "H5",
+        ),
+        (
+            ResultId::Bsa24Thm4_6,
+            bsa24::thm_4_6,
+            Algorithm::Cgd,
+            with(&cgd, &[("epochs", "2"), ("smoothness", "1")]),
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Thm4_6,
+            bsa24::thm_4_6,
+            Algorithm::Cgd,
+            with(&cgd, &[("epochs", "2"), ("diameter", "1")]),
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Thm4_6,
+            bsa24::thm_4_6,
+            Algorithm::Cgd,
+            with(
+                &cgd,
+                &[("epochs", "2"), ("diameter", "1000"), ("smoothness", "1")],
+            ),
+            "H3",
+        ),
+        (
+            ResultId::Bsa24Thm4_6,
+            bsa24::thm_4_6,
+            Algorithm::Cgd,
+            with(
+                &cgd,
+                &[("steps", "6"), ("diameter", "1"), ("smoothness", "1")],
+            ),
+            "H5",
+        ),
+        (
+            ResultId::Bsa24Prop5_1,
+            bsa24::prop_5_1,
+            Algorithm::Lmc,
+            vec![
+                ("steps", "5"),
+                ("eta", "0.1"),
+                ("sensitivity", "1"),
+                ("smoothness", "1"),
+            ],
+            "H1",
+        ),
+        (
+            ResultId::Bsa24Prop5_1,
+            bsa24::prop_5_1,
+            Algorithm::Lmc,
+            vec![
+                ("steps", "5"),
+                ("eta", "0.1"),
+                ("sensitivity", "1"),
+                ("strong-convexity", "1"),
+            ],
+            "H2",
+        ),
+        (
+            ResultId::Bsa24Prop5_1,
+            bsa24::prop_5_1,
+            Algorithm::Lmc,
+            vec![
+                ("steps", "5"),
+                ("eta", "1.5"),
+                ("sensitivity", "1"),
+                ("strong-convexity", "1"),
+                ("smoothness", "1"),
+            ],
+            "H3",
+        ),
+    ];
+    for (id, entry, alg, pairs, want) in cases {
+        let s = Setting::from_pairs(alg, &pairs).unwrap_or_else(|e| panic!("{id}: {pairs:?}: {e}"));
+        let hypothesis = match entry(&s) {
+            Err(Error::Hypothesis { hypothesis, .. }) => hypothesis,
+            other => panic!("{id} on {pairs:?}: expected {want} to fail, got {other:?}"),
+        };
+        let (key, body) = hypothesis
+            .split_once(':')
+            .unwrap_or_else(|| panic!("{hypothesis}: no label"));
+        assert_eq!(key.trim(), want, "{id} on {pairs:?}: {hypothesis}");
+        let path = id
+            .proof_file()
+            .unwrap_or_else(|| panic!("{id}: no proof file"));
+        let labels = proof_labels(path);
+        let proof = labels
+            .iter()
+            .find(|(k, _)| k == key.trim())
+            .unwrap_or_else(|| panic!("{id}: label {key} is not in {path} ({labels:?})"));
+        let (a, b) = (statement(body), statement(&proof.1));
+        assert!(
+            !a.is_empty() && (a.contains(&b) || b.contains(&a)),
+            "{id}: code says {key}: {body:?}, {path} says {:?}",
+            proof.1
+        );
+    }
+}
