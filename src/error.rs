@@ -6,7 +6,7 @@
 //!
 //! # Which variant: one rule for every module
 //! A value outside the domain of the mathematical object — σ ≤ 0, a Rényi order α ≤ 1
-//! ([`crate::renyi::curve::check_order`]), q ∉ [0, 1], δ ∉ (0, 1), a count of 0, NaN or ±∞
+//! ([`crate::renyi::curve::check_order`]), q ∉ \[0, 1\], δ ∉ (0, 1), a count of 0, NaN or ±∞
 //! — is [`Error::Parameter`], whichever module sees it. [`Error::Hypothesis`] is only for
 //! a well-defined setting that one result's hypotheses exclude (c < 1 for BSA24 Thm 4.2,
 //! η ≤ 2/M, an integer number of epochs, …), with the hypothesis label of the result's
@@ -18,7 +18,7 @@ use thiserror::Error;
 /// Why shiftdp refused to produce a number.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Error {
-    /// A parameter is outside its domain (negative μ, δ ∉ (0,1), p ∉ [0,1], …).
+    /// A parameter is outside its domain (negative μ, δ ∉ (0,1), p ∉ \[0,1\], …).
     #[error("invalid {name} = {value}: {reason}")]
     Parameter {
         /// Parameter name as the user wrote it (e.g. `mu`, `delta`).

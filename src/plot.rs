@@ -31,7 +31,7 @@ pub struct Chart {
     pub y_label: String,
     /// The curves.
     pub series: Vec<Series>,
-    /// Draw the diagonal-free square [0,1]² frame (tradeoff plots).
+    /// Draw the diagonal-free square \[0,1\]² frame (tradeoff plots).
     pub unit_square: bool,
 }
 
@@ -50,7 +50,7 @@ fn register_font() {
 }
 
 /// How a figure is laid out: size and the spacing and type sizes around the plot area.
-/// One drawing routine ([`draw`]) serves every figure of the crate; the layouts differ.
+/// One drawing routine (`draw`) serves every figure of the crate; the layouts differ.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Layout {
     /// Width and height in pixels (an SVG scales with its page through its viewBox).

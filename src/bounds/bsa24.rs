@@ -672,7 +672,7 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
     Ok(b)
 }
 
-/// The standard analysis of the exponential mechanism [MT07] quoted in BSA24 §5.2:
+/// The standard analysis of the exponential mechanism \[MT07\] quoted in BSA24 §5.2:
 /// `(LD, 0)`-DP in terms of the sensitivity L of F − F′ (the paper's `(2L′D, 0)`).
 ///
 /// # Errors

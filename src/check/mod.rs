@@ -33,13 +33,16 @@
 //! J. Bok, W. Su, J. Altschuler, *Shifted interpolation for differential privacy*
 //! (BSA24), §4 and Prop 5.1; J. Altschuler, K. Talwar, *Privacy of noisy stochastic
 //! gradient descent* (AT22), Thm 4.1 (clamped construction).
+pub mod at22;
 pub mod builtins;
 pub mod catalogue;
 pub mod common;
+pub mod cys21;
 pub mod region;
 pub mod registry;
 pub mod renyi;
 pub mod validator;
+pub mod ys22;
 
 pub use catalogue::{BoundHook, Entry};
 pub use common::{EPS_GRID, LabelledInstance, ORDERS, RENYI_ORDERS, RenyiCase, SplitMix64, salted};

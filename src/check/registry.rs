@@ -4,10 +4,13 @@ use super::catalogue::{Entry, bsa24_entries};
 use crate::error::{Error, Result};
 
 /// Every bound the validator knows: the BSA24 entries in the order of the paper,
-/// then the Rényi entries of [`super::renyi::entries`] (CYS21, YS22, AT22).
+/// then the Rényi entries of [`super::cys21::entries`], [`super::ys22::entries`] and
+/// [`super::at22::entries`].
 pub fn catalogue() -> Vec<Entry> {
     let mut v = bsa24_entries();
-    v.extend(super::renyi::entries());
+    v.extend(super::cys21::entries());
+    v.extend(super::ys22::entries());
+    v.extend(super::at22::entries());
     v
 }
 
