@@ -29,6 +29,9 @@
 pub mod at22;
 pub mod at22_lemma_2_12;
 pub mod at22_obligations;
+pub mod at22_pabi;
+pub mod at22_params;
+pub mod at22_recipes;
 pub mod at22_theorems;
 pub mod conversion;
 pub mod curve;

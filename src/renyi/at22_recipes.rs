@@ -1,0 +1,413 @@
+//! AT22's numerical recipes (B.2) and (B.3) for NoisySGD (sampled Gaussian Q via
+//! Lemma 2.12 or the certified quadrature, noise split σ₁/σ₂ searched in f64, value
+//! certified), their first-order and printed forms (ERRATA), and their inputs from a
+//! run's setting at the safe ends ([`RecipeBInputs`]). Parameter model: [`super::at22`].
+use super::at22_params::*;
+use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
+use crate::bounds::hyp;
+use crate::error::Result;
+use crate::precision::Enclosure;
+use crate::precision::rounding::mul_down_f64;
+use crate::settings::Setting;
+
+/// The objective of (B.2) (c = None) or (B.3) (c = Some(c)) at one noise split and T̃,
+/// as an enclosure: `T̃·Q + R(T̃)` with R = αD²/(2η²σ₁²T̃) for (B.2) and
+/// αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)) for (B.3). With Q = 0 it is the PABI term alone
+/// ((α/2)× the Prop 3.2 / 5.6 schedule optimum with s ≡ 0 from z_τ = D over T̃ steps of
+/// noise ησ₁; checked against the KKT solver in tests/renyi_at22.rs).
+///
+/// `wp` is the working precision of the enclosure arithmetic. The recipes certify their
+/// value at the chosen (σ₁, T̃) with this function.
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::Enclosure;
+/// use shiftdp::renyi::at22::b_term;
+/// // (B.2), Q = 0, T̃ = 2: αD²/(2η²σ₁²·2) = 2·1/(2·1·1·2) = 0.5
+/// let zero = Enclosure::from_u64(96, 0);
+/// let v = b_term(2.0, &zero, 1.0, 1.0, 1.0, None, 2, 96);
+/// assert!((v.mid_f64() - 0.5).abs() < 1e-15);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn b_term(
+    alpha: f64,
+    qv: &Enclosure,
+    eta: f64,
+    sigma1: f64,
+    d: f64,
+    c: Option<f64>,
+    k: u64,
+    wp: u32,
+) -> Enclosure {
+    let e = |x: f64| Enclosure::from_f64(wp, x);
+    let kk = Enclosure::from_u64(wp, k);
+    let base =
+        e(alpha) * e(d).square() / (Enclosure::from_u64(wp, 2) * (e(eta) * e(sigma1)).square());
+    let tail = match c {
+        None => base / kk.clone(),
+        Some(c) => {
+            // (1 − c²)/(c^{−2T̃} − 1) = c^{2T̃}(1 − c²)/(1 − c^{2T̃})
+            let c2 = e(c).square();
+            let one = Enclosure::from_u64(wp, 1);
+            let p = c2.powu(k);
+            base * p.clone() * (one.clone() - c2) / (one - p)
+        }
+    };
+    kk * qv.with_prec(wp) + tail
+}
+
+/// The recipes (B.2) (convex, c = None) and (B.3) (c-contractive, c = Some(c)) at one
+/// order α, in the toolkit's model (L = 2L_AT).
+///
+/// # Formula
+/// `ε ≤ min{ T·S_α(b/n, bσ/L), min_{σ₁²+σ₂²=σ²} min_{T̃∈{1..T−1}} T̃Q + R(T̃) }`,
+/// Q = S_α(b/n, bσ₂/L), R = αD²/(2η²σ₁²T̃) for (B.2) and
+/// αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)) for (B.3). The split σ₁ is found by a golden-section
+/// search (AT22 suggest a ternary search), T̃ by scanning around the first-order point
+/// and the ends; the value at the chosen (σ₁, T̃) is certified.
+///
+/// # Errors
+/// [`Error::Hypothesis`] for α ≤ 1, T < 1, c ∉ (0, 1); [`Error::Parameter`] for bad
+/// numbers; quadrature errors.
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::at22::recipe_b2;
+/// // T = 1: no PABI branch (T̃ ∈ {1, …, T−1} is empty), the bound is T·S_α(q, bσ/L)
+/// let e = recipe_b2(2.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
+/// let ts = shiftdp::renyi::sampled_gaussian::s_alpha(2.0, 0.1, 1.0, 64).unwrap().upper_f64();
+/// assert!((e.upper_f64() / ts - 1.0).abs() < 1e-9);
+/// ```
+///
+/// # References
+/// AT22 App. B.2, B.3.
+#[allow(clippy::too_many_arguments)]
+pub fn recipe_b2(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    bits: u32,
+) -> Result<Enclosure> {
+    recipe_b_with(
+        alpha,
+        q,
+        b_over_l,
+        eta,
+        sigma,
+        t,
+        d,
+        None,
+        QReading::AsPrinted,
+        bits,
+    )
+}
+
+/// [`recipe_b2`] (c = None) or [`recipe_b3`] (c = Some(c)) with Q read as `reading`
+/// ([`QReading::BothOrders`]: the larger of the two orders of the sampled Gaussian pair,
+/// which the toolkit's `compare` uses; ERRATA.md T1).
+///
+/// # Errors
+/// As [`recipe_b2`] / [`recipe_b3`].
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::at22::{recipe_b2, recipe_b_with};
+/// use shiftdp::renyi::at22_theorems::QReading;
+/// let p = recipe_b2(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
+/// let b = recipe_b_with(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, None, QReading::BothOrders, 64).unwrap();
+/// assert!(b.upper_f64() > p.upper_f64());
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn recipe_b_with(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    c: Option<f64>,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    match c {
+        None => recipe_b(
+            EQ_B2, alpha, q, b_over_l, eta, sigma, t, d, None, reading, bits,
+        ),
+        Some(c) => {
+            if !(c > 0.0 && c < 1.0) {
+                return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
+            }
+            recipe_b(
+                EQ_B3,
+                alpha,
+                q,
+                b_over_l,
+                eta,
+                sigma,
+                t,
+                d,
+                Some(c),
+                reading,
+                bits,
+            )
+        }
+    }
+}
+
+/// AT22 (B.3): see [`recipe_b2`].
+///
+/// # Errors
+/// As [`recipe_b2`], and "H: 0 < c < 1".
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::at22::{recipe_b2, recipe_b3};
+/// // contraction only helps: (B.3) ≤ (B.2)
+/// let b2 = recipe_b2(3.0, 0.05, 2.0, 0.5, 1.0, 200, 1.0, 64).unwrap();
+/// let b3 = recipe_b3(3.0, 0.05, 2.0, 0.5, 1.0, 200, 1.0, 0.9, 64).unwrap();
+/// assert!(b3.upper_f64() <= b2.upper_f64() * (1.0 + 1e-9));
+/// ```
+///
+/// # References
+/// AT22 App. B.3.
+#[allow(clippy::too_many_arguments)]
+pub fn recipe_b3(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    c: f64,
+    bits: u32,
+) -> Result<Enclosure> {
+    recipe_b_with(
+        alpha,
+        q,
+        b_over_l,
+        eta,
+        sigma,
+        t,
+        d,
+        Some(c),
+        QReading::AsPrinted,
+        bits,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn recipe_b(
+    id: &str,
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    c: Option<f64>,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    super::curve::check_order(alpha)?;
+    positive_finite(&[
+        ("b/L", b_over_l),
+        ("eta", eta),
+        ("noise", sigma),
+        ("diameter", d),
+    ])?;
+    if t == 0 {
+        return Err(hyp(id, "H: T ≥ 1", "T = 0"));
+    }
+    let wp = bits + 32;
+    let first = sgm_q(alpha, q, mul_down_f64(b_over_l, sigma), reading, bits)?.with_prec(wp)
+        * Enclosure::from_u64(wp, t);
+    if t < 2 {
+        return Ok(first.with_prec(bits));
+    }
+    // inner: best T̃ at a given σ₁ (f64), value f64
+    let inner = |s1: f64| -> Option<(f64, u64)> {
+        let s2 = (sigma * sigma - s1 * s1).max(0.0).sqrt();
+        if s2 <= 0.0 || s1 <= 0.0 {
+            return None;
+        }
+        let qf = sgm_q_search(alpha, q, b_over_l * s2, reading)?;
+        let a = alpha * d * d / (2.0 * eta * eta * s1 * s1);
+        let f = |k: u64| -> f64 {
+            let tail = match c {
+                None => a / k as f64,
+                Some(c) => {
+                    let p = (2.0 * k as f64 * c.ln()).exp();
+                    a * p * (1.0 - c * c) / (1.0 - p)
+                }
+            };
+            k as f64 * qf + tail
+        };
+        let k0 = match c {
+            None => (a / qf).sqrt(),
+            Some(c) => first_order_b3(a, qf, c).unwrap_or(1.0),
+        };
+        Some(scan_t_tilde(f, k0, t - 1))
+    };
+    // golden-section over u = σ₁/σ ∈ (0, 1)
+    let g = |u: f64| inner(u * sigma).map(|x| x.0).unwrap_or(f64::INFINITY);
+    let (mut lo, mut hi) = (1e-6, 1.0 - 1e-9);
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut x1, mut x2) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut f1, mut f2) = (g(x1), g(x2));
+    for _ in 0..40 {
+        if f1 <= f2 {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - r * (hi - lo);
+            f1 = g(x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + r * (hi - lo);
+            f2 = g(x2);
+        }
+    }
+    let u = if f1 <= f2 { x1 } else { x2 };
+    let s1 = u * sigma;
+    match inner(s1) {
+        Some((_, k)) => {
+            let s2 = (sigma * sigma - s1 * s1).sqrt();
+            // recompute Q certified at `bits`; σ₂ is the f64 value used, σ₁ rounded
+            // down from √(σ² − σ₂²) so that σ₁² + σ₂² ≤ σ² (less noise is safe)
+            let s1_safe = (Enclosure::from_f64(wp, sigma).square()
+                - Enclosure::from_f64(wp, s2).square())
+            .sqrt()
+            .lower_f64();
+            if s1_safe.is_nan() || s1_safe <= 0.0 {
+                return Ok(first.with_prec(bits));
+            }
+            // a split whose Q cannot be certified is dropped (the T·S_α branch stands)
+            let Ok(qv) = sgm_q(alpha, q, mul_down_f64(b_over_l, s2), reading, bits) else {
+                return Ok(first.with_prec(bits));
+            };
+            let v = b_term(alpha, &qv, eta, s1_safe, d, c, k, wp);
+            Ok(first.min(&v).with_prec(bits))
+        }
+        None => Ok(first.with_prec(bits)),
+    }
+}
+
+/// The first-order T̃ of (B.3), with (1 − c²) (AT22 App. B.3 prints (1 − c)²; see
+/// ERRATA.md A1): T̃ = −log((2−β+√((2−β)²−4))/2)/(2 log c),
+/// β = 2A(1−c²) log c / Q, A = αD²/(2η²σ₁²).
+///
+/// # Formula
+/// Stationary point of T̃Q + A(1−c²)/(c^{−2T̃}−1) in T̃ > 0.
+///
+/// # Example
+/// ```
+/// use shiftdp::renyi::at22::first_order_b3;
+/// let (a, q, c) = (50.0, 0.01, 0.95);
+/// let k = first_order_b3(a, q, c).unwrap();
+/// let f = |x: f64| x * q + a * (1.0 - c * c) / (c.powf(-2.0 * x) - 1.0);
+/// assert!(f(k) <= f(k * 1.01) && f(k) <= f(k * 0.99));
+/// ```
+pub fn first_order_b3(a: f64, q: f64, c: f64) -> Option<f64> {
+    let beta = 2.0 * a * (1.0 - c * c) * c.ln() / q;
+    first_order_b3_beta(beta, c)
+}
+
+/// The printed first-order T̃ of (B.3) for a given β.
+pub fn first_order_b3_beta(beta: f64, c: f64) -> Option<f64> {
+    let disc = (2.0 - beta).powi(2) - 4.0;
+    if disc.is_nan() || disc < 0.0 || c.is_nan() || c <= 0.0 || c >= 1.0 {
+        return None;
+    }
+    let x = (2.0 - beta + disc.sqrt()) / 2.0;
+    let k = -x.ln() / (2.0 * c.ln());
+    k.is_finite().then_some(k)
+}
+
+/// β of (B.3) exactly as printed: (1 − c)² α D² log c / (Q η² σ₁²).
+pub fn printed_beta_b3(alpha: f64, d: f64, c: f64, q: f64, eta: f64, sigma1: f64) -> f64 {
+    (1.0 - c).powi(2) * alpha * d * d * c.ln() / (q * eta * eta * sigma1 * sigma1)
+}
+
+/// The AT22 recipe a NoisySGD setting selects: (B.3) when the upper end of its
+/// contraction enclosure (rounded up to f64) is < 1, else (B.2) (valid for every c ≤ 1).
+pub fn recipe_b_id(s: &Setting) -> &'static str {
+    match s.c.as_ref().map(Enclosure::upper_f64) {
+        Some(c) if c < 1.0 => EQ_B3,
+        _ => EQ_B2,
+    }
+}
+
+/// The f64 arguments [`recipe_b_for_setting`] feeds to [`recipe_b_with`], each at the
+/// end of the setting's enclosure that makes the bound larger.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecipeBInputs {
+    /// q = b/n, rounded up (S_α(q, ·) increases with q).
+    pub q: f64,
+    /// b/L, rounded down (Q = S_α(q, bσ₂/L) decreases with the noise scale bσ₂/L).
+    pub b_over_l: f64,
+    /// η, rounded down (the PABI terms αD²/(2η²σ₁²)·… decrease with η).
+    pub eta: f64,
+    /// σ, rounded down (less noise: larger Q and larger PABI term).
+    pub sigma: f64,
+    /// T (exact).
+    pub t: u64,
+    /// D, rounded up (the PABI terms grow with D²).
+    pub d: f64,
+    /// c for (B.3), rounded **up**: (1−c²)/(c^{−2T̃}−1) = c^{2T̃}(1−c²)/(1−c^{2T̃}) increases
+    /// with c on (0, 1) (it tends to 1/T̃, (B.2)'s term, as c → 1). `None`: (B.2).
+    pub c: Option<f64>,
+}
+
+/// The arguments of (B.2)/(B.3) for a NoisySGD setting (see [`RecipeBInputs`] for the
+/// direction of each rounding).
+///
+/// # Errors
+/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// contraction, or for c > 1.
+pub fn recipe_b_inputs(s: &Setting) -> Result<RecipeBInputs> {
+    let id = recipe_b_id(s);
+    let d =
+        s.d.as_ref()
+            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter"))?;
+    let c = contraction(s, id)?;
+    // the (B.3) term increases with c: feed the upper end of c's enclosure
+    let c_up = c.upper_f64();
+    let b_over_l = (Enclosure::from_u64(128, s.b) / s.l.clone()).lower_f64();
+    Ok(RecipeBInputs {
+        q: s.p().upper_f64(),
+        b_over_l,
+        eta: s.eta.lower_f64(),
+        sigma: s.sigma.lower_f64(),
+        t: s.t,
+        d: d.upper_f64(),
+        c: (c_up < 1.0).then_some(c_up),
+    })
+}
+
+/// (B.2) or (B.3) (as [`recipe_b_id`] selects) for a NoisySGD setting at order α, as
+/// `compare` and the validator evaluate it: the arguments of [`recipe_b_inputs`] (q = b/n
+/// up, b/L, η and σ down, D up, c up); Q read as `reading`.
+///
+/// # Errors
+/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// contraction, or for c > 1; errors of [`recipe_b_with`].
+pub fn recipe_b_for_setting(
+    s: &Setting,
+    alpha: f64,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    let x = recipe_b_inputs(s)?;
+    recipe_b_with(
+        alpha, x.q, x.b_over_l, x.eta, x.sigma, x.t, x.d, x.c, reading, bits,
+    )
+}
