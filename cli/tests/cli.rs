@@ -217,6 +217,16 @@ fn bad_input_is_rejected_with_one_line() {
         ],
         &["delta", "--mu", "1", "--epsilon", "nan"],
         &["delta", "--mu", "1", "--epsilon", "-1"],
+        // found by the CLI fuzzer: a target ε beyond f64 overflowed the composition grid
+        &[
+            "compose",
+            "--subsampled-gaussian",
+            "0.01",
+            "3",
+            "x3",
+            "--epsilon",
+            "1e400",
+        ],
         &["epsilon", "--mu", "1e5", "--delta", "1e-5"],
         &[
             "curve",

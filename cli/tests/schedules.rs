@@ -549,3 +549,15 @@ fn kkt_handles_a_million_steps() {
     let cf = thm_4_2_formula(0.999_999f64, 1_000_000, 1.0, 1, 1.0);
     assert!((k.mu2.sqrt() - cf).abs() < 1e-9 * cf);
 }
+
+/// A subnormal contraction (found by the CLI fuzzer: `schedule gd --contraction 5e-324`
+/// overflowed the scaled product's exponent and panicked): every step but the last is
+/// forgotten, so μ² = s²/ς² = 1 as for c = 0 (Thm 4.2 at c → 0).
+#[test]
+fn kkt_with_a_subnormal_contraction_matches_c_zero() {
+    for c in [5e-324, 1e-310, 0.0, 1e-200] {
+        let p = ScheduleProblem::constant(10, c, 1.0, 1.0, None).unwrap();
+        let k = solve_kkt(&p, 0).unwrap();
+        assert!((k.mu2 - 1.0).abs() < 1e-12, "c = {c:e}: μ² = {}", k.mu2);
+    }
+}

@@ -482,7 +482,22 @@ impl Composition {
         let h = 2f64.powi(-e);
         let lo = (a_est / h).floor() as i64;
         let hi = (b_est / h).ceil() as i64;
-        let n = (hi - lo + 1) as usize;
+        // the window in f64 first: a huge target (ε = 1e308) or window must be refused,
+        // not overflow the integer grid (found by the CLI fuzzer)
+        let n_f = (b_est / h).ceil() - (a_est / h).floor() + 1.0;
+        let n = if n_f.is_finite() && n_f <= MAX_POINTS as f64 {
+            (hi - lo + 1) as usize
+        } else {
+            usize::MAX
+        };
+        if n > MAX_POINTS && (n_f.is_nan() || n_f >= 1e12) {
+            return Err(Error::NotCertified {
+                what: "composition".into(),
+                reason: format!(
+                    "the privacy-loss window [{a_est:.3e}, {b_est:.3e}] the query needs (about {n_f:.1e} grid points) is far beyond the engine's {MAX_POINTS} points"
+                ),
+            });
+        }
         if n > MAX_POINTS {
             return Err(Error::NotCertified {
                 what: "composition".into(),

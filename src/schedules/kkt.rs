@@ -129,12 +129,16 @@ pub fn solve_kkt<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Result<
                 start = k - 1;
                 break;
             }
-            m *= ck;
+            // multiply mantissas and add exponents: c_k's own exponent is taken out first
+            // (in two halves, so that even a subnormal c_k scales without overflow), so
+            // neither m nor e can leave its range (a subnormal c_k once overflowed here)
+            let ek = exponent(ck);
+            let half = -ek / 2;
+            m *= ck * 2f64.powi(half as i32) * 2f64.powi((-ek - half) as i32);
+            e += ek;
             let em = exponent(m);
-            if !(-500..=500).contains(&em) {
-                m *= 2f64.powi(-em as i32);
-                e += em;
-            }
+            m *= 2f64.powi(-em as i32);
+            e += em;
         }
     }
     // 2. propagate the gap through the negligible steps with no shift
