@@ -53,10 +53,10 @@ for i in range(N):
         ok[p.returncode] = ok.get(p.returncode, 0) + 1
         if p.returncode not in (0, 2) or "panicked" in p.stderr or (p.returncode == 0 and ("NaN" in p.stdout or " nan" in p.stdout)):
             bad.append(("rc=%d" % p.returncode, args, p.stderr.strip().splitlines()[:1]))
+            print(bad[-1], flush=True)
     except subprocess.TimeoutExpired:
         bad.append(("timeout", args, []))
+        print(bad[-1], flush=True)
 print(f"seed {sys.argv[1] if len(sys.argv) > 1 else 1}: {N} runs, {len(bad)} bad")
 print("ok:", ok)
-for b in bad[:30]:
-    print(b)
 sys.exit(1 if any(b[0] != "timeout" for b in bad) else 0)
