@@ -104,71 +104,75 @@ pub fn smallest_noise<P: NoiseProblem + ?Sized>(
     }
     let mut evaluations = 0;
     let mut last_err: Option<Error> = None;
-    // Some((ε, source)) if the target is certified at σ, None otherwise (ε kept for reports)
-    let mut probe = |sigma: f64| -> (bool, Option<(f64, String)>) {
+    // Pass(ε, source) if the target is certified at σ, Fail(ε if any) otherwise
+    enum Probe {
+        Pass(f64, String),
+        Fail(Option<f64>),
+    }
+    let mut probe = |sigma: f64| -> Probe {
         evaluations += 1;
         match problem.epsilon_upper(sigma) {
-            Ok((e, src)) if e.is_finite() => (e <= target_epsilon, Some((e, src))),
-            Ok(_) => (false, None),
+            Ok((e, src)) if e.is_finite() && e <= target_epsilon => Probe::Pass(e, src),
+            Ok((e, _)) => Probe::Fail(e.is_finite().then_some(e)),
             Err(err) => {
                 last_err = Some(err);
-                (false, None)
+                Probe::Fail(None)
             }
         }
     };
-    // bracket: ok = (σ, ε, source) certified; fail = (σ, ε if any)
-    type Pass = (f64, f64, String);
-    type Fail = (f64, Option<f64>);
+    // bracket: (s_ok, e_ok, src) certified; (s_fail, e_fail) not
     let mut sigma = 1.0_f64;
-    let (pass, val) = probe(sigma);
-    let (mut ok, mut fail): (Option<Pass>, Option<Fail>);
-    if pass {
-        let (e, s) = val.expect("a pass has a value");
-        ok = Some((sigma, e, s));
-        fail = None;
-        while fail.is_none() {
-            sigma /= 2.0;
-            if sigma < SIGMA_MIN {
-                // certified at every σ down to the floor: report the floor
-                let (s_ok, e_ok, src) = ok.expect("set above");
-                return Ok(Calibration {
-                    sigma: s_ok,
-                    epsilon: e_ok,
-                    source: src,
-                    sigma_below: s_ok,
-                    epsilon_below: None,
-                    evaluations,
-                });
-            }
-            match probe(sigma) {
-                (true, Some((e, s))) => ok = Some((sigma, e, s)),
-                (_, v) => fail = Some((sigma, v.map(|x| x.0))),
+    let (mut s_ok, mut e_ok, mut src, mut s_fail, mut e_fail);
+    match probe(sigma) {
+        Probe::Pass(e, s) => {
+            (s_ok, e_ok, src) = (sigma, e, s);
+            loop {
+                sigma /= 2.0;
+                if sigma < SIGMA_MIN {
+                    // certified at every σ down to the floor: report the floor
+                    return Ok(Calibration {
+                        sigma: s_ok,
+                        epsilon: e_ok,
+                        source: src,
+                        sigma_below: s_ok,
+                        epsilon_below: None,
+                        evaluations,
+                    });
+                }
+                match probe(sigma) {
+                    Probe::Pass(e, s) => (s_ok, e_ok, src) = (sigma, e, s),
+                    Probe::Fail(v) => {
+                        (s_fail, e_fail) = (sigma, v);
+                        break;
+                    }
+                }
             }
         }
-    } else {
-        fail = Some((sigma, val.map(|x| x.0)));
-        ok = None;
-        while ok.is_none() {
-            sigma *= 2.0;
-            if sigma > SIGMA_MAX {
-                return Err(Error::NotCertified {
-                    what: format!("noise calibration of {}", problem.describe()),
-                    reason: match last_err {
-                        Some(e) => {
-                            format!("no σ ≤ {SIGMA_MAX:e} certifies ε ≤ {target_epsilon}: {e}")
-                        }
-                        None => format!("no σ ≤ {SIGMA_MAX:e} certifies ε ≤ {target_epsilon}"),
-                    },
-                });
-            }
-            match probe(sigma) {
-                (true, Some((e, s))) => ok = Some((sigma, e, s)),
-                (_, v) => fail = Some((sigma, v.map(|x| x.0))),
+        Probe::Fail(v) => {
+            (s_fail, e_fail) = (sigma, v);
+            loop {
+                sigma *= 2.0;
+                if sigma > SIGMA_MAX {
+                    return Err(Error::NotCertified {
+                        what: format!("noise calibration of {}", problem.describe()),
+                        reason: match last_err {
+                            Some(e) => {
+                                format!("no σ ≤ {SIGMA_MAX:e} certifies ε ≤ {target_epsilon}: {e}")
+                            }
+                            None => format!("no σ ≤ {SIGMA_MAX:e} certifies ε ≤ {target_epsilon}"),
+                        },
+                    });
+                }
+                match probe(sigma) {
+                    Probe::Pass(e, s) => {
+                        (s_ok, e_ok, src) = (sigma, e, s);
+                        break;
+                    }
+                    Probe::Fail(v) => (s_fail, e_fail) = (sigma, v),
+                }
             }
         }
     }
-    let (mut s_ok, mut e_ok, mut src) = ok.expect("bracketed");
-    let (mut s_fail, mut e_fail) = fail.expect("bracketed");
     // geometric bisection: at most ~log2(ln 2 / rel_step) + 1 steps (< 40 for 1e-9)
     while s_ok / s_fail > 1.0 + rel_step {
         let mid = (s_ok * s_fail).sqrt();
@@ -176,8 +180,8 @@ pub fn smallest_noise<P: NoiseProblem + ?Sized>(
             break; // adjacent doubles
         }
         match probe(mid) {
-            (true, Some((e, s))) => (s_ok, e_ok, src) = (mid, e, s),
-            (_, v) => (s_fail, e_fail) = (mid, v.map(|x| x.0)),
+            Probe::Pass(e, s) => (s_ok, e_ok, src) = (mid, e, s),
+            Probe::Fail(v) => (s_fail, e_fail) = (mid, v),
         }
     }
     Ok(Calibration {

@@ -113,3 +113,26 @@ pub fn short(x: f64) -> String {
         format!("{x:.6e}")
     }
 }
+
+/// The relative width `(hi − lo)/|mid|` of an enclosure, rounded up, for display: `0`
+/// for a point, `1.2e-40` within f64's range, `≤ 2^-32760` below it (where the f64
+/// quotient would underflow to a misleading 0).
+///
+/// # Example
+/// ```
+/// use shiftdp::decimal::rel_width;
+/// use shiftdp::precision::Enclosure;
+/// assert_eq!(rel_width(&Enclosure::from_u64(64, 3)), "0");
+/// let x = Enclosure::from_u64(8192, 3).exp();
+/// assert!(rel_width(&x).starts_with("≤ 2^-81"));
+/// ```
+pub fn rel_width(e: &crate::precision::Enclosure) -> String {
+    let l = e.rel_width_log2();
+    if l == f64::NEG_INFINITY {
+        "0".into()
+    } else if l > -990.0 {
+        f64_up(e.rel_width(), 2)
+    } else {
+        format!("≤ 2^{}", l.ceil())
+    }
+}

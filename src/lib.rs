@@ -95,6 +95,12 @@
 //! on privacy loss after rounding (μ, ε, δ, Rényi values rounded up; tradeoff values
 //! rounded down).
 #![deny(clippy::float_cmp)]
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// failure is an `Error` naming what is wrong. Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 #![warn(missing_docs)]
 
 pub mod analysis;

@@ -401,6 +401,7 @@ impl Setting {
                 &format!("are required for this setting: give {}", flags.join(", ")),
             ));
         }
+        let missing = |name: &str| Error::param(name, "missing", "is required for this setting");
         let need = |name: &str, v: &Option<String>| -> Result<()> {
             if v.is_none() {
                 return Err(Error::param(
@@ -415,7 +416,7 @@ impl Setting {
             integer("n", &raw.n)?.unwrap_or(1)
         } else {
             need("n", &raw.n)?;
-            integer("n", &raw.n)?.expect("checked")
+            integer("n", &raw.n)?.ok_or_else(|| missing("n"))?
         };
         if n == 0 {
             return Err(Error::param("n", n, "must be ≥ 1"));
@@ -430,15 +431,15 @@ impl Setting {
             }
             _ => {
                 need("batch", &raw.batch)?;
-                integer("batch", &raw.batch)?.expect("checked")
+                integer("batch", &raw.batch)?.ok_or_else(|| missing("batch"))?
             }
         };
         if b == 0 || b > n {
             return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
         }
         need("eta", &raw.eta)?;
-        let eta =
-            positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?.expect("checked");
+        let eta = positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?
+            .ok_or_else(|| missing("eta"))?;
         let sigma = match (&raw.noise, algorithm) {
             (None, Algorithm::Lmc) => {
                 // LMC: Z ~ N(0, 2η I) = η · N(0, σ²) with σ = √(2/η)
@@ -447,7 +448,7 @@ impl Setting {
             _ => {
                 need("noise", &raw.noise)?;
                 positive("noise", real("noise", &raw.noise)?, "noise σ must be > 0")?
-                    .expect("checked")
+                    .ok_or_else(|| missing("noise"))?
             }
         };
         need("sensitivity", &raw.sensitivity)?;
@@ -456,7 +457,7 @@ impl Setting {
             real("sensitivity", &raw.sensitivity)?,
             "gradient sensitivity must be > 0",
         )?
-        .expect("checked");
+        .ok_or_else(|| missing("sensitivity"))?;
         let m = real("strong-convexity", &raw.strong_convexity)?;
         if let Some(m) = &m
             && m.lo().is_sign_negative()
@@ -579,8 +580,8 @@ impl Setting {
             }
         };
         let exact = ExactParams {
-            eta: q("eta", &raw.eta)?.expect("checked"),
-            l: q("sensitivity", &raw.sensitivity)?.expect("checked"),
+            eta: q("eta", &raw.eta)?.ok_or_else(|| missing("eta"))?,
+            l: q("sensitivity", &raw.sensitivity)?.ok_or_else(|| missing("sensitivity"))?,
             d: q("diameter", &raw.diameter)?,
         };
         Ok(Setting {

@@ -145,3 +145,76 @@ fn below_floor_is_refused() {
     assert!(e.lower <= e.upper && e.upper.is_finite() && e.lower > 0.0);
     assert!(r.epsilon(1e-150).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// `Composition::answer` on an all-Gaussian list uses the closed form: its interval
+    /// overlaps the PLD engine's certified interval on the same list (two independent
+    /// computations of one true value), is at least 10⁶ times narrower than the
+    /// tolerance, and still answers below the engine's δ floor (where the engine refuses).
+    #[test]
+    fn all_gaussian_answers_agree_with_the_engine_and_are_exact(
+        m1 in 0.01f64..1.5, k1 in 1u64..40, m2 in 0.01f64..1.5, k2 in 1u64..5,
+        ld in -60.0f64..-2.0,
+    ) {
+        use shiftdp::composition::answer::Method;
+        let delta = 10f64.powf(ld);
+        let c = Composition::new()
+            .with(Component::gaussian(m1).unwrap(), k1).unwrap()
+            .with(Component::gaussian(m2).unwrap(), k2).unwrap();
+        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
+        let closed = matches!(a.method, Method::GaussianClosedForm { .. });
+        prop_assert!(closed, "method {:?}", a.method);
+        prop_assert!(a.width <= 5e-10 * a.interval.upper.max(1.0), "{:?}", a.interval);
+        if !a.at_zero() {
+            let e = c.compose_for_delta(delta, Some(10)).unwrap().epsilon(delta).unwrap();
+            prop_assert!(e.lower <= a.interval.upper && a.interval.lower <= e.upper,
+                "closed form {:?} vs engine {:?}", a.interval, e);
+        }
+        let b = c.answer(Target::Delta(1e-200), 5e-4, None).unwrap();
+        prop_assert!(b.interval.upper > a.interval.upper);
+        prop_assert!(c.compose_for_delta(1e-200, None).is_err());
+    }
+}
+
+/// The issue 19 row: `--gaussian 0.0293 --gaussian '0.01404 x31' --delta 1.096e-32` gave
+/// a certified interval of width 6.7 through the engine. The answer is now the closed
+/// form G(√(0.0293² + 31·0.01404²)), equal to `Gaussian::epsilon` at that μ.
+#[test]
+fn gaussian_list_at_tiny_delta_meets_the_tolerance() {
+    let c = Composition::new()
+        .with(Component::gaussian(0.0293).unwrap(), 1)
+        .unwrap()
+        .with(Component::gaussian(0.01404).unwrap(), 31)
+        .unwrap();
+    let a = c.answer(Target::Delta(1.096e-32), 5e-4, None).unwrap();
+    assert!(a.width <= 5e-4, "{:?}", a.interval);
+    let mu = (0.0293f64 * 0.0293 + 31.0 * 0.01404 * 0.01404).sqrt();
+    let (lo, hi) = gdp_eps(mu, 1.096e-32);
+    assert!(
+        a.interval.lower <= hi && lo <= a.interval.upper,
+        "{:?} vs [{lo}, {hi}]",
+        a.interval
+    );
+}
+
+/// The issue 19 row `--subsampled-gaussian 0.00208 0.54 x5 --delta 4.466e-02`: δ is above
+/// δ(0), so the true ε(δ) is negative. The answer says so (`at_zero`), and the engine's
+/// certified δ(0) is indeed ≤ δ; a δ below δ(0) is not `at_zero`.
+#[test]
+fn delta_above_delta_at_zero_is_flagged() {
+    let c = Composition::new()
+        .with(Component::subsampled(0.00208, 0.54).unwrap(), 5)
+        .unwrap();
+    let a = c.answer(Target::Delta(4.466e-2), 5e-4, None).unwrap();
+    assert!(a.at_zero());
+    let d0 = c
+        .compose(Target::Epsilon(0.0), None)
+        .unwrap()
+        .delta(0.0)
+        .unwrap();
+    assert!(d0.upper <= 4.466e-2, "{d0:?}");
+    let b = c.answer(Target::Delta(d0.lower * 0.5), 5e-4, None).unwrap();
+    assert!(!b.at_zero() && b.interval.upper > 0.0, "{:?}", b.interval);
+}

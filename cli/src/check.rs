@@ -7,7 +7,9 @@
 //! of the catalogue, and reports per bound: samples run, samples skipped because a
 //! hypothesis failed or because `--region` made the point inadmissible, violations
 //! (parameters, instance, grid point, margin), and the min / median / max tightness
-//! ratio. `--region` overrides parameters of every entry's region
+//! ratio. `conversions` runs the conversion checks alone
+//! ([`shiftdp::check::conversions`]); `all` includes them unless `--region` is given.
+//! `--region` overrides parameters of every entry's region
 //! ([`shiftdp::check::region`]); the JSON reports it as `region` (top level and per bound).
 //!
 //! The JSON field `violations` is the total number of certain violations (a JSON
@@ -33,7 +35,9 @@
 //! BSA24 §4, Prop 5.1; SPEC §5.
 use super::{Output, short};
 use serde_json::{Value, json};
-use shiftdp::check::{BoundReport, CheckOptions, catalogue, check_bound, find, parse_region};
+use shiftdp::check::{
+    BoundReport, CheckOptions, catalogue, check_bound, conversions, find, parse_region,
+};
 use shiftdp::error::Result;
 use shiftdp::exact::Order;
 
@@ -69,6 +73,7 @@ fn report_json(r: &BoundReport) -> Value {
         "region_overrides": r.overrides,
         "skip_reasons": r.skip_reasons,
         "instances": r.instances,
+        "comparisons": r.comparisons,
         "inconclusive": r.inconclusive,
         "violations": r.violations.iter().map(|v| json!({
             "parameters": v.params.iter().map(|(k, x)| (k.to_string(), Value::String(x.clone()))).collect::<serde_json::Map<_, _>>(),
@@ -90,11 +95,12 @@ fn report_json(r: &BoundReport) -> Value {
 
 fn report_human(r: &BoundReport) -> String {
     let mut s = format!(
-        "{}: {} samples run, {} skipped (hypothesis), {} instances, {} violations, {} inconclusive\n",
+        "{}: {} samples run, {} skipped (hypothesis), {} instances, {} comparisons, {} violations, {} inconclusive\n",
         r.id,
         r.samples_run,
         r.skipped,
         r.instances,
+        r.comparisons,
         r.violations.len(),
         r.inconclusive
     );
@@ -154,8 +160,13 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
         Some(r) => parse_region(r)?,
         None => vec![],
     };
-    let entries = if a.bound.trim().eq_ignore_ascii_case("all") {
+    let id = a.bound.trim();
+    let all = id.eq_ignore_ascii_case("all");
+    let conversions_only = id.eq_ignore_ascii_case("conversions");
+    let entries = if all {
         catalogue()
+    } else if conversions_only {
+        vec![]
     } else {
         vec![find(&a.bound)?]
     };
@@ -169,20 +180,35 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
     for e in &entries {
         reports.push(check_bound(e, &opts)?);
     }
+    // the conversion checks have no parameter region of a run: `--region` does not apply
+    if (all && opts.region.is_empty()) || conversions_only {
+        let n = a.samples.unwrap_or(conversions::DEFAULT_SAMPLES);
+        reports.push(conversions::check_conversions(n, a.seed)?);
+    }
     let total: usize = reports.iter().map(|r| r.violations.len()).sum();
     let errors: usize = reports.iter().map(|r| r.errors.len()).sum();
+    let comparisons: usize = reports.iter().map(|r| r.comparisons).sum();
+    let inconclusive: usize = reports.iter().map(|r| r.inconclusive).sum();
     let mut human: String = reports.iter().map(report_human).collect();
     human.push_str(&format!(
-        "total: {} bound(s), {total} violation(s), {errors} error(s); seed {}\n",
+        "total: {} bound(s), {comparisons} comparisons, {total} violation(s), {inconclusive} inconclusive, {errors} error(s); seed {}\n",
         reports.len(),
         a.seed
     ));
+    if inconclusive > 0 {
+        human.push_str(
+            "  (inconclusive: the bound and the instance's exact value agree to within the instance's stated numerical error, \
+             e.g. a bound that is tight on that instance; neither a confirmation nor a violation)\n",
+        );
+    }
     let json = json!({
         "command": "check",
         "seed": a.seed,
         "region": opts.region.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
         "bounds": reports.iter().map(report_json).collect::<Vec<_>>(),
         "violations": total,
+        "comparisons": comparisons,
+        "inconclusive": inconclusive,
         "errors": errors,
     });
     Ok(Output { json, human })

@@ -10,6 +10,7 @@
 //! decimal typed, the target δ or ε to the double at or below it (see `Read`).
 use super::Output;
 use serde_json::json;
+use shiftdp::composition::answer::Method;
 use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
@@ -162,30 +163,6 @@ fn sci(x: f64) -> String {
     format!("{x:e}")
 }
 
-fn composed_for(c: &Composition, target: Target, a: &ComposeArgs) -> Result<(Composed, f64, i32)> {
-    // refine the grid until the ε interval meets the tolerance (or 3 refinements)
-    let mut e = a.grid;
-    let mut last: Option<(Composed, f64, i32)> = None;
-    for _ in 0..4 {
-        let r = c.compose(target, e)?;
-        let exp = (-r.info[0].h.log2()).round() as i32;
-        let width = match target {
-            Target::Delta(d) => r.epsilon(d)?.width(),
-            Target::Epsilon(eps) => {
-                let iv = r.delta(eps)?;
-                iv.width() / iv.upper.max(1e-300)
-            }
-        };
-        let done = width <= a.tolerance || a.grid.is_some() || exp >= 16;
-        last = Some((r, width, exp));
-        if done {
-            break;
-        }
-        e = Some(exp + 1);
-    }
-    Ok(last.expect("ran once"))
-}
-
 /// Runs `shiftdp compose`.
 ///
 /// # Errors
@@ -210,10 +187,25 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             ));
         }
     };
-    let (r, _, _) = composed_for(&c, target, a)?;
+    let ans = c.answer(target, a.tolerance, a.grid)?;
+    let infos = ans.composed().map(|r| r.info.clone()).unwrap_or_default();
+    let orders = ans.composed().map_or(1, Composed::orders);
     let clt = c.clt_mu();
-    let grids: Vec<serde_json::Value> = r
-        .info
+    let (method, method_line) = match &ans.method {
+        Method::GaussianClosedForm { mu_upper } => (
+            json!({"name": "gaussian closed form", "mu": f64_up(*mu_upper, 17),
+                   "formula": "⊗ G(μᵢ)^⊗kᵢ = G(√Σkᵢμᵢ²) exactly (DRS22 Cor 3.3)"}),
+            format!(
+                "  exact: every component is Gaussian, so the composition is G(μ) with μ = √Σkᵢμᵢ² ≤ {} (DRS22 Cor 3.3; no grid)\n",
+                f64_up(*mu_upper, 17)
+            ),
+        ),
+        Method::Pld { grid_exp, .. } => (
+            json!({"name": "pld", "grid_exponent": grid_exp}),
+            String::new(),
+        ),
+    };
+    let grids: Vec<serde_json::Value> = infos
         .iter()
         .enumerate()
         .map(|(i, g)| {
@@ -239,7 +231,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
     }
     let (json, human) = match target {
         Target::Delta(d) => {
-            let iv = r.epsilon(d)?;
+            let iv = ans.interval;
             let (clt_eps, dist) = clt_epsilon(clt, d, &iv);
             let json = json!({
                 "command": "compose",
@@ -248,8 +240,14 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "epsilon": f64_up(iv.upper, 17),
                 "epsilon_lower": f64_down(iv.lower, 17),
                 "width": f64_up(iv.width(), 17),
-                "side": "certified interval: the true ε(δ) lies in [epsilon_lower, epsilon]; epsilon is an upper bound",
-                "orders": r.orders(),
+                "side": if ans.at_zero() {
+                    "δ(0) ≤ δ: (0, δ)-DP holds; the true ε(δ) is ≤ 0 and [epsilon_lower, epsilon] = [0, 0] is the clamp at 0, not a bracket"
+                } else {
+                    "certified interval: the true ε(δ) lies in [epsilon_lower, epsilon]; epsilon is an upper bound"
+                },
+                "orders": orders,
+                "method": method,
+                "at_zero": ans.at_zero(),
                 "grid": grids,
                 "clt_approximation": clt_eps.map(|e| json!({
                     "mu": sci(clt.unwrap_or(0.0)),
@@ -263,13 +261,20 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             // the bound holds at the double d ≤ the δ typed, so at the δ typed (an
             // (ε, d)-DP mechanism is (ε, δ)-DP for every δ ≥ d): echo the text typed
             let typed = a.delta.as_deref().unwrap_or_default();
-            let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with δ = {typed} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
-                fixed_up(iv.upper, 9),
-                fixed_down(iv.lower, 9),
-                fixed_up(iv.upper, 9),
-                f64_up(iv.width(), 3)
-            );
+            let mut h = if ans.at_zero() {
+                format!(
+                    "{desc}\n  is (0, δ)-DP with δ = {typed}: δ(0) ≤ δ, so the privacy profile reaches δ at ε ≤ 0 (certified; ε(δ) is not bracketed below 0)\n"
+                )
+            } else {
+                format!(
+                    "{desc}\n  is (ε, δ)-DP with δ = {typed} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
+                    fixed_up(iv.upper, 9),
+                    fixed_down(iv.lower, 9),
+                    fixed_up(iv.upper, 9),
+                    f64_up(iv.width(), 3)
+                )
+            };
+            h += &method_line;
             if let Some(e) = clt_eps {
                 h += &format!(
                     "  CLT approximation (not a bound): μ ≈ {:.6}, ε ≈ {e:.6} (distance to the certified interval {dist:+.3e})\n",
@@ -279,7 +284,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             (json, h)
         }
         Target::Epsilon(e) => {
-            let iv = r.delta(e)?;
+            let iv = ans.interval;
             let clt_d = clt.and_then(|m| {
                 Gaussian::delta(
                     &Enclosure::from_f64(64, m),
@@ -296,7 +301,9 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "delta": f64_up(iv.upper, 17),
                 "delta_lower": f64_down(iv.lower, 17),
                 "side": "certified interval: the true δ(ε) lies in [delta_lower, delta]",
-                "orders": r.orders(),
+                "orders": orders,
+                "method": method,
+                "at_zero": ans.at_zero(),
                 "grid": grids,
                 "clt_approximation": clt_d.map(|d| json!({
                     "mu": sci(clt.unwrap_or(0.0)),
@@ -313,6 +320,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 f64_down(iv.lower, 17),
                 f64_up(iv.upper, 17)
             );
+            h += &method_line;
             if let Some(d) = clt_d {
                 h += &format!("  CLT approximation (not a bound): δ ≈ {d:e}\n");
             }
@@ -320,7 +328,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         }
     };
     let mut human = human;
-    for g in &r.info {
+    for g in &infos {
         human += &format!(
             "  grid h = {:e}, window [{:.3}, {:.3}], {} points, tilt λ = {:.3}, FFT ℓ¹ error ≤ {:.1e}, mass at +∞ ≤ {:.1e}\n",
             g.h, g.bottom, g.top, g.points, g.lambda, g.fft_error_pess, g.infinity_mass

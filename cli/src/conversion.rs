@@ -1,6 +1,7 @@
 //! `shiftdp epsilon` and `shiftdp delta`: the exact (ε, δ) conversion of μ-GDP.
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
 use serde_json::json;
+use shiftdp::decimal::rel_width;
 use shiftdp::error::Result;
 use shiftdp::precision::Precision;
 use shiftdp::tradeoff::Gaussian;
@@ -62,18 +63,18 @@ pub fn run_epsilon(a: &EpsilonArgs) -> Result<Output> {
         "delta": a.delta,
         "epsilon": eps,
         "epsilon_lower": lo,
-        "relative_width": format!("{:e}", c.rel_width()),
+        "relative_width": rel_width(&c.enclosure),
         "side": "upper bound on ε(δ): δ(ε) ≤ δ is certified at the reported ε",
         "path": c.path.describe(),
     });
     let human = format!(
-        "G({}) is (ε, δ)-DP with δ = {} for\n  ε ≤ {}   (certified upper bound; true ε ≥ {})\n  computed by {}, relative width {:.1e}\n",
+        "G({}) is (ε, δ)-DP with δ = {} for\n  ε ≤ {}   (certified upper bound; true ε ≥ {})\n  computed by {}, relative width {}\n",
         a.mu,
         a.delta,
         eps,
         lo,
         c.path.describe(),
-        c.rel_width()
+        rel_width(&c.enclosure)
     );
     Ok(Output { json, human })
 }
@@ -110,7 +111,7 @@ pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
         "epsilon": a.epsilon,
         "delta": d,
         "delta_lower": lo,
-        "relative_width": format!("{:e}", c.rel_width()),
+        "relative_width": rel_width(&c.enclosure),
         "side": "upper bound on δ(ε)",
         "path": c.path.describe(),
     });

@@ -389,7 +389,8 @@ fn run_gaussian(
             best = Some((pos, mu, dir));
         }
     }
-    let (pos, mu, dir) = best.expect("at least one position");
+    let (pos, mu, dir) =
+        best.ok_or_else(|| Error::param("position", "none", "no position to evaluate"))?;
     let eps_e = parse_number("epsilon", &q.eps_txt, ib)?;
     let del_e = parse_number("delta", &q.delta_txt, ib)?;
     let ord_e = parse_number("order", &q.order_txt, ib)?;

@@ -1,4 +1,10 @@
 //! The `shiftdp` command: see `shiftdp --help` and README.md.
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// failure is an `Error` naming what is wrong. Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 use clap::{Parser, Subcommand};
 use shiftdp_cli::{self as cli, Output};
 use std::process::ExitCode;

@@ -627,3 +627,142 @@ fn empty_tradeoff_plot_names_the_failing_hypothesis_once() {
     );
     assert_eq!(err.matches("E = t/l is an integer").count(), 1, "{err}");
 }
+
+/// Issue 19's table, row by row (except `compare sgd … --steps 1000000`, which answers
+/// in ~11 s in a release build and is too slow for the debug test binary): each exits 0
+/// with an answer that is right, or 2 with one error line; never a panic.
+#[test]
+fn issue_19_table_rows_exit_cleanly() {
+    let refused: &[&[&str]] = &[
+        &["epsilon", "--mu", "1e6", "--delta", "1e-5"],
+        &["epsilon", "--mu", "1e400", "--delta", "1e-5"],
+        &[
+            "schedule",
+            "gd",
+            "--contraction",
+            "0.9",
+            "--steps",
+            "100000000",
+            "--n",
+            "1",
+            "--sensitivity",
+            "1",
+            "--noise",
+            "1",
+            "--eta",
+            "1",
+        ],
+        // 2²⁰ bits took hours; the maximum is now 2¹⁵ (about 4 s in a release build)
+        &[
+            "epsilon", "--mu", "1", "--delta", "1e-5", "--bits", "1048576",
+        ],
+    ];
+    for args in refused {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(
+            err.lines().filter(|l| !l.is_empty()).count(),
+            1,
+            "{args:?}: {err}"
+        );
+    }
+    let answered: &[&[&str]] = &[
+        &[
+            "bound",
+            "gd",
+            "--contraction",
+            "0.99",
+            "--steps",
+            "1e12",
+            "--n",
+            "1",
+            "--sensitivity",
+            "0.1",
+            "--noise",
+            "1",
+            "--eta",
+            "1",
+        ],
+        &[
+            "bound",
+            "gd",
+            "--n",
+            "4",
+            "--steps",
+            "40096",
+            "--eta",
+            "0.6246",
+            "--noise",
+            "1e-200",
+            "--sensitivity",
+            "0.3034",
+            "--strong-convexity",
+            "0.002288",
+            "--smoothness",
+            "2.288",
+            "--diameter",
+            "0.0016",
+            "--delta",
+            "8.17e-06",
+        ],
+    ];
+    for args in answered {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!out.to_lowercase().contains("nan"), "{args:?}: {out}");
+        assert!(out.contains("μ ≤"), "{args:?}: {out}");
+    }
+    // a list of Gaussians: the closed form G(√Σkμ²), as narrow as `epsilon` at that μ
+    let j = json(&[
+        "compose",
+        "--gaussian",
+        "0.0293",
+        "--gaussian",
+        "0.01404 x31",
+        "--delta",
+        "1.096e-32",
+        "--json",
+    ]);
+    let (hi, lo): (f64, f64) = (
+        j["epsilon"].as_str().unwrap().parse().unwrap(),
+        j["epsilon_lower"].as_str().unwrap().parse().unwrap(),
+    );
+    assert!(hi - lo <= 5e-4, "{j}");
+    let mu = (0.0293f64 * 0.0293 + 31.0 * 0.01404 * 0.01404).sqrt();
+    let g = json(&[
+        "epsilon",
+        "--mu",
+        &format!("{mu:.17e}"),
+        "--delta",
+        "1.096e-32",
+        "--json",
+    ]);
+    let (ghi, glo): (f64, f64) = (
+        g["epsilon"].as_str().unwrap().parse().unwrap(),
+        g["epsilon_lower"].as_str().unwrap().parse().unwrap(),
+    );
+    assert!(
+        lo <= ghi && glo <= hi,
+        "compose [{lo}, {hi}] vs epsilon [{glo}, {ghi}]"
+    );
+    // δ above δ(0): the true ε(δ) is negative; no "[0, 0]" bracket is claimed
+    let args = [
+        "compose",
+        "--subsampled-gaussian",
+        "0.00208",
+        "0.54",
+        "x5",
+        "--delta",
+        "4.466e-02",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(0, δ)-DP") && !out.contains("true ε ∈"),
+        "{out}"
+    );
+    let mut a: Vec<&str> = args.to_vec();
+    a.push("--json");
+    assert_eq!(json(&a)["at_zero"], Value::Bool(true));
+}

@@ -137,7 +137,7 @@ def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
 
     ``bits=None`` uses the f64 path with its stated error model, falling back to MPFR at
     64 bits when it cannot certify 1e-11 relative accuracy (``.path`` says which);
-    ``bits=N`` (24 ≤ N ≤ 2²⁰) computes in MPFR at N bits — use it for δ below ~1e-280.
+    ``bits=N`` (24 ≤ N ≤ 2¹⁵ = 32768) computes in MPFR at N bits — use it for δ below ~1e-280.
 
     Raises :class:`ParameterError` (μ < 0, δ ∉ (0, 1), NaN, ±inf), :class:`ParseError`,
     :class:`PrecisionError`.
@@ -174,7 +174,9 @@ def compose(
     with a round-off bound (Koskela et al. 2020; Doroshenko et al. 2022; Gopi et al.
     2021), so the interval encloses the exact value; ``.upper`` is the bound. The grid
     is refined (at most three times) until the interval is narrower than ``tolerance``
-    (absolute for ε, relative for δ) unless ``grid`` (step ``2**-grid``) is given.
+    (absolute for ε, relative for δ) unless ``grid`` (step ``2**-grid``) is given. When
+    every component is Gaussian the closed form ``G(√Σkᵢμᵢ²)`` is used instead (exact;
+    no grid, no δ floor).
 
     Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
     (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
@@ -207,6 +209,9 @@ def compose(
         orders=d["orders"],
         grid=list(d["grid"]),
         clt_mu=d["clt_mu"],
+        method=d["method"],
+        gaussian_mu_upper=d["gaussian_mu_upper"],
+        at_zero=d["at_zero"],
     )
 
 

@@ -241,7 +241,14 @@ Component = Union[Gaussian, SubsampledGaussian, PoissonGaussian]
 class Composed:
     """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
     δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
-    *approximation* μ (BSA24 Lemma A.5), not a bound."""
+    *approximation* μ (BSA24 Lemma A.5), not a bound.
+
+    ``method`` is ``"pld"`` (the certified FFT engine; ``grid`` lists its grids) or
+    ``"gaussian closed form"`` when every component is Gaussian: ``⊗ G(μᵢ)^{⊗kᵢ} =
+    G(√Σkᵢμᵢ²)`` exactly, with ``gaussian_mu_upper`` the upper end of that μ and no grid.
+    ``at_zero`` is true for an ε(δ) query whose certified δ(0) is already ≤ δ: the
+    mechanism is (0, δ)-DP, the true ε(δ) of the privacy profile is ≤ 0, and the
+    interval ``[0, 0]`` is the clamp, not a bracket."""
 
     composition: str
     quantity: str
@@ -250,6 +257,9 @@ class Composed:
     orders: int
     grid: List[Dict[str, Any]]
     clt_mu: Optional[float]
+    method: str = "pld"
+    gaussian_mu_upper: Optional[float] = None
+    at_zero: bool = False
 
     @property
     def upper(self) -> float:
@@ -267,6 +277,8 @@ class Composed:
     def __repr__(self) -> str:
         sym = "ε" if self.quantity == "epsilon" else "δ"
         other = "δ" if self.quantity == "epsilon" else "ε"
+        if self.at_zero:
+            return f"Composed({self.composition}: (0, δ={self.at!r})-DP; ε(δ) ≤ 0)"
         return f"Composed({self.composition}: {sym}({other}={self.at!r}) ∈ {self.interval!r})"
 
     def _repr_html_(self) -> str:

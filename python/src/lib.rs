@@ -22,13 +22,20 @@
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
 //! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
 //! in the same direction. No midpoint is ever returned for a bound.
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// failure is an `Error` naming what is wrong. Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 use pyo3::BoundObject;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rug::Float;
-use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
+use shiftdp::composition::answer::Method;
+use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
 use shiftdp::settings::RawSetting;
@@ -332,40 +339,6 @@ fn composition(parts: &[(String, f64, f64, i64)]) -> Result<Composition, Error> 
     Ok(c)
 }
 
-/// Composes, refining the grid (finer by one binary step, at most three times) until the
-/// interval is narrower than `tolerance` (absolute for ε, relative for δ) or the grid was
-/// given.
-fn composed(
-    c: &Composition,
-    target: Target,
-    tolerance: f64,
-    grid: Option<i32>,
-) -> Result<(Composed, Interval), Error> {
-    let mut e = grid;
-    let mut last = None;
-    for _ in 0..4 {
-        let r = c.compose(target, e)?;
-        let exp = (-r.info[0].h.log2()).round() as i32;
-        let (iv, width) = match target {
-            Target::Delta(d) => {
-                let iv = r.epsilon(d)?;
-                (iv, iv.width())
-            }
-            Target::Epsilon(eps) => {
-                let iv = r.delta(eps)?;
-                (iv, iv.width() / iv.upper.max(1e-300))
-            }
-        };
-        let done = width <= tolerance || grid.is_some() || exp >= 16;
-        last = Some((r, iv));
-        if done {
-            break;
-        }
-        e = Some(exp + 1);
-    }
-    last.ok_or_else(|| Error::param("grid", "none", "no composition was computed"))
-}
-
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
 /// a composition of `(kind, p, mu, count)` components.
 #[pyfunction]
@@ -386,14 +359,14 @@ fn compose<'py>(
             "epsilon" => Target::Epsilon(finite("epsilon", value)?),
             other => return Err(Error::param("target", other, "one of delta, epsilon")),
         };
-        let (r, iv) = composed(&c, t, tolerance, grid)?;
+        let a = c.answer(t, tolerance, grid)?;
         let names: Vec<String> = c
             .parts()
             .iter()
             .map(|(x, k)| format!("{}^⊗{k}", x.name()))
             .collect();
-        let grids: Vec<(f64, f64, f64, usize, f64, f64, f64)> = r
-            .info
+        let infos = a.composed().map(|r| r.info.clone()).unwrap_or_default();
+        let grids: Vec<(f64, f64, f64, usize, f64, f64, f64)> = infos
             .iter()
             .map(|g| {
                 (
@@ -407,19 +380,29 @@ fn compose<'py>(
                 )
             })
             .collect();
+        let (method, path, mu) = match &a.method {
+            Method::GaussianClosedForm { mu_upper } => {
+                ("gaussian closed form", "gaussian", Some(*mu_upper))
+            }
+            Method::Pld { .. } => ("pld", "pld", None),
+        };
         Ok((
             names.join(" ⊗ "),
-            interval_ends(&iv, "pld"),
-            r.orders(),
+            interval_ends(&a.interval, path),
+            a.composed().map_or(1, |r| r.orders()),
             grids,
             c.clt_mu(),
+            (method, mu, a.at_zero()),
         ))
     };
-    let (desc, iv, orders, grids, clt) = interruptible(py, run)?;
+    let (desc, iv, orders, grids, clt, (method, mu, at_zero)) = interruptible(py, run)?;
     let d = PyDict::new(py);
     d.set_item("composition", desc)?;
     d.set_item("interval", iv)?;
     d.set_item("orders", orders)?;
+    d.set_item("method", method)?;
+    d.set_item("gaussian_mu_upper", mu)?;
+    d.set_item("at_zero", at_zero)?;
     let gl = PyList::empty(py);
     for (h, bottom, top, points, fp, fo, inf) in grids {
         let g = PyDict::new(py);

@@ -37,6 +37,7 @@ pub mod at22;
 pub mod builtins;
 pub mod catalogue;
 pub mod common;
+pub mod conversions;
 pub mod cys21;
 pub mod region;
 pub mod registry;

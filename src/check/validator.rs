@@ -92,6 +92,9 @@ pub struct BoundReport {
     pub violations: Vec<Violation>,
     /// Comparisons within the instances' errors.
     pub inconclusive: usize,
+    /// Every comparison made (bound against instance at one grid point and order):
+    /// certain dominations, inconclusive ones and violations.
+    pub comparisons: usize,
     /// Tightness ratio per validated sample (bound over the largest instance value; for
     /// a lower bound, the smallest instance value over the bound).
     pub tightness: Vec<f64>,
@@ -186,6 +189,7 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         instances: 0,
         violations: vec![],
         inconclusive: 0,
+        comparisons: 0,
         tightness: vec![],
         tightness_at: vec![],
         errors: vec![],
@@ -303,6 +307,7 @@ fn run_library(
         };
         rep.instances += 1;
         rep.inconclusive += dom.inconclusive;
+        rep.comparisons += dom.checks.len();
         if let Some(t) = dom.tightness {
             ratio = ratio.min(t);
         }
@@ -397,6 +402,7 @@ fn run_renyi(
             }
         };
         rep.instances += 1;
+        rep.comparisons += checks.len();
         rep.inconclusive += checks
             .iter()
             .filter(|c| c.status == Status::Inconclusive)

@@ -238,25 +238,26 @@ impl Dist {
         }
     }
 
-    /// `self^{⊗k}` by repeated squaring (`k ≥ 1`).
+    /// `self^{⊗k}` by repeated squaring (`k ≥ 1`; `k = 0`, which
+    /// [`Composition::with`](super::Composition::with) refuses, is computed as `k = 1`:
+    /// one more step, a larger and so still valid privacy loss).
     pub fn power(&self, k: u64, planner: &mut FftPlanner<f64>) -> Dist {
-        let mut acc: Option<Dist> = None;
+        let mut k = k.max(1);
         let mut base = self.clone();
-        let mut k = k;
-        loop {
+        while k & 1 == 0 {
+            base = base.compose(&base, planner);
+            k >>= 1;
+        }
+        let mut acc = base.clone();
+        k >>= 1;
+        while k > 0 {
+            base = base.compose(&base, planner);
             if k & 1 == 1 {
-                acc = Some(match acc {
-                    None => base.clone(),
-                    Some(a) => a.compose(&base, planner),
-                });
+                acc = acc.compose(&base, planner);
             }
             k >>= 1;
-            if k == 0 {
-                break;
-            }
-            base = base.compose(&base, planner);
         }
-        acc.expect("k ≥ 1")
+        acc
     }
 
     /// Number of grid points.

@@ -37,6 +37,7 @@
 //! differential privacy guarantees using FFT*, AISTATS 2020; Doroshenko et al.,
 //! *Connect the dots*, PETS 2022; Gopi, Lee, Wutschitz, *Numerical composition of
 //! differential privacy*, NeurIPS 2021.
+pub mod answer;
 pub mod engine;
 pub mod pld;
 
@@ -384,7 +385,9 @@ impl Composition {
                 Some(t) => t.compose(&d, planner),
             });
         }
-        let d = total.expect("non-empty");
+        let Some(d) = total else {
+            return Err(Error::param("components", "none", "give at least one"));
+        };
         let prep = d.prepare();
         let gi = GridInfo {
             h: g.h,
@@ -439,7 +442,7 @@ impl Composition {
         let argmin = |f: &dyn Fn(usize) -> f64| -> usize {
             (0..lams.len())
                 .min_by(|&a, &b| f(a).total_cmp(&f(b)))
-                .expect("non-empty")
+                .unwrap_or(0)
         };
         let (lam_star, d_t, e_est) = match target {
             Target::Delta(d) => {
@@ -653,7 +656,7 @@ impl Composed {
         let mut verts = vec![(0.0, lines.iter().map(|l| l.0).fold(0.0, f64::max).min(1.0))];
         let mut cur = (0..lines.len())
             .max_by(|&a, &b| lines[a].0.total_cmp(&lines[b].0).then(b.cmp(&a)))
-            .expect("non-empty");
+            .unwrap_or(0); // `lines` holds at least the line f ≥ 0
         let mut x = 0.0;
         while lines[cur].1 > 0.0 {
             // next line on the envelope: first intersection to the right

@@ -80,8 +80,11 @@ fn fmax(a: Float, b: Float) -> Float {
 impl Enclosure {
     /// Smallest supported precision in bits.
     pub const MIN_BITS: u32 = 24;
-    /// Largest supported precision in bits (a practical limit, far below MPFR's).
-    pub const MAX_BITS: u32 = 1 << 20;
+    /// Largest supported precision in bits, 2¹⁵ ≈ 9,864 decimal digits: a time limit,
+    /// far below MPFR's. The conversions cost about `bits^2.2` (ε(δ) of G(1), release
+    /// build: 0.8 s at 2¹⁴ bits, 3.7 s at 2¹⁵, 17 s at 2¹⁶, hours at 2²⁰), so every
+    /// call at a valid precision returns within seconds.
+    pub const MAX_BITS: u32 = 1 << 15;
 
     /// Checks a requested precision.
     ///
@@ -199,7 +202,35 @@ impl Enclosure {
     pub fn width(&self) -> Float {
         r::sub_up(self.prec(), &self.hi, &self.lo)
     }
-    /// `(hi − lo)/|mid|` as f64 (∞ when the midpoint is 0 and the width is not).
+    /// `log₂((hi − lo)/|mid|)`, rounded up, as f64: −∞ for a point, +∞ when the midpoint
+    /// is 0 and the width is not. Unlike [`Enclosure::rel_width`] it does not underflow,
+    /// so accuracy targets `2^{−bits}` can be tested at any precision (`2f64.powi(−1100)`
+    /// is 0).
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::precision::Enclosure;
+    /// let x = Enclosure::from_u64(4096, 3).exp();
+    /// // a 4096-bit enclosure: relative width near 2^−4096, far below f64's range
+    /// assert_eq!(x.rel_width(), 0.0);
+    /// assert!(x.rel_width_log2() < -4000.0 && x.rel_width_log2() > -4200.0);
+    /// ```
+    pub fn rel_width_log2(&self) -> f64 {
+        let w = self.width();
+        if w.is_zero() {
+            return f64::NEG_INFINITY;
+        }
+        let m = self.mid().abs();
+        if m.is_zero() || !w.is_finite() || !m.is_finite() {
+            return f64::INFINITY;
+        }
+        let q = Float::with_val_round(64, &w / &m, Round::Up).0;
+        Float::with_val_round(64, q.log2_ref(), Round::Up)
+            .0
+            .to_f64()
+    }
+    /// `(hi − lo)/|mid|` as f64 (∞ when the midpoint is 0 and the width is not; 0 below
+    /// f64's range: use [`Enclosure::rel_width_log2`] for targets beyond ~2⁻¹⁰⁰⁰).
     pub fn rel_width(&self) -> f64 {
         let w = self.width();
         if w.is_zero() {
@@ -458,7 +489,7 @@ impl Enclosure {
             self.with_prec(wp).square().neg().exp()
         };
         let scale = gauss.div(&pi.sqrt());
-        let target = 2f64.powi(-(p as i32) + 4);
+        let target = -(p as f64) + 4.0;
         for _ in 0..3 {
             let (a1, b1) = convergent(depth);
             let (a2, b2) = convergent(depth + 1);
@@ -466,12 +497,12 @@ impl Enclosure {
                 lo: a1.clone(),
                 hi: b1.clone(),
             }
-            .rel_width();
+            .rel_width_log2();
             let w2 = Enclosure {
                 lo: a2.clone(),
                 hi: b2.clone(),
             }
-            .rel_width();
+            .rel_width_log2();
             let cf = Enclosure {
                 lo: fmin(a1, a2),
                 hi: fmax(b1, b2),
@@ -479,7 +510,7 @@ impl Enclosure {
             let e = scale.mul(&cf);
             // accept when tight, or when the truncation is not what limits the width
             // (the input's own width dominates both convergents)
-            if e.rel_width() < target || cf.rel_width() <= 1.5 * w1.max(w2) {
+            if e.rel_width_log2() < target || cf.rel_width_log2() <= 1.5f64.log2() + w1.max(w2) {
                 return Some(e.with_prec(p));
             }
             depth *= 2;
@@ -683,6 +714,50 @@ mod tests {
 
     fn contains(e: &Enclosure, x: &Float) -> bool {
         e.lo() <= x && x <= e.hi()
+    }
+
+    #[test]
+    fn rel_width_log2_agrees_with_rel_width_and_does_not_underflow() {
+        for (lo, hi) in [
+            (1.0, 1.0 + 1e-10),
+            (-3.0, -2.5),
+            (1e-300, 2e-300),
+            (5.0, 5.0),
+        ] {
+            let e = Enclosure::new(Float::with_val(53, lo), Float::with_val(53, hi)).unwrap();
+            let (w, l) = (e.rel_width(), e.rel_width_log2());
+            if w == 0.0 {
+                assert!(l.is_infinite() && l < 0.0);
+            } else {
+                // rounded up, and within one unit of the f64 log of the f64 quotient
+                assert!(
+                    l >= w.log2() - 1e-9 && l <= w.log2() + 1e-6,
+                    "{lo} {hi}: {l} {w}"
+                );
+            }
+        }
+        let z = Enclosure::new(Float::with_val(53, -1.0), Float::with_val(53, 1.0)).unwrap();
+        assert!(z.rel_width_log2().is_infinite() && z.rel_width_log2() > 0.0);
+        // at 4096 bits the f64 quotient is 0 but the log is not
+        let x = Enclosure::from_u64(4096, 2).sqrt();
+        assert!(x.rel_width() <= 0.0);
+        let l = x.rel_width_log2();
+        assert!((-4100.0..=-4090.0).contains(&l), "{l}");
+    }
+
+    /// The continued fraction's accuracy target was `2f64.powi(4 − p)`, 0 beyond ~1078
+    /// bits (it is now a log₂ test): the enclosure must still reach it and contain
+    /// MPFR's own erfc.
+    #[test]
+    fn erfc_continued_fraction_meets_its_target_at_high_precision() {
+        for p in [1100u32, 2048] {
+            for x in [12u64, 30] {
+                let e = Enclosure::from_u64(p, x).erfc();
+                assert!(e.rel_width_log2() < -(p as f64) + 8.0, "p={p} x={x}");
+                let reference = Float::with_val(p + 64, x).erfc();
+                assert!(contains(&e, &reference), "p={p} x={x}");
+            }
+        }
     }
 
     #[test]

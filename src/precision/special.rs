@@ -252,10 +252,13 @@ pub fn phi_inv_ln_enclosure(lnp: &Enclosure) -> Result<Enclosure, Error> {
     for _ in 0..60 {
         let a = Float::with_val_round(prec, &x_lo - &w, rug::float::Round::Down).0;
         let b = Float::with_val_round(prec, &x_hi + &w, rug::float::Round::Up).0;
-        let la = Enclosure::new(a.clone(), a.clone()).unwrap().ln_phi();
-        let lb = Enclosure::new(b.clone(), b.clone()).unwrap().ln_phi();
-        if la.hi() <= lnp.lo() && lb.lo() >= lnp.hi() {
-            return Ok(Enclosure::new(a, b).expect("a < b"));
+        let la = Enclosure::from_float(&a).ln_phi();
+        let lb = Enclosure::from_float(&b).ln_phi();
+        if la.hi() <= lnp.lo()
+            && lb.lo() >= lnp.hi()
+            && let Some(e) = Enclosure::new(a, b)
+        {
+            return Ok(e);
         }
         w *= 4u32;
     }

@@ -259,9 +259,8 @@ impl SampledGaussian {
             match self.quadrature_once(order, alpha, bits, scale_ln, abs_est) {
                 Ok(rep) => {
                     let j = &rep.j;
-                    let w = j.width().to_f64();
                     let mid = j.mid_f64().abs();
-                    let ok = mid > 0.0 && w <= mid * 2f64.powi(-(bits as i32) - 2);
+                    let ok = mid > 0.0 && j.rel_width_log2() <= -(bits as f64) - 2.0;
                     if ok || !mid.is_finite() {
                         return Ok(rep);
                     }

@@ -38,13 +38,15 @@ impl ApproxDp {
     /// As a piecewise-linear tradeoff function (exact: same vertices).
     pub fn to_piecewise(&self) -> PiecewiseLinear {
         let a = (1.0 - self.delta) / (1.0 + self.eps.exp());
-        PiecewiseLinear::from_vertices(vec![
+        // valid by construction (ε ≥ 0 finite, δ ∈ [0, 1] checked in `new`): the vertices
+        // lie in [0, 1]², include α = 0 and α = 1, and a = (1 − δ)/(1 + e^ε) ≤ 1/2 gives
+        // f(a) = a ≤ 1 − a
+        PiecewiseLinear::hull(vec![
             (0.0, 1.0 - self.delta),
             (a, a),
             (1.0 - self.delta, 0.0),
             (1.0, 0.0),
         ])
-        .expect("f_{ε,δ} is a tradeoff function")
     }
 }
 

@@ -146,23 +146,25 @@ impl Gaussian {
         // (cancellation in Φ(a) − e^ε Φ(b)); stop when it meets the target or stalls
         // because the inputs' own width dominates.
         let mut wp = bits + 32;
-        let mut prev_width = f64::INFINITY;
+        let mut prev_width = f64::INFINITY; // log₂ of the relative width
         for _ in 0..6 {
             let lo = delta_enclosure(&Enclosure::from_float(mu.lo()), eps, wp);
             let hi = delta_enclosure(&Enclosure::from_float(mu.hi()), eps, wp);
             let e = lo.hull(&hi);
             if e.is_finite() {
-                let w = e.rel_width();
-                if e.hi().is_zero() || w < 2f64.powi(-(bits as i32) + 2) || w > 0.5 * prev_width {
+                let w = e.rel_width_log2();
+                if e.hi().is_zero() || w < -(bits as f64) + 2.0 || w > prev_width - 1.0 {
                     let zero = Float::with_val(bits, 0);
                     let lo = if e.lo().is_sign_negative() {
                         zero
                     } else {
                         e.lo().clone()
                     };
-                    let e = Enclosure::new(lo, e.hi().clone())
-                        .expect("ordered")
-                        .with_prec(bits);
+                    // δ ≥ 0, so a negative upper end is an evaluation failure
+                    let Some(e) = Enclosure::new(lo, e.hi().clone()) else {
+                        break;
+                    };
+                    let e = e.with_prec(bits);
                     return Ok(Certified { enclosure: e, path });
                 }
                 prev_width = w;
@@ -219,9 +221,11 @@ impl Gaussian {
 }
 
 impl Enclosure {
-    /// The point enclosure of an MPFR number.
+    /// The point enclosure of an MPFR number; a NaN gives the whole line
+    /// ([`Enclosure::everything`]: valid, useless, and refused by every finiteness check)
+    /// instead of a panic.
     pub fn from_float(x: &Float) -> Enclosure {
-        Enclosure::new(x.clone(), x.clone()).expect("point")
+        Enclosure::new(x.clone(), x.clone()).unwrap_or_else(|| Enclosure::everything(x.prec()))
     }
 }
 
@@ -248,8 +252,9 @@ pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclo
     a - b
 }
 
-fn to_enclosure_f64(lo: f64, hi: f64) -> Enclosure {
-    Enclosure::new(Float::with_val(53, lo), Float::with_val(53, hi)).expect("ordered")
+/// `[lo, hi]` at 53 bits; None unless `lo ≤ hi` (so never for a NaN end).
+fn to_enclosure_f64(lo: f64, hi: f64) -> Option<Enclosure> {
+    Enclosure::new(Float::with_val(53, lo), Float::with_val(53, hi))
 }
 
 /// f64 evaluation of δ(ε) with a certified error bound under the stated erfc model:
@@ -282,7 +287,7 @@ fn delta_f64(mu: &Enclosure, eps: &Enclosure) -> Option<Certified> {
     let (elo, ehi) = (eps.lower_f64(), eps.upper_f64());
     if mhi == 0.0 {
         return Some(Certified {
-            enclosure: to_enclosure_f64(0.0, 0.0),
+            enclosure: to_enclosure_f64(0.0, 0.0)?,
             path: Path::F64,
         });
     }
@@ -298,7 +303,7 @@ fn delta_f64(mu: &Enclosure, eps: &Enclosure) -> Option<Certified> {
         return None;
     }
     Some(Certified {
-        enclosure: to_enclosure_f64(lo, hi),
+        enclosure: to_enclosure_f64(lo, hi)?,
         path: Path::F64,
     })
 }
@@ -420,7 +425,7 @@ fn epsilon_f64(mu: &Enclosure, delta: &Enclosure) -> Option<Certified> {
         return None;
     }
     Some(Certified {
-        enclosure: to_enclosure_f64(lo, hi),
+        enclosure: to_enclosure_f64(lo, hi)?,
         path: Path::F64,
     })
 }
@@ -651,7 +656,7 @@ fn epsilon_mpfr_taylor(
     }
     let (lo, hi) = (lo_end?, hi_end?);
     let e = Enclosure::new(lo, hi)?;
-    (e.rel_width() <= 2f64.powi(-(bits as i32) + 6)).then_some(e)
+    (e.rel_width_log2() <= -(bits as f64) + 6.0).then_some(e)
 }
 
 /// The largest ε whose e^ε the MPFR conversion may form (a margin below 2^30·ln 2).
@@ -679,7 +684,7 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         }
     }
     // fast path: one full-precision evaluation and a Taylor certificate
-    let narrow = mu.lo() == mu.hi() && delta.rel_width() < 2f64.powi(-(bits as i32) + 8);
+    let narrow = mu.lo() == mu.hi() && delta.rel_width_log2() < -(bits as f64) + 8.0;
     if narrow
         && let Some(e) = estimate
         && let Some(enc) = epsilon_mpfr_taylor(mu, delta, bits, e)
@@ -709,7 +714,7 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
     for _attempt in 0..6 {
         let est_hi = epsilon_newton_mpfr(&mu_hi, delta.lo(), start.clone(), wp, bits + 16);
         // the lower end needs its own solve only when the inputs are wide at this precision
-        let narrow = mu_lo == mu_hi && delta.rel_width() < 2f64.powi(-(bits as i32) + 8);
+        let narrow = mu_lo == mu_hi && delta.rel_width_log2() < -(bits as f64) + 8.0;
         let est_lo = if narrow {
             est_hi.clone()
         } else {
@@ -753,8 +758,11 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
             elo = Float::with_val_round(bits, &elo - &step, Round::Down).0;
             step *= 4u32;
         }
-        if up_ok && lo_ok && elo <= ehi {
-            return Ok(Enclosure::new(elo, ehi).expect("ordered"));
+        if up_ok
+            && lo_ok
+            && let Some(e) = Enclosure::new(elo.clone(), ehi.clone())
+        {
+            return Ok(e);
         }
         wp *= 2;
     }
@@ -764,15 +772,21 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
     })
 }
 
+/// `G(μ)(α) = 1 − Φ(Φ⁻¹(α) + μ)` in f64 (an estimate; 1 at α ≤ 0, 0 at α ≥ 1), for a
+/// μ already validated by [`Gaussian::new`].
+pub(crate) fn eval_f64(mu: f64, alpha: f64) -> f64 {
+    if alpha <= 0.0 {
+        return 1.0;
+    }
+    if alpha >= 1.0 {
+        return 0.0;
+    }
+    special::phi_c(special::phi_inv(alpha) + mu)
+}
+
 impl Tradeoff for Gaussian {
     fn eval(&self, alpha: f64) -> f64 {
-        if alpha <= 0.0 {
-            return 1.0;
-        }
-        if alpha >= 1.0 {
-            return 0.0;
-        }
-        special::phi_c(special::phi_inv(alpha) + self.mu)
+        eval_f64(self.mu, alpha)
     }
     fn eval_bounds(&self, alpha: f64) -> (f64, f64) {
         if alpha <= 0.0 {
@@ -803,6 +817,42 @@ impl Tradeoff for Gaussian {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (issue 19 audit): the Ziv loops compared relative widths with
+    /// `2f64.powi(−bits)`, which is 0 beyond ~1074 bits, so δ(ε) at 4096 bits never met
+    /// its target, doubled the working precision six times (44 s) and gave up. At every
+    /// precision the enclosure must now be certified, as tight as asked, and inside the
+    /// enclosure computed at a lower precision (an independent evaluation).
+    #[test]
+    fn conversions_certify_beyond_f64_exponent_range() {
+        for bits in [1100u32, 2048, 4096] {
+            for (mu, x) in [(3.0, 1.0), (0.5, 0.2), (1.0, 6.0)] {
+                let m = Enclosure::from_f64(bits, mu);
+                let e = Enclosure::from_f64(bits, x);
+                let hi = Gaussian::delta(&m, &e, Precision::Bits(bits)).expect("certified");
+                let lo = Gaussian::delta(&m, &e, Precision::Bits(256)).expect("256 bits");
+                assert!(
+                    hi.enclosure.rel_width_log2() < -(bits as f64) + 8.0,
+                    "{bits} {mu} {x}"
+                );
+                assert!(
+                    lo.lower() <= hi.lower() && hi.upper() <= lo.upper(),
+                    "{bits} {mu} {x}"
+                );
+                let d = Enclosure::from_f64(bits, x * 1e-3);
+                let hi = Gaussian::epsilon(&m, &d, Precision::Bits(bits)).expect("certified");
+                let lo = Gaussian::epsilon(&m, &d, Precision::Bits(256)).expect("256 bits");
+                assert!(
+                    hi.enclosure.rel_width_log2() < -(bits as f64) + 8.0,
+                    "{bits} {mu} {x}"
+                );
+                assert!(
+                    lo.lower() <= hi.lower() && hi.upper() <= lo.upper(),
+                    "{bits} {mu} {x}"
+                );
+            }
+        }
+    }
 
     fn delta_exact(mu: f64, eps: f64) -> Float {
         delta_enclosure(

@@ -84,6 +84,25 @@ impl PiecewiseLinear {
                 "must include α = 0 and α = 1",
             ));
         }
+        let h = Self::hull(vertices).v;
+        for &(a, b) in &h {
+            if b > 1.0 - a + 1e-12 {
+                return Err(Error::param(
+                    "vertices",
+                    format!("f({a}) = {b}"),
+                    "violate f(α) ≤ 1 − α: not a tradeoff function",
+                ));
+            }
+        }
+        Ok(PiecewiseLinear { v: h })
+    }
+
+    /// The lower convex hull of `vertices` (values clamped to [0, 1]), flattened after
+    /// its minimum so that it is non-increasing, **without** the checks of
+    /// [`PiecewiseLinear::from_vertices`]. Only for vertex sets that are valid by
+    /// construction (finite, in [0, 1]², containing α = 0 and α = 1, below 1 − α): the
+    /// inverse and symmetrization of a valid curve, the exact vertices of `f_{ε,δ}`.
+    pub(crate) fn hull(vertices: Vec<(f64, f64)>) -> Self {
         let mut h = lower_hull(
             vertices
                 .into_iter()
@@ -99,16 +118,7 @@ impl PiecewiseLinear {
                 h.push((1.0, m));
             }
         }
-        for &(a, b) in &h {
-            if b > 1.0 - a + 1e-12 {
-                return Err(Error::param(
-                    "vertices",
-                    format!("f({a}) = {b}"),
-                    "violate f(α) ≤ 1 − α: not a tradeoff function",
-                ));
-            }
-        }
-        Ok(PiecewiseLinear { v: h })
+        PiecewiseLinear { v: h }
     }
 
     /// The curve `max_i` of tangent lines of a convex, non-increasing function at the
@@ -172,14 +182,17 @@ impl PiecewiseLinear {
         if !pts.iter().any(|&(a, _)| a == 0.0) {
             pts.push((0.0, 1.0));
         }
-        Self::from_vertices(pts).expect("inverse of a tradeoff function is one")
+        // valid by construction: (β, α) for the vertices (α, β) of a valid f, which lie in
+        // [0, 1]² below 1 − α (a condition symmetric in α and β), plus (1, 0), (0, 1)
+        Self::hull(pts)
     }
 
     /// `min{f, f⁻¹}**`: the symmetrization of f.
     pub fn symmetrize(&self) -> PiecewiseLinear {
         let mut pts = self.v.clone();
         pts.extend(self.inverse().v);
-        Self::from_vertices(pts).expect("hull of tradeoff functions is one")
+        // valid by construction: the union of the vertices of f and of f⁻¹ (both valid)
+        Self::hull(pts)
     }
 
     /// `C_p(f) = min{f_p, f_p⁻¹}**` with `f_p = p f + (1 − p) Id` (BSA24 Def 4.7).

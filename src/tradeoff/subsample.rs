@@ -69,8 +69,8 @@ impl SubsampledGaussian {
     }
     /// `f_p(α) = p G(μ)(α) + (1 − p)(1 − α)` (estimate).
     pub fn f_p(&self, alpha: f64) -> f64 {
-        let g = Gaussian::new(self.mu).expect("validated");
-        self.p * g.eval(alpha) + (1.0 - self.p) * (1.0 - alpha)
+        let g = super::gaussian::eval_f64(self.mu, alpha); // μ validated in `new`
+        self.p * g + (1.0 - self.p) * (1.0 - alpha)
     }
     fn h(&self, z: f64) -> f64 {
         self.p * special::phi(z - self.mu) + (1.0 - self.p) * special::phi(z)

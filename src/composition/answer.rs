@@ -1,0 +1,197 @@
+//! Answering one query about a [`Composition`] to a requested width: the closed form
+//! when every component is Gaussian, otherwise the PLD engine with grid refinement.
+//!
+//! # Formula
+//! - **All Gaussian**: `⊗ᵢ G(μᵢ)^{⊗kᵢ} = G(√(Σ kᵢ μᵢ²))` exactly (DRS22 Cor 3.3), so
+//!   ε(δ) and δ(ε) are those of one Gaussian tradeoff, enclosed by
+//!   [`Gaussian::epsilon`] / [`Gaussian::delta`] (MPFR). No grid, no truncation: the
+//!   width is that of the conversion (≈ 1e-15), and δ below [`DELTA_FLOOR`](super::DELTA_FLOOR) is answered.
+//! - **Otherwise**: [`Composition::compose`] at the grid the engine picks, then one
+//!   binary step finer at a time (at most three refinements, never finer than 2⁻¹⁶)
+//!   until the interval's width is within `tolerance` (absolute for ε, relative to the
+//!   upper end for δ), or at the grid given.
+//!
+//! # Rounding
+//! `Σ kᵢ μᵢ²` and its square root are enclosed in 128-bit interval arithmetic from the
+//! f64 inputs and the upper end is used; both conversions return certified enclosures.
+//! The PLD path reports the engine's certified interval unchanged.
+//!
+//! # ε(δ) at δ ≥ δ(0)
+//! [`Composed::epsilon`] and [`Gaussian::epsilon`] return the smallest ε **≥ 0** with
+//! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
+//! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`Answer::at_zero`] says
+//! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
+use super::{Composed, Composition, Interval, Target};
+use crate::error::{Error, Result};
+use crate::precision::Precision;
+use crate::precision::enclosure::Enclosure;
+use crate::tradeoff::Gaussian;
+
+/// Working precision of the all-Gaussian closed form.
+const GAUSSIAN_BITS: u32 = 128;
+
+/// How an [`Answer`] was computed.
+#[derive(Debug, Clone)]
+pub enum Method {
+    /// Every component Gaussian: `G(μ)` with `μ = √(Σ kᵢ μᵢ²) ≤ mu_upper`.
+    GaussianClosedForm {
+        /// Upper end of the enclosure of μ (rounded up to f64).
+        mu_upper: f64,
+    },
+    /// The certified PLD engine.
+    Pld {
+        /// The composed PLD at the final grid.
+        composed: Box<Composed>,
+        /// Final grid exponent e (step `h = 2^{−e}`).
+        grid_exp: i32,
+    },
+}
+
+/// A certified answer to one query: ε(δ) for [`Target::Delta`], δ(ε) for
+/// [`Target::Epsilon`].
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The certified interval (ε for a δ target, δ for an ε target).
+    pub interval: Interval,
+    /// Width used for the tolerance test (absolute for ε, relative for δ).
+    pub width: f64,
+    /// How it was computed.
+    pub method: Method,
+    /// The query.
+    pub target: Target,
+}
+
+impl Answer {
+    /// Whether this is an ε(δ) answer with certified δ(0) ≤ δ: the mechanism is
+    /// (0, δ)-DP and the true ε(δ) of the privacy profile is ≤ 0 (the interval is then
+    /// `[0, 0]`, which is **not** a bracket of that ε).
+    pub fn at_zero(&self) -> bool {
+        matches!(self.target, Target::Delta(_)) && self.interval.upper == 0.0
+    }
+    /// The composed PLD, if the engine was used.
+    pub fn composed(&self) -> Option<&Composed> {
+        match &self.method {
+            Method::Pld { composed, .. } => Some(composed),
+            Method::GaussianClosedForm { .. } => None,
+        }
+    }
+}
+
+impl Composition {
+    /// `Some(enclosure of √(Σ kᵢ μᵢ²))` if every component is Gaussian (the composition
+    /// is then exactly `G(μ)`, DRS22 Cor 3.3), else `None`.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::{Component, Composition};
+    /// let c = Composition::new()
+    ///     .with(Component::gaussian(0.3).unwrap(), 1).unwrap()
+    ///     .with(Component::gaussian(0.4).unwrap(), 1).unwrap();
+    /// let mu = c.gaussian_mu().unwrap();
+    /// assert!(mu.lower_f64() <= 0.5 && 0.5 <= mu.upper_f64());
+    /// ```
+    pub fn gaussian_mu(&self) -> Option<Enclosure> {
+        let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
+        for (c, k) in self.parts() {
+            let super::Component::Gaussian { mu } = c else {
+                return None;
+            };
+            let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+            s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
+        }
+        Some(s.sqrt())
+    }
+
+    /// Certified answer to `target` within `tolerance` (see the module doc for the
+    /// closed form, the refinement and the `at_zero` case). `grid = Some(e)` fixes the
+    /// PLD grid at `h = 2^{−e}` (no refinement; ignored by the closed form).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for an empty composition, a bad target or tolerance;
+    /// [`Error::NotCertified`] as [`Composition::compose`] and the conversions.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::{Component, Composition, Target};
+    /// let c = Composition::new().with(Component::gaussian(0.5).unwrap(), 4).unwrap();
+    /// let a = c.answer(Target::Delta(1e-5), 5e-4, None).unwrap();
+    /// // G(0.5)^{⊗4} = G(1): ε(1e-5) = 4.37717809568122… (DRS22 Cor 2.13)
+    /// assert!(a.interval.contains(4.3771780956812) && a.width < 1e-12);
+    /// ```
+    pub fn answer(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
+        if !(tolerance > 0.0 && tolerance.is_finite()) {
+            return Err(Error::param(
+                "tolerance",
+                tolerance,
+                "must be finite and > 0",
+            ));
+        }
+        if self.parts().is_empty() {
+            return Err(Error::param("components", "none", "give at least one"));
+        }
+        if let Some(mu) = self.gaussian_mu() {
+            return gaussian_answer(&mu, target);
+        }
+        let mut e = grid;
+        let mut last = None;
+        for _ in 0..4 {
+            let r = self.compose(target, e)?;
+            let exp = (-r.info[0].h.log2()).round() as i32;
+            let (interval, width) = match target {
+                Target::Delta(d) => {
+                    let iv = r.epsilon(d)?;
+                    (iv, iv.width())
+                }
+                Target::Epsilon(eps) => {
+                    let iv = r.delta(eps)?;
+                    (iv, iv.width() / iv.upper.max(1e-300))
+                }
+            };
+            let done = width <= tolerance || grid.is_some() || exp >= 16;
+            last = Some(Answer {
+                interval,
+                width,
+                method: Method::Pld {
+                    composed: Box::new(r),
+                    grid_exp: exp,
+                },
+                target,
+            });
+            if done {
+                break;
+            }
+            e = Some(exp + 1);
+        }
+        last.ok_or_else(|| Error::param("grid", "none", "no composition was computed"))
+    }
+}
+
+/// ε(δ) or δ(ε) of `G(μ)` for an enclosure μ, as an [`Answer`].
+fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {
+    let (interval, width) = match target {
+        Target::Delta(d) => {
+            let c = Gaussian::epsilon(mu, &Enclosure::from_f64(GAUSSIAN_BITS, d), Precision::F64)?;
+            let iv = Interval {
+                lower: c.enclosure.lower_f64().max(0.0),
+                upper: c.enclosure.upper_f64().max(0.0),
+            };
+            (iv, iv.width())
+        }
+        Target::Epsilon(e) => {
+            let c = Gaussian::delta(mu, &Enclosure::from_f64(GAUSSIAN_BITS, e), Precision::F64)?;
+            let iv = Interval {
+                lower: c.enclosure.lower_f64().max(0.0),
+                upper: c.enclosure.upper_f64().min(1.0),
+            };
+            (iv, iv.width() / iv.upper.max(1e-300))
+        }
+    };
+    Ok(Answer {
+        interval,
+        width,
+        method: Method::GaussianClosedForm {
+            mu_upper: mu.upper_f64(),
+        },
+        target,
+    })
+}
