@@ -358,6 +358,36 @@ fn hypothesis_labels_agree_with_proof_files() {
             ],
             "H3",
         ),
+        // a --noise other than √(2/η): LMC's μ would ignore it (found by the long
+        // validation run's tiny-σ corner: μ 0.084 reported where the run's exact μ is 0.908)
+        (
+            ResultId::Bsa24Prop5_1,
+            bsa24::prop_5_1,
+            Algorithm::Lmc,
+            vec![
+                ("steps", "350"),
+                ("eta", "0.734"),
+                ("noise", "0.153"),
+                ("sensitivity", "0.116"),
+                ("strong-convexity", "1.119"),
+                ("smoothness", "1.155"),
+            ],
+            "H0",
+        ),
+        (
+            ResultId::Bsa24Cor5_4Eta,
+            bsa24::cor_5_4_stationary,
+            Algorithm::Lmc,
+            vec![
+                ("steps", "350"),
+                ("eta", "0.5"),
+                ("noise", "1"),
+                ("sensitivity", "0.1"),
+                ("diameter", "1"),
+                ("smoothness", "1"),
+            ],
+            "H0",
+        ),
     ];
     for (id, entry, alg, pairs, want) in cases {
         let s = Setting::from_pairs(alg, &pairs).unwrap_or_else(|e| panic!("{id}: {pairs:?}: {e}"));

@@ -1,6 +1,7 @@
 """shiftdp.compose: certified composition, checked against GDP closed forms where the
 composition is a Gaussian."""
 
+import math
 import threading
 import time
 
@@ -72,7 +73,26 @@ def test_bad_input(comps, kw, name):
 
 def test_below_floor_is_not_certified():
     with pytest.raises(shiftdp.NotCertifiedError):
-        shiftdp.compose([Gaussian(1.0)], delta=1e-200)
+        shiftdp.compose([SubsampledGaussian(0.1, 1.0)], delta=1e-200)
+
+
+def test_gaussian_lists_use_the_exact_closed_form():
+    """G(0.3) ⊗ G(0.4)^⊗3 = G(√(0.09 + 0.48)) exactly: the closed form answers (no grid,
+    also below the engine's floor) and agrees with the GDP conversion at that μ."""
+    c = shiftdp.compose([Gaussian(0.3), Gaussian(0.4, count=3)], delta=1e-200)
+    assert c.method == "gaussian closed form" and c.grid == []
+    ref = shiftdp.epsilon(math.sqrt(0.09 + 0.48), 1e-200)
+    assert c.lower <= ref.upper and ref.lower <= c.upper
+    assert c.upper - c.lower < 1e-9
+
+
+def test_delta_above_delta_of_zero_is_flagged_not_bracketed():
+    """δ ≥ δ(0): (0, δ)-DP holds and ε(δ) is ≤ 0; the result says so (issue 19)."""
+    c = shiftdp.compose([SubsampledGaussian(0.00208, 0.54, count=5)], delta=4.466e-2)
+    assert c.at_zero and c.upper == 0.0
+    assert "ε(δ) ≤ 0" in repr(c)
+    d = shiftdp.compose([SubsampledGaussian(0.00208, 0.54, count=5)], epsilon=0.0)
+    assert d.upper <= 4.466e-2
 
 
 def test_exactly_one_target():

@@ -514,10 +514,34 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     )
 }
 
-fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+/// H0 of the LMC results: the run is Langevin Monte Carlo, whose noise is `N(0, 2ηI)`,
+/// i.e. σ = √(2/η) in NoisyGD's parametrization (`X_{k+1} = X_k − η(∇F + Z)`,
+/// `Z ~ N(0, σ²I)`): σ²η = 2. The μ of Props 5.1, Cor 5.2 and Cor 5.4 do not depend on
+/// σ because of this; a `--noise` that breaks it would make them unsound (found by the
+/// long validation run: with σ = 0.153, η = 0.734 Prop 5.1 gave μ = 0.084 where the
+/// exact μ of the run is 0.908). Checked as `σ²η ∋ 2` in interval arithmetic: σ derived
+/// from η (no `--noise`) passes; a decimal σ passes only if σ²η = 2 exactly.
+fn langevin(id: &str, s: &Setting) -> Result<()> {
     if s.algorithm != Algorithm::Lmc {
         return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
     }
+    let s2eta = s.sigma.square() * s.eta.clone();
+    let two = two();
+    if s2eta.lo() > two.hi() || s2eta.hi() < two.lo() {
+        return Err(hyp(
+            id,
+            "H0: Langevin noise N(0, 2ηI), i.e. σ = √(2/η)",
+            format!(
+                "σ²η = {} ≠ 2; omit --noise for LMC, where σ = √(2/η) is implied",
+                fmt(&s2eta)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+    langevin(id, s)?;
     let m = match &s.m {
         Some(m) if m.is_positive() => m.clone(),
         _ => {
@@ -608,9 +632,7 @@ pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
 }
 
 fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
-    if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
-    }
+    langevin(id, s)?;
     let d =
         s.d.clone()
             .ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give --diameter"))?;
