@@ -35,7 +35,7 @@ declare -A CORNERS=(
   [t-1]="steps=1"
   [tiny-sigma]="noise=0.05..0.2"
   [huge-sigma]="noise=20..200"
-  [long-run]="steps=2000..20000"
+  [long-run]="steps=300..1000"
   [p-to-0]="batch=1,n=200..1000"
 )
 

@@ -177,13 +177,30 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
         region,
     };
     let mut reports = vec![];
+    let with_conversions = (all && opts.region.is_empty()) || conversions_only;
+    let pb = super::progress_bar(
+        (entries.len() + usize::from(with_conversions)) as u64,
+        "bounds",
+    );
     for e in &entries {
+        if let Some(pb) = &pb {
+            pb.set_message(e.id);
+        }
         reports.push(check_bound(e, &opts)?);
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
     }
     // the conversion checks have no parameter region of a run: `--region` does not apply
-    if (all && opts.region.is_empty()) || conversions_only {
+    if with_conversions {
+        if let Some(pb) = &pb {
+            pb.set_message(conversions::CONVERSIONS_ID);
+        }
         let n = a.samples.unwrap_or(conversions::DEFAULT_SAMPLES);
         reports.push(conversions::check_conversions(n, a.seed)?);
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
     }
     let total: usize = reports.iter().map(|r| r.violations.len()).sum();
     let errors: usize = reports.iter().map(|r| r.errors.len()).sum();

@@ -42,6 +42,38 @@ pub struct Output {
     pub human: String,
 }
 
+/// A progress bar on standard error counting `total` `unit`s, or None when standard
+/// error is not a terminal (pipes, CI logs and `--json` consumers see nothing).
+pub fn progress_bar(total: u64, unit: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || total == 0 {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{{bar:40}} {{pos}}/{{len}} {unit}  {{msg}}"
+    )) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+/// A spinner with elapsed time on standard error for one long call (None when standard
+/// error is not a terminal); finish it with `finish_and_clear`.
+pub fn spinner(msg: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
+        pb.set_style(style);
+    }
+    pb.set_message(msg.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    Some(pb)
+}
+
 /// Parses a user-supplied decimal number into an enclosure at `prec` bits.
 ///
 /// # Errors

@@ -163,20 +163,6 @@ pub fn run_human(run: &Run) -> String {
     s
 }
 
-fn progress(total: u64) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() || total == 0 {
-        return None;
-    }
-    let pb = indicatif::ProgressBar::new(total);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} obligations  {msg}")
-    {
-        pb.set_style(style);
-    }
-    Some(pb)
-}
-
 /// Runs `shiftdp verify`.
 ///
 /// # Errors
@@ -272,7 +258,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
                 .iter()
                 .map(|f| f.as_ref().map_or(0, |p| p.obligations.len()))
                 .sum();
-            let pb = progress(total as u64);
+            let pb = super::progress_bar(total as u64, "obligations");
             let tick = |id: &str| {
                 if let Some(pb) = &pb {
                     pb.set_message(id.to_string());

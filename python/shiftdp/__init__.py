@@ -120,12 +120,57 @@ def _num(x: object, name: str) -> Union[str, float]:
     raise TypeError(f"{name}: expected a number (str, int, float, Decimal), got {type(x).__name__}")
 
 
+def _parameter_error(name: str, x: object, reason: str) -> "ParameterError":
+    e = ParameterError(f"invalid {name} = {x!r}: {reason}")
+    e.name, e.value, e.reason = name, repr(x), reason
+    return e
+
+
+def _float(x: object, name: str) -> float:
+    """A float argument: numbers and numeric strings; anything else is a TypeError, a
+    string or integer that is no float a ParameterError naming the argument."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name}: expected a number, got a bool")
+    if isinstance(x, (str, _numbers.Real, _decimal.Decimal)):
+        try:
+            return float(x)  # type: ignore[arg-type]
+        except (ValueError, OverflowError) as err:
+            raise _parameter_error(name, x, f"not a float ({err})") from None
+    raise TypeError(f"{name}: expected a number, got {type(x).__name__}")
+
+
+def _int(x: object, name: str, hi: int = 2**63 - 1) -> int:
+    """A count argument: ints, integral floats and integer strings in [0, ``hi``] (the
+    core's unsigned 64-bit range by default); outside it a ParameterError naming the
+    argument, not Python's OverflowError."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name}: expected an int, got a bool")
+    if isinstance(x, int):
+        v = x
+    elif isinstance(x, float):
+        if not x.is_integer():
+            raise _parameter_error(name, x, "must be an integer")
+        v = int(x)
+    elif isinstance(x, str):
+        try:
+            v = int(x)
+        except ValueError:
+            raise _parameter_error(name, x, "must be an integer") from None
+    elif isinstance(x, _numbers.Integral):
+        v = int(x)
+    else:
+        raise TypeError(f"{name}: expected an int, got {type(x).__name__}")
+    if not 0 <= v <= hi:
+        raise _parameter_error(name, x, f"must be an integer in [0, {hi}]")
+    return v
+
+
 def _bits(bits: Optional[int]) -> Optional[int]:
     if bits is None:
         return None
     if isinstance(bits, bool) or not isinstance(bits, _numbers.Integral):
         raise TypeError(f"bits: expected an int, got {type(bits).__name__}")
-    return int(bits)
+    return _int(bits, "bits", hi=2**32 - 1)  # the core refuses outside 24..=2^15 by name
 
 
 def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
@@ -196,15 +241,15 @@ def compose(
         kind, p, mu, count = core()
         if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
             raise TypeError(f"count: expected an int, got {type(count).__name__}")
-        parts.append((kind, float(p), float(mu), int(count)))
+        parts.append((kind, _float(p, "p"), _float(mu, "mu"), _int(count, "count")))
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    d = _core.compose(parts, target, float(value), float(tolerance), grid)  # type: ignore[arg-type]
+    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)  # type: ignore[arg-type]
     return Composed(
         composition=d["composition"],
         quantity="epsilon" if target == "delta" else "delta",
-        at=float(value),  # type: ignore[arg-type]
+        at=_float(value, target),
         interval=Interval._from_core(d["interval"]),
         orders=d["orders"],
         grid=list(d["grid"]),
@@ -294,7 +339,13 @@ def calibrate_dpsgd(
     Ctrl-C raises ``KeyboardInterrupt``.
     """
     return _calibration(
-        _core.calibrate_poisson(float(q), int(steps), float(delta), float(epsilon), float(resolution))
+        _core.calibrate_poisson(
+            _float(q, "q"),
+            _int(steps, "steps"),
+            _float(delta, "delta"),
+            _float(epsilon, "epsilon"),
+            _float(resolution, "resolution"),
+        )
     )
 
 
@@ -324,7 +375,7 @@ def calibrate_run(
         pairs.append((key, _num(v, k)))
     return _calibration(
         _core.calibrate_run(
-            algorithm, pairs, _num(delta, "delta"), float(epsilon), only, float(resolution)
+            algorithm, pairs, _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
         )
     )
 
@@ -354,16 +405,16 @@ def exact_mu(
     """
     ends, pos = _core.exact_mu(
         algorithm,
-        int(n),
+        _int(n, "n"),
         _num(eta, "eta"),
         _num(noise, "noise"),
         _num(sensitivity, "sensitivity"),
         _num(curvature, "curvature"),
-        None if steps is None else int(steps),
-        None if epochs is None else int(epochs),
-        None if batch is None else int(batch),
-        None if position is None else int(position),
-        int(bits),
+        None if steps is None else _int(steps, "steps"),
+        None if epochs is None else _int(epochs, "epochs"),
+        None if batch is None else _int(batch, "batch"),
+        None if position is None else _int(position, "position"),
+        _int(bits, "bits"),
     )
     return Interval._from_core(ends), pos
 
@@ -398,7 +449,15 @@ def check_claim(
     """
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise TypeError("samples: expected an int ≥ 1")
-    status, runs = _core.check_claim(claim, family, region, float(tolerance), samples, int(seed), _bits(bits))
+    status, runs = _core.check_claim(
+        claim,
+        family,
+        region,
+        _float(tolerance, "tolerance"),
+        None if samples is None else _int(samples, "samples"),
+        _int(seed, "seed"),
+        _bits(bits),
+    )
     obligations = [
         Obligation(
             label=label,
@@ -445,19 +504,27 @@ def schedule(
         if not lengths:
             raise TypeError("schedule: give steps= when contraction, sensitivity and noise are scalars")
         steps = max(lengths)
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+    if isinstance(steps, bool) or not isinstance(steps, int):
         raise TypeError("steps: expected an int ≥ 1")
+    steps = _int(steps, "steps", hi=10**7)  # the certified schedule's limit
+    if steps < 1:
+        raise _parameter_error("steps", steps, "must be ≥ 1")
 
     def vec(x: Any, name: str) -> List[float]:
         if isinstance(x, bool):
             raise TypeError(f"{name}: expected a number or a sequence of numbers")
         if isinstance(x, _numbers.Real):
-            return [float(x)] * steps  # type: ignore[operator]
-        return [float(v) for v in x]
+            return [_float(x, name)] * steps  # type: ignore[operator]
+        return [_float(v, name) for v in x]
 
     c, s, n = vec(contraction, "contraction"), vec(sensitivity, "sensitivity"), vec(noise, "noise")
     t, mu_dec, mu, est, shifts, gaps, profile = _core.schedule(
-        c, s, n, None if diameter is None else float(diameter), tau, _bits(bits)
+        c,
+        s,
+        n,
+        None if diameter is None else _float(diameter, "diameter"),
+        None if tau is None else _int(tau, "tau"),
+        _bits(bits),
     )
     return Schedule(
         tau=t,
