@@ -38,7 +38,7 @@
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 use crate::analysis::{Query, analyze};
-use crate::composition::{Component, Composition};
+use crate::composition::{Component, Composition, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::precision::rounding::next_up_f64;
@@ -236,7 +236,11 @@ impl NoiseProblem for PoissonGaussian {
         // μ = 1/σ: the correctly rounded quotient is within half an ulp, one ulp up is ≥
         let mu = next_up_f64(1.0 / sigma);
         let c = Composition::new().with(Component::poisson(self.q, mu)?, self.steps)?;
-        let e = c.compose_for_delta(self.delta, None)?.epsilon(self.delta)?;
+        // one composition at the engine's grid (no refinement), or the exact closed form
+        // at q = 1 (Composition::answer)
+        let e = c
+            .answer(Target::Delta(self.delta), f64::MAX, None)?
+            .interval;
         Ok((
             e.upper,
             "certified PLD composition (Poisson, add/remove)".into(),

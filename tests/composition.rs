@@ -218,3 +218,35 @@ fn delta_above_delta_at_zero_is_flagged() {
     let b = c.answer(Target::Delta(d0.lower * 0.5), 5e-4, None).unwrap();
     assert!(!b.at_zero() && b.interval.upper > 0.0, "{:?}", b.interval);
 }
+
+/// Subsampling with p = 1 is no subsampling: `C_1(G(μ))^{⊗k}` and the Poisson pair at
+/// p = 1 are answered by the closed form `G(√k μ)`, whose interval meets the engine's
+/// (found by the CLI fuzzer: `calibrate poisson --q 1` ran each probe through the engine,
+/// over 20 s per calibration).
+#[test]
+fn full_sampling_uses_the_gaussian_closed_form() {
+    use shiftdp::composition::answer::Method;
+    for comp in [
+        Component::subsampled(1.0, 0.3).unwrap(),
+        Component::poisson(1.0, 0.3).unwrap(),
+    ] {
+        let c = Composition::new().with(comp, 50).unwrap();
+        let a = c.answer(Target::Delta(1e-6), 5e-4, None).unwrap();
+        assert!(matches!(a.method, Method::GaussianClosedForm { .. }));
+        let (lo, hi) = gdp_eps(0.3 * 50f64.sqrt(), 1e-6);
+        assert!(
+            a.interval.lower <= hi && lo <= a.interval.upper,
+            "{:?}",
+            a.interval
+        );
+        let e = c
+            .compose_for_delta(1e-6, None)
+            .unwrap()
+            .epsilon(1e-6)
+            .unwrap();
+        assert!(
+            e.lower <= a.interval.upper && a.interval.lower <= e.upper,
+            "{e:?}"
+        );
+    }
+}

@@ -142,7 +142,12 @@ fn line(c: &Calibration, target: &str) -> String {
 }
 
 fn solve(p: &dyn NoiseProblem, t: &Target) -> Result<Calibration> {
-    smallest_noise(p, t.epsilon, t.resolution)
+    let pb = super::spinner("calibrating σ (each probe a certified computation)");
+    let r = smallest_noise(p, t.epsilon, t.resolution);
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    r
 }
 
 /// Runs `shiftdp calibrate`.

@@ -78,8 +78,9 @@ impl Answer {
 }
 
 impl Composition {
-    /// `Some(enclosure of √(Σ kᵢ μᵢ²))` if every component is Gaussian (the composition
-    /// is then exactly `G(μ)`, DRS22 Cor 3.3), else `None`.
+    /// `Some(enclosure of √(Σ kᵢ μᵢ²))` if every component is Gaussian — `G(μ)`, or a
+    /// subsampled one at p = 1 — (the composition is then exactly `G(μ)`, DRS22 Cor 3.3),
+    /// else `None`.
     ///
     /// # Example
     /// ```
@@ -93,8 +94,14 @@ impl Composition {
     pub fn gaussian_mu(&self) -> Option<Enclosure> {
         let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
         for (c, k) in self.parts() {
-            let super::Component::Gaussian { mu } = c else {
-                return None;
+            // p = 1 subsampling is no subsampling: C_1(G(μ)) = G(μ) and both Poisson
+            // directions p G(μ) + (1 − p) Id are G(μ) at p = 1
+            let mu = match c {
+                super::Component::Gaussian { mu }
+                | super::Component::Subsampled { p: 1.0, mu }
+                | super::Component::PoissonRemove { p: 1.0, mu }
+                | super::Component::PoissonAdd { p: 1.0, mu } => mu,
+                _ => return None,
             };
             let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
             s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
