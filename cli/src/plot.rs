@@ -100,7 +100,11 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
     let mut envelope: Vec<(f64, f64)> = vec![];
     let mut last_best: Option<String> = None;
     let mut last_err: Option<Error> = None;
+    let pb = super::progress_bar(xs.len() as u64, "points");
     for &x in &xs {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
         let mut sa = a.setting.clone();
         match a.x {
             XAxis::Steps => {
@@ -140,6 +144,9 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
                 }
             }
         }
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
     }
     if by_id.is_empty() {
         return Err(last_err.unwrap_or(Error::NotCertified {
