@@ -142,12 +142,10 @@ fn line(c: &Calibration, target: &str) -> String {
 }
 
 fn solve(p: &dyn NoiseProblem, t: &Target) -> Result<Calibration> {
-    let pb = super::spinner("calibrating σ (each probe a certified computation)");
-    let r = smallest_noise(p, t.epsilon, t.resolution);
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    r
+    super::with_spinner(
+        "calibrating σ (each probe a certified computation)",
+        || smallest_noise(p, t.epsilon, t.resolution),
+    )
 }
 
 /// Runs `shiftdp calibrate`.

@@ -64,12 +64,10 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
 pub fn run(a: &CompareArgs) -> Result<Output> {
     let s = a.setting.setting(a.algorithm)?;
     let prec = Precision::from_bits(a.bits)?;
-    let pb = super::spinner("computing every bound of the run");
-    let analysis = analyze(&s, &Query::epsilon_at(&a.delta)?, prec);
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    let analysis = analysis?;
+    let query = Query::epsilon_at(&a.delta)?;
+    let analysis = super::with_spinner("computing every bound of the run", || {
+        analyze(&s, &query, prec)
+    })?;
     let rows = analysis.entries();
     let best = analysis.best_index();
     let mut human = format!(

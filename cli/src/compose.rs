@@ -187,12 +187,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             ));
         }
     };
-    let pb = super::spinner("composing");
-    let ans = c.answer(target, a.tolerance, a.grid);
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    let ans = ans?;
+    let ans = super::with_spinner("composing", || c.answer(target, a.tolerance, a.grid))?;
     let infos = ans.composed().map(|r| r.info.clone()).unwrap_or_default();
     let orders = ans.composed().map_or(1, Composed::orders);
     let clt = c.clt_mu();

@@ -284,19 +284,16 @@ pub fn run(a: &ExactArgs) -> Result<Output> {
     if a.dim == 0 {
         return Err(Error::param("dim", 0, "must be ≥ 1"));
     }
-    let pb = super::spinner("computing the exact instance");
-    let out = if a.setting.diameter.is_some() {
-        run_clamped(a, &s, &q, ib)
-    } else {
-        match a.method {
-            Method::Sgd => run_mixture(a, &s, &q),
-            _ => run_gaussian(a, &s, &q, prec, ib),
+    super::with_spinner("computing the exact instance", || {
+        if a.setting.diameter.is_some() {
+            run_clamped(a, &s, &q, ib)
+        } else {
+            match a.method {
+                Method::Sgd => run_mixture(a, &s, &q),
+                _ => run_gaussian(a, &s, &q, prec, ib),
+            }
         }
-    };
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    out
+    })
 }
 
 fn method_name(m: Method) -> &'static str {

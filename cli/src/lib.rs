@@ -58,12 +58,12 @@ pub fn progress_bar(total: u64, unit: &str) -> Option<indicatif::ProgressBar> {
     Some(pb)
 }
 
-/// A spinner with elapsed time on standard error for one long call (None when standard
-/// error is not a terminal); finish it with `finish_and_clear`.
-pub fn spinner(msg: &str) -> Option<indicatif::ProgressBar> {
+/// Runs `work` with a spinner and the elapsed time on standard error (only when standard
+/// error is a terminal), cleared when `work` returns.
+pub fn with_spinner<T>(msg: &str, work: impl FnOnce() -> T) -> T {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
-        return None;
+        return work();
     }
     let pb = indicatif::ProgressBar::new_spinner();
     if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
@@ -71,7 +71,9 @@ pub fn spinner(msg: &str) -> Option<indicatif::ProgressBar> {
     }
     pb.set_message(msg.to_string());
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
-    Some(pb)
+    let out = work();
+    pb.finish_and_clear();
+    out
 }
 
 /// Parses a user-supplied decimal number into an enclosure at `prec` bits.

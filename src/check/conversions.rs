@@ -131,17 +131,13 @@ impl Tally<'_> {
         }
     }
     fn refused(&mut self, e: &Error) {
-        self.rep.skipped += 1;
-        let reason = match e {
+        self.rep.skip(match e {
             Error::NotCertified { what, .. } => format!("not certified: {what}"),
             other => format!(
                 "refused: {}",
                 other.to_string().chars().take(60).collect::<String>()
             ),
-        };
-        if !self.rep.skip_reasons.contains(&reason) {
-            self.rep.skip_reasons.push(reason);
-        }
+        });
     }
 }
 
@@ -174,22 +170,7 @@ pub fn check_conversions_scaled(samples: usize, seed: u64, scale: f64) -> Result
         return Err(Error::param("scale", scale, "must be finite and > 0"));
     }
     let mut rng = SplitMix64::new(salted(seed, CONVERSIONS_ID));
-    let mut rep = BoundReport {
-        id: CONVERSIONS_ID,
-        region: CONVERSIONS_REGION,
-        samples_run: 0,
-        skipped: 0,
-        inadmissible: 0,
-        overrides: vec![],
-        skip_reasons: vec![],
-        instances: 0,
-        violations: vec![],
-        inconclusive: 0,
-        comparisons: 0,
-        tightness: vec![],
-        tightness_at: vec![],
-        errors: vec![],
-    };
+    let mut rep = BoundReport::new(CONVERSIONS_ID, CONVERSIONS_REGION);
     for i in 0..samples {
         let mu = pick(&mut rng, &[1e-3, 1e-2, 20.0, 100.0, 1000.0, 3e4], 1e-3, 1e3);
         let delta = pick(&mut rng, &[1e-300, 1e-100, 1e-16, 0.3, 0.5], 1e-300, 0.5);

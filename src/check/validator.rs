@@ -105,6 +105,35 @@ pub struct BoundReport {
 }
 
 impl BoundReport {
+    /// Counts one skipped point and records its reason (a failed hypothesis or a
+    /// refusal) once.
+    pub fn skip(&mut self, reason: String) {
+        self.skipped += 1;
+        if !self.skip_reasons.contains(&reason) {
+            self.skip_reasons.push(reason);
+        }
+    }
+
+    /// An empty report for the bound `id` over `region` (nothing run yet).
+    pub fn new(id: &'static str, region: &'static str) -> BoundReport {
+        BoundReport {
+            id,
+            region,
+            samples_run: 0,
+            skipped: 0,
+            inadmissible: 0,
+            overrides: vec![],
+            skip_reasons: vec![],
+            instances: 0,
+            violations: vec![],
+            inconclusive: 0,
+            comparisons: 0,
+            tightness: vec![],
+            tightness_at: vec![],
+            errors: vec![],
+        }
+    }
+
     /// `(min, median, max)` of the tightness ratios, if any.
     pub fn tightness_summary(&self) -> Option<(f64, f64, f64)> {
         let mut v: Vec<f64> = self
@@ -178,22 +207,8 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
     }
     // one independent stream per bound id, so `all` and single runs agree
     let mut rng = SplitMix64::new(salted(opts.seed, entry.id));
-    let mut rep = BoundReport {
-        id: entry.id,
-        region: entry.region,
-        samples_run: 0,
-        skipped: 0,
-        inadmissible: 0,
-        overrides: opts.region.iter().map(|o| o.to_string()).collect(),
-        skip_reasons: vec![],
-        instances: 0,
-        violations: vec![],
-        inconclusive: 0,
-        comparisons: 0,
-        tightness: vec![],
-        tightness_at: vec![],
-        errors: vec![],
-    };
+    let mut rep = BoundReport::new(entry.id, entry.region);
+    rep.overrides = opts.region.iter().map(|o| o.to_string()).collect();
     for _ in 0..n {
         let mut params = (entry.sample)(&mut rng);
         region::apply(&opts.region, &mut rng, &mut params);
@@ -216,13 +231,6 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         }
     }
     Ok(rep)
-}
-
-fn skip(rep: &mut BoundReport, hypothesis: String) {
-    rep.skipped += 1;
-    if !rep.skip_reasons.contains(&hypothesis) {
-        rep.skip_reasons.push(hypothesis);
-    }
 }
 
 /// Records the certain violations of one domination report; false-positive guard for
@@ -263,7 +271,7 @@ fn run_library(
 ) {
     let bound = match bound_named(setting, entry.id) {
         Some(Ok(b)) => b,
-        Some(Err(Error::Hypothesis { hypothesis, .. })) => return skip(rep, hypothesis),
+        Some(Err(Error::Hypothesis { hypothesis, .. })) => return rep.skip(hypothesis),
         Some(Err(e)) => {
             rep.errors
                 .push(format!("[{}] bound: {e}", fmt_params(params)));
@@ -361,7 +369,7 @@ fn run_renyi(
 ) {
     let cases = match f(setting, 128) {
         Ok(c) => c,
-        Err(Error::Hypothesis { hypothesis, .. }) => return skip(rep, hypothesis),
+        Err(Error::Hypothesis { hypothesis, .. }) => return rep.skip(hypothesis),
         Err(e) => {
             rep.errors
                 .push(format!("[{}] bound/instances: {e}", fmt_params(params)));

@@ -107,6 +107,13 @@ impl Enclosure {
         (lo <= hi).then_some(Enclosure { lo, hi })
     }
 
+    /// The point enclosure of an MPFR number; a NaN gives the whole line
+    /// ([`Enclosure::everything`]: valid, useless, and refused by every finiteness check)
+    /// instead of a panic.
+    pub fn from_float(x: &Float) -> Enclosure {
+        Enclosure::new(x.clone(), x.clone()).unwrap_or_else(|| Enclosure::everything(x.prec()))
+    }
+
     /// An enclosure of the f64 `x` at `prec` bits (exact when `prec ≥ 53`).
     pub fn from_f64(prec: u32, x: f64) -> Self {
         Enclosure {

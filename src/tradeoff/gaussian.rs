@@ -220,15 +220,6 @@ impl Gaussian {
     }
 }
 
-impl Enclosure {
-    /// The point enclosure of an MPFR number; a NaN gives the whole line
-    /// ([`Enclosure::everything`]: valid, useless, and refused by every finiteness check)
-    /// instead of a panic.
-    pub fn from_float(x: &Float) -> Enclosure {
-        Enclosure::new(x.clone(), x.clone()).unwrap_or_else(|| Enclosure::everything(x.prec()))
-    }
-}
-
 /// `√(Σ μᵢ²)` rounded up to an f64 (the GDP composition rule with a safe rounding).
 pub fn compose_mu_up(mus: &[f64]) -> f64 {
     let mut acc = Enclosure::from_u64(64, 0);
@@ -825,31 +816,25 @@ mod tests {
     /// enclosure computed at a lower precision (an independent evaluation).
     #[test]
     fn conversions_certify_beyond_f64_exponent_range() {
+        type Conv = fn(&Enclosure, &Enclosure, Precision) -> Result<Certified>;
         for bits in [1100u32, 2048, 4096] {
             for (mu, x) in [(3.0, 1.0), (0.5, 0.2), (1.0, 6.0)] {
                 let m = Enclosure::from_f64(bits, mu);
-                let e = Enclosure::from_f64(bits, x);
-                let hi = Gaussian::delta(&m, &e, Precision::Bits(bits)).expect("certified");
-                let lo = Gaussian::delta(&m, &e, Precision::Bits(256)).expect("256 bits");
-                assert!(
-                    hi.enclosure.rel_width_log2() < -(bits as f64) + 8.0,
-                    "{bits} {mu} {x}"
-                );
-                assert!(
-                    lo.lower() <= hi.lower() && hi.upper() <= lo.upper(),
-                    "{bits} {mu} {x}"
-                );
-                let d = Enclosure::from_f64(bits, x * 1e-3);
-                let hi = Gaussian::epsilon(&m, &d, Precision::Bits(bits)).expect("certified");
-                let lo = Gaussian::epsilon(&m, &d, Precision::Bits(256)).expect("256 bits");
-                assert!(
-                    hi.enclosure.rel_width_log2() < -(bits as f64) + 8.0,
-                    "{bits} {mu} {x}"
-                );
-                assert!(
-                    lo.lower() <= hi.lower() && hi.upper() <= lo.upper(),
-                    "{bits} {mu} {x}"
-                );
+                // δ(ε) at ε = x, ε(δ) at δ = x·10⁻³
+                let cases: [(Conv, f64); 2] = [(Gaussian::delta, x), (Gaussian::epsilon, x * 1e-3)];
+                for (conv, arg) in cases {
+                    let e = Enclosure::from_f64(bits, arg);
+                    let hi = conv(&m, &e, Precision::Bits(bits)).expect("certified");
+                    let lo = conv(&m, &e, Precision::Bits(256)).expect("256 bits");
+                    assert!(
+                        hi.enclosure.rel_width_log2() < -(bits as f64) + 8.0,
+                        "{bits} {mu} {arg}"
+                    );
+                    assert!(
+                        lo.lower() <= hi.lower() && hi.upper() <= lo.upper(),
+                        "{bits} {mu} {arg}"
+                    );
+                }
             }
         }
     }
