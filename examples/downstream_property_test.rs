@@ -15,12 +15,12 @@ use shiftdp::testing::{gdp_dominates, settings};
 
 /// The accountant under test, with its bug.
 fn buggy_mu(run: &Setting) -> f64 {
-    (run.t as f64).sqrt() * run.unit().upper_f64() / 2.0
+    (run.t() as f64).sqrt() * run.unit().upper_f64() / 2.0
 }
 
 /// The correct composition bound, for contrast.
 fn correct_mu(run: &Setting) -> f64 {
-    (run.t as f64).sqrt() * run.unit().upper_f64()
+    (run.t() as f64).sqrt() * run.unit().upper_f64()
 }
 
 fn property(mu: fn(&Setting) -> f64) -> Result<(), Box<TestError<Setting>>> {

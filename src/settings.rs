@@ -140,7 +140,7 @@ impl RawSetting {
     ///     .with("eta", 1.0)?.with("noise", 1.0)?.with("sensitivity", 1000u64)?
     ///     .with("contraction", "0.9999")?;
     /// let s = Setting::new(Algorithm::Cgd, &raw)?;
-    /// assert_eq!((s.n, s.b, s.t), (60000, 1500, 2000));
+    /// assert_eq!((s.n(), s.b(), s.t()), (60000, 1500, 2000));
     /// assert!(RawSetting::default().with("eta", f64::NAN).is_err());
     /// assert!(RawSetting::default().with("speed", 1.0).is_err());
     /// # Ok::<(), shiftdp::Error>(())
@@ -199,49 +199,73 @@ impl RawSetting {
     }
 }
 
-/// A validated setting. Integers are exact; reals are enclosures of the typed decimals.
+/// A validated setting: the one description of a run that every bound, analysis,
+/// schedule and check takes. Integers are exact; reals are enclosures of the typed
+/// decimals.
+///
+/// The fields are private: a `Setting` exists only through the validating
+/// constructors ([`Setting::new`], [`Setting::from_pairs`], and [`RawSetting::with`]
+/// for Rust values), so every `Setting` a bound sees has passed the checks of
+/// [`Setting::new`]. Read it through the accessors below.
 #[derive(Debug, Clone)]
 pub struct Setting {
     /// Batch scheme.
-    pub algorithm: Algorithm,
+    pub(crate) algorithm: Algorithm,
     /// Dataset size n ≥ 1.
-    pub n: u64,
+    pub(crate) n: u64,
     /// Batch size 1 ≤ b ≤ n (= n for full batch).
-    pub b: u64,
+    pub(crate) b: u64,
     /// Steps t ≥ 1.
-    pub t: u64,
+    pub(crate) t: u64,
     /// Epochs E = t/l as given or derived (cyclic/stochastic), as a decimal string.
-    pub epochs: Option<Enclosure>,
+    pub(crate) epochs: Option<Enclosure>,
     /// Step size η > 0.
-    pub eta: Enclosure,
+    pub(crate) eta: Enclosure,
     /// Noise σ > 0.
-    pub sigma: Enclosure,
+    pub(crate) sigma: Enclosure,
     /// Gradient sensitivity L > 0.
-    pub l: Enclosure,
+    pub(crate) l: Enclosure,
     /// Strong convexity m ≥ 0, if given.
-    pub m: Option<Enclosure>,
+    pub(crate) m: Option<Enclosure>,
     /// Smoothness M > 0, if given.
-    pub big_m: Option<Enclosure>,
+    pub(crate) big_m: Option<Enclosure>,
     /// Contraction c: given directly, or derived from (η, m, M).
-    pub c: Option<Enclosure>,
+    pub(crate) c: Option<Enclosure>,
     /// Whether c was given directly (then Lemma 2.8 is the user's assertion).
-    pub c_given: bool,
+    pub(crate) c_given: bool,
     /// Diameter D > 0 of the constraint set, if constrained.
-    pub d: Option<Enclosure>,
+    pub(crate) d: Option<Enclosure>,
     /// Exact rational values of η, L and D as typed (for integer thresholds such as
     /// `t ≥ Dn/(ηL)` and `⌈Dn/(ηL)⌉`, which enclosures could only bracket).
-    pub exact: ExactParams,
+    pub(crate) exact: ExactParams,
 }
 
 /// Exact rational values of the parameters that enter integer thresholds.
 #[derive(Debug, Clone)]
 pub struct ExactParams {
     /// η.
-    pub eta: Rational,
+    pub(crate) eta: Rational,
     /// L.
-    pub l: Rational,
+    pub(crate) l: Rational,
     /// D.
-    pub d: Option<Rational>,
+    pub(crate) d: Option<Rational>,
+}
+
+impl ExactParams {
+    /// η as typed, exactly.
+    pub fn eta(&self) -> &Rational {
+        &self.eta
+    }
+
+    /// L as typed, exactly.
+    pub fn sensitivity(&self) -> &Rational {
+        &self.l
+    }
+
+    /// D as typed, exactly, if given.
+    pub fn diameter(&self) -> Option<&Rational> {
+        self.d.as_ref()
+    }
 }
 
 /// Parses a finite decimal (`123`, `-0.5`, `1.25e-3`) into an exact rational.
@@ -349,7 +373,7 @@ impl Setting {
     ///     ("n", "1000"), ("steps", "100"), ("eta", "0.1"), ("noise", "1"),
     ///     ("sensitivity", "2"), ("strong-convexity", "0.5"), ("smoothness", "1"),
     /// ])?;
-    /// assert_eq!((s.n, s.b, s.t), (1000, 1000, 100));
+    /// assert_eq!((s.n(), s.b(), s.t()), (1000, 1000, 100));
     /// assert!(Setting::from_pairs(Algorithm::Gd, &[("n", "-3")]).is_err());
     /// # Ok::<(), shiftdp::Error>(())
     /// ```
@@ -600,6 +624,78 @@ impl Setting {
             c_given,
             d,
         })
+    }
+
+    /// The batch scheme (full, cyclic, stochastic, Langevin).
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Dataset size n ≥ 1.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// Batch size 1 ≤ b ≤ n (b = n for full batch).
+    pub fn b(&self) -> u64 {
+        self.b
+    }
+
+    /// Number of steps t ≥ 1.
+    pub fn t(&self) -> u64 {
+        self.t
+    }
+
+    /// Epochs E = t/l, as given or derived (cyclic and stochastic batches).
+    pub fn epochs(&self) -> Option<&Enclosure> {
+        self.epochs.as_ref()
+    }
+
+    /// Step size η > 0 (enclosure of the typed decimal).
+    pub fn eta(&self) -> &Enclosure {
+        &self.eta
+    }
+
+    /// Noise σ > 0: the per-step noise is `N(0, σ²I)` scaled by η (BSA24 eq. 2.1).
+    pub fn sigma(&self) -> &Enclosure {
+        &self.sigma
+    }
+
+    /// Gradient sensitivity `L = sup ‖∇f − ∇f′‖ > 0` (L′-Lipschitz losses give 2L′).
+    pub fn sensitivity(&self) -> &Enclosure {
+        &self.l
+    }
+
+    /// Strong convexity m ≥ 0, if given.
+    pub fn strong_convexity(&self) -> Option<&Enclosure> {
+        self.m.as_ref()
+    }
+
+    /// Smoothness M > 0, if given.
+    pub fn smoothness(&self) -> Option<&Enclosure> {
+        self.big_m.as_ref()
+    }
+
+    /// Contraction `c = max{|1 − ηm|, |1 − ηM|}` (BSA24 Lemma 2.8), given directly or
+    /// derived from (η, m, M).
+    pub fn contraction(&self) -> Option<&Enclosure> {
+        self.c.as_ref()
+    }
+
+    /// Whether the contraction was given directly (Lemma 2.8 is then the user's
+    /// assertion) rather than derived from (η, m, M).
+    pub fn contraction_given(&self) -> bool {
+        self.c_given
+    }
+
+    /// Diameter D > 0 of the constraint set, if the run is constrained.
+    pub fn diameter(&self) -> Option<&Enclosure> {
+        self.d.as_ref()
+    }
+
+    /// Exact rational values of η, L and D as typed (for integer thresholds).
+    pub fn exact_params(&self) -> &ExactParams {
+        &self.exact
     }
 
     /// Batches per epoch `l = n/b` if it is an integer.

@@ -12,7 +12,7 @@
 //! use shiftdp::testing::{gdp_dominates, settings};
 //! proptest!(ProptestConfig::with_cases(4), |(run in settings("gd").unwrap())| {
 //!     // BSA24 Thm 4.1 by hand: √t · L/(bσ) is a valid μ for NoisyGD
-//!     let mu = (run.t as f64).sqrt() * run.unit().upper_f64();
+//!     let mu = (run.t() as f64).sqrt() * run.unit().upper_f64();
 //!     gdp_dominates("gd", &run, mu).map_err(|c| TestCaseError::fail(c.to_string()))?;
 //! });
 //! ```

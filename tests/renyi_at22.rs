@@ -530,7 +530,7 @@ fn recipe_b_selects_b2_when_c_rounds_up_to_one() {
         ("contraction", "0.99999999999999992"),
         ("diameter", "0.3"),
     ]);
-    let c = s.c.as_ref().unwrap();
+    let c = s.contraction().unwrap();
     assert!(c.mid_f64() < 1.0 && c.upper_f64() == 1.0);
     assert_eq!(recipe_b_id(&s), EQ_B2);
     assert_eq!(recipe_b_inputs(&s).unwrap().c, None);

@@ -236,19 +236,19 @@ pub struct TradeoffPlotArgs {
 fn instance_mu(s: &shiftdp::settings::Setting) -> Option<f64> {
     use shiftdp::exact::gaussian::{Schedule, scalar_mu};
     use shiftdp::settings::Algorithm;
-    let c = s.c.as_ref()?.mid_f64();
-    let eta = s.eta.mid_f64();
-    let (sigma, l) = (s.sigma.mid_f64(), s.l.mid_f64());
+    let c = s.contraction()?.mid_f64();
+    let eta = s.eta().mid_f64();
+    let (sigma, l) = (s.sigma().mid_f64(), s.sensitivity().mid_f64());
     let h = (1.0 - c) / eta;
-    match s.algorithm {
+    match s.algorithm() {
         Algorithm::Gd | Algorithm::Lmc => {
-            let sched = Schedule::full(s.n, s.t as usize, eta, sigma).ok()?;
+            let sched = Schedule::full(s.n(), s.t() as usize, eta, sigma).ok()?;
             Some(scalar_mu(&sched, &h, &l))
         }
         Algorithm::Cgd => {
             let (lb, e) = (s.batches_per_epoch()?, s.integer_epochs()?);
             (0..lb)
-                .filter_map(|pos| Schedule::cyclic(s.n, s.b, e, pos, eta, sigma).ok())
+                .filter_map(|pos| Schedule::cyclic(s.n(), s.b(), e, pos, eta, sigma).ok())
                 .map(|sched| scalar_mu(&sched, &h, &l))
                 .reduce(f64::max)
         }
