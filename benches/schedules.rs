@@ -2,9 +2,9 @@
 //! and argmin's L-BFGS at t = 10⁴.
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use shiftdp::schedules::ScheduleProblem;
+use shiftdp::schedules::builders::{CyclicOrder, noisy_cgd};
 use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
-use shiftdp::schedules::settings::{CyclicOrder, noisy_cgd};
 
 fn kkt_million(c: &mut Criterion) {
     let mut g = c.benchmark_group("kkt");

@@ -7,8 +7,8 @@ use shiftdp::renyi::at22::{pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recip
 use shiftdp::renyi::at22_theorems::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
 use shiftdp::schedules::ScheduleProblem;
+use shiftdp::schedules::builders::{CyclicOrder, noisy_cgd};
 use shiftdp::schedules::kkt::solve_kkt;
-use shiftdp::schedules::settings::{CyclicOrder, noisy_cgd};
 
 /// (α/2)·optimum of the schedule problem with s_k = 0, per-step contraction c and noise
 /// `noise[k]`, started at z_τ = D at τ = 1 of a horizon of len + 1 steps (the first step

@@ -206,7 +206,7 @@ fn b1_at_least_prop_3_2_optimum() {
             .unwrap()
             .upper_f64();
         let e = |x: f64| Enclosure::from_f64(128, x);
-        let p = shiftdp::schedules::settings::noisy_gd(
+        let p = shiftdp::schedules::builders::noisy_gd(
             n,
             e(l),
             e(eta),
@@ -277,7 +277,7 @@ fn b3_first_order_point_needs_one_minus_c_squared() {
 #[test]
 fn prop_2_17_without_contraction_is_composition() {
     let e = |x: f64| Enclosure::from_f64(128, x);
-    let p = shiftdp::schedules::settings::noisy_gd(10, e(3.0), e(0.5), e(2.0), 17, e(1.0), None)
+    let p = shiftdp::schedules::builders::noisy_gd(10, e(3.0), e(0.5), e(2.0), 17, e(1.0), None)
         .unwrap();
     let (rho, tau) = pabi_rho(&p, 128).unwrap();
     assert_eq!(tau, 0);

@@ -42,7 +42,7 @@ use crate::precision::Enclosure;
 use crate::renyi::RenyiCurve;
 use crate::renyi::curve::tabulate;
 use crate::schedules::ScheduleProblem;
-use crate::schedules::settings::{CyclicOrder, noisy_cgd, noisy_gd};
+use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
 use crate::settings::{Algorithm, Setting};
 
 /// AT22 Lemma 2.12.
@@ -189,7 +189,7 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
         Algorithm::Cgd => {
             let id = "AT22 Prop 2.17/5.6 (cyclic)";
             let r = contraction(s, id).and_then(|c| {
-                let l = crate::schedules::settings::batches_per_epoch(s.n, s.b)?;
+                let l = crate::schedules::builders::batches_per_epoch(s.n, s.b)?;
                 if l > 512 {
                     return Err(hyp(id, "l = n/b ≤ 512 positions searched", format!("l = {l}")));
                 }

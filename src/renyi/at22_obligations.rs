@@ -25,8 +25,8 @@ use crate::check::SplitMix64;
 use crate::exact::{ClampedInstance, Instance, Order, PairKind};
 use crate::precision::Enclosure;
 use crate::schedules::ScheduleProblem;
+use crate::schedules::builders::{CyclicOrder, noisy_cgd};
 use crate::schedules::kkt::solve_kkt;
-use crate::schedules::settings::{CyclicOrder, noisy_cgd};
 use crate::verify::{Builtin, Ctx, Outcome};
 
 /// Every AT22 builtin.

@@ -12,10 +12,10 @@
 //!
 //! # References
 //! BSA24 Thms 4.2, 4.3, 4.5, 4.6; SPEC §4, §6.
+use super::builders::{CyclicOrder, batches_per_epoch, noisy_cgd, noisy_gd};
 use super::kkt::solve_kkt;
 use super::numeric::{NumericOptions, solve_numeric};
 use super::problem::{ScheduleProblem, ScheduleReal};
-use super::settings::{CyclicOrder, batches_per_epoch, noisy_cgd, noisy_gd};
 use super::tau::{TauSearch, search_tau};
 use crate::bounds::{Bound, bsa24};
 use crate::error::{Error, Result};

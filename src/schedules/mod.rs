@@ -8,8 +8,11 @@
 //!   conditions, active constraints included), generic over the precision;
 //! * [`numeric`]: an independent L-BFGS solver (argmin) over BSA24's weights λ_k;
 //! * [`tau`]: the integer search over the start time τ;
-//! * [`settings`]: problems for NoisyGD, cyclic NoisyCGD (any order, non-integer
-//!   epochs), per-step η_k/σ_k, constrained (strongly) convex;
+//! * [`builders`]: problems for NoisyGD, cyclic NoisyCGD (any order, non-integer
+//!   epochs), per-step η_k/σ_k, constrained (strongly) convex, from typed parameters;
+//! * [`run`]: the optimal schedule of a run ([`run::ScheduleSpec`], built from the
+//!   run's [`Setting`](crate::Setting)): every record position, the τ search, the
+//!   certificate, argmin beside it and the closed forms that apply;
 //! * [`crosscheck`]: closed form vs optimum vs the theorem's own schedule.
 //!
 //! Design rule (SPEC §4, OpenDP's "search without rigor, certify with rigor"): the
@@ -27,11 +30,12 @@
 //!
 //! # References
 //! BSA24 Lemma 3.2, Thm 3.3, §4; AT22 Props 2.17, 3.2, 5.6; SPEC §4.
+pub mod builders;
 pub mod crosscheck;
 pub mod kkt;
 pub mod numeric;
 pub mod problem;
-pub mod settings;
+pub mod run;
 pub mod tau;
 
 pub use problem::{Certificate, Evaluation, ScheduleProblem, ScheduleReal};

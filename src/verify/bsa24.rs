@@ -24,7 +24,7 @@ use crate::check::{self, SplitMix64};
 use crate::exact::Schedule;
 use crate::exact::gaussian::scalar_mu;
 use crate::precision::Enclosure;
-use crate::schedules::settings::noisy_gd;
+use crate::schedules::builders::noisy_gd;
 
 /// The BSA24 builtins.
 pub fn builtins() -> Vec<Builtin> {

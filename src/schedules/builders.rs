@@ -1,6 +1,8 @@
-//! Builders of schedule problems for the settings of BSA24 §4 and for settings no
-//! paper states (per-step step sizes and noise, any cyclic order, non-integer epochs,
-//! constrained strongly convex).
+//! Builders of schedule problems from typed parameters, for the settings of BSA24 §4
+//! and for settings no paper states (per-step step sizes and noise, any cyclic order,
+//! non-integer epochs, constrained strongly convex). The user-facing run description
+//! is [`Setting`](crate::Setting); [`super::run::ScheduleSpec`] turns a run into these
+//! problems.
 //!
 //! One parameter model (SPEC §2): per-step noise standard deviation ς_k = η_k σ_k,
 //! update sensitivity s_k = η_k L / b on steps whose batch holds the differing record
@@ -48,7 +50,7 @@ fn nonneg<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::contraction;
+/// use shiftdp::schedules::builders::contraction;
 /// assert!((contraction(0.1_f64, 1.0, 10.0).unwrap() - 0.9).abs() < 1e-15);
 /// assert!(contraction(0.3_f64, 1.0, 10.0).is_err()); // η > 2/M
 /// ```
@@ -90,7 +92,7 @@ pub fn contraction<R: ScheduleReal>(eta: R, m: R, big_m: R) -> Result<R> {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::noisy_gd;
+/// use shiftdp::schedules::builders::noisy_gd;
 /// let p = noisy_gd(10, 2.0_f64, 0.5, 3.0, 7, 0.9, None).unwrap();
 /// assert!((p.sensitivity()[0] - 0.1).abs() < 1e-15 && (p.noise()[6] - 1.5).abs() < 1e-15);
 /// ```
@@ -150,7 +152,7 @@ impl CyclicOrder {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::{noisy_cgd, CyclicOrder};
+/// use shiftdp::schedules::builders::{noisy_cgd, CyclicOrder};
 /// let p = noisy_cgd(6, 2, 1.0_f64, 1.0, 1.0, 7, 0.9, CyclicOrder::Fixed(1), None).unwrap();
 /// let sens: Vec<bool> = p.sensitivity().iter().map(|s| *s > 0.0).collect();
 /// assert_eq!(sens, [false, true, false, false, true, false, false]);
@@ -251,7 +253,7 @@ pub enum Curvature<R> {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::{per_step, Curvature};
+/// use shiftdp::schedules::builders::{per_step, Curvature};
 /// let eta = vec![0.1_f64, 0.05];
 /// let sigma = vec![2.0, 4.0];
 /// let p = per_step(&eta, &sigma, 1.0, 1, &[true, true],
@@ -311,7 +313,7 @@ pub fn per_step<R: ScheduleReal>(
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::from_formula;
+/// use shiftdp::schedules::builders::from_formula;
 /// let eta = from_formula(3, |k| 0.1 / k as f64).unwrap();
 /// assert!((eta[2] - 0.1 / 3.0).abs() < 1e-15);
 /// ```
@@ -336,7 +338,7 @@ pub fn from_formula(t: usize, f: impl Fn(usize) -> f64) -> Result<Vec<f64>> {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::settings::parse_schedule;
+/// use shiftdp::schedules::builders::parse_schedule;
 /// let v = parse_schedule("# eta\n1,0.5\n2,0.25\n", 64).unwrap();
 /// assert_eq!(v.len(), 2);
 /// assert!(v[1].lower_f64() <= 0.25 && 0.25 <= v[1].upper_f64());
