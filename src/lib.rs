@@ -51,17 +51,21 @@
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 //!
-//! **4. The optimal shift schedule** ([`schedules`]): the exact KKT solver in f64, then
-//! a certificate of the returned shifts with directed rounding (search without rigor,
-//! certify with rigor).
+//! **4. The optimal shift schedule** ([`optimal_schedule`]): the run's schedule
+//! problem (every position of the differing record), the exact KKT solver in f64 with
+//! the τ search, then a certificate of the returned shifts with directed rounding
+//! (search without rigor, certify with rigor), and the closed forms beside it.
 //! ```
-//! use shiftdp::schedules::{ScheduleProblem, kkt::solve_kkt};
+//! use shiftdp::{Algorithm, Precision, ScheduleSpec, Setting, optimal_schedule};
 //! // NoisyGD, t = 50 steps, contraction c = 0.9, unit sensitivity and noise
-//! let p = ScheduleProblem::constant(50, 0.9_f64, 1.0, 1.0, None)?;
-//! let sol = solve_kkt(&p, 0)?;
-//! let cert = p.certify(0, &sol.shifts_f64(), 128)?;
-//! // the certified μ of the returned shifts is ≥ the optimum (rounded up)
-//! assert!(cert.mu_upper_f64() >= sol.mu2.sqrt() * (1.0 - 1e-12));
+//! let run = Setting::from_pairs(Algorithm::Gd, &[("n", "1"), ("steps", "50"),
+//!     ("eta", "1"), ("noise", "1"), ("sensitivity", "1"), ("contraction", "0.9")])?;
+//! let r = optimal_schedule(&ScheduleSpec::from_setting(&run), Precision::F64)?;
+//! // the certified μ of the returned shifts is ≥ the optimum (rounded up) …
+//! assert!(r.mu_upper_f64 >= r.mu_kkt * (1.0 - 1e-12));
+//! // … and BSA24 Thm 4.2 attains it: (k, a_k, λ_k, z_k) for k = τ+1..t
+//! assert_eq!(r.closed_forms[1].0, "BSA24 Thm 4.2");
+//! assert_eq!(r.rows.len(), 50 - r.tau);
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 //!
@@ -79,6 +83,20 @@
 //! assert_eq!(bad.status(), Status::Fail);
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
+//!
+//! ## What is public
+//!
+//! The crate root re-exports what the five tasks need: the run description
+//! ([`Setting`], [`RawSetting`], [`Algorithm`]), the analysis ([`analyze`], [`Query`],
+//! [`Analysis`], [`Entry`]), provenance ([`ResultId`], [`Paper`]), precision
+//! ([`Enclosure`], [`Precision`]), GDP conversions ([`Gaussian`]), certified
+//! composition ([`Composition`], [`Component`]), schedules ([`ScheduleSpec`],
+//! [`optimal_schedule`]), exact instances ([`GaussianInstance`], [`MixtureInstance`],
+//! [`ClampedInstance`]), claim checking ([`check_claim`]) and noise calibration
+//! ([`calibrate::smallest_noise`]). The modules are public as well, for researchers
+//! who build on the internals (a bound's formula, a schedule problem, a validator
+//! entry): that is the advanced API, documented module by module, and it may change
+//! between minor versions; the root re-exports are the stable surface.
 //!
 //! ## Layout
 //!
@@ -123,7 +141,12 @@ pub mod tradeoff;
 pub mod verify;
 
 pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
+pub use composition::{Component, Composition};
 pub use error::{Error, Result};
+pub use exact::{ClampedInstance, GaussianInstance, MixtureInstance};
 pub use precision::{Enclosure, Precision};
 pub use provenance::{Paper, ResultId};
+pub use schedules::run::{ScheduleReport, ScheduleSpec, optimal_schedule};
 pub use settings::{Algorithm, RawSetting, Setting, SettingValue};
+pub use tradeoff::Gaussian;
+pub use verify::claim::check_claim;

@@ -22,7 +22,7 @@
 //!
 //! # Rounding
 //! A violation is reported only when the instance's value is beyond the bound even
-//! after the instance's own stated numerical error ([`crate::exact::validate`]); within
+//! after the instance's own stated numerical error ([`validate`](fn@crate::exact::validate)); within
 //! that error the comparison is inconclusive and not a counterexample.
 use crate::check::{self, EPS_GRID, ORDERS, SplitMix64, catalogue};
 use crate::error::{Error, Result};

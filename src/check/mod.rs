@@ -1,11 +1,11 @@
 //! The validator: every bound of the library checked against exact instances over a
 //! sampled parameter region (SPEC §5, issue 5 item 4).
 //!
-//! [`catalogue`] maps each bound id of [`crate::bounds`] to a parameter region and to the
+//! [`catalogue`](mod@catalogue) maps each bound id of [`crate::bounds`] to a parameter region and to the
 //! instance families that must be dominated. [`check_bound`] samples admissible settings
 //! from the region with a deterministic seed ([`SplitMix64`]), computes the bound
 //! through [`crate::bounds`] (points whose hypotheses fail are skipped and counted),
-//! builds the instances, runs [`validate`](crate::exact::validate) on each, and collects violations (with the
+//! builds the instances, runs [`validate`](fn@crate::exact::validate) on each, and collects violations (with the
 //! exact parameters and margin) and tightness ratios.
 //!
 //! # Formula
@@ -13,7 +13,7 @@
 //! neighbouring runs; an exact instance is one such pair, so `f ≤ T(instance)` must hold
 //! (BSA24 §2, definition of f-DP). The *tightness ratio* of a sample is the bound's
 //! parameter over the largest instance value (the smallest per-instance ratio of
-//! [`validate`](crate::exact::validate)): 1 means exact, a violation shows as a ratio below 1.
+//! [`validate`](fn@crate::exact::validate)): 1 means exact, a violation shows as a ratio below 1.
 //!
 //! # Errors
 //! Only bad options (unknown id, zero samples) are errors; instance failures at a sample

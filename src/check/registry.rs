@@ -1,4 +1,4 @@
-//! The validator's registry: every entry (the BSA24 entries of [`super::catalogue`],
+//! The validator's registry: every entry (the BSA24 entries of [`catalogue`](mod@super::catalogue),
 //! then the Rényi entries of [`super::renyi`]) and the lookup by id.
 use super::catalogue::{Entry, bsa24_entries};
 use crate::error::{Error, Result};

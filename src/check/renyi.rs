@@ -2,7 +2,7 @@
 //! exact-instance builders, curve helpers and the entry constructor. The entries
 //! themselves — each paper's bounds, its translation to the toolkit's model and its
 //! hooks — are in [`super::cys21`], [`super::ys22`] and [`super::at22`]; all are checked
-//! against exact instances at the orders [`RENYI_ORDERS`](super::RENYI_ORDERS).
+//! against exact instances at the orders [`super::RENYI_ORDERS`].
 //!
 //! Each entry samples settings in the toolkit's model (SPEC §2) and translates them to the
 //! paper's convention where needed: CYS21 and YS22 use σ′ with per-step noise √(2η)σ′ =

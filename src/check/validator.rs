@@ -1,6 +1,6 @@
 //! The validator's run: [`check_bound`] samples admissible settings from an entry's
 //! region, computes the bound, builds the instances, runs
-//! [`validate`](crate::exact::validate) on each, and collects violations and
+//! [`validate`](fn@crate::exact::validate) on each, and collects violations and
 //! tightness ratios (see the module [`super`] for the formula).
 use super::catalogue::{BoundHook, Entry, Params, raw_of};
 use super::common::{EPS_GRID, ORDERS, RenyiCase, SplitMix64, salted};

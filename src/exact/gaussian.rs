@@ -25,7 +25,7 @@
 //! (checked in cli/tests/exact.rs).
 //!
 //! # Rounding
-//! The scalar path evaluated in [`Enclosure`](crate::precision::Enclosure) arithmetic
+//! The scalar path evaluated in [`crate::precision::Enclosure`] arithmetic
 //! encloses the exact μ; the matrix path runs in f64 and states an estimated error.
 //!
 //! # References

@@ -4,7 +4,7 @@
 //! for concrete runs of NoisyGD / NoisyCGD / NoisySGD on explicit losses, the *true*
 //! tradeoff function `T(X_t, X′_t)` of the two final iterates, their `δ(ε)` and their
 //! Rényi divergences. A valid privacy bound must dominate every instance
-//! ([`validate`]).
+//! ([`validate`](fn@validate)).
 //!
 //! * [`gaussian`]: quadratic or linear losses, unconstrained, full or cyclic batches:
 //!   `X_t, X′_t` are Gaussians with one covariance Σ and mean gap Δ, so
@@ -17,7 +17,7 @@
 //! * [`clamped`]: one-dimensional walks on an interval with projection (boundary point
 //!   masses kept), propagated on a grid (AT22 Thm 4.1 construction; BSA24 Thms 4.3,
 //!   4.6, 4.10 settings).
-//! * [`validate`]: domination checks of a bound against an instance, with margins and
+//! * [`validate`](mod@validate): domination checks of a bound against an instance, with margins and
 //!   tightness ratios.
 //!
 //! # Conventions

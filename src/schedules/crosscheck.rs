@@ -1,7 +1,7 @@
 //! Closed forms of BSA24 §4.1–4.2 against the optimum of their own schedule problem
 //! and against the theorem's own schedule.
 //!
-//! For each theorem: build the schedule problem of its setting ([`super::settings`]),
+//! For each theorem: build the schedule problem of its setting ([`super::builders`]),
 //! solve it (KKT at the working precision, τ searched, worst position of the
 //! differing record for cyclic batches), certify the optimum with directed rounding,
 //! and compare with the closed form (an enclosure, upper end):

@@ -58,7 +58,7 @@ impl PiecewiseLinear {
     /// The vertices must include `α = 0` and `α = 1` and be finite.
     ///
     /// # Errors
-    /// [`Error::Parameter`] if a vertex is not finite or outside [0,1]², if α = 0 or
+    /// [`Error::Parameter`] if a vertex is not finite or outside \[0,1\]², if α = 0 or
     /// α = 1 is missing, or if the hull violates `f(α) ≤ 1 − α` by more than 1e−12.
     pub fn from_vertices(vertices: Vec<(f64, f64)>) -> Result<Self> {
         if vertices
