@@ -3,7 +3,9 @@
 //! cross-checked against the schedule problem, the other recipes, or exact instances.
 use shiftdp::exact::{ClampedInstance, Instance, MixtureInstance, Order, PairKind};
 use shiftdp::precision::Enclosure;
-use shiftdp::renyi::at22::{pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recipe_b3};
+use shiftdp::renyi::at22::{
+    PabiGap, RecipeBInputs, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recipe_b3,
+};
 use shiftdp::renyi::at22_theorems::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
 use shiftdp::schedules::ScheduleProblem;
@@ -39,8 +41,19 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
             let printed = c.powi(2 * k as i32) * a;
             let opt = pabi_from_gap(alpha, c, &vec![eta * s1; k], d);
             let zero = Enclosure::from_u64(128, 0);
-            let b3 = shiftdp::renyi::at22::b_term(alpha, &zero, eta, s1, d, Some(c), k as u64, 128)
-                .mid_f64();
+            let b3 = shiftdp::renyi::at22::b_term(
+                alpha,
+                &zero,
+                &PabiGap {
+                    eta,
+                    sigma1: s1,
+                    d,
+                    c: Some(c),
+                },
+                k as u64,
+                128,
+            )
+            .mid_f64();
             assert!((opt / b3 - 1.0).abs() < 1e-9, "c={c} k={k}: {opt} vs {b3}");
             assert!(
                 printed >= opt * (1.0 - 1e-12),
@@ -50,19 +63,34 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
         let sigma = (s1 * s1 + s2 * s2).sqrt();
         let (v, _) = recipe_5_3(
             alpha,
-            q,
-            bl,
+            &SplitInputs {
+                q,
+                b_over_l: bl,
+                sigma1: s1,
+                sigma2: s2,
+                d,
+            },
             eta,
-            s1,
-            s2,
             300,
-            d,
             c,
             QReading::AsPrinted,
             64,
         )
         .unwrap();
-        let r = recipe_b3(alpha, q, bl, eta, sigma, 300, d, c, 64).unwrap();
+        let r = recipe_b3(
+            alpha,
+            &RecipeBInputs {
+                q,
+                b_over_l: bl,
+                eta,
+                sigma,
+                t: 300,
+                d,
+                c: Some(c),
+            },
+            64,
+        )
+        .unwrap();
         assert!(v.upper_f64() >= r.upper_f64() * (1.0 - 1e-9), "c={c}");
     }
 }
@@ -75,8 +103,34 @@ fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
     let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
     let t = 120usize;
     let etas = vec![0.2; t];
-    let (v57, tau) = recipe_5_7(alpha, q, bl, &etas, s1, s2, d, QReading::AsPrinted, 64).unwrap();
-    let (v36, k36) = recipe_3_6(alpha, q, bl, 0.2, s1, s2, t as u64, d, 64).unwrap();
+    let (v57, tau) = recipe_5_7(
+        alpha,
+        &SplitInputs {
+            q,
+            b_over_l: bl,
+            sigma1: s1,
+            sigma2: s2,
+            d,
+        },
+        &etas,
+        QReading::AsPrinted,
+        64,
+    )
+    .unwrap();
+    let (v36, k36) = recipe_3_6(
+        alpha,
+        &SplitInputs {
+            q,
+            b_over_l: bl,
+            sigma1: s1,
+            sigma2: s2,
+            d,
+        },
+        0.2,
+        t as u64,
+        64,
+    )
+    .unwrap();
     assert!(
         v57.upper_f64() >= v36.upper_f64(),
         "{} < {}",
@@ -111,11 +165,38 @@ fn explicit_theorems_at_least_the_recipes() {
     for &(alpha, n, b, l, eta, sigma, t, d) in &cases {
         let q = b as f64 / n as f64;
         let bl = b as f64 / l;
-        let t31 = thm_3_1(alpha, n, b, l, eta, sigma, t, d, 1.0, 128)
-            .unwrap()
-            .upper_f64();
+        let t31 = thm_3_1(
+            alpha,
+            &At22Run {
+                n,
+                b,
+                l,
+                eta,
+                sigma,
+                t,
+                d,
+            },
+            1.0,
+            128,
+        )
+        .unwrap()
+        .upper_f64();
         for reading in [QReading::AsPrinted, QReading::BothOrders] {
-            let r = recipe_b_with(alpha, q, bl, eta, sigma, t, d, None, reading, 64).unwrap();
+            let r = recipe_b_with(
+                alpha,
+                &RecipeBInputs {
+                    q,
+                    b_over_l: bl,
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: None,
+                },
+                reading,
+                64,
+            )
+            .unwrap();
             assert!(
                 t31 >= r.upper_f64(),
                 "{alpha} {n}: Thm 3.1 {t31} < (B.2) {}",
@@ -123,18 +204,58 @@ fn explicit_theorems_at_least_the_recipes() {
             );
         }
         let h = sigma / 2f64.sqrt();
-        let (r36, _) = recipe_3_6(alpha, q, bl, eta, h, h, t, d, 64).unwrap();
+        let (r36, _) = recipe_3_6(
+            alpha,
+            &SplitInputs {
+                q,
+                b_over_l: bl,
+                sigma1: h,
+                sigma2: h,
+                d,
+            },
+            eta,
+            t,
+            64,
+        )
+        .unwrap();
         assert!(
             t31 >= r36
                 .upper_f64()
                 .min(t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64())
         );
         for &c in &[0.9, 0.999] {
-            let t51 = thm_5_1(alpha, n, b, l, eta, sigma, t, d, c, 128)
-                .unwrap()
-                .upper_f64();
-            let (r53, _) =
-                recipe_5_3(alpha, q, bl, eta, h, h, t, d, c, QReading::BothOrders, 64).unwrap();
+            let t51 = thm_5_1(
+                alpha,
+                &At22Run {
+                    n,
+                    b,
+                    l,
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                },
+                c,
+                128,
+            )
+            .unwrap()
+            .upper_f64();
+            let (r53, _) = recipe_5_3(
+                alpha,
+                &SplitInputs {
+                    q,
+                    b_over_l: bl,
+                    sigma1: h,
+                    sigma2: h,
+                    d,
+                },
+                eta,
+                t,
+                c,
+                QReading::BothOrders,
+                64,
+            )
+            .unwrap();
             let tq = t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64();
             assert!(
                 t51 >= r53.upper_f64().min(tq),
@@ -143,13 +264,15 @@ fn explicit_theorems_at_least_the_recipes() {
             );
             let r = recipe_b_with(
                 alpha,
-                q,
-                bl,
-                eta,
-                sigma,
-                t,
-                d,
-                Some(c),
+                &RecipeBInputs {
+                    q,
+                    b_over_l: bl,
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: Some(c),
+                },
                 QReading::BothOrders,
                 64,
             )
@@ -196,9 +319,22 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
             worst = worst.max(rho.upper_f64());
         }
         // ε(α) = ρα for the optimum; the theorem at α = 2 is 2·(its ρ)
-        let thm = thm_5_8(2.0, n, b, l, eta, sigma, t, d, 1.0, 128)
-            .unwrap()
-            .upper_f64();
+        let thm = thm_5_8(
+            2.0,
+            &At22Run {
+                n,
+                b,
+                l,
+                eta,
+                sigma,
+                t,
+                d,
+            },
+            1.0,
+            128,
+        )
+        .unwrap()
+        .upper_f64();
         assert!(
             thm >= 2.0 * worst,
             "n={n} b={b}: Thm 5.8 {thm} < optimum {}",
@@ -213,14 +349,40 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
 fn explicit_theorems_dominate_mixture_instances() {
     let (n, b, l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 200usize, 1.0);
     let t31 = |a: f64| {
-        thm_3_1(a, n, b, l, eta, sigma, t as u64, d, 1.0, 128)
-            .unwrap()
-            .upper_f64()
+        thm_3_1(
+            a,
+            &At22Run {
+                n,
+                b,
+                l,
+                eta,
+                sigma,
+                t: t as u64,
+                d,
+            },
+            1.0,
+            128,
+        )
+        .unwrap()
+        .upper_f64()
     };
     let t51 = |a: f64| {
-        thm_5_1(a, n, b, l, eta, sigma, t as u64, d, 0.99, 128)
-            .unwrap()
-            .upper_f64()
+        thm_5_1(
+            a,
+            &At22Run {
+                n,
+                b,
+                l,
+                eta,
+                sigma,
+                t: t as u64,
+                d,
+            },
+            0.99,
+            128,
+        )
+        .unwrap()
+        .upper_f64()
     };
     for kind in [PairKind::OneSided, PairKind::Opposite] {
         // linear loss (h = 0) for Thm 3.1; h = (1 − c)/η for Thm 5.1
@@ -255,10 +417,30 @@ fn explicit_theorems_dominate_mixture_instances() {
 fn thm_4_1_instance_between_lower_and_upper_bound() {
     // σ² = 7.84 ≤ c_σ D L/(0.75 η n) = 8; D = 1.2·10⁴ ≥ 10³ηL
     let (n, b, l, eta, sigma, d, t) = (2u64, 1u64, 1.0, 1.0, 2.8, 12_000.0, 20u64);
-    let lb = thm_4_1_lower_bound(n, b, l, eta, sigma, t, d, 128)
-        .unwrap()
-        .lower_f64();
-    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let lb = thm_4_1_lower_bound(
+        &At22Run {
+            n,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        },
+        128,
+    )
+    .unwrap()
+    .lower_f64();
+    let w = thm_4_1_walk(&At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    })
+    .unwrap();
     let inst = ClampedInstance::new(
         &w,
         PairKind::OneSided,
@@ -274,13 +456,15 @@ fn thm_4_1_instance_between_lower_and_upper_bound() {
     assert!(v >= lb, "instance {v} < lower bound {lb}");
     let ub = recipe_b_with(
         a,
-        b as f64 / n as f64,
-        b as f64 / l,
-        eta,
-        sigma,
-        t,
-        d,
-        None,
+        &RecipeBInputs {
+            q: b as f64 / n as f64,
+            b_over_l: b as f64 / l,
+            eta,
+            sigma,
+            t,
+            d,
+            c: None,
+        },
         QReading::BothOrders,
         64,
     )
@@ -303,12 +487,34 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
     let (n, b, l, eta, sigma, d) = (10u64, 1u64, 1.0, 1.0, 1.0, 12.0);
     // T = 1: (B.2) is its composition branch (T̃ ∈ {1..T−1} is empty), no split search
     for t in [1u64] {
-        let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+        let w = thm_4_1_walk(&At22Run {
+            n,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        })
+        .unwrap();
         let inst = ClampedInstance::new(&w, PairKind::OneSided, 400).unwrap();
         for a in [10.0, 20.0] {
             let rev = inst.renyi(a, Order::Reverse).unwrap();
             // the paper's convention: σ̃ = bσ/(2L) (2L for replace adjacency)
-            let printed = recipe_b2(a, 0.1, b as f64 / (2.0 * l), eta, sigma, t, d, 64).unwrap();
+            let printed = recipe_b2(
+                a,
+                &RecipeBInputs {
+                    q: 0.1,
+                    b_over_l: b as f64 / (2.0 * l),
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: None,
+                },
+                64,
+            )
+            .unwrap();
             assert!(
                 rev.lo() > printed.upper_f64(),
                 "t={t} α={a}: {} ≤ {}",
@@ -317,13 +523,15 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
             );
             let sound = recipe_b_with(
                 a,
-                0.1,
-                b as f64 / l,
-                eta,
-                sigma,
-                t,
-                d,
-                None,
+                &RecipeBInputs {
+                    q: 0.1,
+                    b_over_l: b as f64 / l,
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: None,
+                },
                 QReading::BothOrders,
                 64,
             )
@@ -343,18 +551,29 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
 #[test]
 fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
     let (n, b, l, eta, sigma, d, t) = (4u64, 1u64, 1.0, 1.0, 1.0, 3.0, 150u64);
-    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let w = thm_4_1_walk(&At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    })
+    .unwrap();
     let inst = ClampedInstance::new(&w, PairKind::OneSided, 120).unwrap();
     for a in [2.0, 4.0, 8.0] {
         let ub = recipe_b_with(
             a,
-            0.25,
-            b as f64 / l,
-            eta,
-            sigma,
-            t,
-            d,
-            None,
+            &RecipeBInputs {
+                q: 0.25,
+                b_over_l: b as f64 / l,
+                eta,
+                sigma,
+                t,
+                d,
+                c: None,
+            },
             QReading::BothOrders,
             64,
         )
@@ -390,7 +609,18 @@ fn b3_term_is_the_schedule_optimum() {
         (5.0, None, 60, 0.3, 0.2, 0.8),
     ] {
         let opt = pabi_from_gap(alpha, c.unwrap_or(1.0), &vec![eta * s1; k as usize], d);
-        let pabi = b_term(alpha, &zero, eta, s1, d, c, k, wp);
+        let pabi = b_term(
+            alpha,
+            &zero,
+            &PabiGap {
+                eta,
+                sigma1: s1,
+                d,
+                c,
+            },
+            k,
+            wp,
+        );
         assert!(
             (pabi.mid_f64() / opt - 1.0).abs() < 1e-9,
             "c={c:?} k={k}: b_term {} vs (α/2)·optimum {opt}",
@@ -398,7 +628,18 @@ fn b3_term_is_the_schedule_optimum() {
         );
         // with a certified Q: T̃·Q on top
         let q = s_alpha(alpha, 0.05, 3.0, 64).unwrap();
-        let full = b_term(alpha, &q, eta, s1, d, c, k, wp);
+        let full = b_term(
+            alpha,
+            &q,
+            &PabiGap {
+                eta,
+                sigma1: s1,
+                d,
+                c,
+            },
+            k,
+            wp,
+        );
         let want = k as f64 * q.mid_f64() + opt;
         assert!(
             (full.mid_f64() / want - 1.0).abs() < 1e-9,
@@ -480,13 +721,15 @@ fn b3_setting_feeds_each_value_at_its_safe_end() {
             .upper_f64();
         let safe = recipe_b_with(
             alpha,
-            up(&r(7, 30)),
-            down(&r(70, 3)),
-            down(&r(1, 10)),
-            down(&r(7, 10)),
-            400,
-            up(&r(3, 10)),
-            Some(up(&r(19, 20))),
+            &RecipeBInputs {
+                q: up(&r(7, 30)),
+                b_over_l: down(&r(70, 3)),
+                eta: down(&r(1, 10)),
+                sigma: down(&r(7, 10)),
+                t: 400,
+                d: up(&r(3, 10)),
+                c: Some(up(&r(19, 20))),
+            },
             QReading::BothOrders,
             64,
         )
@@ -495,13 +738,15 @@ fn b3_setting_feeds_each_value_at_its_safe_end() {
         assert!(got >= safe, "α = {alpha}: {got} < {safe}");
         let nearest_c = recipe_b_with(
             alpha,
-            up(&r(7, 30)),
-            down(&r(70, 3)),
-            down(&r(1, 10)),
-            down(&r(7, 10)),
-            400,
-            up(&r(3, 10)),
-            Some(0.95),
+            &RecipeBInputs {
+                q: up(&r(7, 30)),
+                b_over_l: down(&r(70, 3)),
+                eta: down(&r(1, 10)),
+                sigma: down(&r(7, 10)),
+                t: 400,
+                d: up(&r(3, 10)),
+                c: Some(0.95),
+            },
             QReading::BothOrders,
             64,
         )
