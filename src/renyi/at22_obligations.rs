@@ -122,19 +122,13 @@ fn recipe_5_3_vs_schedule(ctx: &Ctx) -> Outcome {
         let printed = c.powi(2 * k as i32) * a;
         // the library's (B.3) term (Q = 0: the PABI part alone), not a retyped formula
         let zero = Enclosure::from_u64(128, 0);
-        let b3 = super::at22::b_term(
-            alpha,
-            &zero,
-            &PabiGap {
-                eta,
-                sigma1: s1,
-                d,
-                c: Some(c),
-            },
-            k as u64,
-            128,
-        )
-        .mid_f64();
+        let gap = PabiGap {
+            eta,
+            sigma1: s1,
+            d,
+            c: Some(c),
+        };
+        let b3 = super::at22::b_term(alpha, &zero, &gap, k as u64, 128).mid_f64();
         let Some(opt) = pabi_from_gap(alpha, c, &vec![eta * s1; k], d) else {
             return Outcome::error("schedule solver failed");
         };
@@ -201,32 +195,15 @@ fn recipe_5_7_vs_schedule(ctx: &Ctx) -> Outcome {
             0.5 + 2.0 * rng.unit(),
             0.5 + rng.unit(),
         );
-        let r57 = recipe_5_7(
-            alpha,
-            &SplitInputs {
-                q,
-                b_over_l: bl,
-                sigma1: s1,
-                sigma2: s2,
-                d,
-            },
-            &vec![e0; t],
-            QReading::AsPrinted,
-            64,
-        );
-        let r36 = recipe_3_6(
-            alpha,
-            &SplitInputs {
-                q,
-                b_over_l: bl,
-                sigma1: s1,
-                sigma2: s2,
-                d,
-            },
-            e0,
-            t as u64,
-            64,
-        );
+        let split = SplitInputs {
+            q,
+            b_over_l: bl,
+            sigma1: s1,
+            sigma2: s2,
+            d,
+        };
+        let r57 = recipe_5_7(alpha, &split, &vec![e0; t], QReading::AsPrinted, 64);
+        let r36 = recipe_3_6(alpha, &split, e0, t as u64, 64);
         match (r57, r36) {
             (Ok((a, _)), Ok((b, _))) if a.upper_f64() >= b.upper_f64() * (1.0 - 1e-12) => {}
             (a, b) => {
@@ -375,68 +352,32 @@ fn thm_3_1_5_1_dominate_recipes(ctx: &Ctx) -> Outcome {
             p("alpha", alpha),
             p("c", c),
         ];
-        let (Ok(t31), Ok(t51)) = (
-            thm_3_1(
-                alpha,
-                &At22Run {
-                    n: nn,
-                    b,
-                    l,
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                },
-                1.0,
-                128,
-            ),
-            thm_5_1(
-                alpha,
-                &At22Run {
-                    n: nn,
-                    b,
-                    l,
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                },
-                c,
-                128,
-            ),
-        ) else {
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let (Ok(t31), Ok(t51)) = (thm_3_1(alpha, &run, 1.0, 128), thm_5_1(alpha, &run, c, 128))
+        else {
             continue; // hypotheses not met at this point
         };
         let (q, bl) = (b as f64 / nn as f64, b as f64 / l);
+        let b2 = RecipeBInputs {
+            q,
+            b_over_l: bl,
+            eta,
+            sigma,
+            t,
+            d,
+            c: None,
+        };
         for reading in [QReading::AsPrinted, QReading::BothOrders] {
-            let r2 = recipe_b_with(
-                alpha,
-                &RecipeBInputs {
-                    q,
-                    b_over_l: bl,
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                    c: None,
-                },
-                reading,
-                64,
-            );
-            let r3 = recipe_b_with(
-                alpha,
-                &RecipeBInputs {
-                    q,
-                    b_over_l: bl,
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                    c: Some(c),
-                },
-                reading,
-                64,
-            );
+            let r2 = recipe_b_with(alpha, &b2, reading, 64);
+            let r3 = recipe_b_with(alpha, &RecipeBInputs { c: Some(c), ..b2 }, reading, 64);
             match (r2, r3) {
                 (Ok(r2), Ok(r3)) => {
                     if t31.upper_f64() < r2.upper_f64() || t51.upper_f64() < r3.upper_f64() {
@@ -503,20 +444,16 @@ fn thm_5_8_dominates_pabi(ctx: &Ctx) -> Outcome {
                 Err(e) => return Outcome::error(e.to_string()),
             }
         }
-        let thm = match thm_5_8(
-            2.0,
-            &At22Run {
-                n: nn,
-                b,
-                l,
-                eta,
-                sigma,
-                t,
-                d,
-            },
-            1.0,
-            128,
-        ) {
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let thm = match thm_5_8(2.0, &run, 1.0, 128) {
             Ok(v) => v.upper_f64(),
             Err(e) => return Outcome::error(e.to_string()),
         };
@@ -557,22 +494,7 @@ fn thm_4_1_instance_brackets(ctx: &Ctx) -> Outcome {
             p("T", t),
             p("D", d),
         ];
-        let lb = match thm_4_1_lower_bound(
-            &At22Run {
-                n: nn,
-                b,
-                l,
-                eta,
-                sigma,
-                t,
-                d,
-            },
-            128,
-        ) {
-            Ok(v) => v.lower_f64(),
-            Err(e) => return Outcome::error(e.to_string()),
-        };
-        let inst = thm_4_1_walk(&At22Run {
+        let run = At22Run {
             n: nn,
             b,
             l,
@@ -580,8 +502,12 @@ fn thm_4_1_instance_brackets(ctx: &Ctx) -> Outcome {
             sigma,
             t,
             d,
-        })
-        .and_then(|w| {
+        };
+        let lb = match thm_4_1_lower_bound(&run, 128) {
+            Ok(v) => v.lower_f64(),
+            Err(e) => return Outcome::error(e.to_string()),
+        };
+        let inst = thm_4_1_walk(&run).and_then(|w| {
             ClampedInstance::new(
                 &w,
                 PairKind::OneSided,
@@ -634,7 +560,7 @@ fn errata_t1(ctx: &Ctx) -> Outcome {
         let d = 12.0 * sigma;
         let t = 1;
         let alpha = 10.0 + 10.0 * rng.unit();
-        let inst = thm_4_1_walk(&At22Run {
+        let run = At22Run {
             n: nn,
             b,
             l,
@@ -642,8 +568,9 @@ fn errata_t1(ctx: &Ctx) -> Outcome {
             sigma,
             t,
             d,
-        })
-        .and_then(|w| ClampedInstance::new(&w, PairKind::OneSided, 400));
+        };
+        let inst =
+            thm_4_1_walk(&run).and_then(|w| ClampedInstance::new(&w, PairKind::OneSided, 400));
         let Ok(inst) = inst else {
             return Outcome::error("walk");
         };
@@ -729,33 +656,17 @@ fn errata_t1_linear_walk(ctx: &Ctx) -> Outcome {
         };
         let q = b as f64 / nn as f64;
         let bl = b as f64 / l;
-        let printed = recipe_b2(
-            alpha,
-            &RecipeBInputs {
-                q,
-                b_over_l: bl,
-                eta,
-                sigma,
-                t: t as u64,
-                d,
-                c: None,
-            },
-            64,
-        );
-        let both = recipe_b_with(
-            alpha,
-            &RecipeBInputs {
-                q,
-                b_over_l: bl,
-                eta,
-                sigma,
-                t: t as u64,
-                d,
-                c: None,
-            },
-            QReading::BothOrders,
-            64,
-        );
+        let x = RecipeBInputs {
+            q,
+            b_over_l: bl,
+            eta,
+            sigma,
+            t: t as u64,
+            d,
+            c: None,
+        };
+        let printed = recipe_b2(alpha, &x, 64);
+        let both = recipe_b_with(alpha, &x, QReading::BothOrders, 64);
         let (Ok(printed), Ok(both)) = (printed, both) else {
             return Outcome::error("(B.2)");
         };

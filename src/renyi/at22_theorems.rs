@@ -390,7 +390,9 @@ fn sgd_hypotheses(id: &str, alpha: f64, run: &At22Run) -> Result<f64> {
 ///
 /// # Rounding
 /// Enclosure arithmetic; the upper end is the bound (T̄ computed with D, n rounded up,
-/// L_AT, η rounded down: a larger T̄ only enlarges the PABI branch).
+/// L_AT, η rounded down: a larger T̄ only enlarges the PABI branch). The caller supplies
+/// `run` as [`At22Run`] states per field, and `c` rounded up (it only enters H1, c ≤ 1:
+/// a c-contractive step is c′-contractive for every c′ ≥ c).
 ///
 /// # Example
 /// ```
@@ -467,7 +469,10 @@ fn t_bar(d: f64, n: u64, l_at: f64, eta: f64, wp: u32) -> Result<u64> {
 /// As [`thm_3_1`], with H1: "strongly convex: 0 < c < 1, η < 2/M".
 ///
 /// # Rounding
-/// Enclosure arithmetic (ln, max); the upper end is the bound.
+/// Enclosure arithmetic (ln, max); the upper end is the bound. The caller supplies `run`
+/// as [`At22Run`] states per field, and `c` rounded up (the factor
+/// 1 + (1 + max{0, ln Λ})/(2 ln(1/c)) grows with c on (0, 1), and a c-contractive step
+/// is c′-contractive for every c′ ≥ c).
 ///
 /// # Example
 /// ```
@@ -542,7 +547,8 @@ pub fn thm_5_1(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure
 /// H2 (diameter D), H3 (b divides n and n/b divides T — the proof's simplification).
 ///
 /// # Rounding
-/// Enclosure arithmetic; upper end is the bound.
+/// Enclosure arithmetic; upper end is the bound. The caller supplies `run` as
+/// [`At22Run`] states per field, and `c` rounded up (it only enters H1, c ≤ 1).
 ///
 /// # Example
 /// ```
@@ -782,174 +788,67 @@ mod tests {
             Err(Error::Hypothesis { hypothesis, .. }) => hypothesis,
             other => panic!("{other:?}"),
         };
+        let run = At22Run {
+            n: 1000,
+            b: 10,
+            l: 2.0,
+            eta: 0.1,
+            sigma: 20.0,
+            t: 100,
+            d: 1.0,
+        };
         // σ too small
-        assert!(
-            h(thm_3_1(
-                2.0,
-                &At22Run {
-                    n: 1000,
-                    b: 10,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 1.0,
-                    t: 100,
-                    d: 1.0
-                },
-                1.0,
-                64
-            ))
-            .starts_with("H5")
-        );
+        assert!(h(thm_3_1(2.0, &At22Run { sigma: 1.0, ..run }, 1.0, 64)).starts_with("H5"));
         // b/n ≥ 1/5
-        assert!(
-            h(thm_3_1(
-                2.0,
-                &At22Run {
-                    n: 10,
-                    b: 5,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 50.0,
-                    t: 100,
-                    d: 1.0
-                },
-                1.0,
-                64
-            ))
-            .starts_with("H4")
-        );
+        let large_batch = At22Run {
+            n: 10,
+            b: 5,
+            sigma: 50.0,
+            ..run
+        };
+        assert!(h(thm_3_1(2.0, &large_batch, 1.0, 64)).starts_with("H4"));
         // non-contractive
-        assert!(
-            h(thm_3_1(
-                2.0,
-                &At22Run {
-                    n: 1000,
-                    b: 10,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 20.0,
-                    t: 100,
-                    d: 1.0
-                },
-                1.1,
-                64
-            ))
-            .starts_with("H1")
-        );
-        assert!(
-            h(thm_5_1(
-                2.0,
-                &At22Run {
-                    n: 1000,
-                    b: 10,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 20.0,
-                    t: 100,
-                    d: 1.0
-                },
-                1.0,
-                64
-            ))
-            .starts_with("H1")
-        );
+        assert!(h(thm_3_1(2.0, &run, 1.1, 64)).starts_with("H1"));
+        assert!(h(thm_5_1(2.0, &run, 1.0, 64)).starts_with("H1"));
         // α beyond α*
-        assert!(
-            h(thm_3_1(
-                1e6,
-                &At22Run {
-                    n: 1000,
-                    b: 10,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 20.0,
-                    t: 100,
-                    d: 1.0
-                },
-                1.0,
-                64
-            ))
-            .starts_with("H6")
-        );
-        assert!(
-            h(thm_5_8(
-                2.0,
-                &At22Run {
-                    n: 100,
-                    b: 7,
-                    l: 2.0,
-                    eta: 0.1,
-                    sigma: 1.0,
-                    t: 10,
-                    d: 1.0
-                },
-                1.0,
-                64
-            ))
-            .starts_with("H3")
-        );
-        assert!(
-            h(thm_4_1_lower_bound(
-                &At22Run {
-                    n: 10,
-                    b: 1,
-                    l: 1.0,
-                    eta: 1.0,
-                    sigma: 10.0,
-                    t: 5,
-                    d: 10.0
-                },
-                64
-            ))
-            .starts_with("H1")
-        );
-        assert!(
-            h(thm_4_1_lower_bound(
-                &At22Run {
-                    n: 10,
-                    b: 1,
-                    l: 1.0,
-                    eta: 1.0,
-                    sigma: 1e3,
-                    t: 5,
-                    d: 1e4
-                },
-                64
-            ))
-            .starts_with("H2")
-        );
+        assert!(h(thm_3_1(1e6, &run, 1.0, 64)).starts_with("H6"));
+        let cyclic = At22Run {
+            n: 100,
+            b: 7,
+            sigma: 1.0,
+            t: 10,
+            ..run
+        };
+        assert!(h(thm_5_8(2.0, &cyclic, 1.0, 64)).starts_with("H3"));
+        let walk = At22Run {
+            n: 10,
+            b: 1,
+            l: 1.0,
+            eta: 1.0,
+            sigma: 10.0,
+            t: 5,
+            d: 10.0,
+        };
+        assert!(h(thm_4_1_lower_bound(&walk, 64)).starts_with("H1"));
+        let noisy_walk = At22Run {
+            sigma: 1e3,
+            d: 1e4,
+            ..walk
+        };
+        assert!(h(thm_4_1_lower_bound(&noisy_walk, 64)).starts_with("H2"));
+        let ones = SplitInputs {
+            q: 0.1,
+            b_over_l: 1.0,
+            sigma1: 1.0,
+            sigma2: 1.0,
+            d: 1.0,
+        };
         assert!(matches!(
-            recipe_5_3(
-                2.0,
-                &SplitInputs {
-                    q: 0.1,
-                    b_over_l: 1.0,
-                    sigma1: 1.0,
-                    sigma2: 1.0,
-                    d: 1.0
-                },
-                1.0,
-                10,
-                1.0,
-                QReading::AsPrinted,
-                64
-            ),
+            recipe_5_3(2.0, &ones, 1.0, 10, 1.0, QReading::AsPrinted, 64),
             Err(Error::Hypothesis { .. })
         ));
         assert!(matches!(
-            recipe_5_7(
-                2.0,
-                &SplitInputs {
-                    q: 0.1,
-                    b_over_l: 1.0,
-                    sigma1: 1.0,
-                    sigma2: 1.0,
-                    d: 1.0
-                },
-                &[1.0],
-                QReading::AsPrinted,
-                64
-            ),
+            recipe_5_7(2.0, &ones, &[1.0], QReading::AsPrinted, 64),
             Err(Error::Hypothesis { .. })
         ));
     }
