@@ -223,7 +223,7 @@ pub fn recipe_5_3(
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::{recipe_5_7, QReading};
+/// use shiftdp::renyi::at22_theorems::{recipe_5_7, QReading, SplitInputs};
 /// let etas: Vec<f64> = (1..=200).map(|t| 0.5 / (t as f64).sqrt()).collect();
 /// let x = SplitInputs { q: 0.05, b_over_l: 2.0, sigma1: 1.0, sigma2: 1.0, d: 1.0 };
 /// let (e, tau) = recipe_5_7(3.0, &x, &etas, QReading::AsPrinted, 64).unwrap();
