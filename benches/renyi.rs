@@ -1,7 +1,7 @@
 //! Benchmarks of the Rényi-DP engines (issue 6): the certified sampled Gaussian
 //! divergence and the AT22 recipe (B.2) (noise-split search in f64, value certified).
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use shiftdp::renyi::at22::recipe_b_with;
+use shiftdp::renyi::at22::{RecipeBInputs, recipe_b_with};
 use shiftdp::renyi::at22_theorems::QReading;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
 
@@ -32,13 +32,15 @@ fn bench(c: &mut Criterion) {
             black_box(
                 recipe_b_with(
                     black_box(2.0),
-                    1.0 / 7.0,
-                    1.0 / 0.879,
-                    0.139,
-                    0.759,
-                    14,
-                    1.2,
-                    None,
+                    &RecipeBInputs {
+                        q: 1.0 / 7.0,
+                        b_over_l: 1.0 / 0.879,
+                        eta: 0.139,
+                        sigma: 0.759,
+                        t: 14,
+                        d: 1.2,
+                        c: None,
+                    },
                     QReading::BothOrders,
                     64,
                 )

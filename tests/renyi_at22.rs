@@ -3,7 +3,9 @@
 //! cross-checked against the schedule problem, the other recipes, or exact instances.
 use shiftdp::exact::{ClampedInstance, Instance, MixtureInstance, Order, PairKind};
 use shiftdp::precision::Enclosure;
-use shiftdp::renyi::at22::{pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recipe_b3};
+use shiftdp::renyi::at22::{
+    PabiGap, RecipeBInputs, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2, recipe_b3,
+};
 use shiftdp::renyi::at22_theorems::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
 use shiftdp::schedules::ScheduleProblem;
@@ -39,8 +41,19 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
             let printed = c.powi(2 * k as i32) * a;
             let opt = pabi_from_gap(alpha, c, &vec![eta * s1; k], d);
             let zero = Enclosure::from_u64(128, 0);
-            let b3 = shiftdp::renyi::at22::b_term(alpha, &zero, eta, s1, d, Some(c), k as u64, 128)
-                .mid_f64();
+            let b3 = shiftdp::renyi::at22::b_term(
+                alpha,
+                &zero,
+                &PabiGap {
+                    eta,
+                    sigma1: s1,
+                    d,
+                    c: Some(c),
+                },
+                k as u64,
+                128,
+            )
+            .mid_f64();
             assert!((opt / b3 - 1.0).abs() < 1e-9, "c={c} k={k}: {opt} vs {b3}");
             assert!(
                 printed >= opt * (1.0 - 1e-12),
@@ -50,19 +63,34 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
         let sigma = (s1 * s1 + s2 * s2).sqrt();
         let (v, _) = recipe_5_3(
             alpha,
-            q,
-            bl,
+            &SplitInputs {
+                q,
+                b_over_l: bl,
+                sigma1: s1,
+                sigma2: s2,
+                d,
+            },
             eta,
-            s1,
-            s2,
             300,
-            d,
             c,
             QReading::AsPrinted,
             64,
         )
         .unwrap();
-        let r = recipe_b3(alpha, q, bl, eta, sigma, 300, d, c, 64).unwrap();
+        let r = recipe_b3(
+            alpha,
+            &RecipeBInputs {
+                q,
+                b_over_l: bl,
+                eta,
+                sigma,
+                t: 300,
+                d,
+                c: Some(c),
+            },
+            64,
+        )
+        .unwrap();
         assert!(v.upper_f64() >= r.upper_f64() * (1.0 - 1e-9), "c={c}");
     }
 }
@@ -75,8 +103,15 @@ fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
     let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
     let t = 120usize;
     let etas = vec![0.2; t];
-    let (v57, tau) = recipe_5_7(alpha, q, bl, &etas, s1, s2, d, QReading::AsPrinted, 64).unwrap();
-    let (v36, k36) = recipe_3_6(alpha, q, bl, 0.2, s1, s2, t as u64, d, 64).unwrap();
+    let split = SplitInputs {
+        q,
+        b_over_l: bl,
+        sigma1: s1,
+        sigma2: s2,
+        d,
+    };
+    let (v57, tau) = recipe_5_7(alpha, &split, &etas, QReading::AsPrinted, 64).unwrap();
+    let (v36, k36) = recipe_3_6(alpha, &split, 0.2, t as u64, 64).unwrap();
     assert!(
         v57.upper_f64() >= v36.upper_f64(),
         "{} < {}",
@@ -109,13 +144,29 @@ fn explicit_theorems_at_least_the_recipes() {
         (3.0, 500, 5, 2.0, 0.5, 40.0, 3000, 2.0),
     ];
     for &(alpha, n, b, l, eta, sigma, t, d) in &cases {
+        let run = At22Run {
+            n,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
         let q = b as f64 / n as f64;
         let bl = b as f64 / l;
-        let t31 = thm_3_1(alpha, n, b, l, eta, sigma, t, d, 1.0, 128)
-            .unwrap()
-            .upper_f64();
+        let b2 = RecipeBInputs {
+            q,
+            b_over_l: bl,
+            eta,
+            sigma,
+            t,
+            d,
+            c: None,
+        };
+        let t31 = thm_3_1(alpha, &run, 1.0, 128).unwrap().upper_f64();
         for reading in [QReading::AsPrinted, QReading::BothOrders] {
-            let r = recipe_b_with(alpha, q, bl, eta, sigma, t, d, None, reading, 64).unwrap();
+            let r = recipe_b_with(alpha, &b2, reading, 64).unwrap();
             assert!(
                 t31 >= r.upper_f64(),
                 "{alpha} {n}: Thm 3.1 {t31} < (B.2) {}",
@@ -123,37 +174,30 @@ fn explicit_theorems_at_least_the_recipes() {
             );
         }
         let h = sigma / 2f64.sqrt();
-        let (r36, _) = recipe_3_6(alpha, q, bl, eta, h, h, t, d, 64).unwrap();
+        let halves = SplitInputs {
+            q,
+            b_over_l: bl,
+            sigma1: h,
+            sigma2: h,
+            d,
+        };
+        let (r36, _) = recipe_3_6(alpha, &halves, eta, t, 64).unwrap();
         assert!(
             t31 >= r36
                 .upper_f64()
                 .min(t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64())
         );
         for &c in &[0.9, 0.999] {
-            let t51 = thm_5_1(alpha, n, b, l, eta, sigma, t, d, c, 128)
-                .unwrap()
-                .upper_f64();
-            let (r53, _) =
-                recipe_5_3(alpha, q, bl, eta, h, h, t, d, c, QReading::BothOrders, 64).unwrap();
+            let t51 = thm_5_1(alpha, &run, c, 128).unwrap().upper_f64();
+            let (r53, _) = recipe_5_3(alpha, &halves, eta, t, c, QReading::BothOrders, 64).unwrap();
             let tq = t as f64 * s_alpha(alpha, q, bl * sigma, 64).unwrap().upper_f64();
             assert!(
                 t51 >= r53.upper_f64().min(tq),
                 "c={c}: Thm 5.1 {t51} < (5.3) {}",
                 r53.upper_f64()
             );
-            let r = recipe_b_with(
-                alpha,
-                q,
-                bl,
-                eta,
-                sigma,
-                t,
-                d,
-                Some(c),
-                QReading::BothOrders,
-                64,
-            )
-            .unwrap();
+            let b3 = RecipeBInputs { c: Some(c), ..b2 };
+            let r = recipe_b_with(alpha, &b3, QReading::BothOrders, 64).unwrap();
             assert!(
                 t51 >= r.upper_f64(),
                 "c={c}: Thm 5.1 {t51} < (B.3) {}",
@@ -196,9 +240,16 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
             worst = worst.max(rho.upper_f64());
         }
         // ε(α) = ρα for the optimum; the theorem at α = 2 is 2·(its ρ)
-        let thm = thm_5_8(2.0, n, b, l, eta, sigma, t, d, 1.0, 128)
-            .unwrap()
-            .upper_f64();
+        let run = At22Run {
+            n,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let thm = thm_5_8(2.0, &run, 1.0, 128).unwrap().upper_f64();
         assert!(
             thm >= 2.0 * worst,
             "n={n} b={b}: Thm 5.8 {thm} < optimum {}",
@@ -212,16 +263,17 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
 #[test]
 fn explicit_theorems_dominate_mixture_instances() {
     let (n, b, l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 200usize, 1.0);
-    let t31 = |a: f64| {
-        thm_3_1(a, n, b, l, eta, sigma, t as u64, d, 1.0, 128)
-            .unwrap()
-            .upper_f64()
+    let run = At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t: t as u64,
+        d,
     };
-    let t51 = |a: f64| {
-        thm_5_1(a, n, b, l, eta, sigma, t as u64, d, 0.99, 128)
-            .unwrap()
-            .upper_f64()
-    };
+    let t31 = |a: f64| thm_3_1(a, &run, 1.0, 128).unwrap().upper_f64();
+    let t51 = |a: f64| thm_5_1(a, &run, 0.99, 128).unwrap().upper_f64();
     for kind in [PairKind::OneSided, PairKind::Opposite] {
         // linear loss (h = 0) for Thm 3.1; h = (1 − c)/η for Thm 5.1
         let lin = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.0, kind, 1e-12).unwrap();
@@ -255,10 +307,17 @@ fn explicit_theorems_dominate_mixture_instances() {
 fn thm_4_1_instance_between_lower_and_upper_bound() {
     // σ² = 7.84 ≤ c_σ D L/(0.75 η n) = 8; D = 1.2·10⁴ ≥ 10³ηL
     let (n, b, l, eta, sigma, d, t) = (2u64, 1u64, 1.0, 1.0, 2.8, 12_000.0, 20u64);
-    let lb = thm_4_1_lower_bound(n, b, l, eta, sigma, t, d, 128)
-        .unwrap()
-        .lower_f64();
-    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let run = At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    };
+    let lb = thm_4_1_lower_bound(&run, 128).unwrap().lower_f64();
+    let w = thm_4_1_walk(&run).unwrap();
     let inst = ClampedInstance::new(
         &w,
         PairKind::OneSided,
@@ -274,13 +333,15 @@ fn thm_4_1_instance_between_lower_and_upper_bound() {
     assert!(v >= lb, "instance {v} < lower bound {lb}");
     let ub = recipe_b_with(
         a,
-        b as f64 / n as f64,
-        b as f64 / l,
-        eta,
-        sigma,
-        t,
-        d,
-        None,
+        &RecipeBInputs {
+            q: b as f64 / n as f64,
+            b_over_l: b as f64 / l,
+            eta,
+            sigma,
+            t,
+            d,
+            c: None,
+        },
         QReading::BothOrders,
         64,
     )
@@ -303,12 +364,34 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
     let (n, b, l, eta, sigma, d) = (10u64, 1u64, 1.0, 1.0, 1.0, 12.0);
     // T = 1: (B.2) is its composition branch (T̃ ∈ {1..T−1} is empty), no split search
     for t in [1u64] {
-        let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+        let run = At22Run {
+            n,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let w = thm_4_1_walk(&run).unwrap();
         let inst = ClampedInstance::new(&w, PairKind::OneSided, 400).unwrap();
         for a in [10.0, 20.0] {
             let rev = inst.renyi(a, Order::Reverse).unwrap();
             // the paper's convention: σ̃ = bσ/(2L) (2L for replace adjacency)
-            let printed = recipe_b2(a, 0.1, b as f64 / (2.0 * l), eta, sigma, t, d, 64).unwrap();
+            let printed = recipe_b2(
+                a,
+                &RecipeBInputs {
+                    q: 0.1,
+                    b_over_l: b as f64 / (2.0 * l),
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: None,
+                },
+                64,
+            )
+            .unwrap();
             assert!(
                 rev.lo() > printed.upper_f64(),
                 "t={t} α={a}: {} ≤ {}",
@@ -317,13 +400,15 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
             );
             let sound = recipe_b_with(
                 a,
-                0.1,
-                b as f64 / l,
-                eta,
-                sigma,
-                t,
-                d,
-                None,
+                &RecipeBInputs {
+                    q: 0.1,
+                    b_over_l: b as f64 / l,
+                    eta,
+                    sigma,
+                    t,
+                    d,
+                    c: None,
+                },
                 QReading::BothOrders,
                 64,
             )
@@ -343,18 +428,29 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
 #[test]
 fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
     let (n, b, l, eta, sigma, d, t) = (4u64, 1u64, 1.0, 1.0, 1.0, 3.0, 150u64);
-    let w = thm_4_1_walk(n, b, l, eta, sigma, t, d).unwrap();
+    let run = At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    };
+    let w = thm_4_1_walk(&run).unwrap();
     let inst = ClampedInstance::new(&w, PairKind::OneSided, 120).unwrap();
     for a in [2.0, 4.0, 8.0] {
         let ub = recipe_b_with(
             a,
-            0.25,
-            b as f64 / l,
-            eta,
-            sigma,
-            t,
-            d,
-            None,
+            &RecipeBInputs {
+                q: 0.25,
+                b_over_l: b as f64 / l,
+                eta,
+                sigma,
+                t,
+                d,
+                c: None,
+            },
             QReading::BothOrders,
             64,
         )
@@ -390,7 +486,13 @@ fn b3_term_is_the_schedule_optimum() {
         (5.0, None, 60, 0.3, 0.2, 0.8),
     ] {
         let opt = pabi_from_gap(alpha, c.unwrap_or(1.0), &vec![eta * s1; k as usize], d);
-        let pabi = b_term(alpha, &zero, eta, s1, d, c, k, wp);
+        let gap = PabiGap {
+            eta,
+            sigma1: s1,
+            d,
+            c,
+        };
+        let pabi = b_term(alpha, &zero, &gap, k, wp);
         assert!(
             (pabi.mid_f64() / opt - 1.0).abs() < 1e-9,
             "c={c:?} k={k}: b_term {} vs (α/2)·optimum {opt}",
@@ -398,7 +500,7 @@ fn b3_term_is_the_schedule_optimum() {
         );
         // with a certified Q: T̃·Q on top
         let q = s_alpha(alpha, 0.05, 3.0, 64).unwrap();
-        let full = b_term(alpha, &q, eta, s1, d, c, k, wp);
+        let full = b_term(alpha, &q, &gap, k, wp);
         let want = k as f64 * q.mid_f64() + opt;
         assert!(
             (full.mid_f64() / want - 1.0).abs() < 1e-9,
@@ -478,35 +580,26 @@ fn b3_setting_feeds_each_value_at_its_safe_end() {
         let got = recipe_b_for_setting(&s, alpha, QReading::BothOrders, 64)
             .unwrap()
             .upper_f64();
-        let safe = recipe_b_with(
-            alpha,
-            up(&r(7, 30)),
-            down(&r(70, 3)),
-            down(&r(1, 10)),
-            down(&r(7, 10)),
-            400,
-            up(&r(3, 10)),
-            Some(up(&r(19, 20))),
-            QReading::BothOrders,
-            64,
-        )
-        .unwrap()
-        .upper_f64();
+        let safe_inputs = RecipeBInputs {
+            q: up(&r(7, 30)),
+            b_over_l: down(&r(70, 3)),
+            eta: down(&r(1, 10)),
+            sigma: down(&r(7, 10)),
+            t: 400,
+            d: up(&r(3, 10)),
+            c: Some(up(&r(19, 20))),
+        };
+        let safe = recipe_b_with(alpha, &safe_inputs, QReading::BothOrders, 64)
+            .unwrap()
+            .upper_f64();
         assert!(got >= safe, "α = {alpha}: {got} < {safe}");
-        let nearest_c = recipe_b_with(
-            alpha,
-            up(&r(7, 30)),
-            down(&r(70, 3)),
-            down(&r(1, 10)),
-            down(&r(7, 10)),
-            400,
-            up(&r(3, 10)),
-            Some(0.95),
-            QReading::BothOrders,
-            64,
-        )
-        .unwrap()
-        .upper_f64();
+        let nearest = RecipeBInputs {
+            c: Some(0.95),
+            ..safe_inputs
+        };
+        let nearest_c = recipe_b_with(alpha, &nearest, QReading::BothOrders, 64)
+            .unwrap()
+            .upper_f64();
         assert!(
             nearest_c < safe,
             "α = {alpha}: c's rounding should show ({nearest_c} vs {safe})"

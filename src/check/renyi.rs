@@ -436,7 +436,6 @@ macro_rules! instances_of {
 }
 pub(super) use instances_of;
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn entry(
     id: &'static str,
     algorithm: Algorithm,

@@ -66,7 +66,6 @@ impl ClampedWalk {
     ///
     /// # Errors
     /// [`Error::Parameter`] for invalid inputs.
-    #[allow(clippy::too_many_arguments)]
     pub fn altschuler_talwar(
         diameter: f64,
         n: u64,

@@ -10,6 +10,12 @@
 //! * Lemma 2.12 with α*(q, σ) ([`alpha_star`], [`lemma_2_12`]).
 //!
 //! # Parameter model
+//! The recipes and theorems take their inputs as parameter structs in AT22's
+//! vocabulary, each field documented with its symbol and the direction a caller rounds
+//! it in: [`RecipeBInputs`] ((B.2), (B.3)), [`SplitInputs`] ((3.6), (5.3), (5.7) at a
+//! fixed noise split), [`PabiGap`] (the PABI term of (B.2)/(B.3)) and [`At22Run`]
+//! (Thms 3.1, 5.1, 5.8, 4.1).
+//!
 //! AT22 use the toolkit's template (SPEC §2): noise N(0, η²σ²) per step, but state
 //! results with the **Lipschitz constant** L_AT, so that gradients of replace-adjacent
 //! datasets differ by at most 2L_AT. The toolkit's gradient sensitivity is L = 2L_AT:
@@ -28,11 +34,14 @@
 //! differential privacy of the sampled Gaussian mechanism* (2019), Thm 11.
 pub use super::at22_lemma_2_12::{LEMMA_2_12, alpha_star, alpha_star_conditions, lemma_2_12};
 pub use super::at22_pabi::{pabi_rho, recipe_3_6, recipe_b1_rho};
-pub use super::at22_params::{EQ_3_6, EQ_B1, EQ_B2, EQ_B3, PROP_2_17, PROP_3_2, PROP_5_6};
+pub use super::at22_params::{
+    At22Run, EQ_3_6, EQ_B1, EQ_B2, EQ_B3, PROP_2_17, PROP_3_2, PROP_5_6, PabiGap, RecipeBInputs,
+    SplitInputs,
+};
 use super::at22_params::{contraction, orders};
 pub use super::at22_recipes::{
-    RecipeBInputs, b_term, first_order_b3, first_order_b3_beta, printed_beta_b3,
-    recipe_b_for_setting, recipe_b_id, recipe_b_inputs, recipe_b_with, recipe_b2, recipe_b3,
+    b_term, first_order_b3, first_order_b3_beta, printed_beta_b3, recipe_b_for_setting,
+    recipe_b_id, recipe_b_inputs, recipe_b_with, recipe_b2, recipe_b3,
 };
 use super::at22_theorems::QReading;
 use super::cys21::ToolkitTranslation;

@@ -18,7 +18,9 @@
 //!
 //! # References
 //! AT22 (see [`super::at22`] and [`super::at22_theorems`]).
-use super::at22::{alpha_star, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2};
+use super::at22::{
+    PabiGap, RecipeBInputs, alpha_star, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2,
+};
 use super::at22_theorems::*;
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
 use crate::check::SplitMix64;
@@ -120,7 +122,13 @@ fn recipe_5_3_vs_schedule(ctx: &Ctx) -> Outcome {
         let printed = c.powi(2 * k as i32) * a;
         // the library's (B.3) term (Q = 0: the PABI part alone), not a retyped formula
         let zero = Enclosure::from_u64(128, 0);
-        let b3 = super::at22::b_term(alpha, &zero, eta, s1, d, Some(c), k as u64, 128).mid_f64();
+        let gap = PabiGap {
+            eta,
+            sigma1: s1,
+            d,
+            c: Some(c),
+        };
+        let b3 = super::at22::b_term(alpha, &zero, &gap, k as u64, 128).mid_f64();
         let Some(opt) = pabi_from_gap(alpha, c, &vec![eta * s1; k], d) else {
             return Outcome::error("schedule solver failed");
         };
@@ -187,18 +195,15 @@ fn recipe_5_7_vs_schedule(ctx: &Ctx) -> Outcome {
             0.5 + 2.0 * rng.unit(),
             0.5 + rng.unit(),
         );
-        let r57 = recipe_5_7(
-            alpha,
+        let split = SplitInputs {
             q,
-            bl,
-            &vec![e0; t],
-            s1,
-            s2,
+            b_over_l: bl,
+            sigma1: s1,
+            sigma2: s2,
             d,
-            QReading::AsPrinted,
-            64,
-        );
-        let r36 = recipe_3_6(alpha, q, bl, e0, s1, s2, t as u64, d, 64);
+        };
+        let r57 = recipe_5_7(alpha, &split, &vec![e0; t], QReading::AsPrinted, 64);
+        let r36 = recipe_3_6(alpha, &split, e0, t as u64, 64);
         match (r57, r36) {
             (Ok((a, _)), Ok((b, _))) if a.upper_f64() >= b.upper_f64() * (1.0 - 1e-12) => {}
             (a, b) => {
@@ -347,16 +352,32 @@ fn thm_3_1_5_1_dominate_recipes(ctx: &Ctx) -> Outcome {
             p("alpha", alpha),
             p("c", c),
         ];
-        let (Ok(t31), Ok(t51)) = (
-            thm_3_1(alpha, nn, b, l, eta, sigma, t, d, 1.0, 128),
-            thm_5_1(alpha, nn, b, l, eta, sigma, t, d, c, 128),
-        ) else {
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let (Ok(t31), Ok(t51)) = (thm_3_1(alpha, &run, 1.0, 128), thm_5_1(alpha, &run, c, 128))
+        else {
             continue; // hypotheses not met at this point
         };
         let (q, bl) = (b as f64 / nn as f64, b as f64 / l);
+        let b2 = RecipeBInputs {
+            q,
+            b_over_l: bl,
+            eta,
+            sigma,
+            t,
+            d,
+            c: None,
+        };
         for reading in [QReading::AsPrinted, QReading::BothOrders] {
-            let r2 = recipe_b_with(alpha, q, bl, eta, sigma, t, d, None, reading, 64);
-            let r3 = recipe_b_with(alpha, q, bl, eta, sigma, t, d, Some(c), reading, 64);
+            let r2 = recipe_b_with(alpha, &b2, reading, 64);
+            let r3 = recipe_b_with(alpha, &RecipeBInputs { c: Some(c), ..b2 }, reading, 64);
             match (r2, r3) {
                 (Ok(r2), Ok(r3)) => {
                     if t31.upper_f64() < r2.upper_f64() || t51.upper_f64() < r3.upper_f64() {
@@ -423,7 +444,16 @@ fn thm_5_8_dominates_pabi(ctx: &Ctx) -> Outcome {
                 Err(e) => return Outcome::error(e.to_string()),
             }
         }
-        let thm = match thm_5_8(2.0, nn, b, l, eta, sigma, t, d, 1.0, 128) {
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let thm = match thm_5_8(2.0, &run, 1.0, 128) {
             Ok(v) => v.upper_f64(),
             Err(e) => return Outcome::error(e.to_string()),
         };
@@ -464,11 +494,20 @@ fn thm_4_1_instance_brackets(ctx: &Ctx) -> Outcome {
             p("T", t),
             p("D", d),
         ];
-        let lb = match thm_4_1_lower_bound(nn, b, l, eta, sigma, t, d, 128) {
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let lb = match thm_4_1_lower_bound(&run, 128) {
             Ok(v) => v.lower_f64(),
             Err(e) => return Outcome::error(e.to_string()),
         };
-        let inst = thm_4_1_walk(nn, b, l, eta, sigma, t, d).and_then(|w| {
+        let inst = thm_4_1_walk(&run).and_then(|w| {
             ClampedInstance::new(
                 &w,
                 PairKind::OneSided,
@@ -484,13 +523,15 @@ fn thm_4_1_instance_brackets(ctx: &Ctx) -> Outcome {
         };
         let ub = match recipe_b_with(
             a,
-            0.5,
-            1.0,
-            eta,
-            sigma,
-            t,
-            d,
-            None,
+            &RecipeBInputs {
+                q: 0.5,
+                b_over_l: 1.0,
+                eta,
+                sigma,
+                t,
+                d,
+                c: None,
+            },
             QReading::BothOrders,
             64,
         ) {
@@ -519,8 +560,17 @@ fn errata_t1(ctx: &Ctx) -> Outcome {
         let d = 12.0 * sigma;
         let t = 1;
         let alpha = 10.0 + 10.0 * rng.unit();
-        let inst = thm_4_1_walk(nn, b, l, eta, sigma, t, d)
-            .and_then(|w| ClampedInstance::new(&w, PairKind::OneSided, 400));
+        let run = At22Run {
+            n: nn,
+            b,
+            l,
+            eta,
+            sigma,
+            t,
+            d,
+        };
+        let inst =
+            thm_4_1_walk(&run).and_then(|w| ClampedInstance::new(&w, PairKind::OneSided, 400));
         let Ok(inst) = inst else {
             return Outcome::error("walk");
         };
@@ -528,7 +578,19 @@ fn errata_t1(ctx: &Ctx) -> Outcome {
             return Outcome::error("Rényi");
         };
         // AT22's own convention: Q = S_α(b/n, bσ/(2L)) (L-Lipschitz losses)
-        let Ok(printed) = recipe_b2(alpha, 0.1, b as f64 / (2.0 * l), eta, sigma, t, d, 64) else {
+        let Ok(printed) = recipe_b2(
+            alpha,
+            &RecipeBInputs {
+                q: 0.1,
+                b_over_l: b as f64 / (2.0 * l),
+                eta,
+                sigma,
+                t,
+                d,
+                c: None,
+            },
+            64,
+        ) else {
             return Outcome::error("(B.2)");
         };
         if rev.lo() <= printed.upper_f64() {
@@ -594,19 +656,17 @@ fn errata_t1_linear_walk(ctx: &Ctx) -> Outcome {
         };
         let q = b as f64 / nn as f64;
         let bl = b as f64 / l;
-        let printed = recipe_b2(alpha, q, bl, eta, sigma, t as u64, d, 64);
-        let both = recipe_b_with(
-            alpha,
+        let x = RecipeBInputs {
             q,
-            bl,
+            b_over_l: bl,
             eta,
             sigma,
-            t as u64,
+            t: t as u64,
             d,
-            None,
-            QReading::BothOrders,
-            64,
-        );
+            c: None,
+        };
+        let printed = recipe_b2(alpha, &x, 64);
+        let both = recipe_b_with(alpha, &x, QReading::BothOrders, 64);
         let (Ok(printed), Ok(both)) = (printed, both) else {
             return Outcome::error("(B.2)");
         };

@@ -121,6 +121,9 @@ pub fn recipe_b1_rho(
 /// AT22 eq. (3.6); T̃ ∈ {1, …, T}, searched around the stationary point
 /// D/(ησ₁)·√(α/(2Q)) (AT22 App. B.2) and at the ends.
 ///
+/// The split (q = b/n, b/L, σ₁, σ₂, D) is `x` (σ₁² + σ₂² ≤ σ²; [`SplitInputs`] states
+/// the rounding of each field), `eta` the step size η (rounded down), `t` the horizon T.
+///
 /// # Errors
 /// [`Error::Parameter`] for a bad domain; quadrature errors.
 ///
@@ -129,25 +132,28 @@ pub fn recipe_b1_rho(
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22::recipe_3_6;
-/// let (e, k) = recipe_3_6(4.0, 0.1, 1.0, 1.0, 1.0, 1.0, 100, 1.0, 64).unwrap();
+/// use shiftdp::renyi::at22::{SplitInputs, recipe_3_6};
+/// let x = SplitInputs { q: 0.1, b_over_l: 1.0, sigma1: 1.0, sigma2: 1.0, d: 1.0 };
+/// let (e, k) = recipe_3_6(4.0, &x, 1.0, 100, 64).unwrap();
 /// assert!(k >= 1 && k <= 100 && e.upper_f64() > 0.0);
 /// ```
 ///
 /// # References
 /// AT22 eq. (3.6).
-#[allow(clippy::too_many_arguments)]
 pub fn recipe_3_6(
     alpha: f64,
-    q: f64,
-    b_over_l: f64,
+    x: &SplitInputs,
     eta: f64,
-    sigma1: f64,
-    sigma2: f64,
     t: u64,
-    d: f64,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
+    let SplitInputs {
+        q,
+        b_over_l,
+        sigma1,
+        sigma2,
+        d,
+    } = *x;
     super::curve::check_order(alpha)?;
     positive_finite(&[
         ("b/L", b_over_l),

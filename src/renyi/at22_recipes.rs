@@ -3,6 +3,7 @@
 //! certified), their first-order and printed forms (ERRATA), and their inputs from a
 //! run's setting at the safe ends ([`RecipeBInputs`]). Parameter model: [`super::at22`].
 use super::at22_params::*;
+pub use super::at22_params::{PabiGap, RecipeBInputs};
 use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
 use crate::bounds::hyp;
 use crate::error::Result;
@@ -16,29 +17,22 @@ use crate::settings::Setting;
 /// ((α/2)× the Prop 3.2 / 5.6 schedule optimum with s ≡ 0 from z_τ = D over T̃ steps of
 /// noise ησ₁; checked against the KKT solver in tests/renyi_at22.rs).
 ///
-/// `wp` is the working precision of the enclosure arithmetic. The recipes certify their
+/// `gap` holds η, σ₁, D and c (see [`PabiGap`] for the direction of each rounding);
+/// `k` is T̃; `wp` is the working precision of the enclosure arithmetic. The recipes certify their
 /// value at the chosen (σ₁, T̃) with this function.
 ///
 /// # Example
 /// ```
 /// use shiftdp::precision::Enclosure;
-/// use shiftdp::renyi::at22::b_term;
 /// // (B.2), Q = 0, T̃ = 2: αD²/(2η²σ₁²·2) = 2·1/(2·1·1·2) = 0.5
+/// use shiftdp::renyi::at22::{PabiGap, b_term};
 /// let zero = Enclosure::from_u64(96, 0);
-/// let v = b_term(2.0, &zero, 1.0, 1.0, 1.0, None, 2, 96);
+/// let gap = PabiGap { eta: 1.0, sigma1: 1.0, d: 1.0, c: None };
+/// let v = b_term(2.0, &zero, &gap, 2, 96);
 /// assert!((v.mid_f64() - 0.5).abs() < 1e-15);
 /// ```
-#[allow(clippy::too_many_arguments)]
-pub fn b_term(
-    alpha: f64,
-    qv: &Enclosure,
-    eta: f64,
-    sigma1: f64,
-    d: f64,
-    c: Option<f64>,
-    k: u64,
-    wp: u32,
-) -> Enclosure {
+pub fn b_term(alpha: f64, qv: &Enclosure, gap: &PabiGap, k: u64, wp: u32) -> Enclosure {
+    let PabiGap { eta, sigma1, d, c } = *gap;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let kk = Enclosure::from_u64(wp, k);
     let base =
@@ -57,14 +51,17 @@ pub fn b_term(
 }
 
 /// The recipes (B.2) (convex, c = None) and (B.3) (c-contractive, c = Some(c)) at one
-/// order α, in the toolkit's model (L = 2L_AT).
+/// order α, in the toolkit's model (L = 2L_AT); Q as printed. (B.2) holds for every
+/// c ≤ 1, so `x.c` is not read here (see [`recipe_b_with`] for the recipe `x.c` selects).
 ///
 /// # Formula
 /// `ε ≤ min{ T·S_α(b/n, bσ/L), min_{σ₁²+σ₂²=σ²} min_{T̃∈{1..T−1}} T̃Q + R(T̃) }`,
 /// Q = S_α(b/n, bσ₂/L), R = αD²/(2η²σ₁²T̃) for (B.2) and
 /// αD²(1−c²)/(2η²σ₁²(c^{−2T̃}−1)) for (B.3). The split σ₁ is found by a golden-section
 /// search (AT22 suggest a ternary search), T̃ by scanning around the first-order point
-/// and the ends; the value at the chosen (σ₁, T̃) is certified.
+/// and the ends; the value at the chosen (σ₁, T̃) is certified. The inputs (q = b/n, b/L,
+/// η, σ, T, D, c) are the fields of `x`; [`RecipeBInputs`] states the direction in which
+/// each is rounded.
 ///
 /// # Errors
 /// [`Error::Hypothesis`] for α ≤ 1, T < 1, c ∉ (0, 1); [`Error::Parameter`] for bad
@@ -72,149 +69,98 @@ pub fn b_term(
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22::recipe_b2;
+/// use shiftdp::renyi::at22::{RecipeBInputs, recipe_b2};
 /// // T = 1: no PABI branch (T̃ ∈ {1, …, T−1} is empty), the bound is T·S_α(q, bσ/L)
-/// let e = recipe_b2(2.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
+/// let x = RecipeBInputs { q: 0.1, b_over_l: 1.0, eta: 1.0, sigma: 1.0, t: 1, d: 1.0, c: None };
+/// let e = recipe_b2(2.0, &x, 64).unwrap();
 /// let ts = shiftdp::renyi::sampled_gaussian::s_alpha(2.0, 0.1, 1.0, 64).unwrap().upper_f64();
 /// assert!((e.upper_f64() / ts - 1.0).abs() < 1e-9);
 /// ```
 ///
 /// # References
 /// AT22 App. B.2, B.3.
-#[allow(clippy::too_many_arguments)]
-pub fn recipe_b2(
-    alpha: f64,
-    q: f64,
-    b_over_l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    bits: u32,
-) -> Result<Enclosure> {
+pub fn recipe_b2(alpha: f64, x: &RecipeBInputs, bits: u32) -> Result<Enclosure> {
     recipe_b_with(
         alpha,
-        q,
-        b_over_l,
-        eta,
-        sigma,
-        t,
-        d,
-        None,
+        &RecipeBInputs { c: None, ..*x },
         QReading::AsPrinted,
         bits,
     )
 }
 
-/// [`recipe_b2`] (c = None) or [`recipe_b3`] (c = Some(c)) with Q read as `reading`
-/// ([`QReading::BothOrders`]: the larger of the two orders of the sampled Gaussian pair,
-/// which the toolkit's `compare` uses; ERRATA.md T1).
+/// [`recipe_b2`] (`x.c` = None) or [`recipe_b3`] (`x.c` = Some(c)) with Q read as
+/// `reading` ([`QReading::BothOrders`]: the larger of the two orders of the sampled
+/// Gaussian pair, which the toolkit's `compare` uses; ERRATA.md T1).
 ///
 /// # Errors
 /// As [`recipe_b2`] / [`recipe_b3`].
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22::{recipe_b2, recipe_b_with};
+/// use shiftdp::renyi::at22::{RecipeBInputs, recipe_b2, recipe_b_with};
 /// use shiftdp::renyi::at22_theorems::QReading;
-/// let p = recipe_b2(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, 64).unwrap();
-/// let b = recipe_b_with(10.0, 0.1, 1.0, 1.0, 1.0, 1, 1.0, None, QReading::BothOrders, 64).unwrap();
+/// let x = RecipeBInputs { q: 0.1, b_over_l: 1.0, eta: 1.0, sigma: 1.0, t: 1, d: 1.0, c: None };
+/// let p = recipe_b2(10.0, &x, 64).unwrap();
+/// let b = recipe_b_with(10.0, &x, QReading::BothOrders, 64).unwrap();
 /// assert!(b.upper_f64() > p.upper_f64());
 /// ```
-#[allow(clippy::too_many_arguments)]
 pub fn recipe_b_with(
     alpha: f64,
-    q: f64,
-    b_over_l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: Option<f64>,
+    x: &RecipeBInputs,
     reading: QReading,
     bits: u32,
 ) -> Result<Enclosure> {
-    match c {
-        None => recipe_b(
-            EQ_B2, alpha, q, b_over_l, eta, sigma, t, d, None, reading, bits,
-        ),
+    match x.c {
+        None => recipe_b(EQ_B2, alpha, x, reading, bits),
         Some(c) => {
             if !(c > 0.0 && c < 1.0) {
                 return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
             }
-            recipe_b(
-                EQ_B3,
-                alpha,
-                q,
-                b_over_l,
-                eta,
-                sigma,
-                t,
-                d,
-                Some(c),
-                reading,
-                bits,
-            )
+            recipe_b(EQ_B3, alpha, x, reading, bits)
         }
     }
 }
 
-/// AT22 (B.3): see [`recipe_b2`].
+/// AT22 (B.3): see [`recipe_b2`]; the contraction is `x.c`.
 ///
 /// # Errors
-/// As [`recipe_b2`], and "H: 0 < c < 1".
+/// As [`recipe_b2`], and "H: 0 < c < 1" (also when `x.c` is `None`).
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22::{recipe_b2, recipe_b3};
+/// use shiftdp::renyi::at22::{RecipeBInputs, recipe_b2, recipe_b3};
 /// // contraction only helps: (B.3) ≤ (B.2)
-/// let b2 = recipe_b2(3.0, 0.05, 2.0, 0.5, 1.0, 200, 1.0, 64).unwrap();
-/// let b3 = recipe_b3(3.0, 0.05, 2.0, 0.5, 1.0, 200, 1.0, 0.9, 64).unwrap();
+/// let x = RecipeBInputs { q: 0.05, b_over_l: 2.0, eta: 0.5, sigma: 1.0, t: 200, d: 1.0, c: Some(0.9) };
+/// let b2 = recipe_b2(3.0, &x, 64).unwrap();
+/// let b3 = recipe_b3(3.0, &x, 64).unwrap();
 /// assert!(b3.upper_f64() <= b2.upper_f64() * (1.0 + 1e-9));
 /// ```
 ///
 /// # References
 /// AT22 App. B.3.
-#[allow(clippy::too_many_arguments)]
-pub fn recipe_b3(
+pub fn recipe_b3(alpha: f64, x: &RecipeBInputs, bits: u32) -> Result<Enclosure> {
+    if x.c.is_none() {
+        return Err(hyp(EQ_B3, "H: 0 < c < 1", "c not given"));
+    }
+    recipe_b_with(alpha, x, QReading::AsPrinted, bits)
+}
+
+fn recipe_b(
+    id: &str,
     alpha: f64,
-    q: f64,
-    b_over_l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: f64,
+    x: &RecipeBInputs,
+    reading: QReading,
     bits: u32,
 ) -> Result<Enclosure> {
-    recipe_b_with(
-        alpha,
+    let RecipeBInputs {
         q,
         b_over_l,
         eta,
         sigma,
         t,
         d,
-        Some(c),
-        QReading::AsPrinted,
-        bits,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn recipe_b(
-    id: &str,
-    alpha: f64,
-    q: f64,
-    b_over_l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: Option<f64>,
-    reading: QReading,
-    bits: u32,
-) -> Result<Enclosure> {
+        c,
+    } = *x;
     super::curve::check_order(alpha)?;
     positive_finite(&[
         ("b/L", b_over_l),
@@ -294,7 +240,13 @@ fn recipe_b(
             let Ok(qv) = sgm_q(alpha, q, mul_down_f64(b_over_l, s2), reading, bits) else {
                 return Ok(first.with_prec(bits));
             };
-            let v = b_term(alpha, &qv, eta, s1_safe, d, c, k, wp);
+            let gap = PabiGap {
+                eta,
+                sigma1: s1_safe,
+                d,
+                c,
+            };
+            let v = b_term(alpha, &qv, &gap, k, wp);
             Ok(first.min(&v).with_prec(bits))
         }
         None => Ok(first.with_prec(bits)),
@@ -346,27 +298,6 @@ pub fn recipe_b_id(s: &Setting) -> &'static str {
     }
 }
 
-/// The f64 arguments [`recipe_b_for_setting`] feeds to [`recipe_b_with`], each at the
-/// end of the setting's enclosure that makes the bound larger.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RecipeBInputs {
-    /// q = b/n, rounded up (S_α(q, ·) increases with q).
-    pub q: f64,
-    /// b/L, rounded down (Q = S_α(q, bσ₂/L) decreases with the noise scale bσ₂/L).
-    pub b_over_l: f64,
-    /// η, rounded down (the PABI terms αD²/(2η²σ₁²)·… decrease with η).
-    pub eta: f64,
-    /// σ, rounded down (less noise: larger Q and larger PABI term).
-    pub sigma: f64,
-    /// T (exact).
-    pub t: u64,
-    /// D, rounded up (the PABI terms grow with D²).
-    pub d: f64,
-    /// c for (B.3), rounded **up**: (1−c²)/(c^{−2T̃}−1) = c^{2T̃}(1−c²)/(1−c^{2T̃}) increases
-    /// with c on (0, 1) (it tends to 1/T̃, (B.2)'s term, as c → 1). `None`: (B.2).
-    pub c: Option<f64>,
-}
-
 /// The arguments of (B.2)/(B.3) for a NoisySGD setting (see [`RecipeBInputs`] for the
 /// direction of each rounding).
 ///
@@ -407,7 +338,5 @@ pub fn recipe_b_for_setting(
     bits: u32,
 ) -> Result<Enclosure> {
     let x = recipe_b_inputs(s)?;
-    recipe_b_with(
-        alpha, x.q, x.b_over_l, x.eta, x.sigma, x.t, x.d, x.c, reading, bits,
-    )
+    recipe_b_with(alpha, &x, reading, bits)
 }

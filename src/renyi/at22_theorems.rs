@@ -4,11 +4,14 @@
 //! construction, and the reading of Q in both orders (see ERRATA.md, T1).
 //!
 //! # Parameter model
+//! The recipes take a noise split as [`SplitInputs`], the theorems a run as [`At22Run`]
+//! (each field documented with its AT22 symbol and rounding direction); the order α,
+//! the contraction c, the reading of Q and the precision are separate arguments.
 //! Functions take the toolkit's gradient sensitivity `L` (SPEC §2) and say where AT22's
 //! Lipschitz constant enters: for the upper bounds AT22 write `2L_AT` for the
 //! replace-adjacent gradient difference, so `L_AT = L/2` (as in [`super::at22`]). The
 //! Thm 4.1 construction has gradient difference exactly `L_AT` (one loss is zero), so
-//! [`thm_4_1_lower_bound`] and [`thm_4_1_walk`] take `L_AT` itself.
+//! [`thm_4_1_lower_bound`] and [`thm_4_1_walk`] read the run's `l` as `L_AT` itself.
 //!
 //! # Rounding
 //! Upper bounds: enclosures, the upper end is the bound. The lower bound of Thm 4.1 is
@@ -20,6 +23,7 @@
 //! eqs. (3.6), (5.3), (5.7), Lemma 2.12, App. A.4); I. Mironov, K. Talwar, L. Zhang,
 //! *Rényi differential privacy of the sampled Gaussian mechanism* (2019).
 use super::at22_lemma_2_12::{alpha_star, alpha_star_conditions};
+pub use super::at22_params::{At22Run, SplitInputs};
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
 use crate::error::{Error, Result};
 use crate::exact::clamped::ClampedWalk;
@@ -116,6 +120,10 @@ pub(crate) fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) ->
 /// T̃ is searched around the stationary point `log(2A log(1/c)/Q)/(2 log(1/c))`,
 /// A = αD²/(2η²σ₁²), and at the ends (the objective is convex in T̃).
 ///
+/// The split (q = b/n, b/L, σ₁, σ₂, D) is `x` ([`SplitInputs`] states the rounding of
+/// each field); `eta` is η (rounded down), `t` the horizon T, `c` the contraction
+/// (rounded up: c^{2T̃} increases with c).
+///
 /// # Errors
 /// [`Error::Parameter`] for α ≤ 1 or non-positive inputs; [`Error::Hypothesis`] for
 /// T = 0 or c ∉ (0, 1).
@@ -125,27 +133,30 @@ pub(crate) fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) ->
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::{recipe_5_3, QReading};
-/// let (e, k) = recipe_5_3(4.0, 0.05, 2.0, 0.5, 1.0, 1.0, 500, 1.0, 0.9, QReading::AsPrinted, 64).unwrap();
+/// use shiftdp::renyi::at22_theorems::{recipe_5_3, QReading, SplitInputs};
+/// let x = SplitInputs { q: 0.05, b_over_l: 2.0, sigma1: 1.0, sigma2: 1.0, d: 1.0 };
+/// let (e, k) = recipe_5_3(4.0, &x, 0.5, 500, 0.9, QReading::AsPrinted, 64).unwrap();
 /// assert!(k >= 1 && k <= 500 && e.upper_f64() > 0.0);
 /// ```
 ///
 /// # References
 /// AT22 §5.1, eqs. (5.2)–(5.3).
-#[allow(clippy::too_many_arguments)]
 pub fn recipe_5_3(
     alpha: f64,
-    q: f64,
-    b_over_l: f64,
+    x: &SplitInputs,
     eta: f64,
-    sigma1: f64,
-    sigma2: f64,
     t: u64,
-    d: f64,
     c: f64,
     reading: QReading,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
+    let SplitInputs {
+        q,
+        b_over_l,
+        sigma1,
+        sigma2,
+        d,
+    } = *x;
     check_order(alpha)?;
     positive_finite(
         EQ_5_3,
@@ -199,6 +210,10 @@ pub fn recipe_5_3(
 /// {0, …, T−2} (ERRATA.md T3). Q = S_α(b/n, bσ₂/L) read as `reading` (the ratio
 /// m_t/(η_tσ₂) does not depend on η_t).
 ///
+/// The split (q = b/n, b/L, σ₁, σ₂, D) is `x` ([`SplitInputs`] states the rounding of
+/// each field); `etas` are η_0, …, η_{T−1} (T = their number), each rounded down (the
+/// PABI term decreases with every η_t).
+///
 /// # Errors
 /// [`Error::Parameter`] for α ≤ 1 or a non-positive step size or input;
 /// [`Error::Hypothesis`] for T < 2.
@@ -208,26 +223,29 @@ pub fn recipe_5_3(
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::{recipe_5_7, QReading};
+/// use shiftdp::renyi::at22_theorems::{recipe_5_7, QReading, SplitInputs};
 /// let etas: Vec<f64> = (1..=200).map(|t| 0.5 / (t as f64).sqrt()).collect();
-/// let (e, tau) = recipe_5_7(3.0, 0.05, 2.0, &etas, 1.0, 1.0, 1.0, QReading::AsPrinted, 64).unwrap();
+/// let x = SplitInputs { q: 0.05, b_over_l: 2.0, sigma1: 1.0, sigma2: 1.0, d: 1.0 };
+/// let (e, tau) = recipe_5_7(3.0, &x, &etas, QReading::AsPrinted, 64).unwrap();
 /// assert!(tau <= 198 && e.upper_f64() > 0.0);
 /// ```
 ///
 /// # References
 /// AT22 §5.3, eq. (5.7).
-#[allow(clippy::too_many_arguments)]
 pub fn recipe_5_7(
     alpha: f64,
-    q: f64,
-    b_over_l: f64,
+    x: &SplitInputs,
     etas: &[f64],
-    sigma1: f64,
-    sigma2: f64,
-    d: f64,
     reading: QReading,
     bits: u32,
 ) -> Result<(Enclosure, u64)> {
+    let SplitInputs {
+        q,
+        b_over_l,
+        sigma1,
+        sigma2,
+        d,
+    } = *x;
     check_order(alpha)?;
     positive_finite(
         EQ_5_7,
@@ -298,18 +316,16 @@ fn t_branch_constant(alpha: f64, q: f64, sg: f64) -> u64 {
 }
 
 /// Common hypotheses of Thms 3.1 and 5.1 (AT22 statement, toolkit L = 2L_AT).
-#[allow(clippy::too_many_arguments)]
-fn sgd_hypotheses(
-    id: &str,
-    alpha: f64,
-    n: u64,
-    b: u64,
-    l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-) -> Result<f64> {
+fn sgd_hypotheses(id: &str, alpha: f64, run: &At22Run) -> Result<f64> {
+    let At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     check_order(alpha)?;
     positive_finite(id, &[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(d.is_finite() && d > 0.0) {
@@ -374,32 +390,32 @@ fn sgd_hypotheses(
 ///
 /// # Rounding
 /// Enclosure arithmetic; the upper end is the bound (T̄ computed with D, n rounded up,
-/// L_AT, η rounded down: a larger T̄ only enlarges the PABI branch).
+/// L_AT, η rounded down: a larger T̄ only enlarges the PABI branch). The caller supplies
+/// `run` as [`At22Run`] states per field, and `c` rounded up (it only enters H1, c ≤ 1:
+/// a c-contractive step is c′-contractive for every c′ ≥ c).
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::thm_3_1;
+/// use shiftdp::renyi::at22_theorems::{At22Run, thm_3_1};
 /// // toolkit L = 2 (L_AT = 1), σ = 20, b = 10, n = 1000, η = 0.1, D = 1
-/// let e = thm_3_1(2.0, 1000, 10, 2.0, 0.1, 20.0, 100_000, 1.0, 1.0, 128).unwrap();
+/// let run = At22Run { n: 1000, b: 10, l: 2.0, eta: 0.1, sigma: 20.0, t: 100_000, d: 1.0 };
+/// let e = thm_3_1(2.0, &run, 1.0, 128).unwrap();
 /// // T̄ = ⌈1·1000/(1·0.1)⌉ = 10⁴ ≤ T: ε ≤ 17·αT̄L_AT²/(n²σ²) = 17·2·10⁴/(10⁶·400)
 /// assert!((e.upper_f64() - 8.5e-4).abs() < 1e-12);
 /// ```
 ///
 /// # References
 /// AT22 Thm 3.1, eq. (3.6), Lemma 2.12, footnote 12.
-#[allow(clippy::too_many_arguments)]
-pub fn thm_3_1(
-    alpha: f64,
-    n: u64,
-    b: u64,
-    l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: f64,
-    bits: u32,
-) -> Result<Enclosure> {
+pub fn thm_3_1(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure> {
+    let At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
         return Err(hyp(
             THM_3_1,
@@ -407,7 +423,7 @@ pub fn thm_3_1(
             format!("c = {c}"),
         ));
     }
-    let q = sgd_hypotheses(THM_3_1, alpha, n, b, l, eta, sigma, t, d)?;
+    let q = sgd_hypotheses(THM_3_1, alpha, run)?;
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let l_at = e(l).half();
@@ -453,31 +469,32 @@ fn t_bar(d: f64, n: u64, l_at: f64, eta: f64, wp: u32) -> Result<u64> {
 /// As [`thm_3_1`], with H1: "strongly convex: 0 < c < 1, η < 2/M".
 ///
 /// # Rounding
-/// Enclosure arithmetic (ln, max); the upper end is the bound.
+/// Enclosure arithmetic (ln, max); the upper end is the bound. The caller supplies `run`
+/// as [`At22Run`] states per field, and `c` rounded up (the factor
+/// 1 + (1 + max{0, ln Λ})/(2 ln(1/c)) grows with c on (0, 1), and a c-contractive step
+/// is c′-contractive for every c′ ≥ c).
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::{thm_5_1, thm_3_1};
-/// let a = thm_5_1(2.0, 1000, 10, 2.0, 0.1, 20.0, 100_000, 1.0, 0.99, 128).unwrap();
-/// let b = thm_3_1(2.0, 1000, 10, 2.0, 0.1, 20.0, 100_000, 1.0, 1.0, 128).unwrap();
+/// use shiftdp::renyi::at22_theorems::{At22Run, thm_5_1, thm_3_1};
+/// let run = At22Run { n: 1000, b: 10, l: 2.0, eta: 0.1, sigma: 20.0, t: 100_000, d: 1.0 };
+/// let a = thm_5_1(2.0, &run, 0.99, 128).unwrap();
+/// let b = thm_3_1(2.0, &run, 1.0, 128).unwrap();
 /// assert!(a.upper_f64() < b.upper_f64());
 /// ```
 ///
 /// # References
 /// AT22 Thm 5.1, eqs. (5.2)–(5.3), Lemma 2.12.
-#[allow(clippy::too_many_arguments)]
-pub fn thm_5_1(
-    alpha: f64,
-    n: u64,
-    b: u64,
-    l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: f64,
-    bits: u32,
-) -> Result<Enclosure> {
+pub fn thm_5_1(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure> {
+    let At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     if !(c.is_finite() && c > 0.0 && c < 1.0) {
         return Err(hyp(
             THM_5_1,
@@ -485,7 +502,7 @@ pub fn thm_5_1(
             format!("c = {c}"),
         ));
     }
-    let q = sgd_hypotheses(THM_5_1, alpha, n, b, l, eta, sigma, t, d)?;
+    let q = sgd_hypotheses(THM_5_1, alpha, run)?;
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let l_at = e(l).half();
@@ -530,31 +547,30 @@ pub fn thm_5_1(
 /// H2 (diameter D), H3 (b divides n and n/b divides T — the proof's simplification).
 ///
 /// # Rounding
-/// Enclosure arithmetic; upper end is the bound.
+/// Enclosure arithmetic; upper end is the bound. The caller supplies `run` as
+/// [`At22Run`] states per field, and `c` rounded up (it only enters H1, c ≤ 1).
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::thm_5_8;
+/// use shiftdp::renyi::at22_theorems::{At22Run, thm_5_8};
 /// // short run: 2αL_AT²(1/b² + T/n²)/σ² with L_AT = 1, b = 10, n = 100, T = 10, σ = 1
-/// let e = thm_5_8(2.0, 100, 10, 2.0, 0.1, 1.0, 10, 100.0, 1.0, 128).unwrap();
+/// let run = At22Run { n: 100, b: 10, l: 2.0, eta: 0.1, sigma: 1.0, t: 10, d: 100.0 };
+/// let e = thm_5_8(2.0, &run, 1.0, 128).unwrap();
 /// assert!((e.upper_f64() - 4.0 * (0.01 + 0.001)).abs() < 1e-12);
 /// ```
 ///
 /// # References
 /// AT22 Thm 5.8, eqs. (5.4)–(5.6).
-#[allow(clippy::too_many_arguments)]
-pub fn thm_5_8(
-    alpha: f64,
-    n: u64,
-    b: u64,
-    l: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    c: f64,
-    bits: u32,
-) -> Result<Enclosure> {
+pub fn thm_5_8(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure> {
+    let At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     check_order(alpha)?;
     positive_finite(THM_5_8, &[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
@@ -623,8 +639,9 @@ pub const THM_4_1_CONSTANTS: Thm41Constants = Thm41Constants {
 ///
 /// # Formula
 /// AT22 Thm 4.1, eq. (4.1), with footnote 13's constants c_σ = 10⁻³, c_D = 10³,
-/// c_α = 10⁻⁷, ᾱ = 100. Here L_AT is the Lipschitz constant of the construction, which is
-/// also its gradient difference.
+/// c_α = 10⁻⁷, ᾱ = 100. Here L_AT (the run's `l`) is the Lipschitz constant of the
+/// construction, which is also its gradient difference. The run's values define the
+/// construction ([`thm_4_1_walk`] of the same run): they are taken as they are.
 ///
 /// # Errors
 /// [`Error::Hypothesis`]: H0 (positive inputs, 1 ≤ b ≤ n, T ≥ 1), H1 (D ≥ c_D ηL_AT),
@@ -636,27 +653,27 @@ pub const THM_4_1_CONSTANTS: Thm41Constants = Thm41Constants {
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::thm_4_1_lower_bound;
+/// use shiftdp::renyi::at22_theorems::{At22Run, thm_4_1_lower_bound};
 /// // n = 2, b = 1, L = η = 1, D = 12000 (T̄ = 18000), σ = 2.8 (σ² ≤ c_σD²/(η²T̄) = 8), T = 5
-/// let lb = thm_4_1_lower_bound(2, 1, 1.0, 1.0, 2.8, 5, 12_000.0, 128).unwrap();
+/// let run = At22Run { n: 2, b: 1, l: 1.0, eta: 1.0, sigma: 2.8, t: 5, d: 12_000.0 };
+/// let lb = thm_4_1_lower_bound(&run, 128).unwrap();
 /// assert!((lb.lower_f64() - 1e-7 * 100.0 * 5.0 / (4.0 * 2.8 * 2.8)).abs() < 1e-18);
 /// // σ = 10 violates H2 at this D
-/// assert!(thm_4_1_lower_bound(2, 1, 1.0, 1.0, 10.0, 5, 12_000.0, 128).is_err());
+/// assert!(thm_4_1_lower_bound(&At22Run { sigma: 10.0, ..run }, 128).is_err());
 /// ```
 ///
 /// # References
 /// AT22 Thm 4.1, footnote 13, App. A.4.
-#[allow(clippy::too_many_arguments)]
-pub fn thm_4_1_lower_bound(
-    n: u64,
-    b: u64,
-    l_at: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-    bits: u32,
-) -> Result<Enclosure> {
+pub fn thm_4_1_lower_bound(run: &At22Run, bits: u32) -> Result<Enclosure> {
+    let At22Run {
+        n,
+        b,
+        l: l_at,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     positive_finite(THM_4_1, &[("L", l_at), ("η", eta), ("σ", sigma), ("D", d)])?;
     if b == 0 || b > n || t == 0 {
         return Err(hyp(
@@ -695,7 +712,8 @@ pub fn thm_4_1_lower_bound(
 }
 
 /// The Thm 4.1 construction as a clamped walk: K = [−D/2, D/2], start 0, all losses zero
-/// except f′_n(ω) = L_AT(D − ω), T steps of Noisy-SGD with noise ησ and step η.
+/// except f′_n(ω) = L_AT(D − ω), T steps of Noisy-SGD with noise ησ and step η (the
+/// run's `l` is L_AT).
 ///
 /// # Formula
 /// AT22 §4: W_{t+1} = Π_K[W_t + Z_t] on 𝒳, W′_{t+1} = Π_K[W′_t + Y_t + Z_t] on 𝒳′ with
@@ -707,23 +725,25 @@ pub fn thm_4_1_lower_bound(
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::at22_theorems::thm_4_1_walk;
-/// let w = thm_4_1_walk(10, 1, 1.0, 1.0, 10.0, 5, 1e4).unwrap();
+/// use shiftdp::renyi::at22_theorems::{At22Run, thm_4_1_walk};
+/// let run = At22Run { n: 10, b: 1, l: 1.0, eta: 1.0, sigma: 10.0, t: 5, d: 1e4 };
+/// let w = thm_4_1_walk(&run).unwrap();
 /// assert_eq!(w.steps.len(), 5);
 /// assert!((w.steps[0].drift - 1.0).abs() < 1e-15 && (w.steps[0].p - 0.1).abs() < 1e-15);
 /// ```
 ///
 /// # References
 /// AT22 Thm 4.1 (construction), App. A.4.
-pub fn thm_4_1_walk(
-    n: u64,
-    b: u64,
-    l_at: f64,
-    eta: f64,
-    sigma: f64,
-    t: u64,
-    d: f64,
-) -> Result<ClampedWalk> {
+pub fn thm_4_1_walk(run: &At22Run) -> Result<ClampedWalk> {
+    let At22Run {
+        n,
+        b,
+        l: l_at,
+        eta,
+        sigma,
+        t,
+        d,
+    } = *run;
     ClampedWalk::altschuler_talwar(d, n, b, t as usize, eta, sigma, l_at)
 }
 
@@ -768,46 +788,67 @@ mod tests {
             Err(Error::Hypothesis { hypothesis, .. }) => hypothesis,
             other => panic!("{other:?}"),
         };
+        let run = At22Run {
+            n: 1000,
+            b: 10,
+            l: 2.0,
+            eta: 0.1,
+            sigma: 20.0,
+            t: 100,
+            d: 1.0,
+        };
         // σ too small
-        assert!(h(thm_3_1(2.0, 1000, 10, 2.0, 0.1, 1.0, 100, 1.0, 1.0, 64)).starts_with("H5"));
+        assert!(h(thm_3_1(2.0, &At22Run { sigma: 1.0, ..run }, 1.0, 64)).starts_with("H5"));
         // b/n ≥ 1/5
-        assert!(h(thm_3_1(2.0, 10, 5, 2.0, 0.1, 50.0, 100, 1.0, 1.0, 64)).starts_with("H4"));
+        let large_batch = At22Run {
+            n: 10,
+            b: 5,
+            sigma: 50.0,
+            ..run
+        };
+        assert!(h(thm_3_1(2.0, &large_batch, 1.0, 64)).starts_with("H4"));
         // non-contractive
-        assert!(h(thm_3_1(2.0, 1000, 10, 2.0, 0.1, 20.0, 100, 1.0, 1.1, 64)).starts_with("H1"));
-        assert!(h(thm_5_1(2.0, 1000, 10, 2.0, 0.1, 20.0, 100, 1.0, 1.0, 64)).starts_with("H1"));
+        assert!(h(thm_3_1(2.0, &run, 1.1, 64)).starts_with("H1"));
+        assert!(h(thm_5_1(2.0, &run, 1.0, 64)).starts_with("H1"));
         // α beyond α*
-        assert!(h(thm_3_1(1e6, 1000, 10, 2.0, 0.1, 20.0, 100, 1.0, 1.0, 64)).starts_with("H6"));
-        assert!(h(thm_5_8(2.0, 100, 7, 2.0, 0.1, 1.0, 10, 1.0, 1.0, 64)).starts_with("H3"));
-        assert!(h(thm_4_1_lower_bound(10, 1, 1.0, 1.0, 10.0, 5, 10.0, 64)).starts_with("H1"));
-        assert!(h(thm_4_1_lower_bound(10, 1, 1.0, 1.0, 1e3, 5, 1e4, 64)).starts_with("H2"));
+        assert!(h(thm_3_1(1e6, &run, 1.0, 64)).starts_with("H6"));
+        let cyclic = At22Run {
+            n: 100,
+            b: 7,
+            sigma: 1.0,
+            t: 10,
+            ..run
+        };
+        assert!(h(thm_5_8(2.0, &cyclic, 1.0, 64)).starts_with("H3"));
+        let walk = At22Run {
+            n: 10,
+            b: 1,
+            l: 1.0,
+            eta: 1.0,
+            sigma: 10.0,
+            t: 5,
+            d: 10.0,
+        };
+        assert!(h(thm_4_1_lower_bound(&walk, 64)).starts_with("H1"));
+        let noisy_walk = At22Run {
+            sigma: 1e3,
+            d: 1e4,
+            ..walk
+        };
+        assert!(h(thm_4_1_lower_bound(&noisy_walk, 64)).starts_with("H2"));
+        let ones = SplitInputs {
+            q: 0.1,
+            b_over_l: 1.0,
+            sigma1: 1.0,
+            sigma2: 1.0,
+            d: 1.0,
+        };
         assert!(matches!(
-            recipe_5_3(
-                2.0,
-                0.1,
-                1.0,
-                1.0,
-                1.0,
-                1.0,
-                10,
-                1.0,
-                1.0,
-                QReading::AsPrinted,
-                64
-            ),
+            recipe_5_3(2.0, &ones, 1.0, 10, 1.0, QReading::AsPrinted, 64),
             Err(Error::Hypothesis { .. })
         ));
         assert!(matches!(
-            recipe_5_7(
-                2.0,
-                0.1,
-                1.0,
-                &[1.0],
-                1.0,
-                1.0,
-                1.0,
-                QReading::AsPrinted,
-                64
-            ),
+            recipe_5_7(2.0, &ones, &[1.0], QReading::AsPrinted, 64),
             Err(Error::Hypothesis { .. })
         ));
     }
@@ -816,8 +857,22 @@ mod tests {
     fn recipe_5_3_scan_matches_brute_force() {
         // the convex scan finds the same T̃ as a full scan over 1..=T
         let (alpha, q, bl, eta, s1, s2, t, d, c) = (3.0, 0.02, 4.0, 0.3, 1.2, 0.8, 300, 2.0, 0.97);
-        let (v, k) =
-            recipe_5_3(alpha, q, bl, eta, s1, s2, t, d, c, QReading::AsPrinted, 64).unwrap();
+        let (v, k) = recipe_5_3(
+            alpha,
+            &SplitInputs {
+                q,
+                b_over_l: bl,
+                sigma1: s1,
+                sigma2: s2,
+                d,
+            },
+            eta,
+            t,
+            c,
+            QReading::AsPrinted,
+            64,
+        )
+        .unwrap();
         let qf = crate::renyi::sampled_gaussian::s_alpha(alpha, q, bl * s2, 64)
             .unwrap()
             .mid_f64();

@@ -129,7 +129,9 @@ fn numeric_mu<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Option<f64
         .map(|s| s.mu())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Relative tolerance of [`Verdict::classify`] for every cross-check here.
+const TOLERANCE: f64 = 1e-9;
+
 fn finish(
     theorem: &str,
     closed: f64,
@@ -138,7 +140,6 @@ fn finish(
     worst_position: Option<usize>,
     numeric: Option<f64>,
     own: Option<f64>,
-    tol: f64,
 ) -> CrossCheck {
     CrossCheck {
         theorem: theorem.into(),
@@ -149,7 +150,7 @@ fn finish(
         numeric,
         theorem_schedule: own,
         relative_difference: (closed - optimum) / optimum.max(f64::MIN_POSITIVE),
-        verdict: Verdict::classify(closed, optimum, tol),
+        verdict: Verdict::classify(closed, optimum, TOLERANCE),
     }
 }
 
@@ -193,7 +194,6 @@ pub fn thm_4_2(s: &Setting, bits: u32) -> Result<CrossCheck> {
         None,
         numeric_mu(&p, 0),
         Some(own_mu),
-        1e-9,
     ))
 }
 
@@ -233,7 +233,6 @@ pub fn thm_4_3(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> 
         None,
         numeric_mu(&p, tau),
         own_mu,
-        1e-9,
     ))
 }
 
@@ -298,7 +297,6 @@ pub fn thm_4_5(s: &Setting, bits: u32) -> Result<CrossCheck> {
         Some(pos),
         numeric_mu(&p, tau),
         None,
-        1e-9,
     ))
 }
 
@@ -319,7 +317,6 @@ pub fn thm_4_6(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> 
         Some(pos),
         numeric_mu(&p, tau),
         None,
-        1e-9,
     ))
 }
 
