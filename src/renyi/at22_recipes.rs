@@ -64,7 +64,7 @@ pub fn b_term(alpha: f64, qv: &Enclosure, gap: &PabiGap, k: u64, wp: u32) -> Enc
 /// each is rounded.
 ///
 /// # Errors
-/// [`Error::Hypothesis`] for α ≤ 1, T < 1, c ∉ (0, 1); [`Error::Parameter`] for bad
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) for α ≤ 1, T < 1, c ∉ (0, 1); [`Error::Parameter`](crate::Error::Parameter) for bad
 /// numbers; quadrature errors.
 ///
 /// # Example
@@ -302,7 +302,7 @@ pub fn recipe_b_id(s: &Setting) -> &'static str {
 /// direction of each rounding).
 ///
 /// # Errors
-/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) (naming the selected recipe) without a diameter, without a
 /// contraction, or for c > 1.
 pub fn recipe_b_inputs(s: &Setting) -> Result<RecipeBInputs> {
     let id = recipe_b_id(s);
@@ -329,7 +329,7 @@ pub fn recipe_b_inputs(s: &Setting) -> Result<RecipeBInputs> {
 /// up, b/L, η and σ down, D up, c up); Q read as `reading`.
 ///
 /// # Errors
-/// [`Error::Hypothesis`] (naming the selected recipe) without a diameter, without a
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) (naming the selected recipe) without a diameter, without a
 /// contraction, or for c > 1; errors of [`recipe_b_with`].
 pub fn recipe_b_for_setting(
     s: &Setting,
