@@ -403,10 +403,50 @@ impl Ys22Params {
         };
         let mut lo = Float::with_val(wp, 0);
         let mut hi = Float::with_val(wp, 0);
-        for _ in 0..steps {
+        // the increment g(L) = f(L) − L is non-increasing when ρ ≤ 1 (see below)
+        let increments_fall = rho.hi() <= &Float::with_val(wp, 1);
+        let rel_tol = (-(f64::from(bits))).exp2();
+        for i in 0..steps {
             let nl = step(&lo);
             let nh = step(&hi);
             lo = nl.lo().clone();
+            if increments_fall && i % 32 == 31 {
+                // Linear tail (sound; the divergent case, where no fixed point stops the
+                // recursion). g(L) = f(L) − L has derivative f′(L) − 1 ≤ 0: f′ is a
+                // weighted mean of 1 and ρ ≤ 1. The exact iterates are non-decreasing
+                // (below), so for j ≥ k = i + 1, L_j ≥ L_k ≥ lo and
+                // L_{j+1} − L_j = g(L_j) ≤ g(lo); and g(L) ≥ a0 everywhere (f(L) ≥ a0 + L).
+                // Hence, with r = K − k steps left,
+                //   lo + r·a0 ≤ L_K ≤ hi′ + r·g(lo),
+                // hi′ = the upper end of L_k. Taken once that bracket is as narrow as the
+                // working precision (a choice of when to stop, made in f64: it affects
+                // tightness only).
+                let inc = step(&lo) - Enclosure::from_float(&lo);
+                let r = steps - (i + 1);
+                let slack = (inc.clone() - a0.clone()).upper_f64();
+                let scale = lo.to_f64() + r as f64 * a0.lower_f64();
+                if r > 0 && slack.is_finite() && r as f64 * slack <= rel_tol * scale.abs() {
+                    let rr = Enclosure::from_u64(wp, r);
+                    let top = Enclosure::from_float(nh.hi())
+                        + rr.clone() * Enclosure::from_float(inc.hi());
+                    let bottom = Enclosure::from_float(&lo) + rr * a0.clone();
+                    hi = top.hi().clone();
+                    lo = bottom.lo().clone();
+                    break;
+                }
+            }
+            if nh.hi() <= &hi {
+                // Early stop (sound). Let L_k be the exact iterates (L_0 = 0) and hi an
+                // upper bound on L_k. The map f is increasing (ρ ≥ 0), and the computed
+                // upper end of f(hi) is ≤ hi, so f(hi) ≤ hi: by induction L_j ≤ hi ⇒
+                // L_{j+1} = f(L_j) ≤ f(hi) ≤ hi, i.e. hi bounds every later iterate, L_K
+                // included. The iterates are non-decreasing (L_1 = f(0) =
+                // log(1 + (b/n)(e^c − 1)) ≥ 0 = L_0 since c ≥ 0 for α > 1, and f is
+                // increasing), so lo, a lower bound on L_{k+1} with k + 1 ≤ K, is also
+                // one on L_K. [lo, hi] therefore encloses L_K; the remaining steps could
+                // only tighten the lower end, which no reported bound uses.
+                break;
+            }
             hi = nh.hi().clone();
         }
         let lenc = Enclosure::new(lo, hi).ok_or_else(|| Error::NotCertified {
@@ -693,6 +733,44 @@ mod tests {
             let v = p.eps0(j, 10.0, 128).unwrap().mid_f64();
             assert!(v < prev);
             prev = v;
+        }
+    }
+
+    /// The early stop of the Thm 4.3 recursion against the plain recursion in f64 over
+    /// every step (an independent computation): the certified enclosure contains it, at
+    /// horizons far past convergence and at one before it.
+    #[test]
+    fn thm4_3_early_stop_encloses_the_full_recursion() {
+        let p = Ys22Params::figure();
+        for (alpha, k) in [
+            (2.0, 3u64),
+            (10.0, 50),
+            (10.0, 20_000),
+            (40.0, 5_000),
+            (40.0, 80_000),
+            (25.0, 40_000),
+        ] {
+            let r = p.thm4_3(alpha, k, 128).unwrap();
+            let (lnp, c, rho) = p.thm4_3_constants(alpha);
+            let ln1mp = (-(p.b as f64 / p.n as f64)).ln_1p();
+            let steps = k * (p.n / p.b);
+            let mut l = 0.0f64;
+            for _ in 0..steps {
+                let (x, y) = (lnp + c + l, ln1mp + rho * l);
+                l = x.max(y) + (-(x - y).abs()).exp().ln_1p();
+            }
+            let direct = l / (alpha - 1.0);
+            let (lo, hi) = (r.epsilon.lower_f64(), r.epsilon.upper_f64());
+            let tol = 1e-9 * direct.abs().max(1e-300);
+            assert!(
+                lo - tol <= direct && direct <= hi + tol,
+                "α={alpha} K={k}: {direct} ∉ [{lo}, {hi}]"
+            );
+            assert!(
+                hi - lo <= 1e-6 * hi.max(1e-300),
+                "α={alpha} K={k}: width {}",
+                hi - lo
+            );
         }
     }
 
