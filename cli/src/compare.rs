@@ -47,7 +47,7 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
         "mu": b.and_then(|b| b.mu()).map(|m| super::interval_upper(m, 53)).unwrap_or(Value::Null),
         "epsilon": e.upper().map(|u| super::interval_upper_only(u, 53)).unwrap_or(Value::Null),
         "conversion": e.conversion(),
-        "alpha": e.answer().and_then(|a| a.alpha),
+        "alpha": e.answer().and_then(|a| a.alpha).map(super::dec),
         "tau": e.answer().and_then(|a| a.tau),
         "curve": b.and_then(|b| b.renyi_curve()).map(|c| c.name().to_string()),
         "hypotheses": b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),

@@ -428,8 +428,16 @@ mod tests {
             ..Default::default()
         };
         let out = run(&a).unwrap();
-        let hi: f64 = out.json["epsilon"].as_str().unwrap().parse().unwrap();
-        let lo: f64 = out.json["epsilon_lower"].as_str().unwrap().parse().unwrap();
+        let hi: f64 = out.json["epsilon"]["upper"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let lo: f64 = out.json["epsilon"]["lower"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
         let exact = Gaussian::epsilon(
             &Enclosure::from_f64(128, 1.2),
             &Enclosure::parse(128, "1e-5").unwrap(),
@@ -437,7 +445,7 @@ mod tests {
         )
         .unwrap();
         assert!(lo <= exact.upper().to_f64() && exact.lower().to_f64() <= hi);
-        let clt: f64 = out.json["clt_approximation"]["epsilon"]
+        let clt: f64 = out.json["clt_approximation"]["epsilon"]["estimate"]
             .as_str()
             .unwrap()
             .parse()

@@ -2,7 +2,10 @@
 //! `run` function returning an [`Output`]. `main.rs` only dispatches and prints.
 //!
 //! Conventions shared by every command:
-//! * `--json` prints exactly one JSON object on stdout; numbers are decimal strings
+//! * `--json` prints exactly one JSON object on stdout, following the schema
+//!   `schema/shiftdp-output.schema.json` (v1: `schema_version` and `command` stamped by
+//!   [`Output::new`]; certified values as [`interval`]s, uncertified ones as
+//!   [`estimate`]s; the run as `setting::setting_json`); numbers are decimal strings
 //!   (at the requested precision), bounds already rounded in the safe direction;
 //! * otherwise a human-readable report;
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
