@@ -264,7 +264,7 @@ fn calibrate_outputs_match_the_schema() {
     let c = &j["results"][0]["calibration"];
     assert_eq!(c["id"], "BSA24 Thm 4.2");
     assert!(c["mu"]["upper"].is_string());
-    assert_eq!(c["setting"]["sigma"].as_str().is_some(), true);
+    assert!(c["setting"]["sigma"].as_str().is_some());
 }
 
 #[test]
