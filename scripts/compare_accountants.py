@@ -30,7 +30,7 @@ def run_rust(runner, flag, p, mu, t, delta):
     if out.returncode != 0:
         return f"error: {out.stderr.strip()}", dt
     j = json.loads(out.stdout)
-    return f"[{float(j['epsilon_lower']):.6f}, {float(j['epsilon']):.6f}]", dt
+    return f"[{float(j['epsilon']['lower']):.6f}, {float(j['epsilon']['upper']):.6f}]", dt
 
 
 def cp_prv_class():

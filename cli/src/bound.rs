@@ -1,5 +1,5 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
-use super::setting::RunArgs;
+use super::setting::{RunArgs, setting_json};
 use super::{Output, fmt_up, parse_number};
 use serde_json::{Value, json};
 use shiftdp::analysis::{Query, Scope, analyze_scope};
@@ -31,8 +31,14 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
     let mut list = vec![];
     for (i, r) in rows.iter().enumerate() {
         let tight = Some(i) == best;
-        let mut j =
-            json!({ "id": r.id.as_str(), "applicable": r.bound().is_some(), "tightest": tight });
+        let mut j = json!({
+            "id": r.id.as_str(),
+            "paper": r.paper().as_str(),
+            "applicable": r.bound().is_some(),
+            "best": tight,
+            "mu": Value::Null,
+            "epsilon": Value::Null,
+        });
         let tau = r.answer().and_then(|a| a.tau);
         let reason = r.reason().map(|e| e.to_string());
         match r.bound() {
@@ -41,8 +47,14 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
                 let eps = r.upper().map(|e| fmt_up(e, 53));
                 j["title"] = json!(b.title());
                 j["tradeoff"] = json!(b.tradeoff_summary());
-                j["mu"] = mu.clone().map(Value::from).unwrap_or(Value::Null);
-                j["epsilon"] = eps.clone().map(Value::from).unwrap_or(Value::Null);
+                j["mu"] = b
+                    .mu()
+                    .map(|m| super::interval_upper(m, 53))
+                    .unwrap_or(Value::Null);
+                j["epsilon"] = r
+                    .upper()
+                    .map(|e| super::interval_upper_only(e, 53))
+                    .unwrap_or(Value::Null);
                 j["exact"] = json!(b.is_exact());
                 j["tau"] = json!(tau);
                 j["hypotheses"] = json!(b.hypotheses());
@@ -77,12 +89,11 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
         human.push_str(&format!("\n* tightest: {}\n", rows[i].id.as_str()));
     }
     let json = json!({
-        "command": "bound",
-        "setting": s.describe(),
+        "setting": setting_json(&s),
         "delta": a.delta,
         "bounds": list,
-        "tightest": best.map(|i| rows[i].id.as_str()),
+        "best": best.map(|i| rows[i].id.as_str()),
         "side": "μ and ε are certified upper bounds (rounded up)",
     });
-    Ok(Output { json, human })
+    Ok(Output::new("bound", json, human))
 }

@@ -10,13 +10,14 @@
 //! σ is printed rounded **up** (a larger σ is private at least as much: every
 //! accountant here is monotone in σ), with the certified ε at the σ evaluated and the
 //! value just below it that did not certify.
-use super::Output;
-use super::setting::{AlgorithmArg, SettingArgs};
+use super::setting::{AlgorithmArg, SettingArgs, setting_json};
+use super::{Output, SafeEnd, interval_f64};
 use serde_json::{Value, json};
 use shiftdp::calibrate::{Calibration, NoiseProblem, PoissonGaussian, RunBounds, smallest_noise};
 use shiftdp::decimal::{f64_down, f64_up};
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::rounding::{parse_f64_down, parse_f64_up};
+use shiftdp::settings::RawSetting;
 use shiftdp::{Precision, Query, ResultId, analyze};
 
 /// `shiftdp calibrate poisson|run`.
@@ -115,14 +116,35 @@ fn target(t: &TargetArgs) -> Result<Target> {
     })
 }
 
-fn row(c: &Calibration) -> Value {
+/// One calibration: σ (rounded up), the certified ε there (Interval, upper end), the
+/// run's setting and μ at that σ when `run` is given and the certifying result is a GDP
+/// bound.
+fn row(c: &Calibration, run: Option<(shiftdp::settings::Algorithm, &RawSetting)>) -> Value {
+    let id = ResultId::parse(&c.source);
+    let at_sigma = run.and_then(|(alg, raw)| {
+        let raw = raw
+            .clone()
+            .with("noise", f64_up(c.sigma, 17).as_str())
+            .ok()?;
+        shiftdp::Setting::new(alg, &raw).ok()
+    });
+    let mu = match (&at_sigma, id) {
+        (Some(s), Some(id)) => shiftdp::analysis::bound(s, id)
+            .and_then(|b| b.ok())
+            .and_then(|b| b.mu().map(|m| super::interval_upper(m, 53))),
+        _ => None,
+    };
     json!({
+        "id": id.map(|i| i.as_str()),
+        "paper": id.map(|i| i.paper().as_str()),
         "sigma": f64_up(c.sigma, 17),
-        "epsilon": f64_up(c.epsilon, 17),
+        "epsilon": interval_f64(None, Some(c.epsilon), SafeEnd::Upper),
+        "mu": mu.unwrap_or(Value::Null),
         "source": c.source,
         "sigma_below": f64_down(c.sigma_below, 17),
-        "epsilon_below": c.epsilon_below.map(|e| f64_up(e, 17)),
+        "epsilon_below": c.epsilon_below.map(|e| interval_f64(None, Some(e), SafeEnd::Upper)),
         "evaluations": c.evaluations,
+        "setting": at_sigma.as_ref().map(setting_json),
     })
 }
 
@@ -167,10 +189,9 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
             let p = PoissonGaussian::new(q, a.steps, delta)?;
             let r = solve(&p, &t)?;
             let json = json!({
-                "command": "calibrate poisson",
                 "q": a.q, "steps": a.steps, "delta": a.target.delta,
                 "target_epsilon": a.target.epsilon,
-                "calibration": row(&r),
+                "calibration": row(&r, None),
                 "side": "sigma is rounded up; the certified epsilon at sigma is at most the target; at sigma_below the target could not be certified",
             });
             let human = format!(
@@ -181,7 +202,7 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
                 a.target.epsilon,
                 line(&r, &a.target.epsilon)
             );
-            Ok(Output { json, human })
+            Ok(Output::new("calibrate poisson", json, human))
         }
         CalibrateCommand::Run(a) => {
             let t = target(&a.target)?;
@@ -213,28 +234,44 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
                 a.target.epsilon,
                 a.target.delta
             );
+            let mut best: Option<(f64, usize)> = None;
             for only in ids {
                 let p = RunBounds::new(alg, raw.clone(), &a.target.delta, only)?;
                 let label = only.map_or("best bound".to_string(), |id| id.as_str().to_string());
                 match solve(&p, &t) {
                     Ok(r) => {
                         human += &format!("  {label}: {}", line(&r, &a.target.epsilon));
-                        rows.push(json!({"for": label, "calibration": row(&r)}));
+                        if best.is_none_or(|(s, _)| r.sigma < s) {
+                            best = Some((r.sigma, rows.len()));
+                        }
+                        let cal = row(&r, Some((alg, &raw)));
+                        rows.push(json!({"for": label, "id": cal["id"].clone(), "best": false, "calibration": cal}));
                     }
                     Err(e) => {
                         human += &format!("  {label}: {e}\n");
-                        rows.push(json!({"for": label, "error": e.to_string()}));
+                        rows.push(json!({"for": label, "id": only.map(|i| i.as_str()), "best": false, "error": e.to_string()}));
                     }
                 }
             }
+            // the smallest σ is the best (first one on ties)
+            let best_id = best.and_then(|(_, i)| {
+                rows[i]["best"] = json!(true);
+                rows[i]["id"].as_str().map(str::to_string)
+            });
+            // the run at σ = 1: σ is what is calibrated; each result's setting is the
+            // run at its own calibrated σ
+            let setting = shiftdp::Setting::new(alg, &raw.clone().with("noise", 1u64)?)?;
             let json = json!({
-                "command": format!("calibrate run {}", alg.name()),
+                "algorithm": alg.name(),
+                "setting": setting_json(&setting),
+                "setting_note": "setting.sigma is a placeholder (1): σ is what is calibrated; results[].calibration.setting is the run at the calibrated σ",
                 "delta": a.target.delta,
                 "target_epsilon": a.target.epsilon,
                 "results": rows,
+                "best": best_id,
                 "side": "sigma is rounded up; the certified epsilon at sigma is at most the target; at sigma_below the target could not be certified",
             });
-            Ok(Output { json, human })
+            Ok(Output::new("calibrate run", json, human))
         }
     }
 }

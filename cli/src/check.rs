@@ -219,7 +219,6 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
         );
     }
     let json = json!({
-        "command": "check",
         "seed": a.seed,
         "region": opts.region.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
         "bounds": reports.iter().map(report_json).collect::<Vec<_>>(),
@@ -228,5 +227,5 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
         "inconclusive": inconclusive,
         "errors": errors,
     });
-    Ok(Output { json, human })
+    Ok(Output::new("check", json, human))
 }

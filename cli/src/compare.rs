@@ -24,7 +24,7 @@
 //!   iterations without more privacy loss*, NeurIPS 2022.
 //! * J. Ye, R. Shokri, *Differentially private learning needs hidden state (or much
 //!   faster convergence)*, NeurIPS 2022.
-use super::setting::RunArgs;
+use super::setting::{RunArgs, setting_json};
 use super::{Output, fmt_up};
 use serde_json::{Value, json};
 use shiftdp::analysis::{Entry, Query, analyze};
@@ -44,9 +44,10 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
         "kind": e.family.as_str(),
         "title": e.title,
         "applicable": e.answer().is_some(),
-        "epsilon": e.upper().map(|u| Value::from(fmt_up(u, 53))).unwrap_or(Value::Null),
+        "mu": b.and_then(|b| b.mu()).map(|m| super::interval_upper(m, 53)).unwrap_or(Value::Null),
+        "epsilon": e.upper().map(|u| super::interval_upper_only(u, 53)).unwrap_or(Value::Null),
         "conversion": e.conversion(),
-        "alpha": e.answer().and_then(|a| a.alpha),
+        "alpha": e.answer().and_then(|a| a.alpha).map(super::dec),
         "tau": e.answer().and_then(|a| a.tau),
         "curve": b.and_then(|b| b.renyi_curve()).map(|c| c.name().to_string()),
         "hypotheses": b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
@@ -113,12 +114,11 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
         human.push_str(&format!("\n* best valid bound: {}\n", rows[i].id.as_str()));
     }
     let json = json!({
-        "command": "compare",
-        "setting": s.describe(),
+        "setting": setting_json(&s),
         "delta": a.delta,
         "bounds": list,
         "best": best.map(|i| rows[i].id.as_str()),
-        "side": "ε are certified upper bounds (rounded up)",
+        "side": "μ and ε are certified upper bounds (rounded up)",
     });
-    Ok(Output { json, human })
+    Ok(Output::new("compare", json, human))
 }

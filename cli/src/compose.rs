@@ -8,7 +8,7 @@
 //!
 //! Decimals are read in the safe direction: μ and p to the double at or above the
 //! decimal typed, the target δ or ε to the double at or below it (see `Read`).
-use super::Output;
+use super::{EstimateKind, Output, SafeEnd, dec, estimate, interval_f64};
 use serde_json::json;
 use shiftdp::composition::answer::Method;
 use shiftdp::composition::pld::Grid;
@@ -193,7 +193,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
     let clt = c.clt_mu();
     let (method, method_line) = match &ans.method {
         Method::GaussianClosedForm { mu_upper } => (
-            json!({"name": "gaussian closed form", "mu": f64_up(*mu_upper, 17),
+            json!({"name": "gaussian closed form", "mu": interval_f64(None, Some(*mu_upper), SafeEnd::Upper),
                    "formula": "⊗ G(μᵢ)^⊗kᵢ = G(√Σkᵢμᵢ²) exactly (DRS22 Cor 3.3)"}),
             format!(
                 "  exact: every component is Gaussian, so the composition is G(μ) with μ = √Σkᵢμᵢ² ≤ {} (DRS22 Cor 3.3; no grid)\n",
@@ -215,12 +215,19 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 "window": [sci(g.bottom), sci(g.top)],
                 "points": g.points,
                 "tilt_lambda": sci(g.lambda),
-                "fft_l1_error_pess": sci(g.fft_error_pess),
-                "fft_l1_error_opt": sci(g.fft_error_opt),
-                "infinity_mass_upper": sci(g.infinity_mass),
+                "fft_l1_error_pess": f64_up(g.fft_error_pess, 17),
+                "fft_l1_error_opt": f64_up(g.fft_error_opt, 17),
+                "infinity_mass_upper": f64_up(g.infinity_mass, 17),
             })
         })
         .collect();
+    // μ of the composition when it is a GDP bound (every component Gaussian)
+    let mu_json = match &ans.method {
+        Method::GaussianClosedForm { mu_upper } => {
+            interval_f64(None, Some(*mu_upper), SafeEnd::Upper)
+        }
+        Method::Pld { .. } => serde_json::Value::Null,
+    };
     let poisson_note = if a.poisson_gaussian.is_empty() {
         "".to_string()
     } else {
@@ -234,25 +241,24 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             let iv = ans.interval;
             let (clt_eps, dist) = clt_epsilon(clt, d, &iv);
             let json = json!({
-                "command": "compose",
                 "composition": desc,
                 "delta": a.delta,
-                "epsilon": f64_up(iv.upper, 17),
-                "epsilon_lower": f64_down(iv.lower, 17),
+                "epsilon": interval_f64(Some(iv.lower), Some(iv.upper), SafeEnd::Upper),
+                "mu": mu_json,
                 "width": f64_up(iv.width(), 17),
                 "side": if ans.at_zero() {
-                    "δ(0) ≤ δ: (0, δ)-DP holds; the true ε(δ) is ≤ 0 and [epsilon_lower, epsilon] = [0, 0] is the clamp at 0, not a bracket"
+                    "δ(0) ≤ δ: (0, δ)-DP holds; the true ε(δ) is ≤ 0 and [epsilon.lower, epsilon.upper] = [0, 0] is the clamp at 0, not a bracket"
                 } else {
-                    "certified interval: the true ε(δ) lies in [epsilon_lower, epsilon]; epsilon is an upper bound"
+                    "certified interval: the true ε(δ) lies in [epsilon.lower, epsilon.upper]; epsilon.upper is an upper bound"
                 },
                 "orders": orders,
                 "method": method,
                 "at_zero": ans.at_zero(),
                 "grid": grids,
                 "clt_approximation": clt_eps.map(|e| json!({
-                    "mu": sci(clt.unwrap_or(0.0)),
-                    "epsilon": sci(e),
-                    "distance_to_certified_interval": sci(dist),
+                    "mu": estimate(clt.unwrap_or(0.0), None, EstimateKind::Approximation),
+                    "epsilon": estimate(e, None, EstimateKind::Approximation),
+                    "distance_to_certified_interval": dec(dist),
                     "label": "central limit APPROXIMATION (BSA24 Lemma A.5 / DRS22), not a bound",
                 })),
                 "note": poisson_note,
@@ -295,19 +301,18 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 .map(|c| c.enclosure.mid_f64())
             });
             let json = json!({
-                "command": "compose",
                 "composition": desc,
                 "epsilon": a.epsilon,
-                "delta": f64_up(iv.upper, 17),
-                "delta_lower": f64_down(iv.lower, 17),
-                "side": "certified interval: the true δ(ε) lies in [delta_lower, delta]",
+                "delta": interval_f64(Some(iv.lower), Some(iv.upper), SafeEnd::Upper),
+                "mu": mu_json,
+                "side": "certified interval: the true δ(ε) lies in [delta.lower, delta.upper]",
                 "orders": orders,
                 "method": method,
                 "at_zero": ans.at_zero(),
                 "grid": grids,
                 "clt_approximation": clt_d.map(|d| json!({
-                    "mu": sci(clt.unwrap_or(0.0)),
-                    "delta": sci(d),
+                    "mu": estimate(clt.unwrap_or(0.0), None, EstimateKind::Approximation),
+                    "delta": estimate(d, None, EstimateKind::Approximation),
                     "label": "central limit APPROXIMATION, not a bound",
                 })),
                 "note": poisson_note,
@@ -337,7 +342,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
     if !poisson_note.is_empty() {
         human += &format!("  {poisson_note}\n");
     }
-    Ok(Output { json, human })
+    Ok(Output::new("compose", json, human))
 }
 
 /// ε(δ) of the CLT approximation and its signed distance to the certified interval
@@ -423,8 +428,16 @@ mod tests {
             ..Default::default()
         };
         let out = run(&a).unwrap();
-        let hi: f64 = out.json["epsilon"].as_str().unwrap().parse().unwrap();
-        let lo: f64 = out.json["epsilon_lower"].as_str().unwrap().parse().unwrap();
+        let hi: f64 = out.json["epsilon"]["upper"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let lo: f64 = out.json["epsilon"]["lower"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
         let exact = Gaussian::epsilon(
             &Enclosure::from_f64(128, 1.2),
             &Enclosure::parse(128, "1e-5").unwrap(),
@@ -432,7 +445,7 @@ mod tests {
         )
         .unwrap();
         assert!(lo <= exact.upper().to_f64() && exact.lower().to_f64() <= hi);
-        let clt: f64 = out.json["clt_approximation"]["epsilon"]
+        let clt: f64 = out.json["clt_approximation"]["epsilon"]["estimate"]
             .as_str()
             .unwrap()
             .parse()

@@ -1,5 +1,5 @@
 //! `shiftdp epsilon` and `shiftdp delta`: the exact (ε, δ) conversion of μ-GDP.
-use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
+use super::{Output, SafeEnd, fmt_down, fmt_up, input_bits, interval, parse_number};
 use serde_json::json;
 use shiftdp::decimal::rel_width;
 use shiftdp::error::Result;
@@ -57,14 +57,12 @@ pub fn run_epsilon(a: &EpsilonArgs) -> Result<Output> {
     let eps = fmt_up(c.upper(), bits);
     let lo = fmt_down(c.lower(), bits);
     let json = json!({
-        "command": "epsilon",
         "tradeoff": format!("G({})", a.mu),
         "mu": a.mu,
         "delta": a.delta,
-        "epsilon": eps,
-        "epsilon_lower": lo,
+        "epsilon": interval(Some(lo.clone()), Some(eps.clone()), SafeEnd::Upper),
         "relative_width": rel_width(&c.enclosure),
-        "side": "upper bound on ε(δ): δ(ε) ≤ δ is certified at the reported ε",
+        "side": "epsilon.upper is an upper bound on ε(δ): δ(ε) ≤ δ is certified at it; the true ε(δ) ≥ epsilon.lower",
         "path": c.path.describe(),
     });
     let human = format!(
@@ -76,7 +74,7 @@ pub fn run_epsilon(a: &EpsilonArgs) -> Result<Output> {
         c.path.describe(),
         rel_width(&c.enclosure)
     );
-    Ok(Output { json, human })
+    Ok(Output::new("epsilon", json, human))
 }
 
 /// Runs `shiftdp delta`: certified upper bound on δ(ε) of G(μ).
@@ -105,14 +103,12 @@ pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
     let d = fmt_up(c.upper(), bits);
     let lo = fmt_down(c.lower(), bits);
     let json = json!({
-        "command": "delta",
         "tradeoff": format!("G({})", a.mu),
         "mu": a.mu,
         "epsilon": a.epsilon,
-        "delta": d,
-        "delta_lower": lo,
+        "delta": interval(Some(lo.clone()), Some(d.clone()), SafeEnd::Upper),
         "relative_width": rel_width(&c.enclosure),
-        "side": "upper bound on δ(ε)",
+        "side": "delta.upper is an upper bound on δ(ε); the true δ(ε) ≥ delta.lower",
         "path": c.path.describe(),
     });
     let human = format!(
@@ -123,5 +119,5 @@ pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
         lo,
         c.path.describe()
     );
-    Ok(Output { json, human })
+    Ok(Output::new("delta", json, human))
 }

@@ -117,15 +117,16 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
         }
     }
     let json = json!({
-        "command": "curve gdp",
         "tradeoff": f.name(),
         "symmetric": f.is_symmetric(),
         "valid_tradeoff_function": laws.is_ok(),
-        "alpha": rows.iter().map(|r| format!("{:e}", r.0)).collect::<Vec<_>>(),
-        "value": rows.iter().map(|r| f64_down(r.1, 18)).collect::<Vec<_>>(),
-        "lower": rows.iter().map(|r| f64_down(r.2, 18)).collect::<Vec<_>>(),
-        "upper": rows.iter().map(|r| f64_up(r.3, 18)).collect::<Vec<_>>(),
-        "safe_end": "lower",
+        "points": rows.iter().map(|r| json!({
+            "alpha": super::dec(r.0),
+            // the certified bracket of f(alpha): the lower end is the safe one
+            "beta": super::interval(Some(f64_down(r.2, 18)), Some(f64_up(r.3, 18)), super::SafeEnd::Lower),
+            // the f64 evaluation (inside the bracket), not a bound
+            "value": super::estimate(r.1, None, super::EstimateKind::Estimate),
+        })).collect::<Vec<_>>(),
     });
     if let Err(e) = laws {
         return Err(Error::NotCertified {
@@ -133,5 +134,5 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
             reason: e,
         });
     }
-    Ok((Output { json, human }, format))
+    Ok((Output::new("curve gdp", json, human), format))
 }

@@ -11,7 +11,7 @@
 //!
 //! Curvature of the quadratic: `--contraction c` gives `h = (1 − c)/η` (so that
 //! `c = |1 − ηh|`); otherwise `--strong-convexity m` gives `h = m`.
-use super::setting::{SettingArgs, parse_count, required};
+use super::setting::{SettingArgs, parse_count, required, setting_json};
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{Value, json};
@@ -22,6 +22,7 @@ use shiftdp::exact::{
     Schedule,
 };
 use shiftdp::precision::{Enclosure, Precision, Real};
+use shiftdp::settings::{Algorithm as RunAlgorithm, Setting as RunSetting};
 use shiftdp::tradeoff::Gaussian;
 
 /// Which algorithm.
@@ -231,12 +232,42 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
     })
 }
 
+/// An exact instance's value with its stated error: the schema's Estimate (kind
+/// `proved_error` when the error is a proved bound, else `estimate`).
 fn est_json(e: &Estimate) -> Value {
-    json!({
-        "value": format!("{:e}", e.value),
-        "error": format!("{:e}", e.error),
-        "error_kind": if e.certified { "proved bound" } else { "estimate" },
-    })
+    super::estimate(
+        e.value,
+        Some(e.error),
+        if e.certified {
+            super::EstimateKind::ProvedError
+        } else {
+            super::EstimateKind::Estimate
+        },
+    )
+}
+
+/// The query values as typed (ε for δ(ε), δ for ε(δ), the Rényi order).
+fn query_json(q: &Queries) -> Value {
+    json!({ "epsilon": q.eps_txt, "delta": q.delta_txt, "order": q.order_txt })
+}
+
+/// The run's setting as the library reads it (null when the library's [`RunSetting`]
+/// does not accept these flags; `--n` defaults to 1 as here).
+fn run_setting(a: &ExactArgs) -> Value {
+    let mut raw = a.setting.raw();
+    if raw.n.is_none() {
+        raw.n = Some("1".into());
+    }
+    let alg = match a.method {
+        Method::Gd => RunAlgorithm::Gd,
+        Method::Cgd => RunAlgorithm::Cgd,
+        Method::Sgd => RunAlgorithm::Sgd,
+        Method::Lmc => RunAlgorithm::Lmc,
+    };
+    RunSetting::new(alg, &raw)
+        .ok()
+        .map(|s| setting_json(&s))
+        .unwrap_or(Value::Null)
 }
 
 struct Queries {
@@ -403,23 +434,23 @@ fn run_gaussian(
     let mu_up = fmt_up(mu.hi(), out_bits);
     let mu_lo = fmt_down(mu.lo(), out_bits);
     let json = json!({
-        "command": "exact",
         "method": method_name(a.method),
         "instance": if isotropic { "Gaussian (scalar path, certified enclosure)" } else { "Gaussian (matrix path, f64)" },
         "tradeoff": format!("G({mu_up})"),
-        "setting": {
+        "setting": run_setting(a),
+        "query": query_json(q),
+        "instance_parameters": {
             "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
             "sensitivity": s.typed[2], "curvature": fmt_up(s.h.hi(), 53),
             "curvature_max": fmt_up(s.h_max.hi(), 53),
             "dim": a.dim, "position": if a.method == Method::Cgd { Some(pos) } else { None },
         },
-        "mu": mu_up,
-        "mu_lower": mu_lo,
+        "mu": super::interval(Some(mu_lo.clone()), Some(mu_up.clone()), super::SafeEnd::Upper),
         "worst_direction": dir.as_ref().map(|v| v.iter().map(|x| format!("{x:e}")).collect::<Vec<_>>()),
-        "delta": { "epsilon": q.eps_txt, "value": fmt_up(d.upper(), out_bits), "lower": fmt_down(d.lower(), out_bits) },
-        "epsilon": { "delta": q.delta_txt, "value": fmt_up(e.upper(), out_bits), "lower": fmt_down(e.lower(), out_bits) },
-        "renyi": { "order": q.order_txt, "value": fmt_up(renyi.hi(), out_bits), "lower": fmt_down(renyi.lo(), out_bits) },
-        "note": "exact instance (ground truth): any valid bound must be ≥ these values",
+        "delta": super::interval(Some(fmt_down(d.lower(), out_bits)), Some(fmt_up(d.upper(), out_bits)), super::SafeEnd::Upper),
+        "epsilon": super::interval(Some(fmt_down(e.lower(), out_bits)), Some(fmt_up(e.upper(), out_bits)), super::SafeEnd::Upper),
+        "renyi": super::interval_upper(&renyi, out_bits),
+        "note": "exact instance (ground truth): δ at query.epsilon, ε at query.delta, Rényi at query.order; both ends certified; any valid bound must be ≥ these values",
     });
     let human = format!(
         "exact {} instance ({}): T(X_t, X'_t) = G(μ)\n  μ ∈ [{}, {}]{}\n  δ({}) ∈ [{}, {}]\n  ε({}) ∈ [{}, {}]\n  Rényi D_{} ∈ [{}, {}]\n",
@@ -446,7 +477,7 @@ fn run_gaussian(
         fmt_down(renyi.lo(), out_bits),
         fmt_up(renyi.hi(), out_bits),
     );
-    Ok(Output { json, human })
+    Ok(Output::new("exact", json, human))
 }
 
 fn summary(inst: &dyn Instance, q: &Queries) -> Result<Value> {
@@ -458,7 +489,7 @@ fn summary(inst: &dyn Instance, q: &Queries) -> Result<Value> {
             .iter()
             .map(|&al| {
                 inst.tradeoff(al, o)
-                    .map(|e| json!({"alpha": al, "beta": est_json(&e)}))
+                    .map(|e| json!({"alpha": super::dec(al), "beta": est_json(&e)}))
             })
             .collect::<Result<_>>()?;
         by_order.insert(
@@ -471,14 +502,14 @@ fn summary(inst: &dyn Instance, q: &Queries) -> Result<Value> {
     let r = inst.renyi_sym(q.order)?;
     Ok(json!({
         "instance": inst.describe(),
-        "delta": { "epsilon": q.eps_txt, "max_over_orders": est_json(&d) },
-        "epsilon": { "delta": q.delta_txt, "max_over_orders": est_json(&e) },
-        "renyi": { "order": q.order_txt, "max_over_orders": est_json(&r) },
+        "delta": { "max_over_orders": est_json(&d) },
+        "epsilon": { "max_over_orders": est_json(&e) },
+        "renyi": { "max_over_orders": est_json(&r) },
         "orders": Value::Object(by_order),
     }))
 }
 
-fn human_summary(kind: &str, v: &Value) -> String {
+fn human_summary(kind: &str, v: &Value, q: &Queries) -> String {
     let g = |path: &[&str]| {
         let mut x = v;
         for p in path {
@@ -489,14 +520,14 @@ fn human_summary(kind: &str, v: &Value) -> String {
     format!(
         "  {kind}: {}\n    δ({}) = {} ± {}\n    ε({}) = {} ± {}\n    Rényi D_{} = {} ± {}\n",
         g(&["instance"]),
-        g(&["delta", "epsilon"]),
-        g(&["delta", "max_over_orders", "value"]),
+        q.eps_txt,
+        g(&["delta", "max_over_orders", "estimate"]),
         g(&["delta", "max_over_orders", "error"]),
-        g(&["epsilon", "delta"]),
-        g(&["epsilon", "max_over_orders", "value"]),
+        q.delta_txt,
+        g(&["epsilon", "max_over_orders", "estimate"]),
         g(&["epsilon", "max_over_orders", "error"]),
-        g(&["renyi", "order"]),
-        g(&["renyi", "max_over_orders", "value"]),
+        q.order_txt,
+        g(&["renyi", "max_over_orders", "estimate"]),
         g(&["renyi", "max_over_orders", "error"]),
     )
 }
@@ -530,18 +561,19 @@ fn run_mixture(a: &ExactArgs, s: &Setting, q: &Queries) -> Result<Output> {
             1e-10,
         )?;
         let v = summary(&inst, q)?;
-        human.push_str(&human_summary(name, &v));
+        human.push_str(&human_summary(name, &v, q));
         kinds.insert(name.into(), v);
     }
     let json = json!({
-        "command": "exact",
         "method": "sgd",
-        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
+        "setting": run_setting(a),
+        "query": query_json(q),
+        "instance_parameters": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
             "sensitivity": s.typed[2], "curvature": format!("{:e}", s.h.mid_f64()) },
         "pairs": Value::Object(kinds),
         "note": "exact instance (ground truth) with stated error: any valid bound must be ≥ δ, ε, Rényi here",
     });
-    Ok(Output { json, human })
+    Ok(Output::new("exact", json, human))
 }
 
 fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Output> {
@@ -613,16 +645,17 @@ fn run_clamped(a: &ExactArgs, s: &Setting, q: &Queries, ib: u32) -> Result<Outpu
     ] {
         let inst = ClampedInstance::new(&walk, kind, nodes)?;
         let v = summary(&inst, q)?;
-        human.push_str(&human_summary(name, &v));
+        human.push_str(&human_summary(name, &v, q));
         kinds.insert(name.into(), v);
     }
     let json = json!({
-        "command": "exact",
         "method": method_name(a.method),
         "instance": "clamped walk (grid; error is an estimate from grid refinement)",
-        "setting": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
+        "setting": run_setting(a),
+        "query": query_json(q),
+        "instance_parameters": { "n": s.n, "batch": s.b, "steps": s.t, "eta": s.typed[0], "noise": s.typed[1],
             "sensitivity": s.typed[2], "diameter": a.setting.diameter, "contraction": format!("{c:e}") },
         "pairs": Value::Object(kinds),
     });
-    Ok(Output { json, human })
+    Ok(Output::new("exact", json, human))
 }

@@ -2,7 +2,10 @@
 //! `run` function returning an [`Output`]. `main.rs` only dispatches and prints.
 //!
 //! Conventions shared by every command:
-//! * `--json` prints exactly one JSON object on stdout; numbers are decimal strings
+//! * `--json` prints exactly one JSON object on stdout, following the schema
+//!   `schema/shiftdp-output.schema.json` (v1: `schema_version` and `command` stamped by
+//!   [`Output::new`]; certified values as [`interval`]s, uncertified ones as
+//!   [`estimate`]s; the run as `setting::setting_json`); numbers are decimal strings
 //!   (at the requested precision), bounds already rounded in the safe direction;
 //! * otherwise a human-readable report;
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
@@ -29,17 +32,153 @@ pub mod setting;
 pub mod verify;
 
 use serde_json::Value;
-pub use shiftdp::decimal::{digits_for, fmt_down, fmt_up, short};
+pub use shiftdp::decimal::{digits_for, f64_down, f64_up, fmt_down, fmt_up, short};
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision};
 
 /// What a command produced: a JSON object and a human-readable rendering.
+///
+/// Build it with [`Output::new`], which stamps the JSON object with
+/// `"schema_version"` ([`SCHEMA_VERSION`]) and `"command"` (see
+/// `schema/shiftdp-output.schema.json`).
 #[derive(Debug, Clone)]
 pub struct Output {
     /// The machine-readable result (printed with `--json`).
     pub json: Value,
     /// The human-readable report (printed otherwise).
     pub human: String,
+}
+
+/// Version of the JSON output schema (`schema/shiftdp-output.schema.json`), printed as
+/// `"schema_version"` in every JSON object.
+pub const SCHEMA_VERSION: u64 = 1;
+
+impl Output {
+    /// The output of `command` (the subcommand words without the algorithm, e.g.
+    /// `"bound"`, `"calibrate run"`, `"reproduce table1"`): `json` stamped with
+    /// `"schema_version": 1` and `"command"` (see [`stamp`]).
+    pub fn new(command: &str, json: Value, human: String) -> Output {
+        Output {
+            json: stamp(command, json),
+            human,
+        }
+    }
+}
+
+/// Stamps a JSON output object with `"schema_version"` and `"command"` (a value that is
+/// not an object is wrapped as `{"result": value}` first, so the output is always an
+/// object).
+pub fn stamp(command: &str, json: Value) -> Value {
+    let mut map = match json {
+        Value::Object(m) => m,
+        other => {
+            let mut m = serde_json::Map::new();
+            m.insert("result".into(), other);
+            m
+        }
+    };
+    map.insert("schema_version".into(), Value::from(SCHEMA_VERSION));
+    map.insert("command".into(), Value::from(command));
+    Value::Object(map)
+}
+
+/// Which end of an [`interval`] is the certified bound a consumer should use: `"upper"`
+/// for μ, ε, δ and Rényi values, `"lower"` for tradeoff-curve values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SafeEnd {
+    /// The upper end is the bound (μ, ε, δ, Rényi divergences).
+    Upper,
+    /// The lower end is the bound (tradeoff-curve values).
+    Lower,
+}
+
+impl SafeEnd {
+    fn as_str(self) -> &'static str {
+        match self {
+            SafeEnd::Upper => "upper",
+            SafeEnd::Lower => "lower",
+        }
+    }
+}
+
+/// The schema's Interval: `{"lower", "upper", "safe_end"}`, each end a decimal string
+/// already rounded outward (lower down, upper up) or null when that end is not known.
+pub fn interval(lower: Option<String>, upper: Option<String>, safe_end: SafeEnd) -> Value {
+    serde_json::json!({
+        "lower": lower.map(Value::from).unwrap_or(Value::Null),
+        "upper": upper.map(Value::from).unwrap_or(Value::Null),
+        "safe_end": safe_end.as_str(),
+    })
+}
+
+/// Interval of a certified enclosure (a μ, ε, δ or Rényi value: safe end upper), its ends
+/// printed outward with digits matching `bits`.
+pub fn interval_upper(e: &Enclosure, bits: u32) -> Value {
+    interval(
+        Some(fmt_down(e.lo(), bits)),
+        Some(fmt_up(e.hi(), bits)),
+        SafeEnd::Upper,
+    )
+}
+
+/// Interval with only a certified upper end (an MPFR number; lower end unknown).
+pub fn interval_upper_only(hi: &rug::Float, bits: u32) -> Value {
+    interval(None, Some(fmt_up(hi, bits)), SafeEnd::Upper)
+}
+
+/// Interval from certified `f64` ends (either may be absent), printed outward with 17
+/// significant digits; a NaN end is printed as null (never as a number).
+pub fn interval_f64(lower: Option<f64>, upper: Option<f64>, safe_end: SafeEnd) -> Value {
+    let lo = lower.filter(|x| !x.is_nan()).map(|x| f64_down(x, 17));
+    let hi = upper.filter(|x| !x.is_nan()).map(|x| f64_up(x, 17));
+    interval(lo, hi, safe_end)
+}
+
+/// What an [`estimate`] is: not a certified bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EstimateKind {
+    /// An approximation with no error bound (the central limit approximation).
+    Approximation,
+    /// A numerical solver's value (KKT, argmin L-BFGS).
+    Solver,
+    /// An exact instance's value whose error is an estimate (grid refinement).
+    Estimate,
+    /// An exact instance's value whose error is a proved bound.
+    ProvedError,
+}
+
+impl EstimateKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            EstimateKind::Approximation => "approximation",
+            EstimateKind::Solver => "solver",
+            EstimateKind::Estimate => "estimate",
+            EstimateKind::ProvedError => "proved_error",
+        }
+    }
+}
+
+/// The schema's Estimate: `{"estimate", "error", "kind"}` for a value that is not
+/// certified (never an Interval), `error` null when none is stated.
+pub fn estimate(value: f64, error: Option<f64>, kind: EstimateKind) -> Value {
+    serde_json::json!({
+        "estimate": dec(value),
+        "error": error.map(dec).unwrap_or(Value::Null),
+        "kind": kind.as_str(),
+    })
+}
+
+/// A real number that is neither a bound nor an interval end (inputs, diagnostics) as a
+/// decimal string (`{:e}`, the shortest round-trip form), `"inf"`/`"-inf"` for
+/// infinities and null for NaN.
+pub fn dec(x: f64) -> Value {
+    if x.is_nan() {
+        Value::Null
+    } else if x.is_infinite() {
+        Value::from(if x > 0.0 { "inf" } else { "-inf" })
+    } else {
+        Value::from(format!("{x:e}"))
+    }
 }
 
 /// A progress bar on standard error counting `total` `unit`s, or None when standard

@@ -182,15 +182,15 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
     };
     let files = render(&chart, &a.out)?;
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    Ok(Output {
-        json: json!({
-            "command": "plot compare",
+    Ok(Output::new(
+        "plot compare",
+        json!({
             "files": names,
             "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
             "best_at_max": last_best,
         }),
-        human: format!("wrote {}\n", names.join(", ")),
-    })
+        format!("wrote {}\n", names.join(", ")),
+    ))
 }
 
 fn x_name(x: XAxis) -> &'static str {
@@ -471,10 +471,11 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
     }
     let files = render(&chart, &out)?;
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    Ok(Output {
-        json: json!({ "command": "plot", "files": names, "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>() }),
-        human: format!("wrote {}\n", names.join(", ")),
-    })
+    Ok(Output::new(
+        "plot",
+        json!({ "files": names, "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>() }),
+        format!("wrote {}\n", names.join(", ")),
+    ))
 }
 
 fn parse_list_u64(flag: &str, s: &str) -> Result<Vec<u64>> {

@@ -1,7 +1,8 @@
 //! `shiftdp reproduce renyi`: the Rényi-DP tables — BSA24 Table 1's RDP column, the
 //! CYS21 Figure-1 setting and the YS22 figure setting (SPEC §6, §7).
-use super::{Output, fmt_up};
-use serde_json::json;
+use super::Output;
+use super::setting::setting_json;
+use serde_json::{Value, json};
 use shiftdp::decimal::{f64_up, fixed_up};
 use shiftdp::error::Result;
 use shiftdp::precision::Enclosure;
@@ -21,6 +22,11 @@ pub struct ReproduceRenyiArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// An upper end (f64) as the schema's Interval (lower end unknown).
+fn iu(x: f64) -> Value {
+    super::interval_f64(None, Some(x), super::SafeEnd::Upper)
 }
 
 fn up(x: f64) -> String {
@@ -77,8 +83,9 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
         ));
         t1.push(json!({
             "epochs": e,
-            "rho": fmt_up(rho.hi(), 64),
-            "epsilon": fmt_up(r.best.epsilon_hi(), 64),
+            "setting": setting_json(&shiftdp::analysis::table1::table1_setting(e)?),
+            "rho": super::interval_upper(&rho, 64),
+            "epsilon": super::interval_upper_only(r.best.epsilon_hi(), 64),
             "conversion": r.best.conversion.id(),
             "conversion_source": r.best.conversion.source(),
             "alpha": r.best.alpha.map(up),
@@ -86,7 +93,7 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
             "candidates": r.candidates.iter().map(|c| json!({
                 "conversion": c.conversion.id(),
                 "alpha": c.alpha.map(up),
-                "epsilon": fmt_up(c.epsilon_hi(), 64),
+                "epsilon": super::interval_upper_only(c.epsilon_hi(), 64),
             })).collect::<Vec<_>>(),
         }));
     }
@@ -113,7 +120,7 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
         .iter()
         .map(|r| {
             json!({"alpha": up(r.alpha), "lambda": up(r.lambda), "K": r.k,
-                   "cor1": up(r.cor1), "baseline": up(r.baseline)})
+                   "cor1": iu(r.cor1), "baseline": iu(r.baseline)})
         })
         .collect();
     // --- YS22 figures
@@ -155,33 +162,32 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
                 .map(|l| format!(", limit ε ≤ {}", f64_up(l, 7)))
                 .unwrap_or_default()
         ));
-        conv.push(json!({"alpha": up(alpha), "converges": t.converges, "limit": t.limit.map(up)}));
+        conv.push(json!({"alpha": up(alpha), "converges": t.converges, "limit": t.limit.map(iu)}));
     }
     let ys_json: Vec<_> = yrows
         .iter()
         .map(|r| {
-            json!({"alpha": up(r.alpha), "K": r.k, "thm2_1": up(r.thm2_1),
-                   "thm3_3_last": up(r.thm3_3_last), "thm3_3_first": up(r.thm3_3_first),
-                   "thm4_2": up(r.thm4_2), "thm4_3": up(r.thm4_3), "sgm_composition": up(r.baseline)})
+            json!({"alpha": up(r.alpha), "K": r.k, "thm2_1": iu(r.thm2_1),
+                   "thm3_3_last": iu(r.thm3_3_last), "thm3_3_first": iu(r.thm3_3_first),
+                   "thm4_2": iu(r.thm4_2), "thm4_3": iu(r.thm4_3), "sgm_composition": iu(r.baseline)})
         })
         .collect();
     let json = json!({
-        "command": "reproduce renyi",
-        "side": "upper bounds on Rényi divergence / ε (rounded up)",
+        "side": "upper bounds on Rényi divergence / ε (Intervals, safe end upper, rounded up)",
         "bsa24_table1_rdp": t1,
         "cys21_figure1": {
-            "setting": {"beta": "4", "s_g": "4", "n": 5000, "eta": "0.02", "sigma_prime": "0.02"},
+            "paper_setting": {"beta": "4", "s_g": "4", "n": 5000, "eta": "0.02", "sigma_prime": "0.02"},
             "toolkit": {"sigma": up(tr.sigma), "gdp_unit": up(tr.gdp_unit)},
             "rows": cys_json,
         },
         "ys22_figure": {
-            "setting": {"lambda": "1", "beta": "4", "s_g": "4", "n": 50, "b": 2, "eta": "0.02", "sigma_prime_squared": "4"},
+            "paper_setting": {"lambda": "1", "beta": "4", "s_g": "4", "n": 50, "b": 2, "eta": "0.02", "sigma_prime_squared": "4"},
             "toolkit": {"sigma": up(ytr.sigma), "contraction": up(ytr.contraction)},
             "rows": ys_json,
             "thm4_3_convergence": conv,
         },
     });
-    Ok(Output { json, human })
+    Ok(Output::new("reproduce renyi", json, human))
 }
 
 #[cfg(test)]
@@ -199,7 +205,7 @@ mod tests {
         let t = o.json["bsa24_table1_rdp"].as_array().unwrap();
         let vals: Vec<f64> = t
             .iter()
-            .map(|r| r["epsilon"].as_str().unwrap().parse().unwrap())
+            .map(|r| r["epsilon"]["upper"].as_str().unwrap().parse().unwrap())
             .collect();
         for (v, (_, p)) in vals.iter().zip(TABLE1_PRINTED) {
             assert!((v - p).abs() < 0.005);

@@ -1,6 +1,7 @@
 //! `shiftdp reproduce …`: the papers' tables recomputed from the toolkit's own bounds.
-use super::{Output, fmt_up};
-use serde_json::json;
+use super::Output;
+use super::setting::setting_json;
+use serde_json::{Value, json};
 use shiftdp::analysis::table1::table1;
 use shiftdp::decimal::fixed_up;
 use shiftdp::error::Result;
@@ -55,12 +56,37 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
             fixed_up(ours, 4),
             mark(matches[2]),
         ));
+        // μ of the two GDP bounds at this row's setting
+        let setting = table1_setting(e)?;
+        let mu_of = |id: &str| {
+            shiftdp::analysis::bound_named(&setting, id)
+                .and_then(|b| b.ok())
+                .and_then(|b| b.mu().map(|m| super::interval_upper(m, 53)))
+                .unwrap_or(Value::Null)
+        };
+        let cell = |id: &str, paper: &str, eps: Value, mu: Value, printed: f64, m: bool| {
+            json!({
+                "id": id, "paper": paper, "epsilon": eps, "mu": mu,
+                "printed": format!("{printed:.2}"), "matches": m,
+            })
+        };
+        let mut rdp = cell(
+            "SPEC §7 RDP curve",
+            "SPEC",
+            super::interval_upper_only(r.rdp.epsilon_hi(), 53),
+            Value::Null,
+            p_rdp,
+            matches[1],
+        );
+        rdp["paper"] = Value::Null;
+        rdp["conversion"] = json!(r.rdp.conversion.id());
+        rdp["alpha"] = r.rdp.alpha.map(super::dec).unwrap_or(Value::Null);
         rows.push(json!({
             "epochs": e,
-            "gdp_composition": { "epsilon": fmt_up(r.gdp.hi(), 53), "paper": p_gdp, "matches": matches[0], "source": "BSA24 Thm 4.4" },
-            "rdp": { "epsilon": fmt_up(r.rdp.epsilon_hi(), 53), "paper": p_rdp, "matches": matches[1], "conversion": r.rdp.conversion.id(),
-                     "alpha": r.rdp.alpha, "source": "SPEC §7 RDP curve" },
-            "shifted_interpolation": { "epsilon": fmt_up(r.ours.hi(), 53), "paper": p_ours, "matches": matches[2], "source": "BSA24 Thm 4.5" },
+            "setting": setting_json(&setting),
+            "gdp_composition": cell("BSA24 Thm 4.4", "BSA24", super::interval_upper(&r.gdp, 53), mu_of("BSA24 Thm 4.4"), p_gdp, matches[0]),
+            "rdp": rdp,
+            "shifted_interpolation": cell("BSA24 Thm 4.5", "BSA24", super::interval_upper(&r.ours, 53), mu_of("BSA24 Thm 4.5"), p_ours, matches[2]),
         }));
     }
     human.push_str(if all_match {
@@ -68,9 +94,10 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
     } else {
         "MISMATCH with the printed table (✗ above)\n"
     });
-    Ok(Output {
-        json: json!({ "command": "reproduce table1", "delta": "1e-5", "rows": rows, "all_match": all_match,
-                      "side": "each ε is a certified upper bound (rounded up)" }),
+    Ok(Output::new(
+        "reproduce table1",
+        json!({ "delta": "1e-5", "rows": rows, "all_match": all_match,
+                "side": "each ε and μ is a certified interval (safe end: upper, rounded up); printed is the paper's two-decimal value" }),
         human,
-    })
+    ))
 }

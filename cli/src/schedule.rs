@@ -8,8 +8,11 @@
 //!
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
-use super::setting::{AlgorithmArg, SettingArgs, parse_count, required};
-use super::{Output, input_bits, parse_number, short};
+use super::setting::{AlgorithmArg, SettingArgs, parse_count, required, setting_json};
+use super::{
+    EstimateKind, Output, SafeEnd, dec, estimate, input_bits, interval, interval_f64, parse_number,
+    short,
+};
 use serde_json::{Value, json};
 use shiftdp::decimal::f64_up;
 use shiftdp::error::{Error, Result};
@@ -192,26 +195,46 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
     let cf_json: Vec<Value> = r
         .closed_forms
         .iter()
-        .map(|(name, v)| match v {
-            Ok(mu) => json!({
-                "theorem": name,
-                // an upper end (f64 rounded up), printed rounded up
-                "mu": f64_up(*mu, 17),
-                "relative_difference": format!("{:e}", (mu - r.mu_kkt) / r.mu_kkt.max(f64::MIN_POSITIVE)),
-                "verdict": Verdict::classify(*mu, r.mu_kkt, 1e-9).as_str(),
-            }),
-            Err(e) => json!({ "theorem": name, "error": e }),
+        .map(|(name, v)| {
+            let id = shiftdp::ResultId::parse(name);
+            match v {
+                Ok(mu) => json!({
+                    "id": name,
+                    "paper": id.map(|i| i.paper().as_str()),
+                    // an upper end (f64 rounded up), printed rounded up
+                    "mu": interval_f64(None, Some(*mu), SafeEnd::Upper),
+                    "relative_difference": dec((mu - r.mu_kkt) / r.mu_kkt.max(f64::MIN_POSITIVE)),
+                    "verdict": Verdict::classify(*mu, r.mu_kkt, 1e-9).as_str(),
+                }),
+                Err(e) => json!({
+                    "id": name,
+                    "paper": id.map(|i| i.paper().as_str()),
+                    "mu": Value::Null,
+                    "error": e,
+                }),
+            }
         })
         .collect();
+    // the run's setting (none when schedule files replace the constant η, σ)
+    let setting = a
+        .setting
+        .setting(match a.algorithm {
+            Algorithm::Gd => AlgorithmArg::Gd,
+            Algorithm::Cgd => AlgorithmArg::Cgd,
+            Algorithm::Sgd => AlgorithmArg::Sgd,
+        })
+        .ok()
+        .filter(|_| a.eta_schedule.is_none() && a.noise_schedule.is_none());
     let json = json!({
-        "command": format!("schedule {alg}"),
+        "algorithm": alg,
+        "setting": setting.as_ref().map(setting_json),
         "steps": r.steps,
         "bits": r.bits,
         "tau": r.tau,
         "position": r.position,
-        "mu": r.mu,
-        "mu_kkt": format!("{:e}", r.mu_kkt),
-        "mu_numeric": r.mu_numeric.map(|x| format!("{:e}", x.0)),
+        "mu": interval(None, Some(r.mu.clone()), SafeEnd::Upper),
+        "mu_kkt": estimate(r.mu_kkt, None, EstimateKind::Solver),
+        "mu_numeric": r.mu_numeric.map(|x| estimate(x.0, None, EstimateKind::Solver)),
         "numeric_iterations": r.mu_numeric.map(|x| x.1),
         "active_constraints": r.active.len(),
         "closed_forms": cf_json,
@@ -260,5 +283,5 @@ pub fn run(a: &ScheduleArgs) -> Result<Output> {
     if let Some(p) = &a.csv {
         human.push_str(&format!("  schedule written to {}\n", p.display()));
     }
-    Ok(Output { json, human })
+    Ok(Output::new("schedule", json, human))
 }

@@ -141,3 +141,34 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// A setting value echoed in JSON: the midpoint of its enclosure as a decimal string.
+/// These are inputs (what was typed, parsed exactly), not bounds, so the midpoint is
+/// acceptable here and nowhere else.
+fn echo(e: &shiftdp::precision::Enclosure) -> serde_json::Value {
+    super::dec(e.mid_f64())
+}
+
+/// The schema's Setting object of a run (`"setting"` in every command that involves
+/// one): algorithm, counts as integers, reals as decimal strings (inputs echoed at their
+/// midpoint), absent values null, and the one-line summary.
+pub fn setting_json(s: &Setting) -> serde_json::Value {
+    let opt =
+        |e: Option<&shiftdp::precision::Enclosure>| e.map(echo).unwrap_or(serde_json::Value::Null);
+    serde_json::json!({
+        "algorithm": s.algorithm().name(),
+        "n": s.n(),
+        "b": s.b(),
+        "t": s.t(),
+        "epochs": opt(s.epochs()),
+        "eta": echo(s.eta()),
+        "sigma": echo(s.sigma()),
+        "sensitivity": echo(s.sensitivity()),
+        "strong_convexity": opt(s.strong_convexity()),
+        "smoothness": opt(s.smoothness()),
+        "contraction": opt(s.contraction()),
+        "contraction_given": s.contraction_given(),
+        "diameter": opt(s.diameter()),
+        "summary": s.describe(),
+    })
+}

@@ -75,8 +75,8 @@ fn outcome_json(o: &Outcome) -> Value {
         "status": o.status.as_str(),
         "summary": o.summary,
         "points": o.points,
-        "min_margin": o.min_margin,
-        "tightness": o.tightness.map(|(a, b, c)| json!({"min": a, "median": b, "max": c})),
+        "min_margin": o.min_margin.map(super::dec),
+        "tightness": o.tightness.map(|(a, b, c)| json!({"min": super::dec(a), "median": super::dec(b), "max": super::dec(c)})),
         "counterexample": o.counterexample.as_ref().map(|c| json!({
             "params": c.params.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
             "detail": c.detail,
@@ -185,13 +185,13 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             .collect::<String>();
         // a listing is a success: `status` is what the command's exit code reads
         let json = json!({
-            "command": "verify --list",
+            "list": true,
             "status": "pass",
             "builtins": list.iter()
                 .map(|b| json!({"name": b.name, "about": b.about}))
                 .collect::<Vec<_>>(),
         });
-        return Ok(Output { json, human });
+        return Ok(Output::new("verify", json, human));
     }
     let region = match &a.region {
         Some(r) => parse_region(r)?,
@@ -326,7 +326,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             files.markdown.display()
         ));
     }
-    Ok(Output { json, human })
+    Ok(Output::new("verify", json, human))
 }
 
 /// The proofs directory when none is named: `./proofs`, else `$SHIFTDP_PROOFS`, else the

@@ -103,7 +103,7 @@ fn epsilon_256_bits_is_upper_and_within_1e_minus_25() {
         let v = json(&[
             "epsilon", "--mu", mu, "--delta", d, "--bits", "256", "--json",
         ]);
-        check_upper_and_close(v["epsilon"].as_str().unwrap(), reference, 1e-25);
+        check_upper_and_close(v["epsilon"]["upper"].as_str().unwrap(), reference, 1e-25);
         assert_eq!(v["path"], "mpfr-256");
     }
 }
@@ -111,18 +111,26 @@ fn epsilon_256_bits_is_upper_and_within_1e_minus_25() {
 #[test]
 fn epsilon_f64_path_is_upper_and_within_1e_minus_12() {
     let v = json(&["epsilon", "--mu", "1", "--delta", "1e-5", "--json"]);
-    check_upper_and_close(v["epsilon"].as_str().unwrap(), REFERENCE[3].2, 1e-12);
+    check_upper_and_close(
+        v["epsilon"]["upper"].as_str().unwrap(),
+        REFERENCE[3].2,
+        1e-12,
+    );
     assert_eq!(v["path"], "f64");
 }
 
 #[test]
 fn epsilon_extreme_tails() {
     let v = json(&["epsilon", "--mu", "50", "--delta", "1e-300", "--json"]);
-    check_upper_and_close(v["epsilon"].as_str().unwrap(), REFERENCE[9].2, 1e-15);
+    check_upper_and_close(
+        v["epsilon"]["upper"].as_str().unwrap(),
+        REFERENCE[9].2,
+        1e-15,
+    );
     let v = json(&[
         "epsilon", "--mu", "50", "--delta", "1e-1000", "--bits", "512", "--json",
     ]);
-    let e = big(v["epsilon"].as_str().unwrap());
+    let e = big(v["epsilon"]["upper"].as_str().unwrap());
     // independent check at 2048 bits: δ(ε) ≤ 1e-1000 at the reported ε, > at 0.999ε
     let delta_at = |eps: &Float| {
         let p = 2048;
@@ -143,8 +151,8 @@ fn delta_matches_reference() {
     let v = json(&["delta", "--mu", "1", "--epsilon", "1", "--json"]);
     // mpmath 1.3.0, 120 digits: δ(1) of G(1)
     let t = big("0.1269367375066439458008296247577668804151");
-    let d = big(v["delta"].as_str().unwrap());
-    let lo = big(v["delta_lower"].as_str().unwrap());
+    let d = big(v["delta"]["upper"].as_str().unwrap());
+    let lo = big(v["delta"]["lower"].as_str().unwrap());
     assert!(lo <= t && t <= d);
     assert!((Float::with_val(1024, &d - &t) / &t).to_f64() < 1e-12);
 }
@@ -345,7 +353,7 @@ fn cli_reports_refusal_and_other_bounds() {
     let t42 = b.iter().find(|x| x["id"] == THM_4_2).unwrap();
     assert_eq!(t42["applicable"], false);
     assert!(t42["reason"].as_str().unwrap().contains("H2: 0 < η < 2/M"));
-    assert_eq!(v["tightest"], THM_4_1);
+    assert_eq!(v["best"], THM_4_1);
 }
 
 /// Exact rational value of a printed decimal (no f64 rounding on the way).
@@ -380,11 +388,17 @@ fn curve_values_lie_in_their_printed_brackets() {
         let mut args = vec!["curve", "gdp", "--mu", "1", "--points", "101", "--json"];
         args.extend_from_slice(extra);
         let j = json(&args);
-        assert_eq!(j["safe_end"], "lower");
-        for i in 0..101 {
-            let g = |k: &str| exact(j[k][i].as_str().unwrap());
+        let points = j["points"].as_array().unwrap();
+        assert_eq!(points.len(), 101);
+        for (i, p) in points.iter().enumerate() {
+            assert_eq!(p["beta"]["safe_end"], "lower");
+            let g = |k: &str| exact(p["beta"][k].as_str().unwrap());
+            let v = exact(p["value"]["estimate"].as_str().unwrap());
+            assert!(g("lower") <= g("upper"), "row {i}");
+            // the estimate lies in the bracket up to its last printed digit
+            let slack = exact("1e-15") * (v.clone().abs() + exact("1e-300"));
             assert!(
-                g("lower") <= g("value") && g("value") <= g("upper"),
+                g("lower") <= v.clone() + &slack && v - slack <= g("upper"),
                 "row {i}"
             );
         }
@@ -404,7 +418,7 @@ fn table1_json_epsilons_are_certified_upper_ends_rounded_up() {
             ("rdp", r.rdp.epsilon_hi()),
             ("shifted_interpolation", r.ours.hi()),
         ] {
-            let printed = exact(jr[key]["epsilon"].as_str().unwrap());
+            let printed = exact(jr[key]["epsilon"]["upper"].as_str().unwrap());
             assert!(
                 printed >= hi.to_rational().unwrap(),
                 "E = {} {key}",
@@ -444,7 +458,7 @@ fn calibrated_noise_certifies_the_target_through_compose() {
     let c = &v["calibration"];
     let sigma: f64 = c["sigma"].as_str().unwrap().parse().unwrap();
     let below: f64 = c["sigma_below"].as_str().unwrap().parse().unwrap();
-    let eps: f64 = c["epsilon"].as_str().unwrap().parse().unwrap();
+    let eps: f64 = c["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
     assert!(eps <= 1.0 && below < sigma && sigma / below <= 1.0 + 1e-2 + 1e-12);
     // independent recomputation: μ rounded up (17 significant digits, then one more ulp)
     let mu = format!("{:.17e}", (1.0 / sigma).next_up());
@@ -459,7 +473,7 @@ fn calibrated_noise_certifies_the_target_through_compose() {
         "1e-5",
         "--json",
     ]);
-    let e: f64 = w["epsilon"].as_str().unwrap().parse().unwrap();
+    let e: f64 = w["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
     assert!(e <= 1.0, "compose at σ = {sigma}: ε ≤ {e}");
     // the target cannot be met with σ 10% smaller: ε there exceeds the target
     let mu_small = format!("{:.17e}", 1.0 / (0.9 * sigma));
@@ -473,7 +487,7 @@ fn calibrated_noise_certifies_the_target_through_compose() {
         "1e-5",
         "--json",
     ]);
-    let lo: f64 = w["epsilon_lower"].as_str().unwrap().parse().unwrap();
+    let lo: f64 = w["epsilon"]["lower"].as_str().unwrap().parse().unwrap();
     assert!(lo > 1.0, "σ·0.9 should not meet ε ≤ 1: its ε ≥ {lo}");
 }
 
@@ -512,7 +526,7 @@ fn calibrated_run_noise_meets_the_target_in_compare() {
         .iter()
         .find(|b| b["best"] == true)
         .unwrap();
-    let e: f64 = best["epsilon"].as_str().unwrap().parse().unwrap();
+    let e: f64 = best["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
     assert!(e <= 1.0, "compare at σ = {sigma}: best ε ≤ {e}");
     let (code, _, err) = run(&[
         "calibrate",
@@ -725,8 +739,8 @@ fn issue_19_table_rows_exit_cleanly() {
         "--json",
     ]);
     let (hi, lo): (f64, f64) = (
-        j["epsilon"].as_str().unwrap().parse().unwrap(),
-        j["epsilon_lower"].as_str().unwrap().parse().unwrap(),
+        j["epsilon"]["upper"].as_str().unwrap().parse().unwrap(),
+        j["epsilon"]["lower"].as_str().unwrap().parse().unwrap(),
     );
     assert!(hi - lo <= 5e-4, "{j}");
     let mu = (0.0293f64 * 0.0293 + 31.0 * 0.01404 * 0.01404).sqrt();
@@ -739,8 +753,8 @@ fn issue_19_table_rows_exit_cleanly() {
         "--json",
     ]);
     let (ghi, glo): (f64, f64) = (
-        g["epsilon"].as_str().unwrap().parse().unwrap(),
-        g["epsilon_lower"].as_str().unwrap().parse().unwrap(),
+        g["epsilon"]["upper"].as_str().unwrap().parse().unwrap(),
+        g["epsilon"]["lower"].as_str().unwrap().parse().unwrap(),
     );
     assert!(
         lo <= ghi && glo <= hi,

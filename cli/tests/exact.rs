@@ -47,8 +47,8 @@ fn cli_acceptance_gd_quadratic_equals_thm42() {
     let j = cli(
         "exact gd --loss quadratic --contraction 0.99 --steps 1000 --n 1 --sensitivity 0.1 --noise 1 --eta 1 --json",
     );
-    let mu: f64 = j["mu"].as_str().unwrap().parse().unwrap();
-    let lo: f64 = j["mu_lower"].as_str().unwrap().parse().unwrap();
+    let mu: f64 = j["mu"]["upper"].as_str().unwrap().parse().unwrap();
+    let lo: f64 = j["mu"]["lower"].as_str().unwrap().parse().unwrap();
     // independent 256-bit evaluation of the closed form
     let c = Enclosure::parse(256, "0.99").unwrap();
     let want = thm42(
@@ -67,7 +67,7 @@ fn cli_acceptance_gd_quadratic_equals_thm42() {
     let j = cli(
         "exact gd --loss quadratic --contraction 0.99 --steps 1000 --n 1 --sensitivity 0.1 --noise 1 --eta 1 --bits 200 --json",
     );
-    let s = j["mu"].as_str().unwrap();
+    let s = j["mu"]["upper"].as_str().unwrap();
     let hi = Enclosure::parse(256, s).unwrap();
     assert!(hi.lower_f64() >= want.lower_f64());
     assert!(s.len() > 60, "{s}");
@@ -79,12 +79,12 @@ fn cli_cgd_reports_worst_position_and_sgd_both_pairs() {
         "exact cgd --n 8 --batch 2 --epochs 3 --strong-convexity 0.2 --eta 0.5 --noise 1 --sensitivity 1 --json",
     );
     // the last batch of the epoch is contracted least: it is the worst position
-    assert_eq!(j["setting"]["position"], 3);
+    assert_eq!(j["instance_parameters"]["position"], 3);
     let j = cli(
         "exact sgd --n 10 --batch 2 --steps 50 --loss linear --eta 1 --noise 1 --sensitivity 1 --epsilon 0.5 --json",
     );
     for k in ["one_sided", "opposite"] {
-        let d: f64 = j["pairs"][k]["delta"]["max_over_orders"]["value"]
+        let d: f64 = j["pairs"][k]["delta"]["max_over_orders"]["estimate"]
             .as_str()
             .unwrap()
             .parse()

@@ -449,14 +449,14 @@ fn cli_gd_shows_kkt_argmin_and_thm_4_2() {
     let j = &out.json;
     let expect = ((1.0 - 0.9f64.powi(50)) / (1.0 + 0.9f64.powi(50)) * 19.0).sqrt();
     let num = |v: &serde_json::Value| v.as_str().unwrap().parse::<f64>().unwrap();
-    assert!((num(&j["mu_kkt"]) - expect).abs() < 1e-12 * expect);
-    assert!((num(&j["mu_numeric"]) - expect).abs() < 1e-8 * expect);
-    assert!(num(&j["mu"]) >= expect * (1.0 - 1e-15));
+    assert!((num(&j["mu_kkt"]["estimate"]) - expect).abs() < 1e-12 * expect);
+    assert!((num(&j["mu_numeric"]["estimate"]) - expect).abs() < 1e-8 * expect);
+    assert!(num(&j["mu"]["upper"]) >= expect * (1.0 - 1e-15));
     let cf = j["closed_forms"].as_array().unwrap();
-    let t42 = cf.iter().find(|x| x["theorem"] == "BSA24 Thm 4.2").unwrap();
+    let t42 = cf.iter().find(|x| x["id"] == "BSA24 Thm 4.2").unwrap();
     assert_eq!(t42["verdict"], "attained");
     // composition (Thm 4.1) is beaten: √50
-    let t41 = cf.iter().find(|x| x["theorem"] == "BSA24 Thm 4.1").unwrap();
+    let t41 = cf.iter().find(|x| x["id"] == "BSA24 Thm 4.1").unwrap();
     assert_eq!(t41["verdict"], "beaten");
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<Vec<f64>> = text
@@ -516,7 +516,7 @@ fn cli_cgd_schedule_files_and_errors() {
     let cf = constant.json["closed_forms"].as_array().unwrap();
     assert!(
         cf.iter()
-            .any(|x| x["theorem"] == "BSA24 Thm 4.5" && x["verdict"] == "attained"),
+            .any(|x| x["id"] == "BSA24 Thm 4.5" && x["verdict"] == "attained"),
         "{cf:?}"
     );
     // fractional epochs that are not whole steps are refused
