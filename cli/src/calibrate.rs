@@ -258,13 +258,14 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
                 rows[i]["best"] = json!(true);
                 rows[i]["id"].as_str().map(str::to_string)
             });
-            // the run at σ = 1: σ is what is calibrated; each result's setting is the
-            // run at its own calibrated σ
-            let setting = shiftdp::Setting::new(alg, &raw.clone().with("noise", 1u64)?)?;
+            // the run at the best calibrated σ (null when no result calibrates): σ is
+            // what is calibrated, so no σ the user gave can stand here
+            let setting = best
+                .map(|(_, i)| rows[i]["calibration"]["setting"].clone())
+                .unwrap_or(Value::Null);
             let json = json!({
                 "algorithm": alg.name(),
-                "setting": setting_json(&setting),
-                "setting_note": "setting.sigma is a placeholder (1): σ is what is calibrated; results[].calibration.setting is the run at the calibrated σ",
+                "setting": setting,
                 "delta": a.target.delta,
                 "target_epsilon": a.target.epsilon,
                 "results": rows,

@@ -124,8 +124,14 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
             "alpha": super::dec(r.0),
             // the certified bracket of f(alpha): the lower end is the safe one
             "beta": super::interval(Some(f64_down(r.2, 18)), Some(f64_up(r.3, 18)), super::SafeEnd::Lower),
-            // the f64 evaluation (inside the bracket), not a bound
-            "value": super::estimate(r.1, None, super::EstimateKind::Estimate),
+            // the f64 evaluation, not a bound: clamped into the bracket and printed
+            // rounded down like the lower end, so lower ≤ value ≤ upper holds for the
+            // printed decimals (issue 18)
+            "value": {
+                "estimate": f64_down(r.1, 18),
+                "error": null,
+                "kind": super::EstimateKind::Estimate.as_str(),
+            },
         })).collect::<Vec<_>>(),
     });
     if let Err(e) = laws {
