@@ -87,6 +87,73 @@ pub fn plot_svg(plot: &Plot) -> Result<String> {
     svg_string(&chart, &Layout::REPORT)
 }
 
+/// A statement of a proofs/ file as HTML maths: the text is escaped, `^{…}` and `_{…}`
+/// (nested) and a single character after `^` or `_` become superscripts and subscripts,
+/// and `` `…` `` spans become `<code>` (left as typed). The page sets statements in a
+/// maths font; this is the whole of the notation the proofs/ files use.
+fn math_html(s: &str) -> String {
+    fn script(chars: &[char], mut i: usize, out: &mut String) -> usize {
+        // chars[i] is '^' or '_'; returns the index after the script
+        let tag = if chars[i] == '^' { "sup" } else { "sub" };
+        i += 1;
+        if i >= chars.len() || chars[i].is_whitespace() {
+            out.push_str(&esc(&chars[i - 1].to_string()));
+            return i;
+        }
+        out.push_str(&format!("<{tag}>"));
+        if chars[i] == '{' {
+            let mut depth = 1;
+            let start = i + 1;
+            let mut j = start;
+            while j < chars.len() {
+                match chars[j] {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            let inner: String = chars[start..j.min(chars.len())].iter().collect();
+            out.push_str(&math_html(&inner));
+            i = (j + 1).min(chars.len());
+        } else {
+            out.push_str(&esc(&chars[i].to_string()));
+            i += 1;
+        }
+        out.push_str(&format!("</{tag}>"));
+        i
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '`' => match chars[i + 1..].iter().position(|&c| c == '`') {
+                Some(k) => {
+                    let code: String = chars[i + 1..i + 1 + k].iter().collect();
+                    out.push_str(&format!("<code>{}</code>", esc(&code)));
+                    i += k + 2;
+                }
+                None => {
+                    out.push('`');
+                    i += 1;
+                }
+            },
+            '^' | '_' if i > 0 && !chars[i - 1].is_whitespace() => i = script(&chars, i, &mut out),
+            c => {
+                out.push_str(&esc(&c.to_string()));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 /// HTML-escapes `& < > " '`.
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -294,7 +361,10 @@ section { border:1px solid var(--line); border-left:6px solid var(--pass); borde
   padding:14px 18px; margin:18px 0; }
 section.fail { border-left-color:var(--fail); } section.error { border-left-color:var(--error); }
 pre.statement { white-space:pre-wrap; background:#f6f8fa; border:1px solid var(--line);
-  border-radius:6px; padding:10px 12px; font-size:.88em; margin:4px 0 8px; }
+  border-radius:6px; padding:10px 12px; font-size:1em; margin:4px 0 8px;
+  font-family:"STIX Two Math","Cambria Math","Latin Modern Math","DejaVu Serif",serif; }
+pre.statement sup, pre.statement sub { font-size:.72em; }
+pre.statement code { font-size:.85em; }
 details > summary { cursor:pointer; color:var(--muted); }
 .cex { background:#fff5f5; border:1px solid #f5c2c7; border-radius:6px; padding:8px 12px; margin:8px 0; }
 .cex table { width:auto; min-width:40%; background:#fff; }
@@ -361,7 +431,7 @@ pub fn render_html(run: &Run) -> String {
         if !r.statement.trim().is_empty() {
             h.push_str(&format!(
                 "<details open><summary>Statement</summary><pre class=\"statement\">{}</pre></details>\n",
-                esc(r.statement.trim())
+                math_html(r.statement.trim())
             ));
         }
         h.push_str(&obligations_html(&r.runs));
@@ -606,4 +676,18 @@ pub fn write_report(run: &Run, dir: &Path) -> Result<ReportFiles> {
         markdown,
         plots,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn statements_render_scripts_and_code() {
+        assert_eq!(
+            super::math_html("c^{2l−2} z_k D_α(P‖Q) e^{x_{i}} a < b `q_r` ^ x"),
+            "c<sup>2l−2</sup> z<sub>k</sub> D<sub>α</sub>(P‖Q) e<sup>x<sub>i</sub></sup> a &lt; b <code>q_r</code> ^ x"
+        );
+        // an unbalanced brace or a trailing script character is kept, never lost
+        assert_eq!(super::math_html("x^{ab"), "x<sup>ab</sup>");
+        assert_eq!(super::math_html("x^"), "x^");
+    }
 }
