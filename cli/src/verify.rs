@@ -18,7 +18,7 @@ use shiftdp::check::region::parse_region;
 use shiftdp::error::{Error, Result};
 use shiftdp::verify::builtins;
 use shiftdp::verify::claim::check_claim;
-use shiftdp::verify::errata::{parse_errata, run_errata};
+use shiftdp::verify::errata::{parse_errata, run_errata_with};
 use shiftdp::verify::proofs::{proof_paths, read_proof};
 use shiftdp::verify::run::run_files;
 use shiftdp::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
@@ -254,21 +254,6 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
                     (Some(_), Err(_)) => true,
                 })
                 .collect();
-            let total: usize = files
-                .iter()
-                .map(|f| f.as_ref().map_or(0, |p| p.obligations.len()))
-                .sum();
-            let pb = super::progress_bar(total as u64, "obligations");
-            let tick = |id: &str| {
-                if let Some(pb) = &pb {
-                    pb.set_message(id.to_string());
-                    pb.inc(1);
-                }
-            };
-            results.extend(run_files(&files, &ctx, &tick));
-            if let Some(pb) = pb {
-                pb.finish_and_clear();
-            }
             // ERRATA evidence
             let errata = if a.no_errata {
                 None
@@ -284,7 +269,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
                 });
                 base.map(|b| b.join("ERRATA.md")).filter(|p| p.is_file())
             };
-            if let Some(path) = errata {
+            let errata_entries = if let Some(path) = errata {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| Error::param("errata", path.display(), &e.to_string()))?;
                 let entries = parse_errata(&text)?;
@@ -298,7 +283,36 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
                         })
                     })
                     .collect();
-                results.extend(run_errata(&entries, &ctx));
+                entries
+            } else {
+                Vec::new()
+            };
+            let total: usize = files
+                .iter()
+                .map(|f| f.as_ref().map_or(0, |p| p.obligations.len()))
+                .sum();
+            let total = total
+                + errata_entries
+                    .iter()
+                    .map(|e| e.evidence.len().max(1))
+                    .sum::<usize>();
+            let pb = super::progress_bar(total as u64, "obligations");
+            let tick = |id: &str| {
+                if let Some(pb) = &pb {
+                    pb.set_message(id.to_string());
+                    pb.inc(1);
+                }
+            };
+            results.extend(run_files(&files, &ctx, &tick));
+            // the bar counts what the summary counts: obligations, ERRATA evidence included
+            results.extend(run_errata_with(&errata_entries, &ctx, &|key, k| {
+                if let Some(pb) = &pb {
+                    pb.set_message(format!("ERRATA {key}"));
+                    pb.inc(k as u64);
+                }
+            }));
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
             }
         }
         if results.is_empty() {

@@ -248,12 +248,32 @@ fn expectation(o: Outcome, expect: Status, what: &str) -> Outcome {
     }
 }
 
+/// Calls the tick with an entry's evidence count when the entry's run ends.
+struct TickOnDrop<'a>(&'a (dyn Fn(&str, usize) + Sync), &'a str, usize);
+
+impl Drop for TickOnDrop<'_> {
+    fn drop(&mut self) {
+        (self.0)(self.1, self.2);
+    }
+}
+
 /// Runs the evidence of every entry.
 pub fn run_errata(entries: &[Entry], ctx: &Ctx) -> Vec<ResultRun> {
+    run_errata_with(entries, ctx, &|_, _| {})
+}
+
+/// [`run_errata`], calling `tick` with the entry's key after each entry (it counts
+/// [`Entry::evidence`] items (at least 1), the obligations of the verification summary).
+pub fn run_errata_with(
+    entries: &[Entry],
+    ctx: &Ctx,
+    tick: &(dyn Fn(&str, usize) + Sync),
+) -> Vec<ResultRun> {
     use rayon::prelude::*;
     entries
         .par_iter()
         .map(|e| {
+            let _ticked = TickOnDrop(tick, &e.key, e.evidence.len().max(1));
             let mut runs: Vec<ObligationRun> = e
                 .evidence
                 .iter()
