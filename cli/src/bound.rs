@@ -23,7 +23,10 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
         prec,
     )?; // validates δ
     let query = Query::Epsilon { delta };
-    let analysis = analyze_scope(&s, &query, prec, Scope::Bsa24)?;
+    // long for NoisySGD at large t (the composition over the τ grid): a spinner on a terminal
+    let analysis = super::with_spinner("computing every BSA24 bound of the run", || {
+        analyze_scope(&s, &query, prec, Scope::Bsa24)
+    })?;
     let rows = analysis.entries();
     // tightest: smallest certified ε among bounds about the run itself
     let best = analysis.best_index();
