@@ -9,6 +9,7 @@ import multiprocessing as mp
 import platform
 import sys
 import time
+import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from .peers import Adapter, Entry, adapter_by_name, all_adapters, classify, run_shiftdp
@@ -74,7 +75,10 @@ class _Worker:
     def _start(self) -> None:
         self.conn, child = self.ctx.Pipe()
         self.proc = self.ctx.Process(target=_worker, args=(self.name, child), daemon=True)
-        self.proc.start()
+        with warnings.catch_warnings():  # fork() with threads is a DeprecationWarning from 3.12
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.proc.start()
+        child.close()
 
     def run(self, e: Entry, timeout: float) -> Any:
         t0 = time.perf_counter()
