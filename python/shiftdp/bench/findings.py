@@ -48,7 +48,7 @@ def _versions() -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     vs = []
-    for d in ("dp-accounting", "prv-accountant", "scipy", "shiftdp"):
+    for d in ("dp-accounting", "prv-accountant", "opacus", "scipy", "shiftdp"):
         try:
             vs.append(f"{d} {version(d)}")
         except PackageNotFoundError:
@@ -163,6 +163,23 @@ def p6() -> bool:
     return v < iv.lower
 
 
+def p7() -> bool:
+    """Opacus's GaussianAccountant (CLT) answers below the truth."""
+    _quiet()
+    from opacus.accountants import GaussianAccountant
+
+    holds = True
+    for q, s, t, d in ((0.01, 2.0, 1500, 1e-5), (0.02, 1.5, 1, 1e-10)):
+        a = GaussianAccountant()
+        a.history = [(s, q, t)]
+        v = float(a.get_epsilon(delta=d))
+        lo, up = _cert_pg(q, s, t, d)
+        print(f"opacus GaussianAccountant q={q} σ={s} T={t} ε(δ={d:g}) = {v:.6f}   shiftdp certified "
+              f"[{lo:.6f}, {up:.6f}]{'   BELOW' if v < lo else ''}")
+        holds &= v < lo
+    return holds
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -172,6 +189,7 @@ FINDINGS: Dict[str, Finding] = {
         Finding("P3", "dp_accounting PLDAccountant (defaults): ε(1e-14) not monotone in the number of steps", "usability", p3),
         Finding("P4", "prv_accountant 0.2.0: ValueError for δ ≤ 1e-15 (issue #17's jump now an exception)", "usability", p4),
         Finding("P5", "dp_accounting get_epsilon_gaussian: ε below the true ε by ~4e-15 relative", "soundness", p5),
+        Finding("P7", "Opacus GaussianAccountant (CLT, documented experimental): ε below the truth", "soundness", p7),
         Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative", "soundness", p6),
     )
 }
