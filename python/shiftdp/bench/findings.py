@@ -48,7 +48,7 @@ def _versions() -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     vs = []
-    for d in ("dp-accounting", "prv-accountant", "opacus", "scipy", "shiftdp"):
+    for d in ("dp-accounting", "prv-accountant", "opacus", "autodp", "scipy", "shiftdp"):
         try:
             vs.append(f"{d} {version(d)}")
         except PackageNotFoundError:
@@ -180,6 +180,20 @@ def p7() -> bool:
     return holds
 
 
+def p8() -> bool:
+    """autodp's Gaussian mechanism ε(δ) lands (slightly) below the true ε."""
+    _quiet()
+    import shiftdp
+    from autodp import mechanism_zoo
+
+    v = float(mechanism_zoo.GaussianMechanism(sigma=1.0).get_approxDP(1e-15))
+    iv = shiftdp.epsilon("1", "1e-15")
+    print(f"autodp GaussianMechanism(sigma=1).get_approxDP(1e-15) = {v!r}\n"
+          f"shiftdp.epsilon(1, 1e-15) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
+          f"{(iv.lower - v) / iv.lower:.2e})")
+    return v < iv.lower
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -190,6 +204,7 @@ FINDINGS: Dict[str, Finding] = {
         Finding("P4", "prv_accountant 0.2.0: ValueError for δ ≤ 1e-15 (issue #17's jump now an exception)", "usability", p4),
         Finding("P5", "dp_accounting get_epsilon_gaussian: ε below the true ε by ~4e-15 relative", "soundness", p5),
         Finding("P7", "Opacus GaussianAccountant (CLT, documented experimental): ε below the truth", "soundness", p7),
+        Finding("P8", "autodp GaussianMechanism.get_approxDP: ε below the true ε by ~2e-14 relative", "soundness", p8),
         Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative", "soundness", p6),
     )
 }
