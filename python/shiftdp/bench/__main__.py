@@ -1,0 +1,87 @@
+"""``python -m shiftdp.bench``: run the peer-accountant benchmark, re-render a report, or
+reproduce a finding of PEERS.md.
+
+    python -m shiftdp.bench run --suite bench/reference.json --out out/bench [--peers A,B] [--limit N] [--timeout S]
+    python -m shiftdp.bench report --out out/bench          # re-render from results.json
+    python -m shiftdp.bench reproduce P3                     # exit 1 if P3 no longer reproduces
+    python -m shiftdp.bench peers                            # list peers and availability
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import List, Optional
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m shiftdp.bench", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run the peers on a reference suite")
+    r.add_argument("--suite", default="bench/reference.json")
+    r.add_argument("--out", default="out/bench")
+    r.add_argument("--peers", default="", help="comma-separated peer names (default: every installed one)")
+    r.add_argument("--limit", type=int, default=0, help="only the first N entries")
+    r.add_argument("--family", default="", help="only entries of these families (comma-separated)")
+    r.add_argument("--timeout", type=float, default=60.0, help="seconds per peer run")
+    r.add_argument("--shiftdp-sample", type=int, default=20, help="entries shiftdp recomputes and times")
+    r.add_argument("--quiet", action="store_true")
+    rep = sub.add_parser("report", help="re-render summary.md and index.html from results.json")
+    rep.add_argument("--out", default="out/bench")
+    pr = sub.add_parser("reproduce", help="reproduce a finding of PEERS.md")
+    pr.add_argument("id", nargs="?", help="finding id (P1, P2, …); 'all' for every one")
+    sub.add_parser("peers", help="list the peer configurations and whether they are installed")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "run":
+        from .report import summary_markdown, write_report
+        from .runner import load_suite, run_benchmark
+
+        entries = load_suite(a.suite)
+        if a.family:
+            fams = set(a.family.split(","))
+            entries = [e for e in entries if e.kind in fams or e.family in fams]
+        if a.limit:
+            entries = entries[: a.limit]
+        peers = [p for p in a.peers.split(",") if p] or None
+        res = run_benchmark(entries, peers=peers, timeout=a.timeout, shiftdp_sample=a.shiftdp_sample,
+                            progress=not a.quiet)
+        res["suite"] = os.path.abspath(a.suite)
+        paths = write_report(res, a.out)
+        print(summary_markdown(res))
+        print("wrote " + ", ".join(paths.values()), file=sys.stderr)
+        return 0
+    if a.cmd == "report":
+        from .report import write_report
+
+        with open(os.path.join(a.out, "results.json")) as f:
+            res = json.load(f)
+        print("wrote " + ", ".join(write_report(res, a.out).values()))
+        return 0
+    if a.cmd == "reproduce":
+        from .findings import FINDINGS, reproduce
+
+        if not a.id:
+            for k, f in FINDINGS.items():
+                print(f"{k}: {f.title}")
+            return 0
+        ids = list(FINDINGS) if a.id == "all" else [a.id.upper()]
+        bad = 0
+        for i in ids:
+            bad += 0 if reproduce(i) else 1
+        return 1 if bad else 0
+    if a.cmd == "peers":
+        from .peers import all_adapters
+
+        for ad in all_adapters():
+            ok, why = ad.available()
+            print(f"{ad.name:32s} {'available ' + ad.version() if ok else 'skipped: ' + why}")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

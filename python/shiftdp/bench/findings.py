@@ -1,0 +1,227 @@
+"""The findings of PEERS.md, each as a reproducer: ``python -m shiftdp.bench reproduce P2``
+prints the peer's value(s) beside shiftdp's certified interval and returns whether the
+finding still holds (the command exits 1 when it does not)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+__all__ = ["Finding", "FINDINGS", "reproduce"]
+
+
+@dataclass
+class Finding:
+    id: str
+    title: str
+    kind: str  # "soundness" | "usability"
+    check: Callable[[], bool]
+
+
+def _quiet() -> Any:
+    import numpy as np
+
+    np.seterr(all="ignore")
+    warnings.simplefilter("ignore")
+
+
+def _pld_eps(q: float, sigma: float, steps: int, delta: float, vdi: float) -> float:
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+
+    a = PLDAccountant(dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=vdi)
+    a.compose(dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps))
+    return float(a.get_epsilon(delta))
+
+
+def _cert_pg(q: float, sigma: float, steps: int, delta: float) -> Tuple[float, float]:
+    import shiftdp
+
+    c = shiftdp.compose([shiftdp.PoissonGaussian(q, math.nextafter(1 / sigma, math.inf), count=steps)], delta=delta)
+    return c.lower, c.upper
+
+
+def _versions() -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    vs = []
+    for d in ("dp-accounting", "prv-accountant", "opacus", "autodp", "scipy", "shiftdp"):
+        try:
+            vs.append(f"{d} {version(d)}")
+        except PackageNotFoundError:
+            vs.append(f"{d} (not installed)")
+    print("versions: " + ", ".join(vs))
+
+
+def p1() -> bool:
+    """dp_accounting's PLDAccountant returns ε = inf below δ ≈ 1e-15."""
+    _quiet()
+    holds = True
+    lo, up = _cert_pg(0.01, 2.0, 1500, 9e-16)
+    for vdi in (1e-2, 1e-3, 1e-4):
+        v = _pld_eps(0.01, 2.0, 1500, 9e-16, vdi)
+        print(f"PLDAccountant(vdi={vdi:g}) q=0.01 σ=2 T=1500 ε(δ=9e-16) = {v}   shiftdp certified [{lo:.6f}, {up:.6f}]")
+        holds &= math.isinf(v)
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+    import shiftdp
+
+    a = PLDAccountant()
+    a.compose(dp_accounting.GaussianDpEvent(2.0))
+    v = float(a.get_epsilon(1e-20))
+    iv = shiftdp.epsilon("0.5", "1e-20")
+    print(f"PLDAccountant() Gaussian σ=2 (μ=0.5) ε(δ=1e-20) = {v}   shiftdp certified [{iv.lower:.12f}, {iv.upper:.12f}]")
+    return holds and math.isinf(v)
+
+
+def p2() -> bool:
+    """PLDAccountant at vdi 1e-3 (default truncation) answers below the truth near δ = 1e-14..1e-15."""
+    _quiet()
+    holds = True
+    for d in (1e-14, 1e-15):
+        v = _pld_eps(0.01, 2.0, 1500, d, 1e-3)
+        lo, up = _cert_pg(0.01, 2.0, 1500, d)
+        bad = v < lo
+        print(f"PLDAccountant(vdi=1e-3) q=0.01 σ=2 T=1500 ε(δ={d:g}) = {v:.6f}   shiftdp certified "
+              f"[{lo:.6f}, {up:.6f}]   {'BELOW the certified lower end' if bad else 'not below'}")
+        holds &= bad
+    return holds
+
+
+def p3() -> bool:
+    """PLDAccountant's default ε(1e-14) is not monotone in the number of steps."""
+    _quiet()
+    rows: List[Tuple[int, float]] = []
+    for t in (1000, 1100, 1200, 1300, 1400, 1500, 1600):
+        v = _pld_eps(0.01, 2.0, t, 1e-14, 1e-4)
+        lo, up = _cert_pg(0.01, 2.0, t, 1e-14)
+        rows.append((t, v))
+        print(f"PLDAccountant() q=0.01 σ=2 T={t} ε(δ=1e-14) = {v:.6f}   shiftdp certified [{lo:.6f}, {up:.6f}]"
+              f"{'   BELOW' if v < lo else ''}")
+    drops = [(a[0], b[0]) for a, b in zip(rows, rows[1:]) if b[1] < a[1]]
+    print(f"decreases between steps: {drops}")
+    return bool(drops)
+
+
+def _prv(q: float, sigma: float, steps: int, delta: float, eps_error: float = 0.1) -> Tuple[Optional[float], str]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+
+    try:
+        a = PRVAccountant(prvs=PoissonSubsampledGaussianMechanism(q, sigma), max_self_compositions=steps,
+                          eps_error=eps_error, delta_error=delta * 1e-3)
+        return float(a.compute_epsilon(delta=delta, num_self_compositions=[steps])[2]), ""
+    except Exception as e:
+        return None, f"{type(e).__name__}: {str(e)[:90]}"
+
+
+def p4() -> bool:
+    """prv_accountant raises ValueError for δ ≤ 1e-15."""
+    _quiet()
+    holds = True
+    for q, s, t, d, expect_fail in ((0.01, 2.0, 1500, 3e-15, False), (0.01, 2.0, 1500, 1e-15, True),
+                                    (0.00033, 4.0, 10000, 1e-14, False), (0.00033, 4.0, 10000, 1.1e-18, True),
+                                    (0.00033, 4.0, 10000, 1.13e-18, True)):
+        v, err = _prv(q, s, t, d)
+        print(f"PRVAccountant(eps_error=0.1) q={q} σ={s} T={t} δ={d:g}: "
+              f"{'upper ε = %.6f' % v if v is not None else err}")
+        holds &= (v is None) == expect_fail
+    lo, up = _cert_pg(0.01, 2.0, 1500, 1e-15)
+    print(f"shiftdp certified ε(δ=1e-15) for q=0.01 σ=2 T=1500: [{lo:.6f}, {up:.6f}]")
+    return holds
+
+
+def p5() -> bool:
+    """dp_accounting.get_epsilon_gaussian lands (slightly) below the true ε."""
+    _quiet()
+    import shiftdp
+    from dp_accounting import gaussian_mechanism as gm
+
+    v = float(gm.get_epsilon_gaussian(1.0, 1e-5))
+    iv = shiftdp.epsilon("1", "1e-5")
+    print(f"dp_accounting.gaussian_mechanism.get_epsilon_gaussian(sigma=1, delta=1e-5) = {v!r}\n"
+          f"shiftdp.epsilon(1, 1e-5) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
+          f"{(iv.lower - v) / iv.lower:.2e})")
+    return v < iv.lower
+
+
+def p6() -> bool:
+    """The scipy closed-form transcription of μ-GDP's ε(δ) lands (slightly) below the true ε."""
+    _quiet()
+    import shiftdp
+
+    from .peers import scipy_gdp_epsilon
+
+    v = scipy_gdp_epsilon(1.0, 1e-15)
+    iv = shiftdp.epsilon("1", "1e-15")
+    print(f"scipy closed form + brentq(xtol=1e-12): ε(μ=1, δ=1e-15) = {v!r}\n"
+          f"shiftdp.epsilon(1, 1e-15) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
+          f"{(iv.lower - v) / iv.lower:.2e})")
+    return v < iv.lower
+
+
+def p7() -> bool:
+    """Opacus's GaussianAccountant (CLT) answers below the truth."""
+    _quiet()
+    from opacus.accountants import GaussianAccountant
+
+    holds = True
+    for q, s, t, d in ((0.01, 2.0, 1500, 1e-5), (0.02, 1.5, 1, 1e-10)):
+        a = GaussianAccountant()
+        a.history = [(s, q, t)]
+        v = float(a.get_epsilon(delta=d))
+        lo, up = _cert_pg(q, s, t, d)
+        print(f"opacus GaussianAccountant q={q} σ={s} T={t} ε(δ={d:g}) = {v:.6f}   shiftdp certified "
+              f"[{lo:.6f}, {up:.6f}]{'   BELOW' if v < lo else ''}")
+        holds &= v < lo
+    return holds
+
+
+def p8() -> bool:
+    """autodp's Gaussian mechanism ε(δ) lands (slightly) below the true ε."""
+    _quiet()
+    import shiftdp
+    from autodp import mechanism_zoo
+
+    v = float(mechanism_zoo.GaussianMechanism(sigma=1.0).get_approxDP(1e-15))
+    iv = shiftdp.epsilon("1", "1e-15")
+    print(f"autodp GaussianMechanism(sigma=1).get_approxDP(1e-15) = {v!r}\n"
+          f"shiftdp.epsilon(1, 1e-15) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
+          f"{(iv.lower - v) / iv.lower:.2e})")
+    return v < iv.lower
+
+
+FINDINGS: Dict[str, Finding] = {
+    f.id: f
+    for f in (
+        Finding("P1", "dp_accounting PLDAccountant: ε = inf for δ below ≈ 1e-15 (every grid)", "usability", p1),
+        Finding("P2", "dp_accounting PLDAccountant (vdi 1e-3, default truncation): ε below the truth at δ = 1e-14, 1e-15",
+                "soundness", p2),
+        Finding("P3", "dp_accounting PLDAccountant (defaults): ε(1e-14) not monotone in the number of steps", "usability", p3),
+        Finding("P4", "prv_accountant 0.2.0: ValueError for δ ≤ 1e-15 (issue #17's jump now an exception)", "usability", p4),
+        Finding("P5", "dp_accounting get_epsilon_gaussian: ε below the true ε by ~4e-15 relative", "soundness", p5),
+        Finding("P7", "Opacus GaussianAccountant (CLT, documented experimental): ε below the truth", "soundness", p7),
+        Finding("P8", "autodp GaussianMechanism.get_approxDP: ε below the true ε by ~2e-14 relative", "soundness", p8),
+        Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative", "soundness", p6),
+    )
+}
+
+
+def reproduce(fid: str) -> bool:
+    f = FINDINGS.get(fid)
+    if f is None:
+        print(f"unknown finding {fid}; known: {', '.join(FINDINGS)}")
+        return False
+    print(f"== {f.id} ({f.kind}): {f.title}")
+    _versions()
+    with warnings.catch_warnings():
+        try:
+            ok = f.check()
+        except ImportError as e:
+            print(f"cannot run: {e}")
+            return False
+    print(f"{f.id}: {'REPRODUCES' if ok else 'DOES NOT REPRODUCE'}\n")
+    return ok

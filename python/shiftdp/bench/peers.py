@@ -1,0 +1,552 @@
+"""Peer accountants for the benchmark: one adapter per peer configuration.
+
+Every adapter has a ``name``, ``available()`` (an import check; the reason when not),
+``supports(entry)`` (whether the peer computes *the same quantity* as the entry) and
+``run(entry) -> (value, error, seconds)``: the peer's answer as a float (``None`` when it
+raised), the exception text, and the wall-clock time. Warnings the peers emit are
+swallowed inside ``run`` (the package's pytest configuration turns warnings into errors).
+
+Quantity mapping (see :mod:`shiftdp.accounting` for the derivations):
+
+* ``gdp`` — μ-GDP, i.e. the Gaussian mechanism with noise multiplier σ = 1/μ
+  (sensitivity 1, one release);
+* ``poisson_gaussian`` (``add_remove``) — the Poisson-subsampled Gaussian, sampling rate
+  q, noise multiplier σ, under add-or-remove adjacency, both directions composed, T
+  steps: dp_accounting's ``PoissonSampledDpEvent`` under ``ADD_OR_REMOVE_ONE``;
+  prv_accountant's ``PoissonSubsampledGaussianMechanism``; Opacus's accountants;
+  autodp's Poisson-sampled Gaussian;
+* ``symmetrized_cp`` (``replace_one``) — BSA24's ``C_p(G(μ))^{⊗T}``. shiftdp's
+  accounting module maps ``SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ))``
+  under ``REPLACE_ONE`` to ``C_p(G(2/σ))`` (σ relative to the add/remove sensitivity),
+  and documents that dp_accounting's ``RdpAccountant`` reads the same event as
+  ``C_p(G(1/σ))``. The RDP adapter therefore runs the event with σ = 1/μ (its own
+  reading, the same quantity as the entry); dp_accounting's ``PLDAccountant`` does not
+  support the event at all, so the PLD adapters skip these entries.
+* ``sgm_rdp`` — the Rényi divergence of order α of the Poisson-subsampled Gaussian
+  (T steps, composed additively).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+__all__ = [
+    "Entry",
+    "Params",
+    "Adapter",
+    "RunResult",
+    "all_adapters",
+    "adapter_by_name",
+    "classify",
+]
+
+RunResult = Tuple[Optional[float], Optional[str], float]
+
+
+# -- the entry ------------------------------------------------------------------------
+
+
+@dataclass
+class Params:
+    """The numbers of an entry's mechanism, read from its ``params`` (several spellings
+    accepted: q / p / sampling_probability, sigma / noise_multiplier, mu, steps / T /
+    count)."""
+
+    q: Optional[float] = None
+    sigma: Optional[float] = None
+    mu: Optional[float] = None
+    steps: int = 1
+    q_text: Optional[str] = None
+
+    @classmethod
+    def read(cls, params: Dict[str, Any]) -> "Params":
+        def first(*names: str) -> Optional[Any]:
+            for n in names:
+                if n in params and params[n] is not None:
+                    return params[n]
+            return None
+
+        q = first("q", "p", "sampling_probability", "sampling_rate")
+        sigma = first("sigma", "noise_multiplier")
+        mu = first("mu")
+        steps = first("steps", "T", "t", "count", "compositions")
+        p = cls(
+            q=float(q) if q is not None else None,
+            sigma=float(sigma) if sigma is not None else None,
+            mu=float(mu) if mu is not None else None,
+            steps=int(steps) if steps is not None else 1,
+            q_text=str(q) if q is not None else None,
+        )
+        if p.mu is None and p.sigma is not None and p.sigma > 0:
+            p.mu = 1.0 / p.sigma
+        if p.sigma is None and p.mu is not None and p.mu > 0:
+            p.sigma = 1.0 / p.mu
+        return p
+
+
+@dataclass
+class Entry:
+    """One reference entry (format ``shiftdp-reference/1``, see :mod:`shiftdp.bench`)."""
+
+    id: str
+    family: str
+    relation: str
+    params: Dict[str, Any]
+    query: Dict[str, str]
+    quantity: str
+    lower: float
+    upper: float
+    rel_width: float
+    source: str = ""
+    published: Optional[Dict[str, str]] = None
+    raw: Dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: Dict[str, Any]) -> "Entry":
+        cert = d["certified"]
+        return cls(
+            id=str(d["id"]),
+            family=str(d["family"]),
+            relation=str(d.get("relation", "none")),
+            params=dict(d.get("params", {})),
+            query=dict(d.get("query", {})),
+            quantity=str(d["quantity"]),
+            lower=float(cert["lower"]),
+            upper=float(cert["upper"]),
+            rel_width=float(d.get("rel_width", "nan")),
+            source=str(d.get("source", "")),
+            published=d.get("published"),
+            raw=d,
+        )
+
+    @property
+    def p(self) -> Params:
+        return Params.read(self.params)
+
+    @property
+    def kind(self) -> str:
+        """The mechanism family, resolving ``published`` entries by their parameters."""
+        if self.family != "published":
+            return self.family
+        keys = set(self.params)
+        if self.quantity == "rdp":
+            return "sgm_rdp"
+        if keys & {"q", "p", "sampling_probability", "sampling_rate"}:
+            return "symmetrized_cp" if self.relation == "replace_one" else "poisson_gaussian"
+        return "gdp"
+
+    @property
+    def delta(self) -> Optional[float]:
+        return float(self.query["delta"]) if "delta" in self.query else None
+
+    @property
+    def epsilon(self) -> Optional[float]:
+        return float(self.query["epsilon"]) if "epsilon" in self.query else None
+
+    @property
+    def alpha(self) -> Optional[float]:
+        return float(self.query["alpha"]) if "alpha" in self.query else None
+
+    @property
+    def delta_level(self) -> Optional[float]:
+        """The δ of the entry: the query's δ, or the certified δ for δ(ε) entries."""
+        if self.delta is not None:
+            return self.delta
+        if self.quantity == "delta":
+            return self.upper
+        return None
+
+
+# -- classification --------------------------------------------------------------------
+
+
+def classify(value: Optional[float], error: Optional[str], lower: float, upper: float) -> Dict[str, Any]:
+    """A peer's answer against the certified ``[lower, upper]`` of an upper-bound quantity
+    (ε, δ or an RDP value: a sound accountant answers ≥ the truth ≥ ``lower``).
+
+    ``status``: ``failure`` (exception, None, NaN or ±inf — inf is safe but gives up),
+    ``unsound`` (value < lower: provably below the truth), ``inside`` (in the interval:
+    as tight as the certificate resolves), ``above`` (sound and loose). ``rel_error`` is
+    (value − upper)/upper (None on failure)."""
+    if error is not None or value is None:
+        return {"status": "failure", "rel_error": None, "reason": error or "no value"}
+    if math.isnan(value):
+        return {"status": "failure", "rel_error": None, "reason": "NaN"}
+    if math.isinf(value):
+        return {"status": "failure", "rel_error": None, "reason": "inf" if value > 0 else "-inf"}
+    if upper != 0:
+        rel = (value - upper) / abs(upper)
+    else:
+        rel = 0.0 if value == 0 else math.copysign(math.inf, value)
+    if value < lower:
+        status = "unsound"
+    elif value <= upper:
+        status = "inside"
+    else:
+        status = "above"
+    return {"status": status, "rel_error": rel, "reason": None}
+
+
+# -- adapters --------------------------------------------------------------------------
+
+
+class Adapter:
+    """A peer configuration. Subclasses set ``name``, ``package`` (the import to check),
+    ``families`` and implement ``_run``."""
+
+    name: str = ""
+    package: str = ""
+    families: Tuple[str, ...] = ()
+    quantities: Tuple[str, ...] = ("epsilon", "delta")
+    description: str = ""
+
+    def available(self) -> Tuple[bool, str]:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                __import__(self.package)
+        except Exception as e:  # ImportError, or a broken dependency
+            return False, f"{self.package} not importable: {type(e).__name__}: {e}"
+        return True, ""
+
+    def version(self) -> str:
+        try:
+            from importlib.metadata import version
+
+            return version(self.dist())
+        except Exception:
+            return "?"
+
+    def dist(self) -> str:
+        return self.package.replace("_", "-")
+
+    def supports(self, entry: Entry) -> bool:
+        return entry.kind in self.families and entry.quantity in self.quantities
+
+    def run(self, entry: Entry) -> RunResult:
+        t0 = time.perf_counter()
+        try:
+            with warnings.catch_warnings(), _quiet_numpy():
+                warnings.simplefilter("ignore")
+                v = self._run(entry)
+            return float(v), None, time.perf_counter() - t0
+        except Exception as e:
+            msg = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+            return None, msg, time.perf_counter() - t0
+
+    def _run(self, entry: Entry) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _quiet_numpy:
+    def __enter__(self) -> None:
+        try:
+            import numpy as np
+
+            self._old: Any = np.seterr(all="ignore")
+        except ImportError:
+            self._old = None
+
+    def __exit__(self, *a: Any) -> None:
+        if self._old is not None:
+            import numpy as np
+
+            np.seterr(**self._old)
+
+
+def _swor_sizes(q_text: Optional[str], q: float) -> Tuple[int, int]:
+    """(n, m) with m/n the entry's p exactly (from its decimal text)."""
+    fr = Fraction(q_text) if q_text is not None else Fraction(q).limit_denominator(10**9)
+    return fr.denominator, fr.numerator
+
+
+class DpAccountingPLD(Adapter):
+    package = "dp_accounting"
+    families = ("gdp", "poisson_gaussian")
+
+    def __init__(self, vdi: float) -> None:
+        self.vdi = vdi
+        self.name = f"dp_accounting.pld(vdi={vdi:g})"
+        self.description = (
+            f"dp_accounting.pld.PLDAccountant(ADD_OR_REMOVE_ONE, value_discretization_interval={vdi:g})"
+        )
+
+    def _run(self, entry: Entry) -> float:
+        import dp_accounting
+        from dp_accounting.pld import PLDAccountant
+
+        p = entry.p
+        assert p.sigma is not None
+        acc = PLDAccountant(
+            dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=self.vdi
+        )
+        g = dp_accounting.GaussianDpEvent(p.sigma)
+        if entry.kind == "gdp":
+            ev: Any = g
+        else:
+            ev = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
+        acc.compose(ev)
+        if entry.quantity == "epsilon":
+            return acc.get_epsilon(entry.delta)
+        return acc.get_delta(entry.epsilon)
+
+
+class DpAccountingRDP(Adapter):
+    name = "dp_accounting.rdp"
+    package = "dp_accounting"
+    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp")
+    quantities = ("epsilon", "delta", "rdp")
+    description = "dp_accounting.rdp.RdpAccountant (default orders); SWOR event under REPLACE_ONE for C_p"
+
+    def _run(self, entry: Entry) -> float:
+        import dp_accounting
+        from dp_accounting.rdp import RdpAccountant, rdp_privacy_accountant as rpa
+
+        p = entry.p
+        assert p.sigma is not None
+        if entry.kind == "sgm_rdp":
+            a = entry.alpha
+            assert a is not None and p.q is not None
+            r = rpa._compute_rdp_poisson_subsampled_gaussian(p.q, p.sigma, [a])
+            return float(r[0]) * p.steps
+        g = dp_accounting.GaussianDpEvent(p.sigma)
+        if entry.kind == "gdp":
+            acc = RdpAccountant()
+            ev: Any = g
+        elif entry.kind == "poisson_gaussian":
+            acc = RdpAccountant()
+            ev = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
+        else:  # symmetrized_cp: C_p(G(μ)) is the SWOR event at σ = 1/μ in RdpAccountant's reading
+            assert p.q is not None
+            n, m = _swor_sizes(p.q_text, p.q)
+            acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+            ev = dp_accounting.SelfComposedDpEvent(
+                dp_accounting.SampledWithoutReplacementDpEvent(n, m, g), p.steps
+            )
+        acc.compose(ev)
+        if entry.quantity == "epsilon":
+            return acc.get_epsilon(entry.delta)
+        return acc.get_delta(entry.epsilon)
+
+
+class PrvAccountant(Adapter):
+    name = "prv_accountant"
+    package = "prv_accountant"
+    families = ("gdp", "poisson_gaussian")
+    description = (
+        "prv_accountant.PRVAccountant(eps_error=0.01, delta_error=δ/1000), "
+        "PoissonSubsampledGaussianMechanism / GaussianMechanism; upper estimate reported"
+    )
+
+    def __init__(self, eps_error: float = 1e-2) -> None:
+        self.eps_error = eps_error
+        if eps_error != 1e-2:
+            self.name = f"prv_accountant(eps_error={eps_error:g})"
+
+    def _run(self, entry: Entry) -> float:
+        from prv_accountant import PRVAccountant
+        from prv_accountant.privacy_random_variables import (
+            GaussianMechanism,
+            PoissonSubsampledGaussianMechanism,
+        )
+
+        p = entry.p
+        assert p.sigma is not None
+        if entry.kind == "gdp":
+            prv: Any = GaussianMechanism(noise_multiplier=p.sigma)
+            t = 1
+        else:
+            prv = PoissonSubsampledGaussianMechanism(sampling_probability=p.q, noise_multiplier=p.sigma)
+            t = p.steps
+        if entry.quantity == "epsilon":
+            d = entry.delta
+            assert d is not None
+            acc = PRVAccountant(prvs=prv, max_self_compositions=t, eps_error=self.eps_error, delta_error=d * 1e-3)
+            _lo, _est, up = acc.compute_epsilon(delta=d, num_self_compositions=[t])
+            return up
+        e = entry.epsilon
+        assert e is not None
+        acc = PRVAccountant(prvs=prv, max_self_compositions=t, eps_error=self.eps_error,
+                            delta_error=max(entry.upper * 1e-3, 1e-300))
+        _lo, _est, up = acc.compute_delta(epsilon=e, num_self_compositions=[t])
+        return up
+
+
+class OpacusAccountant(Adapter):
+    package = "opacus"
+    families = ("poisson_gaussian",)
+    quantities = ("epsilon",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind_ = kind
+        self.name = f"opacus.{kind}"
+        self.description = f"opacus.accountants.{kind.upper()}Accountant, get_epsilon(δ)"
+
+    def available(self) -> Tuple[bool, str]:
+        ok, why = super().available()
+        if not ok:
+            return ok, why + " (Opacus needs torch; it is only run from an environment that has it)"
+        return ok, why
+
+    def _run(self, entry: Entry) -> float:
+        from opacus import accountants as oa
+
+        cls = {"rdp": oa.RDPAccountant, "prv": oa.PRVAccountant, "gdp": oa.GaussianAccountant}[self.kind_]
+        acc = cls()
+        p = entry.p
+        acc.history = [(p.sigma, p.q, p.steps)]
+        return acc.get_epsilon(delta=entry.delta)
+
+
+class AutodpRDP(Adapter):
+    name = "autodp.rdp"
+    package = "autodp"
+    families = ("gdp", "poisson_gaussian")
+    quantities = ("epsilon",)
+    description = "autodp mechanism_zoo.GaussianMechanism + AmplificationBySampling(Poisson) + Composition, get_approxDP(δ)"
+
+    def _run(self, entry: Entry) -> float:
+        from autodp import mechanism_zoo, transformer_zoo
+
+        p = entry.p
+        g = mechanism_zoo.GaussianMechanism(sigma=p.sigma)
+        if entry.kind == "gdp":
+            return g.get_approxDP(entry.delta)
+        sub = transformer_zoo.AmplificationBySampling(PoissonSampling=True)(g, p.q, improved_bound_flag=True)
+        mech = transformer_zoo.Composition()([sub], [p.steps])
+        return mech.get_approxDP(entry.delta)
+
+
+class GdpDpAccounting(Adapter):
+    name = "gdp.dp_accounting"
+    package = "dp_accounting"
+    families = ("gdp",)
+    quantities = ("epsilon",)
+    description = "dp_accounting.gaussian_mechanism.get_epsilon_gaussian(1/μ, δ) (f64, Balle–Wang analytic Gaussian)"
+
+    def _run(self, entry: Entry) -> float:
+        from dp_accounting import gaussian_mechanism as gm
+
+        p = entry.p
+        return gm.get_epsilon_gaussian(p.sigma, entry.delta)
+
+
+def scipy_gdp_delta(mu: float, eps: float) -> float:
+    """δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) in f64 with scipy (the textbook
+    transcription)."""
+    from scipy.stats import norm
+
+    return float(norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2))
+
+
+def scipy_gdp_epsilon(mu: float, delta: float) -> float:
+    """ε(δ) of μ-GDP by brentq on :func:`scipy_gdp_delta` (xtol 1e-12)."""
+    from scipy.optimize import brentq
+
+    if scipy_gdp_delta(mu, 0.0) <= delta:
+        return 0.0
+    hi = 1.0
+    while scipy_gdp_delta(mu, hi) > delta:
+        hi *= 2
+        if hi > 1e6:
+            return math.inf
+    return float(brentq(lambda e: scipy_gdp_delta(mu, e) - delta, 0.0, hi, xtol=1e-12))
+
+
+class GdpScipy(Adapter):
+    name = "gdp.scipy"
+    package = "scipy"
+    families = ("gdp",)
+    quantities = ("epsilon", "delta")
+    description = "scipy.stats.norm closed form δ_μ(ε) (DRS22 Cor 2.13), ε(δ) by brentq"
+
+    def _run(self, entry: Entry) -> float:
+        mu = entry.p.mu
+        assert mu is not None
+        if entry.quantity == "epsilon":
+            return scipy_gdp_epsilon(mu, entry.delta)  # type: ignore[arg-type]
+        return scipy_gdp_delta(mu, entry.epsilon)  # type: ignore[arg-type]
+
+
+class Published(Adapter):
+    """The value a peer's own test or paper published for the entry, when there is one."""
+
+    name = "published"
+    package = "json"
+    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp")
+    quantities = ("epsilon", "delta", "rdp")
+    description = "the value published with the entry (a peer's test or paper)"
+
+    def dist(self) -> str:
+        return "python"
+
+    def supports(self, entry: Entry) -> bool:
+        return bool(entry.published and entry.published.get("value") not in (None, ""))
+
+    def _run(self, entry: Entry) -> float:
+        assert entry.published is not None
+        return float(entry.published["value"])
+
+
+def all_adapters() -> List[Adapter]:
+    return [
+        DpAccountingPLD(1e-2),
+        DpAccountingPLD(1e-3),
+        DpAccountingPLD(1e-4),
+        DpAccountingRDP(),
+        PrvAccountant(),
+        OpacusAccountant("rdp"),
+        OpacusAccountant("prv"),
+        OpacusAccountant("gdp"),
+        AutodpRDP(),
+        GdpDpAccounting(),
+        GdpScipy(),
+        Published(),
+    ]
+
+
+def adapter_by_name(name: str) -> Adapter:
+    for a in all_adapters():
+        if a.name == name:
+            return a
+    raise KeyError(name)
+
+
+ShiftdpRunner = Callable[[Entry], Tuple[Optional[Tuple[float, float]], Optional[str], float]]
+
+
+def run_shiftdp(entry: Entry) -> Tuple[Optional[Tuple[float, float]], Optional[str], float]:
+    """Recompute an entry with shiftdp's Python API: ((lower, upper), error, seconds)."""
+    import shiftdp
+
+    p = entry.p
+    t0 = time.perf_counter()
+    try:
+        kind = entry.kind
+        if kind == "gdp":
+            mu = entry.params.get("mu", p.mu)
+            if entry.quantity == "epsilon":
+                iv = shiftdp.epsilon(mu, entry.query["delta"])
+            else:
+                iv = shiftdp.delta(mu, entry.query["epsilon"])
+            return (iv.lower, iv.upper), None, time.perf_counter() - t0
+        if kind == "poisson_gaussian":
+            assert p.q is not None and p.mu is not None
+            comp: Any = shiftdp.PoissonGaussian(p.q, math.nextafter(p.mu, math.inf), count=p.steps)
+        elif kind == "symmetrized_cp":
+            assert p.q is not None and p.mu is not None
+            comp = shiftdp.SubsampledGaussian(p.q, p.mu, count=p.steps)
+        else:
+            return None, f"shiftdp: no Python recomputation for {kind}", 0.0
+        if entry.quantity == "epsilon":
+            c = shiftdp.compose([comp], delta=entry.delta)
+        else:
+            c = shiftdp.compose([comp], epsilon=entry.epsilon)
+        return (c.lower, c.upper), None, time.perf_counter() - t0
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}", time.perf_counter() - t0

@@ -1,0 +1,101 @@
+"""The peer-accountant benchmark (issue 16): classification, the runner on the sample
+fixture with dp_accounting, and the report files."""
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from shiftdp.bench.peers import Entry, adapter_by_name, classify
+from shiftdp.bench.report import summarize, write_report
+from shiftdp.bench.runner import load_suite, region_of, run_benchmark
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLE = os.path.join(ROOT, "bench", "reference.sample.json")
+
+
+@pytest.mark.parametrize(
+    "value,error,status",
+    [
+        (0.9, None, "unsound"),
+        (1.0, None, "inside"),
+        (1.05, None, "inside"),
+        (1.1, None, "inside"),
+        (1.2, None, "above"),
+        (math.inf, None, "failure"),
+        (math.nan, None, "failure"),
+        (None, "ValueError: no", "failure"),
+        (1.5, "ValueError: but a value", "failure"),
+    ],
+)
+def test_classify(value, error, status):
+    assert classify(value, error, 1.0, 1.1)["status"] == status
+
+
+def test_classify_relative_error():
+    c = classify(1.32, None, 1.0, 1.1)
+    assert c["rel_error"] == pytest.approx(0.2)
+    assert classify(0.55, None, 1.0, 1.1)["rel_error"] == pytest.approx(-0.5)
+    assert classify(None, "x", 1.0, 1.1)["rel_error"] is None
+    assert classify(0.0, None, 0.0, 0.0) == {"status": "inside", "rel_error": 0.0, "reason": None}
+
+
+def test_sample_fixture_format():
+    entries = load_suite(SAMPLE)
+    assert len(entries) >= 30
+    for e in entries:
+        assert e.lower <= e.upper, e.id
+        assert e.quantity in ("epsilon", "delta", "rdp")
+    assert {e.kind for e in entries} >= {"gdp", "poisson_gaussian", "symmetrized_cp"}
+    assert "·" in region_of(entries[0])
+
+
+def test_pld_refuses_symmetrized_cp_and_rdp_takes_it():
+    entries = load_suite(SAMPLE)
+    cp = next(e for e in entries if e.kind == "symmetrized_cp")
+    assert not adapter_by_name("dp_accounting.pld(vdi=0.01)").supports(cp)
+    assert adapter_by_name("dp_accounting.rdp").supports(cp)
+
+
+def test_runner_end_to_end(tmp_path):
+    pytest.importorskip("dp_accounting")
+    entries = [e for e in load_suite(SAMPLE) if e.kind in ("gdp", "poisson_gaussian")]
+    five = [entries[0], entries[3], next(e for e in entries if e.id == "pg-q0.01-s2-T1500-d1e-5"),
+            next(e for e in entries if e.id == "pg-q0.01-s2-T1500-d1e-15"), entries[1]]
+    res = run_benchmark(five, peers=["dp_accounting.pld(vdi=0.01)", "dp_accounting.pld(vdi=0.001)",
+                                     "gdp.dp_accounting"], timeout=60, shiftdp_sample=2, progress=False)
+    by = {(r["peer"], r["entry"]): r for r in res["results"]}
+    # GDP entries: the PLD at δ = 1e-20 gives up with inf
+    assert by[("dp_accounting.pld(vdi=0.01)", "gdp-mu0.5-d1e-20")]["status"] == "failure"
+    # the Poisson entry at δ = 1e-5: sound and loose on the coarse grid
+    r = by[("dp_accounting.pld(vdi=0.01)", "pg-q0.01-s2-T1500-d1e-5")]
+    assert r["status"] == "above" and r["rel_error"] > 0.1
+    # PEERS.md P2: vdi 1e-3 below the certified lower end at δ = 1e-15
+    assert by[("dp_accounting.pld(vdi=0.001)", "pg-q0.01-s2-T1500-d1e-15")]["status"] == "unsound"
+    assert not any(p == "gdp.dp_accounting" and "pg-" in e for p, e in by)
+    assert all(r.get("error") is None for r in res["shiftdp"]["rows"])
+    paths = write_report(res, str(tmp_path / "out"))
+    with open(paths["json"]) as f:
+        back = json.load(f)
+    assert back["format"] == "shiftdp-bench-results/1" and len(back["results"]) == len(res["results"])
+    md = Path(paths["md"]).read_text()
+    assert "| dp_accounting.pld(vdi=0.001) |" in md and "Unsound answers (1)" in md
+    page = Path(paths["html"]).read_text()
+    assert page.startswith("<!doctype html>") and "</html>" in page
+    if pytest.importorskip("matplotlib"):
+        assert page.count("data:image/png;base64,") == 3
+    rows = summarize(res)
+    assert sum(r["n"] for r in rows) == len(res["results"])
+
+
+def test_unavailable_peer_reported(monkeypatch):
+    from shiftdp.bench import peers as P
+
+    entries = load_suite(SAMPLE)[:2]
+    monkeypatch.setattr(P.AutodpRDP, "package", "no_such_module_xyz")
+    res = run_benchmark(entries, peers=["autodp.rdp"], shiftdp_sample=0, progress=False)
+    info = res["peers"][0]
+    assert info["available"] is False and "no_such_module_xyz" in info["skipped_reason"]
+    assert res["results"] == []
