@@ -617,8 +617,26 @@ fn stroke<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Greedy word wrap of `text` to `max` device pixels, measured by `measure`.
+/// Wraps `text` to `max` device pixels (measured by `measure`): whole phrases (the
+/// parts before ` ★ ` and ` — `) where they fit, else word by word.
 fn wrap(text: &str, max: u32, measure: &dyn Fn(&str) -> u32) -> Vec<String> {
+    let marked = text.replace(" ★ ", "\u{1}★ ").replace(" — ", "\u{1}— ");
+    let mut lines: Vec<String> = vec![];
+    for phrase in marked.split('\u{1}') {
+        if let Some(last) = lines.last_mut() {
+            let cand = format!("{last} {phrase}");
+            if measure(&cand) <= max {
+                *last = cand;
+                continue;
+            }
+        }
+        lines.extend(wrap_words(phrase, max, measure));
+    }
+    lines
+}
+
+/// Greedy word wrap of `text` to `max` device pixels, measured by `measure`.
+fn wrap_words(text: &str, max: u32, measure: &dyn Fn(&str) -> u32) -> Vec<String> {
     let mut lines: Vec<String> = vec![];
     let mut cur = String::new();
     for word in text.split(' ') {
@@ -1054,7 +1072,8 @@ mod tests {
             for j in 0..i {
                 let (a, b) = (&st[i], &st[j]);
                 assert!(
-                    (a.colour, a.dash, a.marker) != (b.colour, b.dash, b.marker),
+                    (a.colour, a.alpha, a.width, a.dash, a.marker)
+                        != (b.colour, b.alpha, b.width, b.dash, b.marker),
                     "{} and {} look alike",
                     series[i].name,
                     series[j].name
@@ -1068,6 +1087,23 @@ mod tests {
             st.iter()
                 .zip(&series)
                 .all(|(s, x)| (x.role == Role::Excluded) == (s.colour == GREY))
+        );
+    }
+
+    #[test]
+    fn legend_wrap_keeps_phrases_whole() {
+        let m = |s: &str| 10 * s.chars().count() as u32;
+        let w = wrap("BSA24 Thm 4.2 [BSA24 f-DP] ★ best at steps t = 40", 300, &m);
+        assert_eq!(
+            w,
+            vec!["BSA24 Thm 4.2 [BSA24 f-DP]", "★ best at steps t = 40"]
+        );
+        let w = wrap("a b — c", 300, &m);
+        assert_eq!(w, vec!["a b — c"]);
+        assert!(
+            wrap("word ".repeat(20).trim(), 100, &m)
+                .iter()
+                .all(|l| m(l) <= 100)
         );
     }
 
@@ -1087,7 +1123,7 @@ mod tests {
         assert!(!integral_x(&[Series::new("s", vec![(0.5, 0.5)])]));
         // an integral x axis has integer tick labels only (no "200.0")
         let svg = svg_string(&chart(vec![(1.0, 1.0), (200.0, 2.0)]), &Layout::FIGURE).unwrap();
-        assert!(svg.contains(">200<") && !svg.contains("200.0"));
+        assert!(svg.contains("\n200\n") && !svg.contains("200.0"));
     }
 
     #[test]

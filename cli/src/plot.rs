@@ -624,3 +624,86 @@ impl AlgName for EpsPlotArgs {
         shiftdp::settings::Algorithm::from(self.algorithm).name()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct P {
+        #[command(subcommand)]
+        c: PlotCommand,
+    }
+
+    fn compare_args(args: &[&str]) -> PlotCompareArgs {
+        let v = ["p", "compare"].iter().chain(args.iter());
+        match P::parse_from(v).c {
+            PlotCommand::Compare(a) => a,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn compare_envelope_is_never_above_an_eligible_curve() {
+        // lmc with D: stationary-law and exponential-mechanism rows are not eligible
+        let a = compare_args(&[
+            "lmc",
+            "--n",
+            "50",
+            "--eta",
+            "0.1",
+            "--sensitivity",
+            "1",
+            "--strong-convexity",
+            "0.5",
+            "--smoothness",
+            "1",
+            "--diameter",
+            "2",
+            "--max",
+            "40",
+            "--points",
+            "4",
+        ]);
+        let (chart, best) = compare_chart(&a).unwrap();
+        assert!(best.is_some());
+        let env = chart
+            .series
+            .iter()
+            .find(|s| s.role == Role::Envelope)
+            .unwrap();
+        let mut checked = 0;
+        for s in chart.series.iter().filter(|s| s.role == Role::Curve) {
+            for &(x, y) in &s.points {
+                let e = env.points.iter().find(|p| p.0 == x).unwrap().1;
+                assert!(e <= y, "envelope {e} above {} = {y} at {x}", s.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 8);
+        // the excluded rows are drawn as such and say why
+        let excluded: Vec<&Series> = chart
+            .series
+            .iter()
+            .filter(|s| s.role == Role::Excluded)
+            .collect();
+        assert!(!excluded.is_empty());
+        assert!(
+            excluded
+                .iter()
+                .all(|s| s.name.contains("— not eligible for best: about"))
+        );
+        assert!(
+            chart
+                .series
+                .iter()
+                .all(|s| s.name.contains("not eligible") == (s.role == Role::Excluded))
+        );
+        let cap = chart.caption.unwrap();
+        for p in ["n = 50", "b = 50", "σ = ", "L = 1", "δ = 1e-5"] {
+            assert!(cap.contains(p), "{p} missing in {cap}");
+        }
+        assert!(!cap.contains("t = "));
+    }
+}
