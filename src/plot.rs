@@ -406,12 +406,10 @@ fn clip(p: (f64, f64), q: (f64, f64), r: Rect) -> Option<((f64, f64), (f64, f64)
             }
         }
     }
-    (t0 <= t1).then(|| {
-        (
-            (p.0 + t0 * dx, p.1 + t0 * dy),
-            (p.0 + t1 * dx, p.1 + t1 * dy),
-        )
-    })
+    (t0 <= t1).then_some((
+        (p.0 + t0 * dx, p.1 + t0 * dy),
+        (p.0 + t1 * dx, p.1 + t1 * dy),
+    ))
 }
 
 /// The pieces to stroke for polyline `pts` (device pixels) with dash `pattern` (device

@@ -104,6 +104,9 @@ fn not_eligible_reason(r: &shiftdp::analysis::Entry) -> String {
         .unwrap_or_else(|| "not a bound on the t-step run under replace-one adjacency".into())
 }
 
+/// The chart of `shiftdp plot compare` and the legend name of the best row at the largest x.
+pub type CompareChart = (Chart, Option<String>);
+
 /// The chart of `shiftdp plot compare` and the best row at the largest x: one series
 /// per row (eligible rows: one colour each; rows not eligible for "best": grey, dotted,
 /// named `… — not eligible for best: <reason>`), and the envelope (the least eligible
@@ -111,7 +114,7 @@ fn not_eligible_reason(r: &shiftdp::analysis::Entry) -> String {
 ///
 /// # Errors
 /// As [`run_plot_compare`].
-pub fn compare_chart(a: &PlotCompareArgs) -> Result<(Chart, Option<String>)> {
+pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
     use shiftdp::analysis::{Query, analyze};
     if a.max == 0 || a.max > 10_000_000 {
         return Err(Error::param("max", a.max, "must be between 1 and 10⁷"));
@@ -131,7 +134,8 @@ pub fn compare_chart(a: &PlotCompareArgs) -> Result<(Chart, Option<String>)> {
         .collect();
     xs.dedup();
     // (name, eligible, points)
-    let mut by_id: Vec<(String, bool, Vec<(f64, f64)>)> = vec![];
+    type Row = (String, bool, Vec<(f64, f64)>);
+    let mut by_id: Vec<Row> = vec![];
     let mut caption: Option<String> = None;
     let mut envelope: Vec<(f64, f64)> = vec![];
     let mut last_best: Option<String> = None;
