@@ -3,28 +3,106 @@
 //! [`svg_string`] the figures embedded in the verification report; both draw through
 //! the same routine and differ only in their [`Layout`].
 //!
+//! # How series are told apart
+//! Every series has a colour, a dash pattern and a marker ([`styles`]), so curves that
+//! coincide, or a figure printed in grey, stay readable:
+//! * colour = the series' **group** ([`Series::group`]); series without a group get a
+//!   colour of their own. The `shiftdp plot` commands group **by bound**: in
+//!   `plot tradeoff` one colour per result across every t (t is told by dash and marker),
+//!   in `plot epsilon-vs-steps` one colour per result across every δ (δ by dash and
+//!   marker), in `plot compare` one colour per result;
+//! * within colour c, the k-th series gets dash `k mod 4` (solid, dashed, dotted,
+//!   dash-dot) and marker `(k + c) mod 5` (circle, square, triangle, cross, diamond):
+//!   no two series of the same colour share dash and marker (up to 20 per colour), and
+//!   the first curves of different colours have different markers too;
+//! * markers are hollow (white inside), so markers of coinciding curves both show;
+//! * [`Role::Reference`] lines (the identity tradeoff) are thin, black and solid;
+//!   [`Role::Envelope`] (the best valid bound) is a wide translucent band drawn under
+//!   the curves; [`Role::Excluded`] curves (shown, but not taken into account, e.g. not
+//!   eligible for "best") are grey with dotted/dashed lines, and their names say why.
+//!
+//! Markers sit on every point of a series with at most 15 points, otherwise at six
+//! places along the curve, shifted from series to series so that the markers of
+//! coinciding curves do not cover each other.
+//!
+//! # Layout
+//! Title, then an optional caption line with the setting ([`Chart::caption`]), then the
+//! plot with the legend in a panel to its right (never over the data). Tick labels drop
+//! trailing zeros; an x axis whose points are all integers (steps, epochs, k) has integer
+//! ticks only. Lines are clipped to the plotting area and split at sharp turns (a
+//! thick polyline with a near reversal would otherwise be joined by a long miter spike).
+//!
+//! # PNG
+//! The PNG is the figure at 300 dpi: [`Layout::FIGURE`] is 9.6 × 5.4 in at 100 px per
+//! inch (the SVG's units), the PNG is drawn at three times that size (2880 × 1620 px,
+//! type and lines scaled with it) and carries a `pHYs` chunk of 300 dpi (11811 px/m).
 //! PNG text is rasterized with the DejaVu Sans font embedded through the `dejavu`
 //! crate (no system fonts needed); SVG text is left to the viewer.
 use crate::error::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
+/// How a series is drawn (see the module documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Role {
+    /// A curve: the colour of its group, the dash and marker of its rank in the colour.
+    #[default]
+    Curve,
+    /// A reference line (e.g. the identity tradeoff): thin, black, solid, no marker.
+    Reference,
+    /// A lower envelope of other curves: a wide translucent band under them.
+    Envelope,
+    /// Shown but excluded from the comparison: grey, dotted or dashed; the name says why.
+    Excluded,
+}
+
 /// One named curve.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
     /// Legend label.
     pub name: String,
     /// Points (x, y), in drawing order.
     pub points: Vec<(f64, f64)>,
+    /// Colour group: series of one group share a colour (`None`: a colour of its own).
+    pub group: Option<usize>,
+    /// How the series is drawn.
+    pub role: Role,
+}
+
+impl Series {
+    /// A [`Role::Curve`] without a group.
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            group: None,
+            role: Role::Curve,
+        }
+    }
+
+    /// The same series in colour group `g`.
+    pub fn in_group(mut self, g: usize) -> Series {
+        self.group = Some(g);
+        self
+    }
+
+    /// The same series with role `r`.
+    pub fn with_role(mut self, r: Role) -> Series {
+        self.role = r;
+        self
+    }
 }
 
 /// A line chart.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Chart {
-    /// Caption.
+    /// Title.
     pub title: String,
+    /// A line under the title (the setting: n, b, σ, L, c, δ …), if any.
+    pub caption: Option<String>,
     /// x-axis label.
     pub x_label: String,
     /// y-axis label.
@@ -33,6 +111,192 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// Draw the diagonal-free square \[0,1\]² frame (tradeoff plots).
     pub unit_square: bool,
+}
+
+/// Dash patterns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dash {
+    /// Solid line.
+    Solid,
+    /// Long dashes.
+    Dashed,
+    /// Dots.
+    Dotted,
+    /// Dash, dot.
+    DashDot,
+}
+
+impl Dash {
+    /// On/off lengths in layout pixels (empty: solid).
+    fn pattern(self) -> &'static [f64] {
+        match self {
+            Dash::Solid => &[],
+            Dash::Dashed => &[8.0, 4.0],
+            Dash::Dotted => &[2.0, 3.0],
+            Dash::DashDot => &[9.0, 3.0, 2.0, 3.0],
+        }
+    }
+}
+
+/// Marker shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// No marker.
+    None,
+    /// Filled circle.
+    Circle,
+    /// Filled square.
+    Square,
+    /// Filled triangle.
+    Triangle,
+    /// Diagonal cross.
+    Cross,
+    /// Filled diamond.
+    Diamond,
+}
+
+/// How one series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Style {
+    /// RGB colour.
+    pub colour: (u8, u8, u8),
+    /// Opacity.
+    pub alpha: f64,
+    /// Line width in layout pixels.
+    pub width: f64,
+    /// Dash pattern.
+    pub dash: Dash,
+    /// Marker.
+    pub marker: Marker,
+}
+
+/// Okabe–Ito colours (colour-blind safe), black and yellow left out, plus two.
+const PALETTE: [(u8, u8, u8); 8] = [
+    (0, 114, 178),
+    (213, 94, 0),
+    (0, 158, 115),
+    (204, 121, 167),
+    (230, 159, 0),
+    (86, 180, 233),
+    (117, 112, 179),
+    (153, 79, 0),
+];
+const DASHES: [Dash; 4] = [Dash::Solid, Dash::Dashed, Dash::Dotted, Dash::DashDot];
+const EXCLUDED_DASHES: [Dash; 3] = [Dash::Dotted, Dash::Dashed, Dash::DashDot];
+const MARKERS: [Marker; 5] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Cross,
+    Marker::Diamond,
+];
+const GREY: (u8, u8, u8) = (140, 140, 140);
+
+/// The style of every series (see the module documentation): colour by group, then
+/// dash `k mod 4` and marker `(k + c) mod 5` for the k-th series of colour c, so two
+/// [`Role::Curve`] series of the same colour never share dash and marker (below 20 per
+/// colour; [`Role::Excluded`]: grey, below 15).
+pub fn styles(series: &[Series]) -> Vec<Style> {
+    let mut groups: Vec<(Option<usize>, usize)> = vec![];
+    let mut per_colour = [0usize; PALETTE.len()];
+    let mut excluded = 0usize;
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s.role {
+            Role::Reference => Style {
+                colour: (0, 0, 0),
+                alpha: 1.0,
+                width: 1.2,
+                dash: Dash::Solid,
+                marker: Marker::None,
+            },
+            Role::Envelope => Style {
+                colour: (0, 0, 0),
+                alpha: 0.22,
+                width: 9.0,
+                dash: Dash::Solid,
+                marker: Marker::None,
+            },
+            Role::Excluded => {
+                let k = excluded;
+                excluded += 1;
+                Style {
+                    colour: GREY,
+                    alpha: 1.0,
+                    width: 1.6,
+                    dash: EXCLUDED_DASHES[k % EXCLUDED_DASHES.len()],
+                    marker: MARKERS[k % MARKERS.len()],
+                }
+            }
+            Role::Curve => {
+                // series without a group: a group of their own (keyed by index)
+                let key = (s.group, if s.group.is_some() { 0 } else { i });
+                let g = match groups.iter().position(|&(k, j)| (k, j) == key) {
+                    Some(g) => g,
+                    None => {
+                        groups.push(key);
+                        groups.len() - 1
+                    }
+                };
+                let c = g % PALETTE.len();
+                let k = per_colour[c];
+                per_colour[c] += 1;
+                Style {
+                    colour: PALETTE[c],
+                    alpha: 1.0,
+                    width: 2.0,
+                    dash: DASHES[k % DASHES.len()],
+                    marker: MARKERS[(k + c) % MARKERS.len()],
+                }
+            }
+        })
+        .collect()
+}
+
+/// A tick label: integers without decimals, other values without trailing zeros,
+/// very large or small magnitudes in scientific notation.
+pub fn tick_label(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v.is_finite() {
+            "0".into()
+        } else {
+            v.to_string()
+        };
+    }
+    let a = v.abs();
+    if !(1e-3..1e7).contains(&a) {
+        let s = format!("{v:.3e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        return format!("{m}e{e}");
+    }
+    let s = format!("{v:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+/// A tick label on an integral axis: the integer, or nothing between integers.
+fn integer_tick_label(v: f64) -> String {
+    if (v - v.round()).abs() <= 1e-9 * v.abs().max(1.0) {
+        format!("{}", v.round() as i64)
+    } else {
+        String::new()
+    }
+}
+
+/// Whether every finite x of `series` is an integer (and there is one).
+fn integral_x(series: &[Series]) -> bool {
+    let mut any = false;
+    for &(x, y) in series.iter().flat_map(|s| s.points.iter()) {
+        if x.is_finite() && y.is_finite() {
+            any = true;
+            if x.fract() != 0.0 {
+                return false;
+            }
+        }
+    }
+    any
 }
 
 static FONT: Once = Once::new();
@@ -49,55 +313,359 @@ fn register_font() {
     });
 }
 
-/// How a figure is laid out: size and the spacing and type sizes around the plot area.
+/// How a figure is laid out: size and the spacing and type sizes around the plot area,
+/// in layout pixels; everything is multiplied by `scale` when drawn.
 /// One drawing routine (`draw`) serves every figure of the crate; the layouts differ.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Layout {
-    /// Width and height in pixels (an SVG scales with its page through its viewBox).
+    /// Width and height in layout pixels (an SVG scales with its page through its viewBox).
     pub size: (u32, u32),
-    /// Margin around the chart, pixels.
+    /// Margin around the chart, layout pixels.
     pub margin: u32,
-    /// Height of the x-label area and width of the y-label area, pixels.
+    /// Height of the x-label area and width of the y-label area, layout pixels.
     pub label_areas: (u32, u32),
-    /// Type sizes: caption, axis descriptions, tick labels, legend.
+    /// Type sizes: title, axis descriptions, tick labels, legend (and caption).
     pub type_sizes: (u32, u32, u32, u32),
+    /// Width of the legend panel to the right of the plot, layout pixels.
+    pub legend_width: u32,
     /// Vertical padding above and below the data, as a fraction of its range.
     pub pad: f64,
     /// Colour of the minor grid lines (`None`: plotters' default).
     pub light_grid: Option<(u8, u8, u8)>,
+    /// Device pixels per layout pixel.
+    pub scale: u32,
 }
 
 impl Layout {
-    /// Stand-alone figures written by [`render`] (`shiftdp plot …`): 900×650.
+    /// Stand-alone figures written by [`render`] (`shiftdp plot …`): 960×540, i.e.
+    /// 9.6 × 5.4 in at 100 px per inch; the PNG is drawn at `scaled(3)` (300 dpi).
     pub const FIGURE: Layout = Layout {
-        size: (900, 650),
-        margin: 16,
-        label_areas: (48, 64),
-        type_sizes: (24, 18, 14, 15),
+        size: (960, 540),
+        margin: 12,
+        label_areas: (44, 64),
+        type_sizes: (20, 16, 13, 13),
+        legend_width: 290,
         pad: 0.03,
-        light_grid: None,
+        light_grid: Some((238, 238, 238)),
+        scale: 1,
     };
-    /// Figures embedded in the verification report (`shiftdp verify --report`): 820×480.
+    /// Figures embedded in the verification report (`shiftdp verify --report`): 980×480.
     pub const REPORT: Layout = Layout {
-        size: (820, 480),
+        size: (980, 480),
         margin: 14,
         label_areas: (50, 78),
-        type_sizes: (24, 19, 16, 17),
+        type_sizes: (22, 18, 15, 15),
+        legend_width: 280,
         pad: 0.04,
         light_grid: Some((244, 244, 244)),
+        scale: 1,
     };
+
+    /// The same layout drawn `k` times larger (device pixels per layout pixel).
+    pub const fn scaled(self, k: u32) -> Layout {
+        Layout { scale: k, ..self }
+    }
+
+    fn px(&self, v: f64) -> f64 {
+        v * self.scale as f64
+    }
+
+    fn pxu(&self, v: u32) -> u32 {
+        v * self.scale
+    }
 }
 
-/// Draws `chart` into `root` with `layout`: axes fitted to the finite points (the unit
-/// square for tradeoff charts; [0,1]² when there is no finite point), non-finite points
-/// skipped, a one-point series marked by a dot, the legend in the corner covering the
-/// fewest points.
+/// Device pixels per layout pixel of the PNG written by [`render`] (300 dpi).
+pub const PNG_SCALE: u32 = 3;
+/// Dots per inch of the PNG written by [`render`].
+pub const PNG_DPI: u32 = 300;
+
+/// A rectangle in device pixels: (left, top, right, bottom).
+type Rect = (f64, f64, f64, f64);
+
+/// Clips segment `p`–`q` to `r` (Liang–Barsky); `None` if it misses.
+fn clip(p: (f64, f64), q: (f64, f64), r: Rect) -> Option<((f64, f64), (f64, f64))> {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (pp, qq) in [
+        (-dx, p.0 - r.0),
+        (dx, r.2 - p.0),
+        (-dy, p.1 - r.1),
+        (dy, r.3 - p.1),
+    ] {
+        if pp == 0.0 {
+            if qq < 0.0 {
+                return None;
+            }
+        } else {
+            let t = qq / pp;
+            if pp < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    (t0 <= t1).then_some((
+        (p.0 + t0 * dx, p.1 + t0 * dy),
+        (p.0 + t1 * dx, p.1 + t1 * dy),
+    ))
+}
+
+/// The pieces to stroke for polyline `pts` (device pixels) with dash `pattern` (device
+/// pixels; empty: solid), clipped to `r`, rounded to pixels, and split where the line
+/// turns by more than ~100° (so that no miter join of a thick line spikes out).
+fn stroke_pieces(pts: &[(f64, f64)], pattern: &[f64], r: Rect) -> Vec<Vec<(i32, i32)>> {
+    // 1. dashes: runs of (sub)segments that are "on"
+    let mut runs: Vec<Vec<(f64, f64)>> = vec![];
+    let period: f64 = pattern.iter().sum();
+    if pattern.is_empty() || period <= 0.0 {
+        runs.push(pts.to_vec());
+    } else {
+        let (mut idx, mut left) = (0usize, pattern[0]);
+        let mut cur: Vec<(f64, f64)> = vec![];
+        for w in pts.windows(2) {
+            let (mut a, b) = (w[0], w[1]);
+            let mut len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+            if idx % 2 == 0 && cur.is_empty() {
+                cur.push(a);
+            }
+            while len > left {
+                let f = left / len;
+                let m = (a.0 + f * (b.0 - a.0), a.1 + f * (b.1 - a.1));
+                if idx % 2 == 0 {
+                    cur.push(m);
+                    runs.push(std::mem::take(&mut cur));
+                } else {
+                    cur = vec![m];
+                }
+                len -= left;
+                a = m;
+                idx = (idx + 1) % pattern.len();
+                left = pattern[idx];
+            }
+            left -= len;
+            if idx % 2 == 0 {
+                cur.push(b);
+            }
+        }
+        if cur.len() >= 2 {
+            runs.push(cur);
+        }
+    }
+    // 2. clip, 3. round, 4. split at sharp turns
+    let mut out: Vec<Vec<(i32, i32)>> = vec![];
+    for run in runs {
+        let mut piece: Vec<(i32, i32)> = vec![];
+        for w in run.windows(2) {
+            let Some((a, b)) = clip(w[0], w[1], r) else {
+                if piece.len() >= 2 {
+                    out.push(std::mem::take(&mut piece));
+                }
+                piece.clear();
+                continue;
+            };
+            let (a, b) = (
+                (a.0.round() as i32, a.1.round() as i32),
+                (b.0.round() as i32, b.1.round() as i32),
+            );
+            if piece.last() != Some(&a) {
+                if piece.len() >= 2 {
+                    out.push(std::mem::take(&mut piece));
+                }
+                piece = vec![a];
+            }
+            if a == b {
+                continue;
+            }
+            let n = piece.len();
+            if n >= 2 {
+                let (p, q) = (piece[n - 2], piece[n - 1]);
+                let (u, v) = (
+                    ((q.0 - p.0) as f64, (q.1 - p.1) as f64),
+                    ((b.0 - q.0) as f64, (b.1 - q.1) as f64),
+                );
+                let cos = (u.0 * v.0 + u.1 * v.1)
+                    / ((u.0.hypot(u.1)) * (v.0.hypot(v.1))).max(f64::MIN_POSITIVE);
+                if cos < -0.17 {
+                    out.push(std::mem::take(&mut piece));
+                    piece = vec![q];
+                }
+            }
+            piece.push(b);
+        }
+        if piece.len() >= 2 {
+            out.push(piece);
+        }
+    }
+    out
+}
+
+/// Where to put the markers of polyline `pts` (device pixels): every point if there are
+/// at most 15, else six places along the arc, shifted by `phase` ∈ [0, 1).
+fn marker_places(pts: &[(f64, f64)], phase: f64) -> Vec<(f64, f64)> {
+    if pts.len() <= 15 {
+        return pts.to_vec();
+    }
+    let lens: Vec<f64> = pts
+        .windows(2)
+        .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+        .collect();
+    let total: f64 = lens.iter().sum();
+    if total <= 0.0 {
+        return vec![pts[0]];
+    }
+    let mut out = vec![];
+    for j in 0..6 {
+        let mut s = (j as f64 + 0.15 + 0.7 * phase) / 6.0 * total;
+        for (i, &l) in lens.iter().enumerate() {
+            if s <= l || i + 1 == lens.len() {
+                let f = if l > 0.0 { (s / l).min(1.0) } else { 0.0 };
+                let (a, b) = (pts[i], pts[i + 1]);
+                out.push((a.0 + f * (b.0 - a.0), a.1 + f * (b.1 - a.1)));
+                break;
+            }
+            s -= l;
+        }
+    }
+    out
+}
+
+type DrawResult = std::result::Result<(), String>;
+
+/// Strokes `pts` (device pixels) with `style` inside `r`, markers included.
+fn stroke<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pts: &[(f64, f64)],
+    style: &Style,
+    layout: &Layout,
+    r: Rect,
+    phase: f64,
+    markers: bool,
+) -> DrawResult {
+    let (cr, cg, cb) = style.colour;
+    let colour = RGBColor(cr, cg, cb).mix(style.alpha);
+    let width = layout.px(style.width).round().max(1.0) as u32;
+    let line = ShapeStyle {
+        color: colour,
+        filled: false,
+        stroke_width: width,
+    };
+    let pattern: Vec<f64> = style
+        .dash
+        .pattern()
+        .iter()
+        .map(|&v| layout.px(v) * style.width.max(1.0) / 2.0)
+        .collect();
+    for piece in stroke_pieces(pts, &pattern, r) {
+        root.draw(&PathElement::new(piece, line))
+            .map_err(|e| e.to_string())?;
+    }
+    if !markers || style.marker == Marker::None {
+        return Ok(());
+    }
+    let m = layout.px(4.0);
+    let fill = WHITE.filled();
+    let edge = ShapeStyle {
+        color: colour,
+        filled: false,
+        stroke_width: layout.px(1.5).round().max(1.0) as u32,
+    };
+    for (x, y) in marker_places(pts, phase) {
+        if x < r.0 - 0.5 || x > r.2 + 0.5 || y < r.1 - 0.5 || y > r.3 + 0.5 {
+            continue;
+        }
+        let p = |dx: f64, dy: f64| ((x + dx).round() as i32, (y + dy).round() as i32);
+        // a hollow polygon: white inside, outlined in the colour
+        let poly = |v: Vec<(i32, i32)>| {
+            let mut closed = v.clone();
+            closed.push(v[0]);
+            root.draw(&Polygon::new(v, fill))
+                .and_then(|_| root.draw(&PathElement::new(closed, edge)))
+        };
+        let res = match style.marker {
+            Marker::None => Ok(()),
+            Marker::Circle => root
+                .draw(&Circle::new(p(0.0, 0.0), m.round() as i32, fill))
+                .and_then(|_| root.draw(&Circle::new(p(0.0, 0.0), m.round() as i32, edge))),
+            Marker::Square => {
+                let h = 0.85 * m;
+                poly(vec![p(-h, -h), p(h, -h), p(h, h), p(-h, h)])
+            }
+            Marker::Triangle => {
+                let h = 1.2 * m;
+                poly(vec![p(0.0, -h), p(h, 0.7 * h), p(-h, 0.7 * h)])
+            }
+            Marker::Diamond => {
+                let h = 1.25 * m;
+                poly(vec![p(0.0, -h), p(h, 0.0), p(0.0, h), p(-h, 0.0)])
+            }
+            Marker::Cross => {
+                let h = 1.1 * m;
+                let s = ShapeStyle {
+                    stroke_width: layout.px(2.0).round() as u32,
+                    ..line
+                };
+                root.draw(&PathElement::new(vec![p(-h, -h), p(h, h)], s))
+                    .and_then(|_| root.draw(&PathElement::new(vec![p(-h, h), p(h, -h)], s)))
+            }
+        };
+        res.map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Wraps `text` to `max` device pixels (measured by `measure`): whole phrases (the
+/// parts before ` ★ ` and ` — `) where they fit, else word by word.
+fn wrap(text: &str, max: u32, measure: &dyn Fn(&str) -> u32) -> Vec<String> {
+    let marked = text.replace(" ★ ", "\u{1}★ ").replace(" — ", "\u{1}— ");
+    let mut lines: Vec<String> = vec![];
+    for phrase in marked.split('\u{1}') {
+        if let Some(last) = lines.last_mut() {
+            let cand = format!("{last} {phrase}");
+            if measure(&cand) <= max {
+                *last = cand;
+                continue;
+            }
+        }
+        lines.extend(wrap_words(phrase, max, measure));
+    }
+    lines
+}
+
+/// Greedy word wrap of `text` to `max` device pixels, measured by `measure`.
+fn wrap_words(text: &str, max: u32, measure: &dyn Fn(&str) -> u32) -> Vec<String> {
+    let mut lines: Vec<String> = vec![];
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let cand = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if !cur.is_empty() && measure(&cand) > max {
+            lines.push(std::mem::replace(&mut cur, word.to_string()));
+        } else {
+            cur = cand;
+        }
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Draws `chart` into `root` with `layout`: title, caption line, axes fitted to the
+/// finite points (the unit square for tradeoff charts; [0,1]² when there is no finite
+/// point), non-finite points skipped, every series with its [`styles`] entry, and the
+/// legend in a panel to the right of the plot.
 pub(crate) fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     chart: &Chart,
     layout: &Layout,
-) -> std::result::Result<(), String> {
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+) -> DrawResult {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
     let (mut x0, mut x1, mut y0, mut y1) = finite_bounds(&chart.series);
     if chart.unit_square || !x0.is_finite() {
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
@@ -113,93 +681,211 @@ pub(crate) fn draw<DB: DrawingBackend>(
     } else {
         layout.pad * (y1 - y0)
     };
-    let (caption, axis, label, legend) = layout.type_sizes;
-    let mut c = ChartBuilder::on(&root)
-        .caption(&chart.title, ("sans-serif", caption))
-        .margin(layout.margin)
-        .x_label_area_size(layout.label_areas.0)
-        .y_label_area_size(layout.label_areas.1)
-        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
+    let (y0, y1) = (y0 - pad, y1 + pad);
+    let (title, axis, label, legend) = layout.type_sizes;
+    let (title, axis, label, legend) = (
+        layout.pxu(title),
+        layout.pxu(axis),
+        layout.pxu(label),
+        layout.pxu(legend),
+    );
+    let mut body = root
+        .margin(layout.pxu(8), 0, 0, 0)
+        .titled(&chart.title, ("sans-serif", title))
+        .map_err(err)?;
+    if let Some(cap) = &chart.caption {
+        body = body
+            .titled(
+                cap,
+                ("sans-serif", legend)
+                    .into_font()
+                    .color(&RGBColor(60, 60, 60)),
+            )
+            .map_err(err)?;
+    }
+    let (bw, _) = body.dim_in_pixel();
+    let lw = if chart.series.is_empty() {
+        0
+    } else {
+        layout.pxu(layout.legend_width).min(bw / 2)
+    };
+    let (plot_area, _) = body.split_horizontally(bw - lw);
+    let mut c = ChartBuilder::on(&plot_area)
+        .margin(layout.pxu(layout.margin))
+        .x_label_area_size(layout.pxu(layout.label_areas.0))
+        .y_label_area_size(layout.pxu(layout.label_areas.1))
+        .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(|e| e.to_string())?;
+    let integral = !chart.unit_square && integral_x(&chart.series);
+    let x_fmt: &dyn Fn(&f64) -> String = if integral {
+        &|v: &f64| integer_tick_label(*v)
+    } else {
+        &|v: &f64| tick_label(*v)
+    };
+    let y_fmt = |v: &f64| tick_label(*v);
     let mut mesh = c.configure_mesh();
     mesh.x_desc(&chart.x_label)
         .y_desc(&chart.y_label)
         .axis_desc_style(("sans-serif", axis))
-        .label_style(("sans-serif", label));
+        .label_style(("sans-serif", label))
+        .x_label_formatter(x_fmt)
+        .y_label_formatter(&y_fmt)
+        .bold_line_style(RGBColor(200, 200, 200).stroke_width(layout.scale))
+        .axis_style(BLACK.stroke_width(layout.scale))
+        .set_all_tick_mark_size(layout.px(5.0) as i32);
+    if integral {
+        let span = (x1 - x0).round().max(1.0) as usize;
+        mesh.x_labels((span + 1).min(10));
+    }
     if let Some((r, g, b)) = layout.light_grid {
-        mesh.light_line_style(RGBColor(r, g, b));
+        mesh.light_line_style(RGBColor(r, g, b).stroke_width(layout.scale));
     }
     mesh.draw().map_err(|e| e.to_string())?;
-    for (i, s) in chart.series.iter().enumerate() {
-        let style = ShapeStyle {
-            color: Palette99::pick(i).to_rgba(),
-            filled: false,
-            stroke_width: 2,
-        };
+    let (xr, yr) = c.plotting_area().get_pixel_range();
+    let r: Rect = (
+        xr.start as f64,
+        yr.start as f64,
+        (xr.end - 1) as f64,
+        (yr.end - 1) as f64,
+    );
+    let to_px = |(x, y): (f64, f64)| {
+        (
+            r.0 + (x - x0) / (x1 - x0) * (r.2 - r.0),
+            r.3 - (y - y0) / (y1 - y0) * (r.3 - r.1),
+        )
+    };
+    let styles = styles(&chart.series);
+    // z-order: envelope, excluded, reference, curves
+    let rank = |role: Role| match role {
+        Role::Envelope => 0,
+        Role::Excluded => 1,
+        Role::Reference => 2,
+        Role::Curve => 3,
+    };
+    let mut order: Vec<usize> = (0..chart.series.len()).collect();
+    order.sort_by_key(|&i| rank(chart.series[i].role));
+    for i in order {
+        let s = &chart.series[i];
         let pts: Vec<(f64, f64)> = s
             .points
             .iter()
             .copied()
             .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .map(to_px)
             .collect();
-        let single = pts.len() == 1;
-        c.draw_series(LineSeries::new(pts.clone(), style))
-            .map_err(|e| e.to_string())?
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
-        if single {
-            // a one-point series has no line: mark the point
-            c.draw_series(pts.iter().map(|&p| Circle::new(p, 4, style.filled())))
-                .map_err(|e| e.to_string())?;
+        let phase = (i as f64 * 0.618_034).fract();
+        stroke(&root, &pts, &styles[i], layout, r, phase, true)?;
+        if pts.len() == 1 && styles[i].marker == Marker::None {
+            // a one-point series without a marker: mark the point
+            let (x, y) = pts[0];
+            let (cr, cg, cb) = styles[i].colour;
+            root.draw(&Circle::new(
+                (x.round() as i32, y.round() as i32),
+                layout.px(4.0) as i32,
+                RGBColor(cr, cg, cb).filled(),
+            ))
+            .map_err(err)?;
         }
     }
-    if !chart.series.is_empty() {
-        c.configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", legend))
-            .position(legend_corner(&chart.series, (x0, x1), (y0 - pad, y1 + pad)))
-            .draw()
-            .map_err(|e| e.to_string())?;
+    if lw > 0 {
+        draw_legend(
+            &root,
+            chart,
+            &styles,
+            layout,
+            legend,
+            (r.2 + layout.px(14.0), r.1),
+        )?;
     }
-    root.present().map_err(|e| e.to_string())?;
+    root.present().map_err(err)?;
     Ok(())
 }
 
-/// The legend corner covering the fewest points: each corner's box spans 40% of the
-/// width and 30% of the height (ties: upper right, upper left, lower right, lower left).
-fn legend_corner(
-    series: &[Series],
-    (x0, x1): (f64, f64),
-    (y0, y1): (f64, f64),
-) -> SeriesLabelPosition {
-    let corners = [
-        (SeriesLabelPosition::UpperRight, true, true),
-        (SeriesLabelPosition::UpperLeft, false, true),
-        (SeriesLabelPosition::LowerRight, true, false),
-        (SeriesLabelPosition::LowerLeft, false, false),
-    ];
-    let covered = |right: bool, upper: bool| {
-        series
+/// The legend panel: one entry per series (a line sample with its marker and the
+/// wrapped name), from `(left, top)` to the right edge of `root`.
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    styles: &[Style],
+    layout: &Layout,
+    size: u32,
+    (left, top): (f64, f64),
+) -> DrawResult {
+    let (w, h) = root.dim_in_pixel();
+    let right = w as f64 - layout.px(6.0);
+    let sample = layout.px(34.0);
+    let gap = layout.px(6.0);
+    let text_w = (right - left - sample - 2.0 * gap).max(layout.px(40.0)) as u32;
+    // shrink the type until the entries fit in the height
+    let mut size = size;
+    let (lines, line_h) = loop {
+        let font = TextStyle::from(("sans-serif", size).into_font());
+        let measure = |s: &str| root.estimate_text_size(s, &font).map(|d| d.0).unwrap_or(0);
+        let lines: Vec<Vec<String>> = chart
+            .series
             .iter()
-            .flat_map(|s| s.points.iter())
-            .filter(|(x, y)| x.is_finite() && y.is_finite())
-            .filter(|&&(x, y)| {
-                let u = (x - x0) / (x1 - x0);
-                let v = (y - y0) / (y1 - y0);
-                (if right { u >= 0.6 } else { u <= 0.4 })
-                    && (if upper { v >= 0.7 } else { v <= 0.3 })
-            })
-            .count()
-    };
-    let mut best = (usize::MAX, SeriesLabelPosition::UpperRight);
-    for (pos, right, upper) in corners {
-        let n = covered(right, upper);
-        if n < best.0 {
-            best = (n, pos);
+            .map(|s| wrap(&s.name, text_w, &measure))
+            .collect();
+        let line_h = (size as f64 * 1.25).ceil();
+        let total: f64 = lines
+            .iter()
+            .map(|l| l.len() as f64 * line_h + 0.4 * line_h)
+            .sum();
+        if top + total + line_h <= h as f64 || size <= layout.pxu(8) {
+            break (lines, line_h);
         }
+        size -= 1;
+    };
+    let font = ("sans-serif", size)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let bottom: f64 = top
+        + lines
+            .iter()
+            .map(|l| l.len() as f64 * line_h + 0.4 * line_h)
+            .sum::<f64>()
+        - 0.1 * line_h;
+    root.draw(&Rectangle::new(
+        [
+            ((left - gap) as i32, (top - 0.2 * line_h) as i32),
+            (right as i32, bottom as i32),
+        ],
+        RGBColor(120, 120, 120).stroke_width(layout.scale),
+    ))
+    .map_err(|e| e.to_string())?;
+    let mut y = top + 0.5 * line_h;
+    let full: Rect = (0.0, 0.0, w as f64, h as f64);
+    for (i, entry) in lines.iter().enumerate() {
+        let yc = y;
+        stroke(
+            root,
+            &[(left, yc), (left + sample / 2.0, yc), (left + sample, yc)],
+            &styles[i],
+            layout,
+            full,
+            0.0,
+            false,
+        )?;
+        if styles[i].marker != Marker::None {
+            stroke(
+                root,
+                &[(left + sample / 2.0, yc)],
+                &styles[i],
+                layout,
+                full,
+                0.0,
+                true,
+            )?;
+        }
+        for line in entry {
+            root.draw_text(line, &font, ((left + sample + gap) as i32, y as i32))
+                .map_err(|e| e.to_string())?;
+            y += line_h;
+        }
+        y += 0.4 * line_h;
     }
-    best.1
+    Ok(())
 }
 
 /// Renders `chart` as a standalone SVG document (a `String` starting with `<svg`).
@@ -212,25 +898,30 @@ fn legend_corner(
 /// use shiftdp::plot::{Chart, Layout, Series, svg_string};
 /// let chart = Chart {
 ///     title: "μ vs steps".into(),
+///     caption: Some("n = 10, σ = 1".into()),
 ///     x_label: "steps".into(),
 ///     y_label: "μ".into(),
-///     series: vec![Series { name: "bound".into(), points: vec![(1.0, 0.5), (2.0, 0.7)] }],
+///     series: vec![Series::new("bound", vec![(1.0, 0.5), (2.0, 0.7)])],
 ///     unit_square: false,
 /// };
 /// let svg = svg_string(&chart, &Layout::REPORT).unwrap();
-/// assert!(svg.starts_with("<svg") && svg.contains("bound"));
+/// assert!(svg.starts_with("<svg") && svg.contains("bound") && svg.contains("σ = 1"));
 /// ```
 pub fn svg_string(chart: &Chart, layout: &Layout) -> Result<String> {
     register_font();
     let mut buf = String::new();
     {
-        let root = SVGBackend::with_string(&mut buf, layout.size).into_drawing_area();
+        let root = SVGBackend::with_string(&mut buf, size_of(layout)).into_drawing_area();
         draw(root, chart, layout).map_err(|e| Error::Domain {
             what: format!("plot `{}`", chart.title),
             reason: e,
         })?;
     }
     Ok(buf)
+}
+
+fn size_of(layout: &Layout) -> (u32, u32) {
+    (layout.pxu(layout.size.0), layout.pxu(layout.size.1))
 }
 
 /// `(x0, x1, y0, y1)`: the extent of the finite points of `series` (infinite ends when
@@ -253,8 +944,30 @@ fn finite_bounds(series: &[Series]) -> (f64, f64, f64, f64) {
     (x0, x1, y0, y1)
 }
 
-/// Writes `stem.svg` and `stem.png` ([`Layout::FIGURE`], 900×650) and returns their
-/// paths.
+/// Writes an 8-bit RGB PNG with a `pHYs` chunk of `dpi`.
+fn write_png(
+    path: &Path,
+    rgb: &[u8],
+    (w, h): (u32, u32),
+    dpi: u32,
+) -> std::result::Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let ppm = (dpi as f64 / 0.0254).round() as u32;
+    enc.set_pixel_dims(Some(png::PixelDimensions {
+        xppu: ppm,
+        yppu: ppm,
+        unit: png::Unit::Meter,
+    }));
+    let mut wr = enc.write_header().map_err(|e| e.to_string())?;
+    wr.write_image_data(rgb).map_err(|e| e.to_string())?;
+    wr.finish().map_err(|e| e.to_string())
+}
+
+/// Writes `stem.svg` ([`Layout::FIGURE`], 960×540) and `stem.png` (the same figure at
+/// 300 dpi: 2880×1620 px with a 300-dpi `pHYs` chunk) and returns their paths.
 ///
 /// # Errors
 /// [`Error::Domain`] if a file cannot be written or the chart has no finite point.
@@ -282,17 +995,21 @@ pub fn render(chart: &Chart, stem: &Path) -> Result<Vec<PathBuf>> {
     };
     let layout = Layout::FIGURE;
     draw(
-        SVGBackend::new(&svg, layout.size).into_drawing_area(),
+        SVGBackend::new(&svg, size_of(&layout)).into_drawing_area(),
         chart,
         &layout,
     )
     .map_err(|e| fail(&svg, e))?;
+    let big = layout.scaled(PNG_SCALE);
+    let (w, h) = size_of(&big);
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
     draw(
-        BitMapBackend::new(&png, layout.size).into_drawing_area(),
+        BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area(),
         chart,
-        &layout,
+        &big,
     )
     .map_err(|e| fail(&png, e))?;
+    write_png(&png, &rgb, (w, h), PNG_DPI).map_err(|e| fail(&png, e))?;
     Ok(vec![svg, png])
 }
 
@@ -305,11 +1022,8 @@ mod tests {
             title: "t".into(),
             x_label: "x".into(),
             y_label: "y".into(),
-            series: vec![Series {
-                name: "s".into(),
-                points,
-            }],
-            unit_square: false,
+            series: vec![Series::new("s", points)],
+            ..Chart::default()
         }
     }
 
@@ -318,19 +1032,136 @@ mod tests {
         let c = chart(vec![(0.0, 1.0), (1.0, 2.0)]);
         let fig = svg_string(&c, &Layout::FIGURE).unwrap();
         let rep = svg_string(&c, &Layout::REPORT).unwrap();
-        assert!(fig.contains("width=\"900\"") && fig.contains("height=\"650\""));
-        assert!(rep.contains("width=\"820\"") && rep.contains("height=\"480\""));
+        assert!(fig.contains("width=\"960\"") && fig.contains("height=\"540\""));
+        assert!(rep.contains("width=\"980\"") && rep.contains("height=\"480\""));
     }
 
     #[test]
     fn a_lone_point_is_marked_and_no_point_is_refused() {
         let one = svg_string(&chart(vec![(2.0, 3.0)]), &Layout::REPORT).unwrap();
         assert!(one.contains("<circle"));
-        let two = svg_string(&chart(vec![(2.0, 3.0), (3.0, 4.0)]), &Layout::REPORT).unwrap();
-        assert!(!two.contains("<circle"));
         let stem = std::env::temp_dir().join(format!("shiftdp-plot-{}", std::process::id()));
         let none = chart(vec![(f64::NAN, 1.0), (1.0, f64::INFINITY)]);
         assert!(matches!(render(&none, &stem), Err(Error::Domain { .. })));
         assert!(!stem.with_extension("svg").exists());
+    }
+
+    #[test]
+    fn no_two_series_share_colour_dash_and_marker() {
+        // 3 bounds × 6 t (grouped), 4 ungrouped, 10 beyond the palette, 5 excluded
+        let mut series = vec![Series::new("Id", vec![]).with_role(Role::Reference)];
+        for t in 0..6 {
+            for g in 0..3 {
+                series.push(Series::new(format!("{g},{t}"), vec![]).in_group(g));
+            }
+        }
+        for i in 0..4 {
+            series.push(Series::new(format!("u{i}"), vec![]));
+        }
+        for g in 10..20 {
+            series.push(Series::new(format!("g{g}"), vec![]).in_group(g));
+        }
+        for i in 0..5 {
+            series.push(Series::new(format!("x{i}"), vec![]).with_role(Role::Excluded));
+        }
+        series.push(Series::new("best", vec![]).with_role(Role::Envelope));
+        let st = styles(&series);
+        for i in 0..st.len() {
+            for j in 0..i {
+                let (a, b) = (&st[i], &st[j]);
+                assert!(
+                    (a.colour, a.alpha, a.width, a.dash, a.marker)
+                        != (b.colour, b.alpha, b.width, b.dash, b.marker),
+                    "{} and {} look alike",
+                    series[i].name,
+                    series[j].name
+                );
+            }
+        }
+        // a group keeps its colour; excluded series are grey
+        assert_eq!(st[1].colour, st[4].colour);
+        assert_ne!(st[1].colour, st[2].colour);
+        assert!(
+            st.iter()
+                .zip(&series)
+                .all(|(s, x)| (x.role == Role::Excluded) == (s.colour == GREY))
+        );
+    }
+
+    #[test]
+    fn legend_wrap_keeps_phrases_whole() {
+        let m = |s: &str| 10 * s.chars().count() as u32;
+        let w = wrap("BSA24 Thm 4.2 [BSA24 f-DP] ★ best at steps t = 40", 300, &m);
+        assert_eq!(
+            w,
+            vec!["BSA24 Thm 4.2 [BSA24 f-DP]", "★ best at steps t = 40"]
+        );
+        let w = wrap("a b — c", 300, &m);
+        assert_eq!(w, vec!["a b — c"]);
+        assert!(
+            wrap("word ".repeat(20).trim(), 100, &m)
+                .iter()
+                .all(|l| m(l) <= 100)
+        );
+    }
+
+    #[test]
+    fn tick_labels() {
+        assert_eq!(tick_label(200.0), "200");
+        assert_eq!(tick_label(0.25), "0.25");
+        assert_eq!(tick_label(0.1 + 0.2), "0.3");
+        assert_eq!(tick_label(-0.0), "0");
+        assert_eq!(tick_label(3.5e-7), "3.5e-7");
+        assert_eq!(integer_tick_label(640.0), "640");
+        assert_eq!(integer_tick_label(2.5), "");
+        assert!(integral_x(&[Series::new(
+            "s",
+            vec![(1.0, 0.5), (40.0, 1.0)]
+        )]));
+        assert!(!integral_x(&[Series::new("s", vec![(0.5, 0.5)])]));
+        // an integral x axis has integer tick labels only (no "200.0")
+        let svg = svg_string(&chart(vec![(1.0, 1.0), (200.0, 2.0)]), &Layout::FIGURE).unwrap();
+        assert!(svg.contains("\n200\n") && !svg.contains("200.0"));
+    }
+
+    #[test]
+    fn lines_are_clipped_and_split_at_reversals() {
+        let r = (0.0, 0.0, 100.0, 100.0);
+        // a sawtooth with near reversals: no piece turns back
+        let saw = vec![(10.0, 90.0), (11.0, 10.0), (12.0, 90.0), (13.0, 10.0)];
+        let pieces = stroke_pieces(&saw, &[], r);
+        assert_eq!(pieces.len(), 3);
+        // a segment far outside is cut at the border
+        let far = stroke_pieces(&[(50.0, 50.0), (50.0, 1e9)], &[], r);
+        assert_eq!(far, vec![vec![(50, 50), (50, 100)]]);
+        assert!(stroke_pieces(&[(200.0, 0.0), (300.0, 50.0)], &[], r).is_empty());
+        // dashes: 100 px with 8 on / 4 off → 9 dashes
+        let d = stroke_pieces(&[(0.0, 50.0), (100.0, 50.0)], &[8.0, 4.0], r);
+        assert_eq!(d.len(), 9);
+        assert!(
+            d.iter()
+                .all(|p| p.iter().all(|&(x, y)| (0..=100).contains(&x) && y == 50))
+        );
+    }
+
+    #[test]
+    fn caption_is_drawn_and_png_is_300_dpi() {
+        let mut c = chart(vec![(1.0, 1.0), (2.0, 2.0)]);
+        c.caption = Some("n = 60000, b = 1500, σ = 1".into());
+        assert!(
+            svg_string(&c, &Layout::FIGURE)
+                .unwrap()
+                .contains("n = 60000, b = 1500, σ = 1")
+        );
+        let stem = std::env::temp_dir().join(format!("shiftdp-plot-dpi-{}", std::process::id()));
+        let files = render(&c, &stem).unwrap();
+        let png = std::fs::read(&files[1]).unwrap();
+        let at = |i: usize| u32::from_be_bytes([png[i], png[i + 1], png[i + 2], png[i + 3]]);
+        assert_eq!((at(16), at(20)), (2880, 1620)); // IHDR width, height
+        let p = png.windows(4).position(|w| w == b"pHYs").unwrap();
+        assert_eq!((at(p + 4), at(p + 8), png[p + 12]), (11811, 11811, 1));
+        for f in files {
+            let _ = std::fs::remove_file(f);
+        }
     }
 }

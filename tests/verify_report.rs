@@ -10,17 +10,17 @@ fn plot(title: &str) -> Plot {
         x_label: "steps t".into(),
         y_label: "μ".into(),
         series: vec![
-            Series {
-                name: "bound".into(),
-                points: (1..=20).map(|t| (t as f64, (t as f64).sqrt())).collect(),
-            },
-            Series {
-                name: "exact instance".into(),
-                points: (1..=20)
+            Series::new(
+                "bound",
+                (1..=20).map(|t| (t as f64, (t as f64).sqrt())).collect(),
+            ),
+            Series::new(
+                "exact instance",
+                (1..=20)
                     .map(|t| (t as f64, 0.9 * (t as f64).sqrt()))
                     .chain([(21.0, f64::NAN)])
                     .collect(),
-            },
+            ),
         ],
     }
 }
@@ -222,10 +222,7 @@ fn plots_are_inline_svg() {
         title: "empty".into(),
         x_label: "x".into(),
         y_label: "y".into(),
-        series: vec![Series {
-            name: "nothing".into(),
-            points: vec![(f64::NAN, 1.0)],
-        }],
+        series: vec![Series::new("nothing", vec![(f64::NAN, 1.0)])],
     };
     assert!(plot_svg(&empty).unwrap().contains("</svg>"));
 }

@@ -4,7 +4,7 @@ use super::{Output, parse_number};
 use serde_json::json;
 use shiftdp::bounds::bounds_for;
 use shiftdp::error::{Error, Result};
-use shiftdp::plot::{Chart, Series, render};
+use shiftdp::plot::{Chart, Role, Series, render};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::{Gaussian, Tradeoff};
 use std::path::PathBuf;
@@ -78,6 +78,43 @@ pub const BEST_ENVELOPE: &str = "best valid bound (lower envelope)";
 /// # References
 /// See [`super::compare`].
 pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
+    let (chart, last_best) = compare_chart(a)?;
+    let files = render(&chart, &a.out)?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    Ok(Output::new(
+        "plot compare",
+        json!({
+            "files": names,
+            "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+            "best_at_max": last_best,
+        }),
+        format!("wrote {}\n", names.join(", ")),
+    ))
+}
+
+/// Why an entry is not eligible for "best": its bound's `about …` note, or the rule.
+fn not_eligible_reason(r: &shiftdp::analysis::Entry) -> String {
+    r.bound()
+        .and_then(|b| {
+            b.notes()
+                .iter()
+                .find(|n| n.starts_with("about") || n.contains("not marked best"))
+                .map(|n| n.split(';').next().unwrap_or(n).trim().to_string())
+        })
+        .unwrap_or_else(|| "not a bound on the t-step run under replace-one adjacency".into())
+}
+
+/// The chart of `shiftdp plot compare` and the legend name of the best row at the largest x.
+pub type CompareChart = (Chart, Option<String>);
+
+/// The chart of `shiftdp plot compare` and the best row at the largest x: one series
+/// per row (eligible rows: one colour each; rows not eligible for "best": grey, dotted,
+/// named `… — not eligible for best: <reason>`), and the envelope (the least eligible
+/// value at each x, so never above an eligible curve).
+///
+/// # Errors
+/// As [`run_plot_compare`].
+pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
     use shiftdp::analysis::{Query, analyze};
     if a.max == 0 || a.max > 10_000_000 {
         return Err(Error::param("max", a.max, "must be between 1 and 10⁷"));
@@ -96,7 +133,10 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
         .map(|x| x.max(1))
         .collect();
     xs.dedup();
-    let mut by_id: Vec<(String, Vec<(f64, f64)>)> = vec![];
+    // (name, eligible, points)
+    type Row = (String, bool, Vec<(f64, f64)>);
+    let mut by_id: Vec<Row> = vec![];
+    let mut caption: Option<String> = None;
     let mut envelope: Vec<(f64, f64)> = vec![];
     let mut last_best: Option<String> = None;
     let mut last_err: Option<Error> = None;
@@ -123,26 +163,35 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
                 continue;
             }
         };
+        if caption.is_none() {
+            caption = Some(format!("{}; δ = {}", setting_caption(&s), a.delta));
+        }
         let analysis = analyze(&s, &query, prec)?;
         let rows = analysis.entries();
         let best = analysis.best_index();
+        let mut least: Option<f64> = None;
         for (i, r) in rows.iter().enumerate() {
             let Some(e) = r.upper() else { continue };
             let v = e.to_f64_round(rug::float::Round::Up);
             if !v.is_finite() {
                 continue;
             }
-            let name = format!("{} [{} {}]", r.id, r.paper(), r.family.as_str());
-            match by_id.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, pts)) => pts.push((x as f64, v)),
-                None => by_id.push((name.clone(), vec![(x as f64, v)])),
+            let mut name = format!("{} [{} {}]", r.id, r.paper(), r.family.as_str());
+            if !r.eligible {
+                name = format!("{name} — not eligible for best: {}", not_eligible_reason(r));
+            } else {
+                least = Some(least.map_or(v, |m: f64| m.min(v)));
             }
-            if Some(i) == best {
-                envelope.push((x as f64, v));
-                if x == *xs.last().unwrap_or(&0) {
-                    last_best = Some(name);
-                }
+            match by_id.iter_mut().find(|(n, _, _)| *n == name) {
+                Some((_, _, pts)) => pts.push((x as f64, v)),
+                None => by_id.push((name.clone(), r.eligible, vec![(x as f64, v)])),
             }
+            if Some(i) == best && x == *xs.last().unwrap_or(&0) {
+                last_best = Some(name);
+            }
+        }
+        if let Some(m) = least {
+            envelope.push((x as f64, m));
         }
     }
     if let Some(pb) = pb {
@@ -156,20 +205,23 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
     }
     let mut series: Vec<Series> = by_id
         .into_iter()
-        .map(|(name, points)| {
+        .enumerate()
+        .map(|(g, (name, eligible, points))| {
             let name = if Some(&name) == last_best.as_ref() {
                 format!("{name} ★ best at {} = {}", x_name(a.x), a.max)
             } else {
                 name
             };
-            Series { name, points }
+            if eligible {
+                Series::new(name, points).in_group(g)
+            } else {
+                Series::new(name, points).with_role(Role::Excluded)
+            }
         })
         .collect();
-    series.push(Series {
-        name: BEST_ENVELOPE.into(),
-        points: envelope,
-    });
+    series.push(Series::new(BEST_ENVELOPE, envelope).with_role(Role::Envelope));
     let chart = Chart {
+        caption,
         title: format!(
             "ε(δ = {}) of every applicable bound, {}",
             a.delta,
@@ -180,17 +232,7 @@ pub fn run_plot_compare(a: &PlotCompareArgs) -> Result<Output> {
         series,
         unit_square: false,
     };
-    let files = render(&chart, &a.out)?;
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    Ok(Output::new(
-        "plot compare",
-        json!({
-            "files": names,
-            "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
-            "best_at_max": last_best,
-        }),
-        format!("wrote {}\n", names.join(", ")),
-    ))
+    Ok((chart, last_best))
 }
 
 fn x_name(x: XAxis) -> &'static str {
@@ -283,6 +325,27 @@ fn with_steps(s: &SettingArgs, t: u64) -> SettingArgs {
     s
 }
 
+/// The colour group of bound `id` (its index in `ids`, appended if new).
+fn group_of(ids: &mut Vec<String>, id: &str) -> usize {
+    match ids.iter().position(|x| x == id) {
+        Some(g) => g,
+        None => {
+            ids.push(id.to_string());
+            ids.len() - 1
+        }
+    }
+}
+
+/// The setting for a caption: [`Setting::describe`](shiftdp::settings::Setting::describe)
+/// without t and E (they vary along the figure).
+pub fn setting_caption(s: &shiftdp::settings::Setting) -> String {
+    s.describe()
+        .split(", ")
+        .filter(|p| !p.starts_with("t = ") && !p.starts_with("E = "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn short_id(id: &str) -> String {
     id.trim_start_matches("BSA24 ").to_string()
 }
@@ -296,14 +359,20 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
         PlotCommand::Compare(a) => return run_plot_compare(a),
         PlotCommand::Tradeoff(a) => {
             let ts = parse_list_u64("steps-list", &a.steps_list)?;
-            let mut series = vec![Series {
-                name: "Id (perfect privacy)".into(),
-                points: vec![(0.0, 1.0), (1.0, 0.0)],
-            }];
+            let mut series = vec![
+                Series::new("Id (perfect privacy)", vec![(0.0, 1.0), (1.0, 0.0)])
+                    .with_role(Role::Reference),
+            ];
+            // one colour per bound across every t (the exact instance: a colour of its own)
+            let mut ids: Vec<String> = vec![];
+            let mut caption: Option<String> = None;
             // why no curve was drawn: (hypothesis or reason, results, details), grouped
             let mut refusals: Vec<(String, Vec<String>, Vec<String>)> = vec![];
             for &t in &ts {
                 let s = with_steps(&a.setting, t).setting(a.algorithm)?;
+                if caption.is_none() {
+                    caption = Some(format!("{}; t ∈ {{{}}}", setting_caption(&s), a.steps_list));
+                }
                 for (id, b) in bounds_for(&s) {
                     if let Err(e) = &b {
                         let (key, detail) = match e {
@@ -334,14 +403,18 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                             let x = i as f64 / 200.0;
                             (x, g.eval_down(x))
                         });
-                        series.push(Series {
-                            name: format!(
-                                "{}, t = {t} (μ = {:.3})",
-                                short_id(id.as_str()),
-                                mu.upper_f64()
-                            ),
-                            points: pts.collect(),
-                        });
+                        let g = group_of(&mut ids, id.as_str());
+                        series.push(
+                            Series::new(
+                                format!(
+                                    "{}, t = {t} (μ = {:.3})",
+                                    short_id(id.as_str()),
+                                    mu.upper_f64()
+                                ),
+                                pts.collect(),
+                            )
+                            .in_group(g),
+                        );
                     }
                 }
                 if a.instance
@@ -352,10 +425,14 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                         let x = i as f64 / 200.0;
                         (x, g.eval(x))
                     });
-                    series.push(Series {
-                        name: format!("exact quadratic instance, t = {t} (μ = {m:.3})"),
-                        points: pts.collect(),
-                    });
+                    let g = group_of(&mut ids, "exact quadratic instance");
+                    series.push(
+                        Series::new(
+                            format!("exact quadratic instance, t = {t} (μ = {m:.3})"),
+                            pts.collect(),
+                        )
+                        .in_group(g),
+                    );
                 }
             }
             if series.len() <= 1 {
@@ -380,6 +457,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                     "Tradeoff curves, {} (lower is less private)",
                     a.algorithm_name()
                 ),
+                caption,
                 x_label: "Type I error α".into(),
                 y_label: "Type II error f(α)".into(),
                 series,
@@ -389,6 +467,17 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
         }
         PlotCommand::Schedule(a) => {
             let rows = super::schedule::schedule_series(&a.schedule)?;
+            let sa = &a.schedule;
+            let caption = sa
+                .setting
+                .setting(match sa.algorithm {
+                    super::schedule::Algorithm::Gd => AlgorithmArg::Gd,
+                    super::schedule::Algorithm::Cgd => AlgorithmArg::Cgd,
+                    super::schedule::Algorithm::Sgd => AlgorithmArg::Sgd,
+                })
+                .ok()
+                .filter(|_| sa.eta_schedule.is_none() && sa.noise_schedule.is_none())
+                .map(|s| s.describe());
             let zmax = rows
                 .iter()
                 .map(|r| r.2)
@@ -396,17 +485,18 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 .max(f64::MIN_POSITIVE);
             let chart = Chart {
                 title: "Optimal shift schedule (KKT): interpolation weights and gaps".into(),
+                caption,
                 x_label: "step k".into(),
-                y_label: format!("λ_k, and z_k / {zmax:.3e}"),
+                y_label: "λ_k, and z_k / max z".into(),
                 series: vec![
-                    Series {
-                        name: "λ_k (interpolation weight)".into(),
-                        points: rows.iter().map(|r| (r.0 as f64, r.1)).collect(),
-                    },
-                    Series {
-                        name: format!("z_k / max z (max z = {zmax:.3e})"),
-                        points: rows.iter().map(|r| (r.0 as f64, r.2 / zmax)).collect(),
-                    },
+                    Series::new(
+                        "λ_k (interpolation weight)",
+                        rows.iter().map(|r| (r.0 as f64, r.1)).collect(),
+                    ),
+                    Series::new(
+                        format!("z_k / max z (max z = {})", shiftdp::plot::tick_label(zmax)),
+                        rows.iter().map(|r| (r.0 as f64, r.2 / zmax)).collect(),
+                    ),
                 ],
                 unit_square: false,
             };
@@ -421,10 +511,34 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                     "must be between 1 and 10⁷",
                 ));
             }
+            // cgd: the bounds are stated for whole epochs, so t runs over multiples of
+            // l = n/b (a log grid of epochs), and the caption says so
+            let s1 = with_steps(&a.setting, a.max_steps).setting(a.algorithm)?;
+            let l = match s1.algorithm() {
+                shiftdp::settings::Algorithm::Cgd => s1.batches_per_epoch().unwrap_or(1),
+                _ => 1,
+            };
+            if a.max_steps < l {
+                return Err(Error::param(
+                    "max-steps",
+                    a.max_steps,
+                    &format!("must be at least one epoch, l = n/b = {l} steps"),
+                ));
+            }
+            let units = a.max_steps / l;
             let mut ts: Vec<u64> = (0..=60)
-                .map(|i| ((a.max_steps as f64).powf(i as f64 / 60.0)).round() as u64)
+                .map(|i| ((units as f64).powf(i as f64 / 60.0)).round() as u64 * l)
                 .collect();
             ts.dedup();
+            let grid_note = if l > 1 {
+                format!(
+                    "; t = whole epochs (multiples of l = n/b = {l}), from {}",
+                    ts.first().copied().unwrap_or(l)
+                )
+            } else {
+                String::new()
+            };
+            let mut ids: Vec<String> = vec![];
             let mut series: Vec<Series> = vec![];
             for d in &deltas {
                 let de = parse_number("deltas", d, 64)?;
@@ -447,14 +561,19 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                         }
                     }
                 }
-                series.extend(
-                    by_id
-                        .into_iter()
-                        .map(|(name, points)| Series { name, points }),
-                );
+                series.extend(by_id.into_iter().map(|(name, points)| {
+                    let id = name.split(", δ = ").next().unwrap_or("").to_string();
+                    let g = group_of(&mut ids, &id);
+                    Series::new(name, points).in_group(g)
+                }));
             }
             let chart = Chart {
                 title: format!("ε(δ) against steps, {}", a.algorithm_name()),
+                caption: Some(format!(
+                    "{}; δ ∈ {{{}}}{grid_note}",
+                    setting_caption(&s1),
+                    deltas.join(", ")
+                )),
                 x_label: "steps t".into(),
                 y_label: "ε (certified upper bound)".into(),
                 series,
@@ -507,5 +626,88 @@ impl AlgName for TradeoffPlotArgs {
 impl AlgName for EpsPlotArgs {
     fn algorithm_name(&self) -> &'static str {
         shiftdp::settings::Algorithm::from(self.algorithm).name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct P {
+        #[command(subcommand)]
+        c: PlotCommand,
+    }
+
+    fn compare_args(args: &[&str]) -> PlotCompareArgs {
+        let v = ["p", "compare"].iter().chain(args.iter());
+        match P::parse_from(v).c {
+            PlotCommand::Compare(a) => a,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn compare_envelope_is_never_above_an_eligible_curve() {
+        // lmc with D: stationary-law and exponential-mechanism rows are not eligible
+        let a = compare_args(&[
+            "lmc",
+            "--n",
+            "50",
+            "--eta",
+            "0.1",
+            "--sensitivity",
+            "1",
+            "--strong-convexity",
+            "0.5",
+            "--smoothness",
+            "1",
+            "--diameter",
+            "2",
+            "--max",
+            "40",
+            "--points",
+            "4",
+        ]);
+        let (chart, best) = compare_chart(&a).unwrap();
+        assert!(best.is_some());
+        let env = chart
+            .series
+            .iter()
+            .find(|s| s.role == Role::Envelope)
+            .unwrap();
+        let mut checked = 0;
+        for s in chart.series.iter().filter(|s| s.role == Role::Curve) {
+            for &(x, y) in &s.points {
+                let e = env.points.iter().find(|p| p.0 == x).unwrap().1;
+                assert!(e <= y, "envelope {e} above {} = {y} at {x}", s.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 8);
+        // the excluded rows are drawn as such and say why
+        let excluded: Vec<&Series> = chart
+            .series
+            .iter()
+            .filter(|s| s.role == Role::Excluded)
+            .collect();
+        assert!(!excluded.is_empty());
+        assert!(
+            excluded
+                .iter()
+                .all(|s| s.name.contains("— not eligible for best: about"))
+        );
+        assert!(
+            chart
+                .series
+                .iter()
+                .all(|s| s.name.contains("not eligible") == (s.role == Role::Excluded))
+        );
+        let cap = chart.caption.unwrap();
+        for p in ["n = 50", "b = 50", "σ = ", "L = 1", "δ = 1e-5"] {
+            assert!(cap.contains(p), "{p} missing in {cap}");
+        }
+        assert!(!cap.contains("t = "));
     }
 }

@@ -468,20 +468,11 @@ fn claim_plot(claim: &Claim, entry: &check::Entry, s: &Setting, bits: u32) -> Op
             w.push((x, v));
         }
     }
-    let mut series = vec![Series {
-        name: "claim".into(),
-        points: a,
-    }];
+    let mut series = vec![Series::new("claim", a)];
     if !o.is_empty() {
-        series.push(Series {
-            name: "schedule optimum (certified)".into(),
-            points: o,
-        });
+        series.push(Series::new("schedule optimum (certified)", o));
     }
-    series.push(Series {
-        name: "worst exact instance".into(),
-        points: w,
-    });
+    series.push(Series::new("worst exact instance", w));
     Some(Plot {
         title: "claim against steps".into(),
         x_label: "steps t".into(),

@@ -71,7 +71,7 @@ pub struct ReportFiles {
 ///     title: "μ vs steps".into(),
 ///     x_label: "steps".into(),
 ///     y_label: "μ".into(),
-///     series: vec![Series { name: "bound".into(), points: vec![(1.0, 0.5), (2.0, 0.7)] }],
+///     series: vec![Series::new("bound", vec![(1.0, 0.5), (2.0, 0.7)])],
 /// };
 /// let svg = plot_svg(&p).unwrap();
 /// assert!(svg.starts_with("<svg") && svg.contains("bound"));
@@ -79,6 +79,7 @@ pub struct ReportFiles {
 pub fn plot_svg(plot: &Plot) -> Result<String> {
     let chart = Chart {
         title: plot.title.clone(),
+        caption: None,
         x_label: plot.x_label.clone(),
         y_label: plot.y_label.clone(),
         series: plot.series.clone(),

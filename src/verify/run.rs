@@ -71,15 +71,14 @@ fn run_check(
         title: format!("{}: tightness per sampled point", entry.id),
         x_label: "sample".into(),
         y_label: "bound / worst instance".into(),
-        series: vec![Series {
-            name: "tightness ratio".into(),
-            points: rep
-                .tightness
+        series: vec![Series::new(
+            "tightness ratio",
+            rep.tightness
                 .iter()
                 .enumerate()
                 .map(|(i, r)| (i as f64, *r))
                 .collect(),
-        }],
+        )],
     };
     if let Some(v) = rep.violations.first() {
         return Outcome::fail(
@@ -254,14 +253,8 @@ fn mu_vs_steps_plot(result: &str, params: &Params, s: &Setting, bits: u32) -> Op
         x_label: if cyclic { "epochs E" } else { "steps t" }.into(),
         y_label: "μ".into(),
         series: vec![
-            Series {
-                name: "closed form".into(),
-                points: closed,
-            },
-            Series {
-                name: "schedule optimum (certified)".into(),
-                points: opt,
-            },
+            Series::new("closed form", closed),
+            Series::new("schedule optimum (certified)", opt),
         ],
     })
 }
