@@ -57,6 +57,9 @@ pub enum Role {
     Envelope,
     /// Shown but excluded from the comparison: grey, dotted or dashed; the name says why.
     Excluded,
+    /// Separate measurements (e.g. one per sampled point): a marker at every point, no
+    /// line joining them (a line would suggest an order or a trend the data do not have).
+    Points,
 }
 
 /// One named curve.
@@ -217,6 +220,13 @@ pub fn styles(series: &[Series]) -> Vec<Style> {
                 width: 9.0,
                 dash: Dash::Solid,
                 marker: Marker::None,
+            },
+            Role::Points => Style {
+                colour: PALETTE[i % PALETTE.len()],
+                alpha: 1.0,
+                width: 0.0,
+                dash: Dash::Solid,
+                marker: Marker::Circle,
             },
             Role::Excluded => {
                 let k = excluded;
@@ -557,9 +567,13 @@ fn stroke<DB: DrawingBackend>(
         .iter()
         .map(|&v| layout.px(v) * style.width.max(1.0) / 2.0)
         .collect();
-    for piece in stroke_pieces(pts, &pattern, r) {
-        root.draw(&PathElement::new(piece, line))
-            .map_err(|e| e.to_string())?;
+    // width 0: points only ([`Role::Points`]), a marker at every point
+    let points_only = style.width <= 0.0;
+    if !points_only {
+        for piece in stroke_pieces(pts, &pattern, r) {
+            root.draw(&PathElement::new(piece, line))
+                .map_err(|e| e.to_string())?;
+        }
     }
     if !markers || style.marker == Marker::None {
         return Ok(());
@@ -571,7 +585,12 @@ fn stroke<DB: DrawingBackend>(
         filled: false,
         stroke_width: layout.px(1.5).round().max(1.0) as u32,
     };
-    for (x, y) in marker_places(pts, phase) {
+    let places = if points_only {
+        pts.to_vec()
+    } else {
+        marker_places(pts, phase)
+    };
+    for (x, y) in places {
         if x < r.0 - 0.5 || x > r.2 + 0.5 || y < r.1 - 0.5 || y > r.3 + 0.5 {
             continue;
         }
@@ -760,7 +779,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
         Role::Envelope => 0,
         Role::Excluded => 1,
         Role::Reference => 2,
-        Role::Curve => 3,
+        Role::Curve | Role::Points => 3,
     };
     let mut order: Vec<usize> = (0..chart.series.len()).collect();
     order.sort_by_key(|&i| rank(chart.series[i].role));
@@ -1016,6 +1035,23 @@ pub fn render(chart: &Chart, stem: &Path) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_are_markers_without_a_line() {
+        let s = [
+            Series::new("a", vec![(0.0, 1.0), (1.0, 2.0)]).with_role(Role::Points),
+            Series::new("b", vec![(0.0, 1.0), (1.0, 2.0)]),
+        ];
+        let st = styles(&s);
+        assert!(st[0].width <= 0.0 && st[0].marker != Marker::None);
+        assert!(st[1].width > 0.0);
+        // and it renders
+        let chart = Chart {
+            series: s.to_vec(),
+            ..Chart::default()
+        };
+        assert!(svg_string(&chart, &Layout::REPORT).is_ok());
+    }
 
     fn chart(points: Vec<(f64, f64)>) -> Chart {
         Chart {

@@ -77,9 +77,19 @@ pub struct ReportFiles {
 /// assert!(svg.starts_with("<svg") && svg.contains("bound"));
 /// ```
 pub fn plot_svg(plot: &Plot) -> Result<String> {
+    // a trailing parenthesized part of the title (the setting) is set as the caption
+    // line under it, so that long settings never overflow the title
+    let (title, caption) = match plot
+        .title
+        .strip_suffix(')')
+        .and_then(|t| t.rsplit_once(" ("))
+    {
+        Some((t, c)) if !t.is_empty() => (t.to_string(), Some(c.to_string())),
+        _ => (plot.title.clone(), None),
+    };
     let chart = Chart {
-        title: plot.title.clone(),
-        caption: None,
+        title,
+        caption,
         x_label: plot.x_label.clone(),
         y_label: plot.y_label.clone(),
         series: plot.series.clone(),

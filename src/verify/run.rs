@@ -71,14 +71,18 @@ fn run_check(
         title: format!("{}: tightness per sampled point", entry.id),
         x_label: "sample".into(),
         y_label: "bound / worst instance".into(),
-        series: vec![Series::new(
-            "tightness ratio",
-            rep.tightness
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (i as f64, *r))
-                .collect(),
-        )],
+        // one ratio per sampled point: points, not a line (samples have no order)
+        series: vec![
+            Series::new(
+                "tightness ratio",
+                rep.tightness
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (i as f64, *r))
+                    .collect(),
+            )
+            .with_role(crate::plot::Role::Points),
+        ],
     };
     if let Some(v) = rep.violations.first() {
         return Outcome::fail(
