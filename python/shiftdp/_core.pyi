@@ -107,3 +107,10 @@ def compose_curve(
     points: int = 200,
     grid: Optional[int] = None,
 ) -> Tuple[List[Tuple[float, float]], int]: ...
+def sgm_rdp(
+    q: float,
+    sigma: float,
+    alpha: float,
+    order: str = "mixture-base",
+    bits: Optional[int] = None,
+) -> Ends: ...

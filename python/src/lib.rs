@@ -38,6 +38,7 @@ use shiftdp::composition::answer::Method;
 use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
+use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
 use shiftdp::settings::RawSetting;
 use shiftdp::tradeoff::Gaussian;
 use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
@@ -439,6 +440,48 @@ fn compose_curve(
         let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
         let curve = r.curve(points)?;
         Ok((curve.vertices().to_vec(), r.orders()))
+    };
+    interruptible(py, run)
+}
+
+/// Certified Rényi divergence of the sampled Gaussian mechanism (sampling probability q,
+/// noise σ, sensitivity 1) at order α > 1, in the order of the pair named by `order`:
+/// `"mixture-base"` = `D_α((1−q)N(0,σ²) + qN(1,σ²) ‖ N(0,σ²))` (Mironov–Talwar–Zhang 2019
+/// A_α, the order dp_accounting's and Opacus's RDP accountants compute) or
+/// `"base-mixture"` = `D_α(N(0,σ²) ‖ mixture)` (AT22's S_α(q, σ)).
+/// (`SampledGaussian::divergence`; `bits = None` computes at 64 bits.)
+#[pyfunction]
+#[pyo3(signature = (q, sigma, alpha, order="mixture-base", bits=None))]
+fn sgm_rdp(
+    py: Python<'_>,
+    q: f64,
+    sigma: f64,
+    alpha: f64,
+    order: &str,
+    bits: Option<i64>,
+) -> PyResult<Ends> {
+    let order = order.to_string();
+    let run = move || -> Result<Ends, Error> {
+        let (q, sigma, alpha) = (
+            finite("q", q)?,
+            finite("sigma", sigma)?,
+            finite("alpha", alpha)?,
+        );
+        let order = match order.as_str() {
+            "mixture-base" => SgmOrder::MixtureBase,
+            "base-mixture" => SgmOrder::BaseMixture,
+            other => {
+                return Err(Error::param(
+                    "order",
+                    other,
+                    "one of mixture-base, base-mixture",
+                ));
+            }
+        };
+        let b = precision(bits)?.mpfr_bits();
+        let s = SampledGaussian::new(q, sigma)?;
+        let d = s.divergence(order, alpha, b)?;
+        Ok(ends(&d, b, format!("mpfr-{b}")))
     };
     interruptible(py, run)
 }
@@ -870,6 +913,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
     m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
+    m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }
