@@ -26,7 +26,6 @@ fn s<'a>(v: &'a Value, k: &str) -> &'a str {
 
 fn num(v: &Value) -> f64 {
     match v {
-        Value::String(t) if t == "sqrt(3)" => 3f64.sqrt(),
         Value::String(t) => t.parse().unwrap(),
         Value::Number(n) => n.as_f64().unwrap(),
         _ => panic!("not a number: {v}"),

@@ -99,3 +99,18 @@ def test_unavailable_peer_reported(monkeypatch):
     info = res["peers"][0]
     assert info["available"] is False and "no_such_module_xyz" in info["skipped_reason"]
     assert res["results"] == []
+
+
+def test_malformed_entry_is_skipped_not_a_crash(tmp_path, capsys):
+    good = {
+        "id": "g", "family": "gdp", "relation": "none", "params": {"mu": "1"},
+        "query": {"delta": "1e-5"}, "quantity": "epsilon",
+        "certified": {"lower": "4.3771", "upper": "4.3772"}, "rel_width": "1e-5",
+        "source": "test", "published": None,
+    }
+    bad = dict(good, id="b", params={"sigma": "sqrt(3)", "q": "1", "steps": 3})
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps({"format": "shiftdp-reference/1", "entries": [good, bad]}))
+    entries = load_suite(str(path))
+    assert [e.id for e in entries] == ["g"]
+    assert "skipped malformed entry 'b'" in capsys.readouterr().err

@@ -383,7 +383,8 @@ def _published(key: str) -> Dict[str, Any]:
         "in closed form G(sqrt(steps)·mu)")
     return _entry(
         f"published/{key}", "published", "add_remove",
-        {"q": p["q"], "sigma": p.get("sigma_text", p["sigma"]), "steps": p["steps"]},
+        {"q": p["q"], "sigma": repr(float(p["sigma"])), "steps": p["steps"],
+         **({"sigma_expr": p["sigma_text"]} if "sigma_text" in p else {})},
         {p["target"]: p["value"]}, qty, iv.lower_decimal, iv.upper_decimal, src, pub,
         relation_note=note, note=p["note"],
     )

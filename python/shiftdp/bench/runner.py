@@ -23,7 +23,17 @@ def load_suite(path: str) -> List[Entry]:
     fmt = d.get("format")
     if fmt != "shiftdp-reference/1":
         raise ValueError(f"{path}: format {fmt!r}, expected 'shiftdp-reference/1'")
-    return [Entry.from_json(e) for e in d["entries"]]
+    entries: List[Entry] = []
+    for e in d["entries"]:
+        try:
+            entry = Entry.from_json(e)
+            entry.p  # the numbers must read (decimal strings, per the format)
+        except (KeyError, TypeError, ValueError) as err:
+            # a malformed entry is reported and skipped, never a crash of the benchmark
+            print(f"[bench] skipped malformed entry {e.get('id', '?')!r}: {err}", file=sys.stderr)
+            continue
+        entries.append(entry)
+    return entries
 
 
 def delta_band(e: Entry) -> str:
