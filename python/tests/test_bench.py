@@ -39,7 +39,7 @@ def test_classify_relative_error():
     assert c["rel_error"] == pytest.approx(0.2)
     assert classify(0.55, None, 1.0, 1.1)["rel_error"] == pytest.approx(-0.5)
     assert classify(None, "x", 1.0, 1.1)["rel_error"] is None
-    assert classify(0.0, None, 0.0, 0.0) == {"status": "inside", "rel_error": 0.0, "reason": None}
+    assert classify(0.0, None, 0.0, 0.0) == {"status": "inside", "rel_error": 0.0, "reason": None, "shortfall": None}
 
 
 def test_sample_fixture_format():
@@ -114,3 +114,16 @@ def test_malformed_entry_is_skipped_not_a_crash(tmp_path, capsys):
     entries = load_suite(str(path))
     assert [e.id for e in entries] == ["g"]
     assert "skipped malformed entry 'b'" in capsys.readouterr().err
+
+
+def test_nonpositive_certified_epsilon_accepts_nonpositive_values():
+    # the certified answer "ε(δ) ≤ 0" is stored as [0, 0]: a peer's −4e-5 is a true
+    # claim there, not an unsound one; a positive value is "above"
+    assert classify(-4e-5, None, 0.0, 0.0)["status"] == "inside"
+    assert classify(1e-3, None, 0.0, 0.0)["status"] == "above"
+
+
+def test_shortfall_measures_how_far_below():
+    c = classify(0.9, None, 1.0, 1.1)
+    assert c["status"] == "unsound" and abs(c["shortfall"] - 0.1) < 1e-12
+    assert classify(1.05, None, 1.0, 1.1)["shortfall"] is None

@@ -170,7 +170,9 @@ def classify(value: Optional[float], error: Optional[str], lower: float, upper: 
     (ε, δ or an RDP value: a sound accountant answers ≥ the truth ≥ ``lower``).
 
     ``status``: ``failure`` (exception, None, NaN or ±inf — inf is safe but gives up),
-    ``unsound`` (value < lower: provably below the truth), ``inside`` (in the interval:
+    ``unsound`` (value < lower: provably below the truth; ``shortfall`` = (lower −
+    value)/|lower| says by how much), ``inside`` (in the interval, or ≤ 0 where the
+    certified answer is ε(δ) ≤ 0:
     as tight as the certificate resolves), ``above`` (sound and loose). ``rel_error`` is
     (value − upper)/upper (None on failure)."""
     if error is not None or value is None:
@@ -183,13 +185,20 @@ def classify(value: Optional[float], error: Optional[str], lower: float, upper: 
         rel = (value - upper) / abs(upper)
     else:
         rel = 0.0 if value == 0 else math.copysign(math.inf, value)
-    if value < lower:
+    if upper <= 0 and value <= 0:
+        # the certified answer is "ε(δ) ≤ 0" (δ ≥ δ(0); the reference clamps it to
+        # [0, 0]): any value ≤ 0 is a true claim, not one below the truth
+        status = "inside"
+    elif value < lower:
         status = "unsound"
     elif value <= upper:
         status = "inside"
     else:
         status = "above"
-    return {"status": status, "rel_error": rel, "reason": None}
+    shortfall = (lower - value) / abs(lower) if status == "unsound" and lower != 0 else None
+    if status == "unsound" and lower == 0:
+        shortfall = "inf"  # below a lower end of 0: no relative measure (JSON-safe)
+    return {"status": status, "rel_error": rel, "reason": None, "shortfall": shortfall}
 
 
 # -- adapters --------------------------------------------------------------------------
@@ -321,12 +330,20 @@ class DpAccountingRDP(Adapter):
         elif entry.kind == "poisson_gaussian":
             acc = RdpAccountant()
             ev = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
-        else:  # symmetrized_cp: C_p(G(μ)) is the SWOR event at σ = 1/μ in RdpAccountant's reading
+        else:
+            # symmetrized_cp: the entry is C_p(G(2/σ)) (σ relative to the add/remove
+            # sensitivity, as dp_accounting's PLD accountant reads a Gaussian under
+            # REPLACE_ONE). RdpAccountant reads the SWOR event's σ relative to the
+            # replace-one sensitivity (its q = 1 case is α/(2σ²), i.e. G(1/σ);
+            # google/differential-privacy#378), so the same quantity is its event at σ/2.
             assert p.q is not None
             n, m = _swor_sizes(p.q_text, p.q)
             acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
             ev = dp_accounting.SelfComposedDpEvent(
-                dp_accounting.SampledWithoutReplacementDpEvent(n, m, g), p.steps
+                dp_accounting.SampledWithoutReplacementDpEvent(
+                    n, m, dp_accounting.GaussianDpEvent(p.sigma / 2)
+                ),
+                p.steps,
             )
         acc.compose(ev)
         if entry.quantity == "epsilon":
@@ -539,8 +556,11 @@ def run_shiftdp(entry: Entry) -> Tuple[Optional[Tuple[float, float]], Optional[s
             assert p.q is not None and p.mu is not None
             comp: Any = shiftdp.PoissonGaussian(p.q, math.nextafter(p.mu, math.inf), count=p.steps)
         elif kind == "symmetrized_cp":
-            assert p.q is not None and p.mu is not None
-            comp = shiftdp.SubsampledGaussian(p.q, p.mu, count=p.steps)
+            # the entry is C_p(G(2/σ)) (see its relation_note), μ rounded up
+            assert p.q is not None and p.sigma is not None
+            comp = shiftdp.SubsampledGaussian(
+                p.q, math.nextafter(2.0 / p.sigma, math.inf), count=p.steps
+            )
         else:
             return None, f"shiftdp: no Python recomputation for {kind}", 0.0
         if entry.quantity == "epsilon":

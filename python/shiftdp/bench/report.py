@@ -34,6 +34,9 @@ def summarize(results: Dict[str, Any]) -> List[Dict[str, Any]]:
         rows.append({
             "peer": peer, "region": region, "n": len(rs),
             "unsound": sum(r["status"] == "unsound" for r in rs),
+            "material": sum(
+                r["status"] == "unsound" and float(r.get("shortfall") or 0) > 1e-9 for r in rs
+            ),
             "failures": sum(r["status"] == "failure" for r in rs),
             "inside": sum(r["status"] == "inside" for r in rs),
             "median_rel_error": _median(errs),
@@ -56,6 +59,9 @@ def peer_totals(results: Dict[str, Any]) -> List[Dict[str, Any]]:
             "peer": p["name"], "available": p["available"], "version": p.get("version"),
             "skipped_reason": p.get("skipped_reason"), "n": len(rs),
             "unsound": sum(r["status"] == "unsound" for r in rs),
+            "material": sum(
+                r["status"] == "unsound" and float(r.get("shortfall") or 0) > 1e-9 for r in rs
+            ),
             "failures": sum(r["status"] == "failure" for r in rs),
             "inside": sum(r["status"] == "inside" for r in rs),
             "median_rel_error": _median(errs),
@@ -79,17 +85,18 @@ def summary_markdown(results: Dict[str, Any]) -> str:
         "Classification against shiftdp's certified interval [lower, upper] of an upper-bound "
         "quantity: **unsound** = value < lower (provably below the truth); **failure** = "
         "exception, NaN or inf; rel. error = (value − upper)/upper (negative only inside the "
-        "interval or when unsound).",
+        "interval or when unsound); \"of which > 1e-9 below\" counts the unsound answers more "
+        "than 1e-9 relative below the certified lower end (the rest are f64 rounding-level).",
         "",
         "## Peers",
         "",
-        "| peer | version | runs | unsound | failures | inside | median rel. error | median time (s) | status |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "| peer | version | runs | unsound | of which > 1e-9 below | failures | inside | median rel. error | median time (s) | status |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for t in peer_totals(results):
         status = "ran" if t["available"] else f"skipped: {t['skipped_reason']}"
         lines.append(
-            f"| {t['peer']} | {t['version'] or '—'} | {t['n']} | {t['unsound']} | {t['failures']} | "
+            f"| {t['peer']} | {t['version'] or '—'} | {t['n']} | {t['unsound']} | {t['material']} | {t['failures']} | "
             f"{t['inside']} | {_g(t['median_rel_error'])} | {_g(t['median_seconds'], '.3f')} | {status} |"
         )
     lines += [
