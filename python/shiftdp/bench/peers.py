@@ -268,6 +268,29 @@ class _quiet_numpy:
             np.seterr(**self._old)
 
 
+def _dpa_event(entry: Entry) -> Any:
+    """dp_accounting's event for a ``gdp`` entry (one Gaussian at σ = 1/μ) or a
+    ``poisson_gaussian`` entry (``PoissonSampledDpEvent(q, GaussianDpEvent(σ))`` composed
+    ``steps`` times)."""
+    import dp_accounting
+
+    p = entry.p
+    assert p.sigma is not None
+    g = dp_accounting.GaussianDpEvent(p.sigma)
+    if entry.kind == "gdp":
+        return g
+    return dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
+
+
+def _dpa_answer(acc: Any, ev: Any, entry: Entry) -> float:
+    """Composes ``ev`` into the dp_accounting accountant ``acc`` and answers the entry's
+    query (ε at its δ, or δ at its ε)."""
+    acc.compose(ev)
+    if entry.quantity == "epsilon":
+        return acc.get_epsilon(entry.delta)
+    return acc.get_delta(entry.epsilon)
+
+
 def _swor_sizes(q_text: Optional[str], q: float) -> Tuple[int, int]:
     """(n, m) with m/n the entry's p exactly (from its decimal text)."""
     fr = Fraction(q_text) if q_text is not None else Fraction(q).limit_denominator(10**9)
@@ -289,20 +312,10 @@ class DpAccountingPLD(Adapter):
         import dp_accounting
         from dp_accounting.pld import PLDAccountant
 
-        p = entry.p
-        assert p.sigma is not None
         acc = PLDAccountant(
             dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=self.vdi
         )
-        g = dp_accounting.GaussianDpEvent(p.sigma)
-        if entry.kind == "gdp":
-            ev: Any = g
-        else:
-            ev = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
-        acc.compose(ev)
-        if entry.quantity == "epsilon":
-            return acc.get_epsilon(entry.delta)
-        return acc.get_delta(entry.epsilon)
+        return _dpa_answer(acc, _dpa_event(entry), entry)
 
 
 class DpAccountingRDP(Adapter):
@@ -323,32 +336,23 @@ class DpAccountingRDP(Adapter):
             assert a is not None and p.q is not None
             r = rpa._compute_rdp_poisson_subsampled_gaussian(p.q, p.sigma, [a])
             return float(r[0]) * p.steps
-        g = dp_accounting.GaussianDpEvent(p.sigma)
-        if entry.kind == "gdp":
-            acc = RdpAccountant()
-            ev: Any = g
-        elif entry.kind == "poisson_gaussian":
-            acc = RdpAccountant()
-            ev = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
-        else:
-            # symmetrized_cp: the entry is C_p(G(2/σ)) (σ relative to the add/remove
-            # sensitivity, as dp_accounting's PLD accountant reads a Gaussian under
-            # REPLACE_ONE). RdpAccountant reads the SWOR event's σ relative to the
-            # replace-one sensitivity (its q = 1 case is α/(2σ²), i.e. G(1/σ);
-            # google/differential-privacy#378), so the same quantity is its event at σ/2.
-            assert p.q is not None
-            n, m = _swor_sizes(p.q_text, p.q)
-            acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-            ev = dp_accounting.SelfComposedDpEvent(
-                dp_accounting.SampledWithoutReplacementDpEvent(
-                    n, m, dp_accounting.GaussianDpEvent(p.sigma / 2)
-                ),
-                p.steps,
-            )
-        acc.compose(ev)
-        if entry.quantity == "epsilon":
-            return acc.get_epsilon(entry.delta)
-        return acc.get_delta(entry.epsilon)
+        if entry.kind in ("gdp", "poisson_gaussian"):
+            return _dpa_answer(RdpAccountant(), _dpa_event(entry), entry)
+        # symmetrized_cp: the entry is C_p(G(2/σ)) (σ relative to the add/remove
+        # sensitivity, as dp_accounting's PLD accountant reads a Gaussian under
+        # REPLACE_ONE). RdpAccountant reads the SWOR event's σ relative to the
+        # replace-one sensitivity (its q = 1 case is α/(2σ²), i.e. G(1/σ);
+        # google/differential-privacy#378), so the same quantity is its event at σ/2.
+        assert p.q is not None
+        n, m = _swor_sizes(p.q_text, p.q)
+        acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        ev = dp_accounting.SelfComposedDpEvent(
+            dp_accounting.SampledWithoutReplacementDpEvent(
+                n, m, dp_accounting.GaussianDpEvent(p.sigma / 2)
+            ),
+            p.steps,
+        )
+        return _dpa_answer(acc, ev, entry)
 
 
 class PrvAccountant(Adapter):
