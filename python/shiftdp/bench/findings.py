@@ -134,33 +134,38 @@ def p4() -> bool:
     return holds
 
 
+def _below_certified_gdp_epsilon(label: str, v: float, delta: str) -> bool:
+    """Prints a peer's ε of 1-GDP at ``delta`` beside shiftdp's certified interval and
+    how far below its lower end it lies; True if it is below (the finding reproduces)."""
+    import shiftdp
+
+    iv = shiftdp.epsilon("1", delta)
+    print(f"{label} = {v!r}\n"
+          f"shiftdp.epsilon(1, {delta}) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
+          f"{(iv.lower - v) / iv.lower:.2e})")
+    return v < iv.lower
+
+
 def p5() -> bool:
     """dp_accounting.get_epsilon_gaussian lands (slightly) below the true ε."""
     _quiet()
-    import shiftdp
     from dp_accounting import gaussian_mechanism as gm
 
     v = float(gm.get_epsilon_gaussian(1.0, 1e-5))
-    iv = shiftdp.epsilon("1", "1e-5")
-    print(f"dp_accounting.gaussian_mechanism.get_epsilon_gaussian(sigma=1, delta=1e-5) = {v!r}\n"
-          f"shiftdp.epsilon(1, 1e-5) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
-          f"{(iv.lower - v) / iv.lower:.2e})")
-    return v < iv.lower
+    return _below_certified_gdp_epsilon(
+        "dp_accounting.gaussian_mechanism.get_epsilon_gaussian(sigma=1, delta=1e-5)", v, "1e-5"
+    )
 
 
 def p6() -> bool:
     """The scipy closed-form transcription of μ-GDP's ε(δ) lands (slightly) below the true ε."""
     _quiet()
-    import shiftdp
-
     from .peers import scipy_gdp_epsilon
 
     v = scipy_gdp_epsilon(1.0, 1e-15)
-    iv = shiftdp.epsilon("1", "1e-15")
-    print(f"scipy closed form + brentq(xtol=1e-12): ε(μ=1, δ=1e-15) = {v!r}\n"
-          f"shiftdp.epsilon(1, 1e-15) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
-          f"{(iv.lower - v) / iv.lower:.2e})")
-    return v < iv.lower
+    return _below_certified_gdp_epsilon(
+        "scipy closed form + brentq(xtol=1e-12): ε(μ=1, δ=1e-15)", v, "1e-15"
+    )
 
 
 def p7() -> bool:
@@ -183,15 +188,12 @@ def p7() -> bool:
 def p8() -> bool:
     """autodp's Gaussian mechanism ε(δ) lands (slightly) below the true ε."""
     _quiet()
-    import shiftdp
     from autodp import mechanism_zoo
 
     v = float(mechanism_zoo.GaussianMechanism(sigma=1.0).get_approxDP(1e-15))
-    iv = shiftdp.epsilon("1", "1e-15")
-    print(f"autodp GaussianMechanism(sigma=1).get_approxDP(1e-15) = {v!r}\n"
-          f"shiftdp.epsilon(1, 1e-15) certified [{iv.lower!r}, {iv.upper!r}]  (relative shortfall "
-          f"{(iv.lower - v) / iv.lower:.2e})")
-    return v < iv.lower
+    return _below_certified_gdp_epsilon(
+        "autodp GaussianMechanism(sigma=1).get_approxDP(1e-15)", v, "1e-15"
+    )
 
 
 FINDINGS: Dict[str, Finding] = {
