@@ -7,6 +7,7 @@ use std::path::PathBuf;
 fn plot(title: &str) -> Plot {
     Plot {
         title: title.into(),
+        caption: None,
         x_label: "steps t".into(),
         y_label: "μ".into(),
         series: vec![
@@ -220,6 +221,7 @@ fn plots_are_inline_svg() {
     // a plot without any finite point still renders
     let empty = Plot {
         title: "empty".into(),
+        caption: None,
         x_label: "x".into(),
         y_label: "y".into(),
         series: vec![Series::new("nothing", vec![(f64::NAN, 1.0)])],

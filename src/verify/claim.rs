@@ -475,6 +475,7 @@ fn claim_plot(claim: &Claim, entry: &check::Entry, s: &Setting, bits: u32) -> Op
     series.push(Series::new("worst exact instance", w));
     Some(Plot {
         title: "claim against steps".into(),
+        caption: None,
         x_label: "steps t".into(),
         y_label: "μ".into(),
         series,

@@ -55,6 +55,8 @@ pub use crate::plot::Series;
 pub struct Plot {
     /// Title.
     pub title: String,
+    /// A line under the title (e.g. the setting the plot is drawn at).
+    pub caption: Option<String>,
     /// x-axis label.
     pub x_label: String,
     /// y-axis label.

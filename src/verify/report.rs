@@ -69,6 +69,7 @@ pub struct ReportFiles {
 /// use shiftdp::verify::report::plot_svg;
 /// let p = Plot {
 ///     title: "μ vs steps".into(),
+///     caption: None,
 ///     x_label: "steps".into(),
 ///     y_label: "μ".into(),
 ///     series: vec![Series::new("bound", vec![(1.0, 0.5), (2.0, 0.7)])],
@@ -77,19 +78,9 @@ pub struct ReportFiles {
 /// assert!(svg.starts_with("<svg") && svg.contains("bound"));
 /// ```
 pub fn plot_svg(plot: &Plot) -> Result<String> {
-    // a trailing parenthesized part of the title (the setting) is set as the caption
-    // line under it, so that long settings never overflow the title
-    let (title, caption) = match plot
-        .title
-        .strip_suffix(')')
-        .and_then(|t| t.rsplit_once(" ("))
-    {
-        Some((t, c)) if !t.is_empty() => (t.to_string(), Some(c.to_string())),
-        _ => (plot.title.clone(), None),
-    };
     let chart = Chart {
-        title,
-        caption,
+        title: plot.title.clone(),
+        caption: plot.caption.clone(),
         x_label: plot.x_label.clone(),
         y_label: plot.y_label.clone(),
         series: plot.series.clone(),
@@ -611,11 +602,13 @@ pub fn render_markdown(run: &Run) -> String {
         if !plots.is_empty() {
             m.push_str("\n### Plots\n\n");
             for (i, (label, p)) in plots.into_iter().enumerate() {
+                let caption = p.caption.as_ref().map(|c| format!("; {}", md(c)));
                 m.push_str(&format!(
-                    "![{}](plots/{slug}-{i}.svg)\n\n*{} ({})*\n\n",
+                    "![{}](plots/{slug}-{i}.svg)\n\n*{} ({}{})*\n\n",
                     md(&p.title),
                     md(&p.title),
-                    md(label)
+                    md(label),
+                    caption.unwrap_or_default()
                 ));
             }
         }

@@ -69,6 +69,7 @@ fn run_check(
     );
     let plot = Plot {
         title: format!("{}: tightness per sampled point", entry.id),
+        caption: None,
         x_label: "sample".into(),
         y_label: "bound / worst instance".into(),
         // one ratio per sampled point: points, not a line (samples have no order)
@@ -250,10 +251,10 @@ fn mu_vs_steps_plot(result: &str, params: &Params, s: &Setting, bits: u32) -> Op
         .collect();
     Some(Plot {
         title: format!(
-            "{result}: μ against {} ({})",
-            if cyclic { "epochs" } else { "steps" },
-            at.join(" ")
+            "{result}: μ against {}",
+            if cyclic { "epochs" } else { "steps" }
         ),
+        caption: Some(at.join(" ")),
         x_label: if cyclic { "epochs E" } else { "steps t" }.into(),
         y_label: "μ".into(),
         series: vec![
