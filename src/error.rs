@@ -72,6 +72,18 @@ pub enum Error {
         /// The values that violate it.
         detail: String,
     },
+    /// A computation would need more memory than the limit allows ([`crate::memory`]).
+    #[error(
+        "{what} needs about {needed} of memory, above the memory limit of {limit} (raise it with --memory-limit SIZE or SHIFTDP_MEMORY_LIMIT, or make the job smaller)"
+    )]
+    MemoryLimit {
+        /// The computation refused.
+        what: String,
+        /// Its estimated peak memory, e.g. `7.3 GiB`.
+        needed: String,
+        /// The limit in force, e.g. `8.0 GiB`.
+        limit: String,
+    },
 }
 
 impl Error {

@@ -129,6 +129,7 @@ pub mod composition;
 pub mod decimal;
 pub mod error;
 pub mod exact;
+pub mod memory;
 pub mod plot;
 pub mod precision;
 pub mod provenance;

@@ -13,6 +13,11 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(name = "shiftdp", version, about, long_about = None)]
 struct Cli {
+    /// Memory limit of any computation whose size follows from the input (e.g. 8G,
+    /// 512M); above it the command refuses with a message instead of running out of
+    /// memory. Default: $SHIFTDP_MEMORY_LIMIT, else 8G.
+    #[arg(long = "memory-limit", global = true, value_name = "SIZE")]
+    memory_limit: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -85,6 +90,17 @@ fn main() -> ExitCode {
             };
         }
     };
+    let limit = match (&args.memory_limit, std::env::var("SHIFTDP_MEMORY_LIMIT")) {
+        (Some(s), _) => Some(("--memory-limit", s.clone())),
+        (None, Ok(s)) => Some(("SHIFTDP_MEMORY_LIMIT", s)),
+        (None, Err(_)) => None,
+    };
+    if let Some((source, s)) = limit {
+        if let Err(e) = shiftdp::memory::parse_size(&s).and_then(shiftdp::memory::set_limit_bytes) {
+            eprintln!("error: {source}: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match &args.command {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
         Command::Delta(a) => cli::conversion::run_delta(a).map(|o| emit(&o, a.json)),

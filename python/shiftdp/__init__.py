@@ -35,6 +35,7 @@ from . import _core, plot
 from ._core import (
     DomainError,
     HypothesisError,
+    MemoryLimitError,
     NotCertifiedError,
     ParameterError,
     ParseError,
@@ -89,10 +90,27 @@ __all__ = [
     "DomainError",
     "NotCertifiedError",
     "HypothesisError",
+    "MemoryLimitError",
+    "set_memory_limit",
+    "memory_limit",
     "DELTA_FLOOR",
 ]
 
 __version__ = "0.1.0"
+
+def set_memory_limit(size: Union[int, str]) -> int:
+    """Sets the process-wide memory limit of every computation whose size follows from
+    its input (``shiftdp::memory``): a byte count or a string such as ``"8G"``.
+    Above it a computation raises :class:`MemoryLimitError` naming its estimate and the
+    limit instead of exhausting memory. Default: ``SHIFTDP_MEMORY_LIMIT`` or 8 GiB.
+    Returns the limit now in force, in bytes."""
+    return _core.set_memory_limit(size)
+
+
+def memory_limit() -> int:
+    """The memory limit in force, in bytes (see :func:`set_memory_limit`)."""
+    return _core.memory_limit()
+
 
 DELTA_FLOOR: float = _core.DELTA_FLOOR
 """Smallest δ the composition engine certifies (1e-100); :func:`compose` refuses below

@@ -37,11 +37,18 @@ class NotCertifiedError(ShiftdpError):
     what: str
     reason: str
 
+class MemoryLimitError(ShiftdpError):
+    what: str
+    needed: str
+    limit: str
+
 class HypothesisError(ShiftdpError):
     result: str
     hypothesis: str
     detail: str
 
+def set_memory_limit(size: Union[int, str]) -> int: ...
+def memory_limit() -> int: ...
 def gdp_epsilon(mu: Num, delta: Num, bits: Optional[int] = None) -> Ends: ...
 def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Ends: ...
 def compose(

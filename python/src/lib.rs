@@ -83,6 +83,12 @@ create_exception!(
 );
 create_exception!(
     shiftdp,
+    MemoryLimitError,
+    ShiftdpError,
+    "A computation would need more memory than the limit (shiftdp.set_memory_limit, SHIFTDP_MEMORY_LIMIT). Attributes: what, needed, limit."
+);
+create_exception!(
+    shiftdp,
     HypothesisError,
     ShiftdpError,
     "A hypothesis of a published result fails. Attributes: result, hypothesis, detail."
@@ -126,6 +132,18 @@ fn to_py_err(e: Error) -> PyErr {
             Error::NotCertified { what, reason } => (
                 NotCertifiedError::new_err(msg),
                 vec![("what", obj(py, what)), ("reason", obj(py, reason))],
+            ),
+            Error::MemoryLimit {
+                what,
+                needed,
+                limit,
+            } => (
+                MemoryLimitError::new_err(msg),
+                vec![
+                    ("what", obj(py, what)),
+                    ("needed", obj(py, needed)),
+                    ("limit", obj(py, limit)),
+                ],
             ),
             Error::Hypothesis {
                 result,
@@ -230,6 +248,31 @@ fn interval_ends(iv: &Interval, path: &str) -> Ends {
         iv.upper,
         path.to_string(),
     )
+}
+
+/// Sets the process-wide memory limit (`shiftdp::memory`): `size` is a byte count or a
+/// string such as `"8G"`; returns the limit now in force, in bytes.
+#[pyfunction]
+fn set_memory_limit(size: Bound<'_, PyAny>) -> PyResult<u64> {
+    let bytes = if let Ok(n) = size.extract::<u64>() {
+        n
+    } else if let Ok(s) = size.extract::<String>() {
+        shiftdp::memory::parse_size(&s).map_err(to_py_err)?
+    } else {
+        return Err(to_py_err(Error::param(
+            "size",
+            size.repr().map(|r| r.to_string()).unwrap_or_default(),
+            "a byte count (int) or a size such as \"8G\"",
+        )));
+    };
+    shiftdp::memory::set_limit_bytes(bytes).map_err(to_py_err)?;
+    Ok(shiftdp::memory::limit_bytes())
+}
+
+/// The memory limit in force, in bytes.
+#[pyfunction]
+fn memory_limit() -> u64 {
+    shiftdp::memory::limit_bytes()
 }
 
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
@@ -505,6 +548,7 @@ fn error_kind(e: &Error) -> &'static str {
         Error::Domain { .. } => "DomainError",
         Error::NotCertified { .. } => "NotCertifiedError",
         Error::Hypothesis { .. } => "HypothesisError",
+        Error::MemoryLimit { .. } => "MemoryLimitError",
     }
 }
 
@@ -902,7 +946,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PrecisionError", py.get_type::<PrecisionError>())?;
     m.add("DomainError", py.get_type::<DomainError>())?;
     m.add("NotCertifiedError", py.get_type::<NotCertifiedError>())?;
+    m.add("MemoryLimitError", py.get_type::<MemoryLimitError>())?;
     m.add("HypothesisError", py.get_type::<HypothesisError>())?;
+    m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;
