@@ -95,11 +95,15 @@ fn main() -> ExitCode {
         (None, Ok(s)) => Some(("SHIFTDP_MEMORY_LIMIT", s)),
         (None, Err(_)) => None,
     };
-    if let Some((source, s)) = limit {
-        if let Err(e) = shiftdp::memory::parse_size(&s).and_then(shiftdp::memory::set_limit_bytes) {
-            eprintln!("error: {source}: {e}");
-            return ExitCode::from(2);
-        }
+    let parsed = limit.map(|(source, s)| {
+        (
+            source,
+            shiftdp::memory::parse_size(&s).and_then(shiftdp::memory::set_limit_bytes),
+        )
+    });
+    if let Some((source, Err(e))) = parsed {
+        eprintln!("error: {source}: {e}");
+        return ExitCode::from(2);
     }
     let result = match &args.command {
         Command::Epsilon(a) => cli::conversion::run_epsilon(a).map(|o| emit(&o, a.json)),
