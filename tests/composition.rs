@@ -250,3 +250,105 @@ fn full_sampling_uses_the_gaussian_closed_form() {
         );
     }
 }
+
+/// Certified δ(ε) intervals of both engines at ε values around the ε(δ) of `b`, and
+/// the ε(δ) intervals; every pair must overlap (each contains the truth).
+fn engines_overlap(c: &Composition, delta: f64, grid: Option<i32>, gdp_mu: Option<f64>) {
+    use shiftdp::composition::Engine;
+    let one = c
+        .clone()
+        .with_engine(Engine::OneShot)
+        .compose(Target::Delta(delta), grid);
+    let sq = c
+        .clone()
+        .with_engine(Engine::RepeatedSquaring)
+        .compose(Target::Delta(delta), grid);
+    let (Ok(one), Ok(sq)) = (one, sq) else {
+        // a window too large for the squaring engine's limit: nothing to compare
+        return;
+    };
+    let mut eps_points = vec![0.0, 0.25, 1.0];
+    if let (Ok(e1), Ok(e2)) = (one.epsilon(delta), sq.epsilon(delta)) {
+        assert!(
+            e1.lower <= e2.upper && e2.lower <= e1.upper,
+            "ε(δ): one-shot {e1:?} vs squaring {e2:?} ({c:?})"
+        );
+        if let Some(mu) = gdp_mu {
+            let (tl, tu) = gdp_eps(mu, delta);
+            for (name, e) in [("one-shot", e1), ("squaring", e2)] {
+                assert!(
+                    e.lower <= tu && tl <= e.upper,
+                    "{name} ε(δ) {e:?} misses G({mu}) [{tl}, {tu}]"
+                );
+            }
+        }
+        eps_points.extend([0.5 * e2.upper, e2.upper, 1.5 * e2.upper]);
+    }
+    for eps in eps_points {
+        let (a, b) = (one.delta(eps).unwrap(), sq.delta(eps).unwrap());
+        assert!(
+            a.lower <= b.upper && b.lower <= a.upper,
+            "δ({eps}): one-shot {a:?} vs squaring {b:?} ({c:?})"
+        );
+        if let Some(mu) = gdp_mu {
+            let (tl, tu) = gdp_delta(mu, eps);
+            for (name, d) in [("one-shot", a), ("squaring", b)] {
+                assert!(
+                    d.lower <= tu && tl <= d.upper,
+                    "{name} δ({eps}) {d:?} misses G({mu}) [{tl}, {tu}]"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Issue 15: the one-shot power (one forward FFT, pointwise power, one inverse FFT)
+    /// and repeated squaring give overlapping certified intervals — each contains the
+    /// truth — over random q, μ and k, for C_p(G(μ)), both Poisson directions and G(μ)
+    /// (where both must also contain the closed form G(μ√k)).
+    #[test]
+    fn one_shot_power_agrees_with_repeated_squaring(
+        q in 0.001f64..0.5, mu in 0.2f64..3.0, k in 1u64..2000, kind in 0usize..4,
+        dexp in 3i32..9,
+    ) {
+        let (comp, gdp) = match kind {
+            0 => (Component::subsampled(q, mu).unwrap(), None),
+            1 => (Component::poisson(q, mu).unwrap(), None),
+            2 => (Component::poisson(q, mu).unwrap().inverse(), None),
+            _ => {
+                let m = mu * q.sqrt();
+                (Component::gaussian(m).unwrap(), Some(m * (k as f64).sqrt()))
+            }
+        };
+        let c = Composition::new().with(comp, k).unwrap();
+        engines_overlap(&c, 10f64.powi(-dexp), Some(10), gdp);
+    }
+
+    /// Heterogeneous runs (batch size and noise changing over training) composed in one
+    /// pass agree with repeated squaring; an all-Gaussian list against its closed form.
+    #[test]
+    fn heterogeneous_one_pass_agrees_with_repeated_squaring(
+        q1 in 0.001f64..0.2, m1 in 0.3f64..2.0, k1 in 1u64..2000,
+        q2 in 0.001f64..0.2, m2 in 0.3f64..2.0, k2 in 1u64..2000,
+        m3 in 0.01f64..0.5, k3 in 1u64..50, gauss_only in proptest::bool::ANY,
+    ) {
+        if gauss_only {
+            let (a, b) = (m1 * q1.sqrt(), m2 * q2.sqrt());
+            let c = Composition::new()
+                .with(Component::gaussian(a).unwrap(), k1).unwrap()
+                .with(Component::gaussian(b).unwrap(), k2).unwrap()
+                .with(Component::gaussian(m3).unwrap(), k3).unwrap();
+            let mu = (k1 as f64 * a * a + k2 as f64 * b * b + k3 as f64 * m3 * m3).sqrt();
+            engines_overlap(&c, 1e-5, Some(10), Some(mu));
+        } else {
+            let c = Composition::new()
+                .with(Component::poisson(q1, m1).unwrap(), k1).unwrap()
+                .with(Component::poisson(q2, m2).unwrap(), k2).unwrap()
+                .with(Component::gaussian(m3).unwrap(), k3).unwrap();
+            engines_overlap(&c, 1e-5, Some(10), None);
+        }
+    }
+}

@@ -26,6 +26,19 @@ use super::pld::{Grid, SingleStep, U};
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 
+/// Percival's round-off factor for an FFT convolution of length `2^ν`, times the safety
+/// factor 4: `E_ν = 4((1+u)^{3ν+2}(1+u√5)^{3ν+1}(1+β)^{3ν} − 1)` with `u` a little over
+/// 2⁻⁵³ and twiddle accuracy `β = 2⁻⁵⁰` (see the module doc). It bounds the ℓ² error of
+/// a whole convolution (two forward transforms and one inverse), so it also bounds the
+/// relative ℓ² error of any one of those transforms, which is how
+/// [`oneshot`](super::oneshot) uses it.
+pub(crate) fn percival(nu: f64) -> f64 {
+    4.0 * ((1.0 + U).powf(3.0 * nu + 2.0)
+        * (1.0 + U * 5f64.sqrt()).powf(3.0 * nu + 1.0)
+        * (1.0 + 2f64.powi(-50)).powf(3.0 * nu)
+        - 1.0)
+}
+
 /// One side of a discretized PLD (tilted, scaled).
 #[derive(Debug, Clone)]
 pub struct Side {
@@ -147,11 +160,7 @@ impl Dist {
         inv.process(&mut z);
         let scale = 1.0 / m as f64; // exact: m is a power of two
         // FFT error bound (ℓ¹) for the packed transform
-        let e_nu = 4.0
-            * ((1.0 + U).powf(3.0 * nu + 2.0)
-                * (1.0 + U * 5f64.sqrt()).powf(3.0 * nu + 1.0)
-                * (1.0 + 2f64.powi(-50)).powf(3.0 * nu)
-                - 1.0);
+        let e_nu = percival(nu);
         let l2 = |d: &Dist| -> f64 {
             (d.pess.c.iter().map(|v| v * v).sum::<f64>()
                 + d.opt.c.iter().map(|v| v * v).sum::<f64>())
@@ -287,48 +296,50 @@ impl Dist {
     }
 }
 
-/// Suffix log-sums of one side: `L1_j = ln Σ_{i≥j} m_i`, `L2_j = ln Σ_{i≥j} m_i e^{−t_i}`.
+/// Suffix sums of one side in a scale-free form:
+/// `A_j = Σ_{i≥j} c_i e^{−λ(t_i − t_j)}` and `B_j = Σ_{i≥j} c_i e^{−(λ+1)(t_i − t_j)}`, so
+/// that `L1_j = ln Σ_{i≥j} m_i = ln A_j + s − λ t_j` and
+/// `L2_j = ln Σ_{i≥j} m_i e^{−t_i} = ln B_j + s − (λ+1) t_j`.
+///
+/// # Rounding
+/// Computed top-down by `A_j = c_j + ρ A_{j+1}`, `ρ = fl(e^{−λh})` (`|ρ̂/ρ − 1| ≤ 2u`):
+/// the term of `c_i` at distance `d = i − j` carries `≤ 3d + 1` roundings, so
+/// `Â_j ∈ A_j·[(1 − 3u)^{n+1}, (1 + 3u)^{n+1}]` up to subnormal round-off
+/// (`≤ (n + 1)·1e−320` absolute), whatever the decay; `log_err` is the resulting bound
+/// on `|ln Â_j − ln A_j|` (for `A_j` above the subnormal range).
 #[derive(Debug, Clone)]
 pub struct SidePrep {
-    l1: Vec<f64>,
-    l2: Vec<f64>,
-    /// Absolute error bound on every `L1_j`, `L2_j`.
-    al: f64,
-}
-
-fn logaddexp(a: f64, b: f64) -> f64 {
-    if a == f64::NEG_INFINITY {
-        return b;
-    }
-    if b == f64::NEG_INFINITY {
-        return a;
-    }
-    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-    hi + (lo - hi).exp().ln_1p()
+    a: Vec<f64>,
+    b: Vec<f64>,
+    /// Relative error bound of every `A_j`, `B_j`: `(1 + 3u)^{n+1} − 1`, rounded up.
+    rel: f64,
+    /// Absolute (subnormal) error bound of every `A_j`, `B_j`.
+    abs: f64,
+    ln_scale: f64,
+    lambda: f64,
 }
 
 impl SidePrep {
     fn new(s: &Side, g: &Grid, lambda: f64) -> SidePrep {
         let n = g.n;
-        let mut l1 = vec![f64::NEG_INFINITY; n + 1];
-        let mut l2 = vec![f64::NEG_INFINITY; n + 1];
-        let mut tmax: f64 = 0.0;
+        let mut a = vec![0.0; n + 1];
+        let mut b = vec![0.0; n + 1];
+        let ra = (-lambda * g.h).exp();
+        let rb = (-(lambda + 1.0) * g.h).exp();
         for j in (0..n).rev() {
-            let t = g.t(j);
-            tmax = tmax.max(t.abs());
             let c = s.c[j];
-            if c > 0.0 {
-                let lm = c.ln() + s.ln_scale - lambda * t;
-                l1[j] = logaddexp(l1[j + 1], lm);
-                l2[j] = logaddexp(l2[j + 1], lm - t);
-            } else {
-                l1[j] = l1[j + 1];
-                l2[j] = l2[j + 1];
-            }
+            a[j] = c + ra * a[j + 1];
+            b[j] = c + rb * b[j + 1];
         }
-        // each term: ln c (1 ulp, |ln c| ≤ 800), s − λt − t (4 roundings); each log-add ≤ 3U
-        let al = 8.0 * U * (s.ln_scale.abs() + (lambda + 1.0) * tmax + 800.0) + 4.0 * U * n as f64;
-        SidePrep { l1, l2, al }
+        let rel = ((3.0 * U * (n as f64 + 1.0)).exp_m1() * (1.0 + 1e-6)).max(3.0 * U);
+        SidePrep {
+            a,
+            b,
+            rel,
+            abs: (n as f64 + 1.0) * 1e-320,
+            ln_scale: s.ln_scale,
+            lambda,
+        }
     }
 
     /// `Σ_{t_j > ε} m_j (1 − e^{ε − t_j})` bounded up (`upper`) or down.
@@ -336,22 +347,47 @@ impl SidePrep {
         let n = g.n;
         let j0f = ((eps / g.h).floor() + 1.0 - g.lo as f64).max(0.0);
         let j0 = if j0f >= n as f64 { n } else { j0f as usize };
-        let (l1, l2) = (self.l1[j0], self.l2[j0]);
-        if l1 == f64::NEG_INFINITY {
+        if j0 >= n {
             return 0.0;
         }
-        // δ = e^{L1} (1 − e^{x}), x = ε + L2 − L1 < 0
-        let x = eps + l2 - l1;
-        let ax = 2.0 * self.al + 4.0 * U * (eps.abs() + l1.abs() + l2.abs() + 1.0);
-        if upper {
-            let x = (x - ax).min(0.0);
-            (l1 + self.al + 4.0 * U * (l1.abs() + 1.0)).exp() * (-x.exp_m1()) * (1.0 + 8.0 * U)
+        let (av, bv) = (self.a[j0], self.b[j0]);
+        let t = g.t(j0);
+        let (av, bv) = if upper {
+            (
+                (av + self.abs) * (1.0 + self.rel),
+                (bv - self.abs) / (1.0 + self.rel),
+            )
         } else {
-            let x = x + ax;
+            (
+                (av - self.abs) / (1.0 + self.rel),
+                (bv + self.abs) * (1.0 + self.rel),
+            )
+        };
+        if av <= 0.0 {
+            return 0.0;
+        }
+        // L1 = ln A + s − λt, L2 = ln B + s − (λ+1)t;
+        // δ = e^{L1}(1 − e^{x}), x = ε + L2 − L1 = ε − t + ln(B/A) ≤ 0
+        let l1 = av.ln() + self.ln_scale - self.lambda * t;
+        let tmax = g.top().abs().max(g.bottom().abs());
+        // round-off of ln, of the sums of logs and of λt (the suffix sums' own error is
+        // in the bracketing of A and B above)
+        let e1 = 4.0 * U * (av.ln().abs() + self.ln_scale.abs() + (self.lambda + 1.0) * tmax + 1.0);
+        let x = if bv > 0.0 {
+            (eps - t) + (bv / av).ln()
+        } else {
+            f64::NEG_INFINITY
+        };
+        let ex = 4.0 * U * (eps.abs() + t.abs() + x.abs().min(1e300) + 1.0);
+        if upper {
+            let x = (x - ex).min(0.0);
+            (l1 + e1).exp() * (-x.exp_m1()) * (1.0 + 8.0 * U)
+        } else {
+            let x = x + ex;
             if x >= 0.0 {
                 return 0.0;
             }
-            (l1 - self.al - 4.0 * U * (l1.abs() + 1.0)).exp() * (-x.exp_m1()) * (1.0 - 8.0 * U)
+            (l1 - e1).exp() * (-x.exp_m1()) * (1.0 - 8.0 * U)
         }
     }
 }

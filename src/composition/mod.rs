@@ -39,6 +39,7 @@
 //! differential privacy*, NeurIPS 2021.
 pub mod answer;
 pub mod engine;
+pub mod oneshot;
 pub mod pld;
 
 use crate::error::{Error, Result};
@@ -165,14 +166,16 @@ impl Component {
     /// The single-step discretization of this component on a grid (pessimistic and
     /// optimistic, untilted).
     pub fn single_step(&self, g: &Grid) -> pld::SingleStep {
-        pld::discretize(&self.pieces(g), g)
+        pld::discretize(&self.pieces(g, 0.0), g)
     }
-    fn pieces(&self, g: &Grid) -> pld::Pieces {
+    /// Pieces on the grid; tails of Q-mass below `cut` are treated in bulk (see
+    /// [`pld::subsampled_pieces`]).
+    fn pieces(&self, g: &Grid, cut: f64) -> pld::Pieces {
         match self {
-            Component::Gaussian { mu } => pld::kind_pieces(Kind::Gaussian(*mu), g),
-            Component::Subsampled { p, mu } => pld::kind_pieces(Kind::Symmetrized(*p, *mu), g),
-            Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g),
-            Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g),
+            Component::Gaussian { mu } => pld::kind_pieces(Kind::Gaussian(*mu), g, cut),
+            Component::Subsampled { p, mu } => pld::kind_pieces(Kind::Symmetrized(*p, *mu), g, cut),
+            Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g, cut),
+            Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g, cut),
             Component::Curve(f) => pld::curve_pieces(f),
         }
     }
@@ -207,11 +210,38 @@ pub enum Target {
     Epsilon(f64),
 }
 
+/// How the discretized PLDs are composed. Both are certified; they differ in cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// One forward FFT per distinct component, the product of powers in the Fourier
+    /// domain, one inverse FFT ([`oneshot`]): two transforms of the window length per
+    /// order, whatever the number of steps. The default.
+    #[default]
+    OneShot,
+    /// Repeated squaring of zero-padded linear convolutions ([`Dist::power`]):
+    /// `O(log k)` transforms of twice the window length per component. Kept as the
+    /// independent reference the one-shot engine is tested against.
+    RepeatedSquaring,
+}
+
 /// A list of components with repetition counts.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Composition {
     parts: Vec<(Component, u64)>,
+    engine: Engine,
 }
+
+/// Largest window (grid points) of the one-shot engine; below it the memory guard
+/// ([`crate::memory`]) decides.
+pub const MAX_POINTS_ONE_SHOT: usize = 1 << 28;
+
+/// Bytes per window point of one order of the one-shot engine, rounded up: the packed
+/// transform (16), both half-spectrum products (16) and their magnitude bounds (8),
+/// the two read-out sides (16), the single-step vectors and their tilted copies (32),
+/// the rescaled factors (16), the prepared suffix sums (32), the pieces (≤ 48).
+const ONE_SHOT_BYTES_PER_POINT: u64 = 200;
+/// The same for repeated squaring (three transforms of twice the window, sides, pieces).
+const SQUARING_BYTES_PER_POINT: u64 = 260;
 
 /// Grid parameters and error budget of one order of a composed PLD.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -262,6 +292,15 @@ impl Composition {
     pub fn new() -> Composition {
         Composition::default()
     }
+    /// The same composition computed by `engine`.
+    pub fn with_engine(mut self, engine: Engine) -> Composition {
+        self.engine = engine;
+        self
+    }
+    /// The engine used by [`Composition::compose`].
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
     /// Appends `count` copies of a component.
     ///
     /// # Errors
@@ -281,6 +320,7 @@ impl Composition {
     pub fn inverse(&self) -> Composition {
         Composition {
             parts: self.parts.iter().map(|(c, k)| (c.inverse(), *k)).collect(),
+            engine: self.engine,
         }
     }
     /// Whether every component is symmetric (then one order suffices).
@@ -353,40 +393,92 @@ impl Composition {
         {
             return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
         }
-        let mut orders = vec![];
-        let mut info = vec![];
         let comps = if self.is_symmetric() {
             vec![self.clone()]
         } else {
             vec![self.clone(), self.inverse()]
         };
-        let mut planner = FftPlanner::new();
-        for c in comps {
-            let (prep, gi) = c.compose_one(target, grid_exp, &mut planner)?;
-            orders.push(prep);
-            info.push(gi);
-        }
+        // plan both orders first: the memory guard sees the whole job before any of it
+        let plans = comps
+            .iter()
+            .map(|c| c.plan(target, grid_exp))
+            .collect::<Result<Vec<_>>>()?;
+        let per_point = match self.engine {
+            Engine::OneShot => ONE_SHOT_BYTES_PER_POINT,
+            Engine::RepeatedSquaring => SQUARING_BYTES_PER_POINT,
+        };
+        let points: u64 = plans.iter().map(|(g, _, _)| g.n as u64).sum();
+        crate::memory::check(
+            &format!(
+                "the certified composition ({points} grid points over {} order(s))",
+                plans.len()
+            ),
+            crate::memory::bytes_of(points, per_point),
+        )?;
+        let run = |(c, plan): (&Composition, &(Grid, f64, i64))| {
+            c.compose_one(*plan, target, &mut FftPlanner::new())
+        };
+        let results: Vec<(Prepared, GridInfo)> = if comps.len() == 2 {
+            let (a, b) = rayon::join(
+                || run((&comps[0], &plans[0])),
+                || run((&comps[1], &plans[1])),
+            );
+            vec![a, b]
+        } else {
+            vec![run((&comps[0], &plans[0]))]
+        };
+        let (orders, info) = results.into_iter().unzip();
         Ok(Composed { orders, info })
     }
 
     fn compose_one(
         &self,
+        (g, lambda, single_lo): (Grid, f64, i64),
         target: Target,
-        grid_exp: Option<i32>,
         planner: &mut FftPlanner<f64>,
-    ) -> Result<(Prepared, GridInfo)> {
-        let (g, lambda) = self.plan(target, grid_exp)?;
-        let mut total: Option<Dist> = None;
-        for (c, k) in &self.parts {
-            let s = pld::discretize(&c.pieces(&g), &g);
-            let d = Dist::from_single(&s, g, lambda).power(*k, planner);
-            total = Some(match total {
-                None => d,
-                Some(t) => t.compose(&d, planner),
-            });
-        }
-        let Some(d) = total else {
-            return Err(Error::param("components", "none", "give at least one"));
+    ) -> (Prepared, GridInfo) {
+        let d = match self.engine {
+            Engine::OneShot => {
+                // tails of Q-mass below δ·1e-20 per step in total are treated in bulk
+                let d_t = match target {
+                    Target::Delta(d) => d,
+                    Target::Epsilon(_) => DELTA_FLOOR,
+                };
+                let n = self.total_count().max(1) as f64;
+                let cut = (1e-20 * d_t / n).max(1e-300);
+                // the single steps on a window of the same length that holds their own
+                // support (the result's window may start far above it)
+                let gs = Grid {
+                    h: g.h,
+                    lo: single_lo.max(-(g.n as i64) / 2),
+                    n: g.n,
+                };
+                let singles: Vec<(Dist, u64)> = self
+                    .parts
+                    .iter()
+                    .map(|(c, k)| {
+                        let s = pld::discretize(&c.pieces(&gs, cut), &gs);
+                        (Dist::from_single(&s, gs, lambda), *k)
+                    })
+                    .collect();
+                let refs: Vec<(&Dist, u64)> = singles.iter().map(|(d, k)| (d, *k)).collect();
+                oneshot::power_product(&refs, g.lo, planner)
+            }
+            Engine::RepeatedSquaring => {
+                let mut total: Option<Dist> = None;
+                for (c, k) in &self.parts {
+                    let s = pld::discretize(&c.pieces(&g, 0.0), &g);
+                    let d = Dist::from_single(&s, g, lambda).power(*k, planner);
+                    total = Some(match total {
+                        None => d,
+                        Some(t) => t.compose(&d, planner),
+                    });
+                }
+                // `compose` refuses an empty composition before planning
+                total.unwrap_or_else(|| {
+                    Dist::from_single(&pld::discretize(&pld::Pieces::default(), &g), g, lambda)
+                })
+            }
         };
         let prep = d.prepare();
         let gi = GridInfo {
@@ -399,12 +491,14 @@ impl Composition {
             fft_error_opt: d.opt.err,
             infinity_mass: d.pess.inf,
         };
-        Ok((prep, gi))
+        (prep, gi)
     }
 
     /// Chooses the grid and the tilt from a coarse pessimistic discretization
     /// (Chernoff / Rényi estimates; no rigor needed, any choice is valid).
-    fn plan(&self, target: Target, grid_exp: Option<i32>) -> Result<(Grid, f64)> {
+    /// Returns the window, the tilt and the grid index where the single steps' window
+    /// starts (the one-shot engine's; the squaring engine uses the window itself).
+    fn plan(&self, target: Target, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
         let h0 = 2f64.powi(-6);
         let w0 = 64.0;
         let g0 = Grid {
@@ -415,7 +509,7 @@ impl Composition {
         // cumulant generating functions K_i(λ) = ln Σ m_j e^{λ t_j}
         let mut singles = vec![];
         for (c, k) in &self.parts {
-            let s = pld::discretize(&c.pieces(&g0), &g0);
+            let s = pld::discretize(&c.pieces(&g0, 0.0), &g0);
             singles.push((s.pess, *k as f64));
         }
         let t_of = |lam: f64| -> f64 {
@@ -473,6 +567,51 @@ impl Composition {
             .min(-12.0 * var / mean.max(0.05))
             .min(-1.0)
             .max(-(b_est.abs() + 64.0));
+        let a_floor = a_est;
+        // the one-shot engine bounds the tilted mass outside the window by Chernoff
+        // instead of moving it exactly, and its cost is the window's length: the window
+        // is ten tilted standard deviations either side of the tilted mean (at the tilt
+        // actually used), widened to hold the target ε (δ(ε) below the window stays an
+        // upper bound, only a looser one)
+        let (a_est, b_est) = match self.engine {
+            Engine::RepeatedSquaring => (a_est, b_est),
+            Engine::OneShot => {
+                let mut lam = lam_star.min(600.0 / (b_est - a_est));
+                let mut win = (a_est, b_est);
+                for _ in 0..3 {
+                    // Chernoff on the tilted coarse PLD: tilted mass above T and below B
+                    // at most e^{−30} of the total
+                    let t0 = t_of(lam);
+                    let top = lams
+                        .iter()
+                        .map(|&th| (t_of(lam + th) - t0 + 30.0) / th)
+                        .fold(f64::INFINITY, f64::min);
+                    let bottom = lams
+                        .iter()
+                        .map(|&th| (t0 - t_of(lam - th) - 30.0) / th)
+                        .filter(|b| b.is_finite())
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let want_lo = match target {
+                        Target::Delta(_) => e_est - 2.0 - 0.05 * e_est.abs(),
+                        Target::Epsilon(e) => e - 1.0,
+                    };
+                    // and the untilted tail above the top at most δ·1e−10 (b_est)
+                    let top = if top.is_finite() {
+                        (top + 1.0).max(b_est)
+                    } else {
+                        b_est
+                    };
+                    let bottom = bottom.min(want_lo).max(a_est).min(top - 2.0);
+                    win = (bottom, top);
+                    let next = lam_star.min(600.0 / (top - bottom));
+                    if next.to_bits() == lam.to_bits() {
+                        break;
+                    }
+                    lam = next;
+                }
+                win
+            }
+        };
         let k = self.total_count() as f64;
         let e = match grid_exp {
             Some(e) => e,
@@ -488,30 +627,45 @@ impl Composition {
         // the window in f64 first: a huge target (ε = 1e308) or window must be refused,
         // not overflow the integer grid (found by the CLI fuzzer)
         let n_f = (b_est / h).ceil() - (a_est / h).floor() + 1.0;
-        let n = if n_f.is_finite() && n_f <= MAX_POINTS as f64 {
+        let max_points = match self.engine {
+            Engine::OneShot => MAX_POINTS_ONE_SHOT,
+            Engine::RepeatedSquaring => MAX_POINTS,
+        };
+        let n = if n_f.is_finite() && n_f <= max_points as f64 {
             (hi - lo + 1) as usize
         } else {
             usize::MAX
         };
-        if n > MAX_POINTS && (n_f.is_nan() || n_f >= 1e12) {
+        if n > max_points && (n_f.is_nan() || n_f >= 1e12) {
             return Err(Error::NotCertified {
                 what: "composition".into(),
                 reason: format!(
-                    "the privacy-loss window [{a_est:.3e}, {b_est:.3e}] the query needs (about {n_f:.1e} grid points) is far beyond the engine's {MAX_POINTS} points"
+                    "the privacy-loss window [{a_est:.3e}, {b_est:.3e}] the query needs (about {n_f:.1e} grid points) is far beyond the engine's {max_points} points"
                 ),
             });
         }
-        if n > MAX_POINTS {
+        if n > max_points {
             return Err(Error::NotCertified {
                 what: "composition".into(),
                 reason: format!(
-                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n} points > {MAX_POINTS}; use a coarser grid"
+                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n} points > {max_points}; use a coarser grid"
                 ),
             });
         }
         // keep the tilt within the f64 range over the window
         let lambda = lam_star.min(600.0 / (b_est - a_est));
-        Ok((Grid { h, lo, n }, lambda))
+        // the one-shot engine's cyclic window is a power of two: the extra points go
+        // below the window as far as the squaring engine's bottom would reach (more ε
+        // answered tightly), the rest above it (which only shrinks the aliasing bound)
+        let (lo, n) = match self.engine {
+            Engine::OneShot => {
+                let m = n.next_power_of_two();
+                let room = ((lo as f64 - a_floor / h).max(0.0) as usize).min(m - n);
+                (lo - room as i64, m)
+            }
+            Engine::RepeatedSquaring => (lo, n),
+        };
+        Ok((Grid { h, lo, n }, lambda, (a_floor / h).floor() as i64))
     }
 }
 

@@ -207,8 +207,30 @@ pub(crate) enum Kind {
     Add(f64, f64),
 }
 
-/// Gaussian PLD pieces on the window.
-pub(crate) fn gaussian_pieces(mu: f64, g: &Grid) -> Pieces {
+/// `z` with `Φ(−z) ≤ cut` (Chernoff: `Φ(−z) ≤ e^{−z²/2}`), the tail the discretization
+/// may treat in bulk; `∞` for `cut = 0`.
+pub(crate) fn cut_z(cut: f64) -> f64 {
+    if cut > 0.0 && cut < 1.0 {
+        (-2.0 * cut.ln()).sqrt()
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// A piece whose whole Q-mass `hi` the pessimistic scheme puts at grid index `j` (its
+/// losses lie at or below `t_j`) and the optimistic scheme drops: a bulk tail.
+fn tail_at(j: i64, hi: f64) -> Piece {
+    Piece {
+        q: Mass { lo: 0.0, hi },
+        p: Mass { lo: 0.0, hi: 1.0 },
+        bin: Some(j - 1),
+    }
+}
+
+/// Gaussian PLD pieces on the window. Grid cells whose Q-mass is certainly below `cut`
+/// in bulk (beyond `μ²/2 ± μ·cut_z(cut)`) are not resolved: the mass below goes
+/// (pessimistically) to the first resolved point, the mass above to `+∞`.
+pub(crate) fn gaussian_pieces(mu: f64, g: &Grid, cut: f64) -> Pieces {
     let mut out = Pieces::default();
     if mu == 0.0 {
         out.pieces.push(Piece {
@@ -224,13 +246,26 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid) -> Pieces {
         let dz = 8.0 * U * (t.abs() + m + 1.0) / mu + 4.0 * U * v.abs();
         cdf(v, dz)
     };
-    let mut qa = z(g.bottom(), -m);
-    let mut pa = z(g.bottom(), m);
-    out.below = Some(Mass {
-        lo: 0.0,
-        hi: (qa.lower + qa.lower_err).min(1.0),
-    });
-    for i in 0..g.n - 1 {
+    let zc = cut_z(cut);
+    let (i0, i1) = if zc.is_finite() {
+        let a = ((m - mu * zc) / g.h).floor() as i64 - g.lo;
+        let b = ((m + mu * zc) / g.h).ceil() as i64 - g.lo;
+        (
+            a.clamp(0, g.n as i64 - 1) as usize,
+            b.clamp(0, g.n as i64 - 1) as usize,
+        )
+    } else {
+        (0, g.n - 1)
+    };
+    let mut qa = z(g.t(i0), -m);
+    let mut pa = z(g.t(i0), m);
+    let below = (qa.lower + qa.lower_err).min(1.0);
+    if i0 == 0 {
+        out.below = Some(Mass { lo: 0.0, hi: below });
+    } else {
+        out.pieces.push(tail_at(g.lo + i0 as i64, below));
+    }
+    for i in i0..i1 {
         let t1 = g.t(i + 1);
         let qb = z(t1, -m);
         let pb = z(t1, m);
@@ -242,7 +277,16 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid) -> Pieces {
         qa = qb;
         pa = pb;
     }
-    out.above = Some(Mass::new(qa.upper, qa.upper_err));
+    let above = Mass::new(qa.upper, qa.upper_err);
+    out.above = Some(if i1 == g.n - 1 {
+        above
+    } else {
+        // not above the window top: only the pessimistic +∞ is sound
+        Mass {
+            lo: 0.0,
+            hi: above.hi,
+        }
+    });
     out
 }
 
@@ -301,17 +345,41 @@ fn fp_tail(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
     )
 }
 
-/// Pieces of `f_p` (remove), `f_p⁻¹` (add) or `C_p(G(μ))` (symmetrized).
-pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
+/// Pieces of `f_p` (remove), `f_p⁻¹` (add) or `C_p(G(μ))` (symmetrized). Losses whose
+/// tail Q-mass is certainly below `cut` in bulk (the f_p branch beyond
+/// `x(ℓ) > μ + cut_z(cut)`, the mirror beyond `x > cut_z(cut)`) are not resolved: the
+/// pessimistic scheme moves them up (the upper tail to `+∞`), the optimistic drops them.
+pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
     let (p, mu, remove_side, add_side, atom) = match kind {
         Kind::Remove(p, mu) => (p, mu, true, false, false),
         Kind::Add(p, mu) => (p, mu, false, true, false),
         Kind::Symmetrized(p, mu) => (p, mu, true, true, true),
-        Kind::Gaussian(mu) => return gaussian_pieces(mu, g),
+        Kind::Gaussian(mu) => return gaussian_pieces(mu, g, cut),
     };
     if p == 0.0 || mu == 0.0 {
-        return gaussian_pieces(0.0, g);
+        return gaussian_pieces(0.0, g, cut);
     }
+    let zc = cut_z(cut);
+    // ℓ(x) = ln(1 − p + p e^{μx − μ²/2}) at x = μ + z_c (remove) and x = z_c (mirror)
+    let loss_at = |x: f64| (p * (mu * x - 0.5 * mu * mu).exp() - p).ln_1p();
+    let (j_cut_hi, j_cut_lo) = if zc.is_finite() {
+        let a = loss_at(mu + zc);
+        let b = loss_at(zc);
+        (
+            if a.is_finite() {
+                (a / g.h).ceil() as i64
+            } else {
+                i64::MAX / 4
+            },
+            if b.is_finite() {
+                -((b / g.h).ceil() as i64)
+            } else {
+                i64::MIN / 4
+            },
+        )
+    } else {
+        (i64::MAX / 4, i64::MIN / 4)
+    };
     let mut out = Pieces::default();
     let ln1p = (-p).ln_1p(); // ln(1 − p) (≤ 0)
     let sym = atom;
@@ -322,7 +390,8 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
         } else {
             ((ln1p / g.h).floor() as i64).max(g.lo)
         };
-        let jtop = g.lo + g.n as i64 - 1;
+        let jwin = g.lo + g.n as i64 - 1;
+        let jtop = jwin.min(j_cut_hi.max(j0 + 1));
         if j0 < jtop {
             let mut ea = fp_edge(j0 as f64 * g.h, p, mu);
             if !sym && g.lo as f64 * g.h > ln1p {
@@ -347,7 +416,12 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
                 ea = eb;
             }
             let (m, _) = fp_tail(&ea, p);
-            out.above = Some(m);
+            out.above = Some(if jtop == jwin {
+                m
+            } else {
+                // cut before the window top: only the pessimistic +∞ is sound
+                Mass { lo: 0.0, hi: m.hi }
+            });
         }
     }
     // Add side: mirror image; an f_p bin of losses [a, b] gives losses [−b, −a].
@@ -362,7 +436,8 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
         // mirrored bin [t_{j}, t_{j+1}] ↔ f_p bin [−t_{j+1}, −t_j]
         let mut eb = fp_edge(-(jtop as f64) * g.h, p, mu);
         let mut j = jtop;
-        while j > g.lo {
+        let jlow = g.lo.max(j_cut_lo.min(jtop - 1));
+        while j > jlow {
             let ea = fp_edge(-((j - 1) as f64) * g.h, p, mu);
             // f_p bin of losses [−t_j, −t_{j−1}]: edges eb (at −t_j) and ea (at −t_{j−1})
             let (m, pp) = fp_bin(&eb, &ea, p);
@@ -374,12 +449,16 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid) -> Pieces {
             eb = ea;
             j -= 1;
         }
-        // below the window: f_p losses > −bottom: Q-mass = P(X > x(−bottom))
+        // below the window (or the cut): f_p losses > −t_j: Q-mass = P(X > x(−t_j))
         let (_, pt) = fp_tail(&eb, p);
-        out.below = Some(Mass {
-            lo: 0.0,
-            hi: out.below.map_or(0.0, |b| b.hi) + pt.hi,
-        });
+        if j == g.lo {
+            out.below = Some(Mass {
+                lo: 0.0,
+                hi: out.below.map_or(0.0, |b| b.hi) + pt.hi,
+            });
+        } else {
+            out.pieces.push(tail_at(j, pt.hi));
+        }
         if !sym && jmax > g.lo + g.n as i64 - 1 {
             // mirror losses above the top: f_p losses in (ln(1−p), −top): P-mass there
             let et = fp_edge(-g.top(), p, mu);
@@ -599,11 +678,12 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
     }
 }
 
-/// Single-step pieces of a closed-form kind.
-pub(crate) fn kind_pieces(kind: Kind, g: &Grid) -> Pieces {
+/// Single-step pieces of a closed-form kind; `cut` as in [`subsampled_pieces`] (0: resolve
+/// every cell of the window).
+pub(crate) fn kind_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
     match kind {
-        Kind::Gaussian(mu) => gaussian_pieces(mu, g),
-        k => subsampled_pieces(k, g),
+        Kind::Gaussian(mu) => gaussian_pieces(mu, g, cut),
+        k => subsampled_pieces(k, g, cut),
     }
 }
 
@@ -629,7 +709,7 @@ mod tests {
             Kind::Remove(0.1, 1.0),
             Kind::Add(0.1, 1.0),
         ] {
-            let s = discretize(&kind_pieces(kind, &g), &g);
+            let s = discretize(&kind_pieces(kind, &g, 0.0), &g);
             let tp: f64 = s.pess.iter().sum::<f64>() + s.pess_inf;
             let to: f64 = s.opt.iter().sum::<f64>() + s.opt_inf;
             assert!((1.0 - 1e-15..1.0 + 1e-9).contains(&tp), "{kind:?}: {tp}");
@@ -641,7 +721,7 @@ mod tests {
     fn symmetrized_atom_mass() {
         // Q-mass at loss 0 of C_p(G(μ)) is (1−p)(Φ(μ/2) − Φ(−μ/2)); pieces at bin 0 of
         // equal q and p carry it
-        let pcs = subsampled_pieces(Kind::Symmetrized(0.2, 1.0), &grid());
+        let pcs = subsampled_pieces(Kind::Symmetrized(0.2, 1.0), &grid(), 0.0);
         let a = pcs
             .pieces
             .iter()

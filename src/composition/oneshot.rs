@@ -1,0 +1,800 @@
+//! One-shot composition: one forward FFT per distinct component, the product of powers
+//! `∏ᵢ X̂ᵢ^{kᵢ}` in the Fourier domain, and one inverse FFT — with certified bounds on
+//! the round-off of every step and on the aliasing of the cyclic convolution.
+//!
+//! Repeated squaring ([`Dist::power`]) needs `2⌈log₂ k⌉` zero-padded convolutions of
+//! length `2n` for `k` steps; this needs two transforms of length `M = n` (the window
+//! itself, a power of two) per order, whatever `k`. It is what makes 10⁶-step runs
+//! affordable (issue 15). The proof is `proofs/composition-one-shot.md`; the symbols
+//! below are the ones used there.
+//!
+//! # Formula
+//! Every factor is a side of a [`Dist`] on the same grid `t_r = (lo + r)h`,
+//! `r = 0, …, M−1`, with the same tilt λ: tilted values `cᵢ` (rescaled here to
+//! `Σ cᵢ = 1`, log scale `sᵢ`). The composition of `kᵢ` copies of every factor is the
+//! linear convolution `c = ∗ᵢ cᵢ^{∗kᵢ}` with log scale `s = Σ kᵢ sᵢ`, supported on the
+//! losses `N lo h + I h`, `N = Σ kᵢ`. Its DFT is `∏ᵢ Cᵢ^{kᵢ}`; the inverse DFT of length
+//! `M` returns the *cyclic* sum `z_r = Σ_{I ≡ r − (N−1)lo (mod M)} c(I)`, i.e. the
+//! window value plus the mass of `c` that lies above the window top `T = (lo + M)h` or
+//! below its bottom `B = lo·h`, wrapped around.
+//!
+//! # Errors accounted for (all in ℓ¹, tilted units)
+//! 1. **Forward FFT** (Percival's bound, [`percival`]): `‖X̂ − X‖₂ ≤ √M ‖x‖₂ E`, plus
+//!    `√M (errₐ + err_b)` for the factor's own ℓ¹ error; unpacking the two real
+//!    sides from one complex transform adds `2u‖Â‖₂`. Call the total `eₐ`.
+//! 2. **Powers**: `|Â^k − A^k| ≤ k R^{k−1} |Â − A|` with `R ≥ max(|Â_j|, |A_j|)`,
+//!    `R = Σ cᵢ + errᵢ + eₐ` (`|A_j| ≤ ‖a‖₁`); over factors
+//!    `‖∏Âᵢ^{kᵢ} − ∏Aᵢ^{kᵢ}‖₂ ≤ (∏ max(Rᵢ, 1)^{kᵢ}) Σ kᵢ eₐᵢ`.
+//! 3. **Multiplication round-off**: each complex product has relative error
+//!    `≤ γ = √5 u` (Brent, Percival, Zimmermann 2007; no FMA); a monomial of degree `N`
+//!    computed by any sequence of products carries `≤ (1+γ)^{N−1} − 1` (induction on
+//!    the degree), plus `N·2⁻¹⁰⁶⁰` absolute for the subnormal range. Frequencies whose
+//!    certified magnitude bound `∏(|Âᵢ| + eₐᵢ)^{kᵢ}` is below `e^{−690}` are set to 0
+//!    (error `≤ e^{−690}∏max(Rᵢ,1)^{kᵢ}` each).
+//! 4. **Inverse FFT**: `‖ẑ − z‖₁ ≤ √M‖ẑ − z‖₂ ≤ ‖Ẑ‖₂ E + ‖Ẑ − Z‖₂` (the `1/M` scaling is
+//!    exact).
+//! 5. **Aliasing** (Chernoff): with `Wᵢ(θ) = ln Σ_r cᵢ,r e^{θ t_r}` (+ its ℓ¹ error at
+//!    the extreme loss), the tilted mass of `c` at losses `≥ T` is at most
+//!    `exp(Σ kᵢ Wᵢ(θ) − θT)` and below `B` at most `exp(Σ kᵢ Wᵢ(−θ) + θB)`, for every
+//!    `θ > 0`. The *optimistic* side subtracts both (its wrapped copies are extra mass,
+//!    each worth at most its own tilted mass at any window position above it, and at
+//!    most `e^{λ(t_r − t)} ≤ …` — see the proof: the bound `‖alias‖₁` enters exactly as
+//!    an ℓ¹ error). The *pessimistic* side keeps the wrapped copies (extra non-negative
+//!    mass only raises δ), moves the true mass above `T` to `+∞`
+//!    (`e^{s − λT}·exp(Σ kᵢWᵢ(θ) − θT)` untilted) and puts a bound on the true mass
+//!    below `B` at the bottom point (`exp(Σ kᵢ Wᵢ(−θ′) + θ′B)` in tilted units,
+//!    `θ′ ≥ λ`), so that δ(ε) stays an upper bound below the window too.
+//! 6. **Masses at +∞**: pessimistic `Σ kᵢ mᵢ,∞` (union bound), optimistic
+//!    `1 − ∏(1 − mᵢ,∞)^{kᵢ}` rounded down.
+//!
+//! # References
+//! C. Percival, *Rapid multiplication modulo the sum and difference of highly
+//! composite numbers*, Math. Comp. 72 (2003); R. Brent, C. Percival, P. Zimmermann,
+//! *Error bounds on complex floating-point multiplication*, Math. Comp. 76 (2007);
+//! A. Koskela, J. Jälkö, A. Honkela, *Computing tight differential privacy guarantees
+//! using FFT*, AISTATS 2020 (one-shot exponentiation with aliasing bounds).
+use super::engine::{Dist, Side, percival};
+use super::pld::{Grid, U};
+use rustfft::FftPlanner;
+use rustfft::num_complex::Complex;
+
+type C64 = Complex<f64>;
+
+/// Relative error of one complex multiplication (textbook formula, no FMA): `√5·u`
+/// (Brent–Percival–Zimmermann), with `U` a little over 2⁻⁵³.
+const GAMMA: f64 = 2.236_068 * U;
+/// Frequencies certainly below `e^{LN_ZERO}` are set to 0.
+const LN_ZERO: f64 = -690.0;
+/// Absolute round-off of one multiplication in the subnormal range (2⁻¹⁰⁶⁰ > 8·2⁻¹⁰⁷⁴).
+const UNDERFLOW: f64 = 1e-319;
+
+/// A side rescaled to unit sum, with its support `[first, last]`.
+struct Unit {
+    c: Vec<f64>,
+    ln_scale: f64,
+    /// ℓ¹ error in the rescaled units (both kinds below).
+    err: f64,
+    /// The part of `err` that is an arbitrary ℓ¹ vector (the side's own error).
+    err_abs: f64,
+    /// The part that is relative to each value (the rescaling's round-off).
+    rel: f64,
+    inf: f64,
+    /// Upper bound on `Σ c`.
+    sum_up: f64,
+    first: usize,
+    last: usize,
+}
+
+impl Unit {
+    fn new(s: &Side) -> Unit {
+        let n = s.c.len();
+        let sum: f64 = s.c.iter().sum();
+        let first = s.c.iter().position(|&v| v > 0.0).unwrap_or(0);
+        let last = s.c.iter().rposition(|&v| v > 0.0).unwrap_or(0);
+        if !(sum > 0.0 && sum.is_finite()) {
+            return Unit {
+                c: vec![0.0; n],
+                ln_scale: s.ln_scale,
+                err: s.err,
+                err_abs: s.err,
+                rel: 0.0,
+                inf: s.inf,
+                sum_up: 0.0,
+                first,
+                last,
+            };
+        }
+        let inv = 1.0 / sum;
+        let c: Vec<f64> = s.c.iter().map(|v| v * inv).collect();
+        let ln_sum = sum.ln();
+        // c′e^{s′} = c e^{s} up to the rounding of 1/Σ, of each product and of s + ln Σ
+        // (|Δs′| ≤ 2U(|s| + |ln Σ|) + U|ln Σ|): relative ≤ 8U(1 + |s| + |ln Σ|)
+        let rel = 8.0 * U * (1.0 + s.ln_scale.abs() + ln_sum.abs());
+        // recursive summation: Σ c′ ≤ (1 + (n + 4)U)
+        let sum_up = 1.0 + (n as f64 + 4.0) * U;
+        Unit {
+            c,
+            ln_scale: s.ln_scale + ln_sum,
+            err: s.err * inv * (1.0 + 4.0 * U) + rel * sum_up,
+            err_abs: s.err * inv * (1.0 + 4.0 * U),
+            rel,
+            inf: s.inf,
+            sum_up,
+            first,
+            last,
+        }
+    }
+
+    /// The support `[first, last]` with `ln c` precomputed, for the aliasing bounds.
+    fn support(&self) -> Support {
+        let lnc = if self.sum_up > 0.0 && self.last >= self.first {
+            self.c[self.first..=self.last]
+                .iter()
+                .map(|&v| if v > 0.0 { v.ln() } else { f64::NEG_INFINITY })
+                .collect()
+        } else {
+            vec![]
+        };
+        Support {
+            first: self.first,
+            lnc,
+            err: self.err_abs,
+            rel: self.rel,
+        }
+    }
+}
+
+/// The support of a [`Unit`] with `ln c` (what the aliasing bounds need).
+struct Support {
+    first: usize,
+    lnc: Vec<f64>,
+    /// Arbitrary ℓ¹ error (placed at the window end in the direction of θ).
+    err: f64,
+    /// Relative error of every value.
+    rel: f64,
+}
+
+impl Support {
+    /// Upper bound on `W(θ) = ln((1 + rel)Σ_r c_r e^{θ t_r} + err·e^{θ t_ext})`, `t_ext`
+    /// the window end in the direction of θ (the arbitrary ℓ¹ error may sit anywhere).
+    fn log_mgf_up(&self, g: &Grid, theta: f64) -> f64 {
+        let t_ext = if theta >= 0.0 { g.top() } else { g.bottom() };
+        let term = |i: usize, l: f64| l + theta * g.t(self.first + i);
+        let mut mx = f64::NEG_INFINITY;
+        for (i, &l) in self.lnc.iter().enumerate() {
+            if l > f64::NEG_INFINITY {
+                mx = mx.max(term(i, l));
+            }
+        }
+        let le = if self.err > 0.0 {
+            self.err.ln() + theta * t_ext
+        } else {
+            f64::NEG_INFINITY
+        };
+        mx = mx.max(le);
+        if mx == f64::NEG_INFINITY {
+            return f64::NEG_INFINITY;
+        }
+        let mut s = 0.0;
+        for (i, &l) in self.lnc.iter().enumerate() {
+            if l > f64::NEG_INFINITY {
+                s += (term(i, l) - mx).exp();
+            }
+        }
+        s *= 1.0 + self.rel;
+        if le > f64::NEG_INFINITY {
+            s += (le - mx).exp();
+        }
+        let terms = (self.lnc.len() + 1) as f64;
+        // each term: ln c (|ln c| ≤ 750), θt, two subtractions and exp: relative
+        // ≤ 8U(|ln c| + |θt| + |mx| + 1); the sum (terms)·U; the final ln and addition
+        let tmax = g.top().abs().max(g.bottom().abs());
+        let margin = 8.0 * U * (750.0 + (theta * tmax).abs() + mx.abs() + 1.0)
+            + 2.0 * terms * U
+            + 4.0 * U * (mx.abs() + 1.0);
+        mx + s.ln() + margin
+    }
+}
+
+/// `z^k` by binary powering (`k ≥ 1`): every product is of two computed monomials.
+fn cpow(z: C64, mut k: u64) -> C64 {
+    let mut acc = C64::new(1.0, 0.0);
+    let mut base = z;
+    loop {
+        if k & 1 == 1 {
+            acc *= base;
+        }
+        k >>= 1;
+        if k == 0 {
+            return acc;
+        }
+        base = base * base;
+    }
+}
+
+/// Full-spectrum ℓ² norm of a half spectrum (`j = 0` and `j = M/2` once, others twice),
+/// rounded up.
+fn half_norm(v: &[C64]) -> f64 {
+    let last = v.len() - 1;
+    let s: f64 = v
+        .iter()
+        .enumerate()
+        .map(|(j, z)| {
+            let w = if j == 0 || j == last { 1.0 } else { 2.0 };
+            w * z.norm_sqr()
+        })
+        .sum();
+    (s * (1.0 + (2.0 * v.len() as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U)
+}
+
+/// One of the two sides' running product in the Fourier domain.
+struct Acc {
+    /// `∏ Âᵢ^{kᵢ}` on the half spectrum.
+    z: Vec<C64>,
+    /// Upper bound on `ln ∏(|Âᵢ| + eₐᵢ)^{kᵢ}` so far; `−∞` once set to 0.
+    ln_bound: Vec<f64>,
+    /// `Σ kᵢ eₐᵢ`.
+    sens: f64,
+    /// `Σ kᵢ ln max(Rᵢ, 1)`, rounded up.
+    ln_rfac: f64,
+    /// `Σ kᵢ sᵢ`.
+    ln_scale: f64,
+    /// Bound on `|Σ kᵢ sᵢ|` round-off.
+    ln_scale_err: f64,
+    /// Pessimistic `Σ kᵢ mᵢ,∞`.
+    inf_union: f64,
+    /// `Σ kᵢ ln(1 − mᵢ,∞)` (for the optimistic `1 − ∏(1 − mᵢ,∞)^{kᵢ}`).
+    ln_keep: f64,
+    /// Number of frequencies set to 0.
+    zeroed: usize,
+}
+
+impl Acc {
+    fn new(half: usize) -> Acc {
+        Acc {
+            z: vec![C64::new(1.0, 0.0); half],
+            ln_bound: vec![0.0; half],
+            sens: 0.0,
+            ln_rfac: 0.0,
+            ln_scale: 0.0,
+            ln_scale_err: 0.0,
+            inf_union: 0.0,
+            ln_keep: 0.0,
+            zeroed: 0,
+        }
+    }
+
+    /// Updates the magnitude bounds with one factor (`|Â_j| + e` per frequency, `k`
+    /// copies), sets the frequencies certainly below `e^{LN_ZERO}` to 0, and returns the
+    /// others (the survivors).
+    fn prune(&mut self, a: &[C64], e: f64, k: u64) -> Vec<usize> {
+        let kf = k as f64;
+        let mut keep = vec![];
+        // a frequency with no bound yet (ln_bound = 0) is zeroed when |Â| + e is below
+        // e^{LN_ZERO/k}; testing |Â|² against a slightly smaller threshold first saves a
+        // logarithm per frequency (the test below decides, the fast path only skips)
+        let fast = (LN_ZERO / kf).exp() * (1.0 - 1e-6) - e;
+        let fast2 = if fast > 0.0 { fast * fast } else { -1.0 };
+        for (j, &aj) in a.iter().enumerate() {
+            if self.ln_bound[j] == f64::NEG_INFINITY {
+                continue;
+            }
+            if self.ln_bound[j] == 0.0 && aj.norm_sqr() * (1.0 + 16.0 * U) < fast2 {
+                // |Â| + e < e^{LN_ZERO/k}(1 − 1e−6): ln bound < LN_ZERO with room for
+                // the margins of the exact test
+                self.ln_bound[j] = f64::NEG_INFINITY;
+                self.z[j] = C64::new(0.0, 0.0);
+                self.zeroed += 1;
+                continue;
+            }
+            let m = aj.norm() * (1.0 + 4.0 * U) + e;
+            let lm = m.ln();
+            let lm = lm + 4.0 * U * (lm.abs() + 1.0);
+            self.ln_bound[j] += kf * lm * (1.0 + 4.0 * U) + 4.0 * U;
+            if self.ln_bound[j] < LN_ZERO {
+                self.ln_bound[j] = f64::NEG_INFINITY;
+                self.z[j] = C64::new(0.0, 0.0);
+                self.zeroed += 1;
+            } else {
+                keep.push(j);
+            }
+        }
+        keep
+    }
+
+    /// Multiplies `value(j)^k` into the survivors `keep`; `e_l2` bounds the ℓ² norm
+    /// (full spectrum) of the values' error over `keep`, `e_max` each value's error.
+    fn multiply(
+        &mut self,
+        keep: &[usize],
+        value: &dyn Fn(usize) -> C64,
+        k: u64,
+        e_l2: f64,
+        e_max: f64,
+        unit: &Unit,
+    ) {
+        let kf = k as f64;
+        for &j in keep {
+            self.z[j] *= cpow(value(j), k);
+        }
+        let r = unit.sum_up + unit.err + e_max;
+        self.sens += kf * e_l2 * (1.0 + 4.0 * U);
+        if r > 1.0 {
+            self.ln_rfac += kf * (r - 1.0).ln_1p() * (1.0 + 8.0 * U) + 4.0 * U;
+        }
+        self.ln_scale += kf * unit.ln_scale;
+        self.ln_scale_err += 4.0 * U * (kf * unit.ln_scale.abs() + self.ln_scale.abs());
+        self.inf_union += kf * unit.inf * (1.0 + 4.0 * U);
+        if unit.inf > 0.0 {
+            self.ln_keep += kf * (-unit.inf).ln_1p();
+        }
+    }
+
+    /// `‖computed − exact‖₂` of the accumulated product over the full spectrum, given
+    /// the total degree `n` and the transform length `m`.
+    fn error(&self, n: f64, m: usize) -> f64 {
+        let rfac = self.ln_rfac.exp() * (1.0 + 4.0 * U);
+        let g = ((1.0 + GAMMA).powf(n) - 1.0) * (1.0 + 1e-10);
+        let rel = if g < 0.5 {
+            g / (1.0 - g)
+        } else {
+            f64::INFINITY
+        };
+        let zero_each = (LN_ZERO + self.ln_rfac).exp() * (1.0 + 1e-10);
+        let sqm = (m as f64).sqrt() * (1.0 + U);
+        (rel * half_norm(&self.z) + sqm * (n * UNDERFLOW + zero_each) + rfac * self.sens)
+            * (1.0 + 8.0 * U)
+    }
+}
+
+/// Twiddle `e^{−2πi k/M}` (`M` a power of two, so `k/M` is exact): the angle carries
+/// two roundings (`fl(2π)`, the product; `≤ 12.6u`) and `sin`/`cos` one ulp each, so
+/// `|t̂ − t| ≤ TWIDDLE_ERR`.
+fn twiddle(k: u64, m: u64) -> C64 {
+    let x = -std::f64::consts::TAU * ((k % m) as f64 / m as f64);
+    let (s, c) = x.sin_cos();
+    C64::new(c, s)
+}
+
+/// Error bound of [`twiddle`] (16u).
+const TWIDDLE_ERR: f64 = 16.0 * U;
+/// Block length of the direct transform.
+const BLOCK: usize = 64;
+
+/// Pairwise sum; error `≤ ⌈log₂ n⌉·u·Σ|xᵢ|` per component.
+fn pairwise(v: &[C64]) -> C64 {
+    match v.len() {
+        0 => C64::new(0.0, 0.0),
+        1 => v[0],
+        n => pairwise(&v[..n / 2]) + pairwise(&v[n / 2..]),
+    }
+}
+
+/// The DFT values `A_j = Σ_r a_r ω^{jr}`, `B_j = Σ_r b_r ω^{jr}` (`ω = e^{−2πi/M}`) at
+/// one frequency, summed directly over the support `[first, last]` in blocks of
+/// [`BLOCK`] (table `ω^{jb}`, block base `ω^{j r₀}`, both accurate twiddles) and
+/// pairwise over blocks. Error per value `≤ DIRECT_ERR · ‖a‖₁` (see [`DIRECT_ERR`]).
+fn direct_pair(a: &[f64], b: &[f64], first: usize, last: usize, j: usize, m: usize) -> (C64, C64) {
+    let (jm, mm) = (j as u64, m as u64);
+    let table: Vec<C64> = (0..BLOCK as u64)
+        .map(|t| twiddle(jm * t % mm, mm))
+        .collect();
+    let nb = (last - first) / BLOCK + 1;
+    let mut ba = Vec::with_capacity(nb);
+    let mut bb = Vec::with_capacity(nb);
+    let mut r0 = first;
+    while r0 <= last {
+        let end = (r0 + BLOCK).min(last + 1);
+        let (mut sa, mut sb) = (C64::new(0.0, 0.0), C64::new(0.0, 0.0));
+        for (t, r) in (r0..end).enumerate() {
+            sa += table[t] * a[r];
+            sb += table[t] * b[r];
+        }
+        let base = twiddle(jm * (r0 as u64) % mm, mm);
+        ba.push(sa * base);
+        bb.push(sb * base);
+        r0 = end;
+    }
+    (pairwise(&ba), pairwise(&bb))
+}
+
+/// Relative error (per unit of `‖a‖₁`) of [`direct_pair`]: table twiddle (16u), the
+/// real×complex product (u), the block sum of ≤ 64 terms (64·√2·u), the base twiddle
+/// (16u) and its complex product (√5u), the pairwise sum over ≤ 2²⁸ blocks
+/// (29·√2·u): ≈ 168u; `2·TWIDDLE_ERR + 170u` = 202u.
+const DIRECT_ERR: f64 = 2.0 * TWIDDLE_ERR + 170.0 * U;
+
+/// The composition `∗ᵢ dᵢ^{∗kᵢ}` of `factors` (every `kᵢ ≥ 1`, at least one factor),
+/// all on one grid whose length `M` is a power of two ≥ 2 and with one tilt, by one
+/// forward FFT per factor, the product of powers and one inverse FFT (see the module
+/// doc for the error terms). The result lives on the window of `M` points starting at
+/// grid index `out_lo` (the factors' window may start elsewhere: the single steps need
+/// their own support, the result the losses the queries ask about).
+///
+/// # Panics
+/// Never for the inputs [`Composition`](super::Composition) builds; a grid length that
+/// is not a power of two or an empty list is a caller's bug and is caught by a debug
+/// assertion, returning a vacuous result (`δ ≤ 1`) in release builds.
+pub(crate) fn power_product(
+    factors: &[(&Dist, u64)],
+    out_lo: i64,
+    planner: &mut FftPlanner<f64>,
+) -> Dist {
+    let Some((d0, _)) = factors.first() else {
+        debug_assert!(false, "power_product needs a factor");
+        return vacuous(
+            &Grid {
+                h: 1.0,
+                lo: 0,
+                n: 2,
+            },
+            0.0,
+        );
+    };
+    let gs = d0.grid;
+    let g = Grid {
+        h: gs.h,
+        lo: out_lo,
+        n: gs.n,
+    };
+    let lambda = d0.lambda;
+    let m = g.n;
+    if !(m >= 2 && m.is_power_of_two())
+        || factors
+            .iter()
+            .any(|(d, k)| d.grid != gs || d.lambda.to_bits() != lambda.to_bits() || *k == 0)
+    {
+        debug_assert!(false, "power_product: inconsistent factors");
+        return vacuous(&g, lambda);
+    }
+    let half = m / 2 + 1;
+    let nu = m.trailing_zeros() as f64;
+    let e1 = percival(nu);
+    let sqm = (m as f64).sqrt() * (1.0 + U);
+    let fwd = planner.plan_fft_forward(m);
+    let inv = planner.plan_fft_inverse(m);
+    let n_total: u64 = factors
+        .iter()
+        .map(|(_, k)| *k)
+        .fold(0u64, u64::saturating_add);
+    let nf = n_total as f64;
+
+    let mut pa = Acc::new(half);
+    let mut qa = Acc::new(half);
+    let mut x = vec![C64::new(0.0, 0.0); m];
+    let mut ah = vec![C64::new(0.0, 0.0); half];
+    let mut bh = vec![C64::new(0.0, 0.0); half];
+    // supports kept for the aliasing bounds
+    let mut units: Vec<(Support, Support, u64)> = Vec::with_capacity(factors.len());
+    for (d, k) in factors {
+        let a = Unit::new(&d.pess);
+        let b = Unit::new(&d.opt);
+        for (xi, (av, bv)) in x.iter_mut().zip(a.c.iter().zip(&b.c)) {
+            *xi = C64::new(*av, *bv);
+        }
+        let xn2: f64 = x.iter().map(|z| z.norm_sqr()).sum();
+        let xn = (xn2 * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U);
+        fwd.process(&mut x);
+        let ex = sqm * xn * e1 * (1.0 + 4.0 * U) + sqm * (a.err + b.err);
+        for j in 0..half {
+            let xa = x[j];
+            let xb = x[(m - j) % m].conj();
+            ah[j] = (xa + xb) * 0.5;
+            bh[j] = (xa - xb) * C64::new(0.0, -0.5);
+        }
+        let e_a = (ex + 2.0 * U * half_norm(&ah)) * (1.0 + 4.0 * U);
+        let e_b = (ex + 2.0 * U * half_norm(&bh)) * (1.0 + 4.0 * U);
+        let keep_p = pa.prune(&ah, e_a, *k);
+        let keep_q = qa.prune(&bh, e_b, *k);
+        // survivors recomputed by a direct sum when that is affordable: its error does
+        // not grow with √M‖x‖₂, which the power would multiply by k
+        let mut keep: Vec<usize> = keep_p.iter().chain(&keep_q).copied().collect();
+        keep.sort_unstable();
+        keep.dedup();
+        let support = a.last.max(b.last) + 1 - a.first.min(b.first);
+        let affordable = (keep.len() as f64) * (support as f64) <= 8.0 * m as f64 * nu;
+        if affordable && *k > 1 && !keep.is_empty() {
+            let first = a.first.min(b.first);
+            let last = a.last.max(b.last);
+            for &j in &keep {
+                let (va, vb) = direct_pair(&a.c, &b.c, first, last, j, m);
+                ah[j] = va;
+                bh[j] = vb;
+            }
+            let full = |ks: &[usize]| -> f64 {
+                ks.iter()
+                    .map(|&j| if j == 0 || j == m / 2 { 1.0 } else { 2.0 })
+                    .sum::<f64>()
+                    .sqrt()
+            };
+            let ea_d = (DIRECT_ERR * a.sum_up + a.err) * (1.0 + 4.0 * U);
+            let eb_d = (DIRECT_ERR * b.sum_up + b.err) * (1.0 + 4.0 * U);
+            pa.multiply(&keep_p, &|j| ah[j], *k, ea_d * full(&keep_p), ea_d, &a);
+            qa.multiply(&keep_q, &|j| bh[j], *k, eb_d * full(&keep_q), eb_d, &b);
+        } else {
+            pa.multiply(&keep_p, &|j| ah[j], *k, e_a, e_a, &a);
+            qa.multiply(&keep_q, &|j| bh[j], *k, e_b, e_b, &b);
+        }
+        units.push((a.support(), b.support(), *k));
+    }
+    drop(ah);
+    drop(bh);
+    let err_p = pa.error(nf, m);
+    let err_q = qa.error(nf, m);
+    // Z = P + iQ on the full spectrum
+    for j in 0..half {
+        let (p, q) = (pa.z[j], qa.z[j]);
+        x[j] = C64::new(p.re - q.im, p.im + q.re);
+        if j != 0 && j != m - j {
+            x[m - j] = C64::new(p.re + q.im, q.re - p.im);
+        }
+    }
+    let zn = {
+        let s: f64 = x.iter().map(|z| z.norm_sqr()).sum();
+        (s * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U)
+    };
+    let z_err = err_p + err_q + 2.0 * U * (half_norm(&pa.z) + half_norm(&qa.z));
+    drop(pa.z);
+    drop(qa.z);
+    inv.process(&mut x);
+    // ℓ¹ error of each side of z = ẑ/M
+    let fft_l1 = (zn * e1 + z_err) * (1.0 + 8.0 * U);
+
+    // cyclic read-out: the sum of N single-step indices I is the loss (N·lo_s + I)h, so
+    // window position r (loss (lo + r)h) holds I = r + lo − N·lo_s (mod M)
+    let shift = (g.lo as i128 - n_total as i128 * gs.lo as i128).rem_euclid(m as i128) as usize;
+    let scale = 1.0 / m as f64;
+    let mut cp = vec![0.0; m];
+    let mut co = vec![0.0; m];
+    for r in 0..m {
+        let v = x[(r + shift) & (m - 1)];
+        cp[r] = (v.re * scale).max(0.0);
+        co[r] = (v.im * scale).max(0.0);
+    }
+    drop(x);
+
+    // aliasing (Chernoff), tilted units
+    let t_above = (g.lo + m as i64) as f64 * g.h;
+    let b_below = g.bottom();
+    let bound = |side: usize, theta: f64, at: f64| -> f64 {
+        // exp(Σ kᵢ Wᵢ(θ) − θ·at), rounded up; θ may be negative
+        let mut e = -theta * at;
+        for (a, b, k) in &units {
+            let u = if side == 0 { a } else { b };
+            e += *k as f64 * u.log_mgf_up(&gs, theta);
+        }
+        (e + 4.0 * U * (e.abs() + 1.0)).exp() * (1.0 + 4.0 * U)
+    };
+    // θ ↦ Σ kᵢWᵢ(±θ) ∓ θ·at is convex in θ, hence unimodal in ln θ: golden-section
+    // search over θ ∈ [lo, 10³] (any θ gives a valid bound; the search only tightens)
+    let min_over = |side: usize, sign: f64, at: f64, lo: f64| -> f64 {
+        let f = |lt: f64| bound(side, sign * lt.exp(), at);
+        let (mut a, mut b) = (lo.max(1e-4).ln(), 1e3f64.ln());
+        if a >= b {
+            return f(a);
+        }
+        let r = 0.5 * (5f64.sqrt() - 1.0);
+        let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
+        let (mut fc, mut fd) = (f(c), f(d));
+        let mut best = fc.min(fd);
+        for _ in 0..20 {
+            if fc <= fd {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - r * (b - a);
+                fc = f(c);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + r * (b - a);
+                fd = f(d);
+            }
+            best = best.min(fc).min(fd);
+        }
+        best
+    };
+    let alias_up_p = min_over(0, 1.0, t_above, 0.0);
+    let alias_up_q = min_over(1, 1.0, t_above, 0.0);
+    let alias_lo_q = min_over(1, -1.0, b_below, 0.0);
+    // pessimistic mass below the window, θ′ ≥ λ, at the bottom point
+    let below_p = min_over(0, -1.0, b_below, lambda);
+    if cfg!(debug_assertions) && std::env::var("SHIFTDP_ONESHOT_DEBUG").is_ok() {
+        eprintln!(
+            "T {t_above} B {b_below} up_p {alias_up_p} up_q {alias_up_q} lo_q {alias_lo_q} below_p {below_p} fft {fft_l1} lnscale {} {}",
+            pa.ln_scale, qa.ln_scale
+        );
+    }
+
+    let mut pess = finish(
+        cp,
+        pa.ln_scale,
+        pa.ln_scale_err,
+        fft_l1,
+        lambda,
+        &g,
+        true,
+        below_p,
+    );
+    // true mass above the window top: to +∞ (untilted: tilted × e^{s − λT})
+    let ls_up = pa.ln_scale + pa.ln_scale_err - lambda * t_above;
+    let spill = (ls_up + 4.0 * U * (ls_up.abs() + 1.0)).exp() * alias_up_p * (1.0 + 4.0 * U);
+    pess.side.inf = (pa.inf_union + spill) * (1.0 + 8.0 * U);
+    let mut opt = finish(
+        co,
+        qa.ln_scale,
+        qa.ln_scale_err,
+        fft_l1 + alias_up_q + alias_lo_q,
+        lambda,
+        &g,
+        false,
+        0.0,
+    );
+    opt.side.inf = if qa.ln_keep < 0.0 {
+        (-(qa.ln_keep * (1.0 - 1e-12)).exp_m1() * (1.0 - 1e-12)).max(0.0)
+    } else {
+        0.0
+    };
+    Dist {
+        grid: g,
+        lambda,
+        pess: pess.side,
+        opt: opt.side,
+    }
+}
+
+struct Finished {
+    side: Side,
+}
+
+/// Normalizes a read-out side to unit sum and adds the round-off of the read-out,
+/// rescaling and log scale to its ℓ¹ error (the same terms as [`Dist::compose`]).
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    mut c: Vec<f64>,
+    ln_scale: f64,
+    ln_scale_err: f64,
+    err: f64,
+    lambda: f64,
+    g: &Grid,
+    upper: bool,
+    bottom_extra: f64,
+) -> Finished {
+    if upper && bottom_extra > 0.0 {
+        c[0] += bottom_extra;
+    }
+    let s: f64 = c.iter().sum();
+    let mut ln_s = ln_scale;
+    let mut err = err;
+    if s > 0.0 && s.is_finite() {
+        let inv = 1.0 / s;
+        for v in &mut c {
+            *v *= inv;
+        }
+        ln_s = ln_scale + s.ln();
+        err *= inv;
+    }
+    let rel = 16.0 * U * (1.0 + ln_s.abs() + lambda * g.top().abs().max(g.bottom().abs()))
+        + 2.0 * ln_scale_err;
+    let tot: f64 = c.iter().sum();
+    err += rel * tot * (1.0 + (c.len() as f64) * U);
+    Finished {
+        side: Side {
+            c,
+            ln_scale: ln_s,
+            err,
+            inf: 0.0,
+        },
+    }
+}
+
+/// A result that certifies nothing (`δ ≤ 1`, `δ ≥ 0`).
+fn vacuous(g: &Grid, lambda: f64) -> Dist {
+    let side = |inf: f64| Side {
+        c: vec![0.0; g.n],
+        ln_scale: 0.0,
+        err: 0.0,
+        inf,
+    };
+    Dist {
+        grid: *g,
+        lambda,
+        pess: side(1.0),
+        opt: side(0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::engine::Dist;
+    use super::super::pld::{self, Grid, Kind};
+    use super::*;
+    use crate::precision::{Enclosure, Precision};
+    use crate::tradeoff::Gaussian;
+
+    fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
+        let c = Gaussian::delta(
+            &Enclosure::from_f64(128, mu),
+            &Enclosure::from_f64(128, eps),
+            Precision::Bits(128),
+        )
+        .unwrap();
+        (c.enclosure.lower_f64(), c.enclosure.upper_f64())
+    }
+
+    /// A window far too small for G(0.5)^{⊗16} = G(2) (losses ~ N(2, 4)): most of the
+    /// mass wraps around, and the certified bounds must still hold.
+    #[test]
+    fn aliasing_is_accounted_for_on_a_tight_window() {
+        for (lo_loss, len) in [(-2.0, 8.0), (0.0, 8.0), (-1.0, 16.0), (-8.0, 32.0)] {
+            let h = 1.0 / 64.0;
+            let g = Grid {
+                h,
+                lo: (lo_loss / h) as i64,
+                n: (len / h) as usize,
+            };
+            let s = pld::discretize(&pld::kind_pieces(Kind::Gaussian(0.5), &g, 0.0), &g);
+            let d1 = Dist::from_single(&s, g, 1.0);
+            let d = power_product(&[(&d1, 16)], g.lo, &mut FftPlanner::new());
+            let p = d.prepare();
+            for eps in [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 5.0] {
+                let (lo, up) = p.delta_bounds(eps);
+                let (tl, tu) = gdp_delta(2.0, eps);
+                assert!(
+                    lo <= tu && tl <= up,
+                    "window [{lo_loss}, {}], eps={eps}: [{lo}, {up}] vs [{tl}, {tu}]",
+                    lo_loss + len
+                );
+            }
+        }
+    }
+
+    /// The one-shot product of two different Gaussian factors is `G(√(k₁μ₁² + k₂μ₂²))`.
+    #[test]
+    fn heterogeneous_gaussians_match_closed_form() {
+        let h = 1.0 / 256.0;
+        let g = Grid {
+            h,
+            lo: -(16.0 / h) as i64,
+            n: 1 << 13,
+        };
+        let single = |mu: f64| {
+            let s = pld::discretize(&pld::kind_pieces(Kind::Gaussian(mu), &g, 0.0), &g);
+            Dist::from_single(&s, g, 0.5)
+        };
+        let (a, b) = (single(0.3), single(0.1));
+        let d = power_product(&[(&a, 20), (&b, 300)], g.lo + 512, &mut FftPlanner::new());
+        let mu = (20.0 * 0.09 + 300.0 * 0.01f64).sqrt();
+        let p = d.prepare();
+        for eps in [0.5, 1.0, 2.0, 4.0] {
+            let (lo, up) = p.delta_bounds(eps);
+            let (tl, tu) = gdp_delta(mu, eps);
+            assert!(
+                lo <= tu && tl <= up,
+                "eps={eps}: [{lo}, {up}] vs [{tl}, {tu}]"
+            );
+            assert!(up - lo < 3e-3 * tu, "eps={eps}: [{lo}, {up}]");
+        }
+    }
+
+    #[test]
+    fn direct_dft_matches_fft_within_bounds() {
+        let m = 1 << 12;
+        let a: Vec<f64> = (0..m).map(|i| ((i * 7919) % 1000) as f64 / 1e6).collect();
+        let b: Vec<f64> = (0..m).map(|i| ((i * 104729) % 997) as f64 / 1e6).collect();
+        let mut x: Vec<C64> = a.iter().zip(&b).map(|(p, q)| C64::new(*p, *q)).collect();
+        FftPlanner::new().plan_fft_forward(m).process(&mut x);
+        let l1a: f64 = a.iter().sum();
+        for j in [0, 1, 5, 100, m / 2] {
+            let (va, vb) = direct_pair(&a, &b, 0, m - 1, j, m);
+            let xa = x[j];
+            let xb = x[(m - j) % m].conj();
+            let fa = (xa + xb) * 0.5;
+            let fb = (xa - xb) * C64::new(0.0, -0.5);
+            // the FFT's own error is far below this; the direct bound must not be exceeded
+            assert!((va - fa).norm() <= DIRECT_ERR * l1a + 1e-12 * l1a, "j={j}");
+            assert!((vb - fb).norm() <= 1e-10 * l1a, "j={j}");
+        }
+    }
+}
