@@ -293,7 +293,7 @@ pub(crate) fn check_thm_4_3_vs_thm_4_1(
                     return Outcome::error(format!("{params:?}: {err}"));
                 }
             };
-            let rat_dominates = exact_thr <= Rational::from(t);
+            let rat_dominates = exact_thr <= t;
             let dominates = if m43.upper_f64() <= m41.lower_f64() {
                 true
             } else if m43.lower_f64() > m41.upper_f64() {
@@ -365,7 +365,7 @@ pub(crate) enum Closeness {
 impl Closeness {
     fn accepts(self, exact: f64, printed: f64) -> bool {
         match self {
-            Closeness::Exact => exact == printed,
+            Closeness::Exact => (exact - printed).abs() < 1e-9,
             Closeness::Roughly => (exact - printed).abs() <= 3f64.max(0.1 * printed.abs()),
         }
     }
@@ -449,7 +449,7 @@ pub(crate) fn check_thm_4_5_vs_thm_4_4(
             let m44 = mu_thm_4_4_unchecked(&unit, ep);
             if lt(&m44, &m45) {
                 last_worse = ep;
-            } else if !lt(&m45, &m44) && !(ep == 1 || (l == 1 && ep == 2)) {
+            } else if !(lt(&m45, &m44) || ep == 1 || (l == 1 && ep == 2)) {
                 return Outcome::error(format!(
                     "c = {c_s}, l = {l}, E = {ep}: μ_4.5 {m45:?} and μ_4.4 {m44:?} not separated outside the known ties"
                 ));
@@ -974,7 +974,8 @@ pub(crate) enum EpsClaim {
 /// Observed: ε_prev/ε_ours ≈ 1.6–1.8, *below* the RDP factor (≈ 2.001): in ε a factor 2
 /// in RDP is worth less than 2 (ε scales like √ρ for small ρ). What holds is that the
 /// ε improvement exceeds ε_prev/ε_route (the exact f-DP conversion adds to the gain).
-/// Ratios use the certified ends on the side that makes the claim hardest to pass.
+/// The printed reading is rejected only where `ε_prev/ε_ours < RDP factor` is certified;
+/// the adopted one passes only where both of its inequalities are certified.
 pub(crate) fn check_eps_improvement(claim: EpsClaim, bits: u32) -> Outcome {
     use crate::renyi::{RenyiCurve, best_conversion};
     use crate::tradeoff::Gaussian;
@@ -1300,7 +1301,7 @@ pub(crate) fn check_clt(side: Side, delta_s: &str, bits: u32) -> Outcome {
     let mut gaps = vec![];
     let mut lines = vec![];
     let mut first_off: Option<Vec<(String, String)>> = None;
-    for &(pp, mu, k) in FB12_CASES.iter() {
+    for (i, &(pp, mu, k)) in FB12_CASES.iter().enumerate() {
         let (iv, clt_mu, clt_eps) = match clt_row(pp, mu, k, delta_s, bits) {
             Ok(x) => x,
             Err(err) => return Outcome::error(format!("p = {pp}, μ = {mu}, k = {k}: {err}")),
@@ -1326,7 +1327,8 @@ pub(crate) fn check_clt(side: Side, delta_s: &str, bits: u32) -> Outcome {
             iv.upper,
             100.0 * (clt_eps / (0.5 * (iv.lower + iv.upper)) - 1.0)
         ));
-        if mu == 1.0 && ((pp * pp * k as f64) - 1.0).abs() < 1e-9 {
+        // the first four cases: μ = 1, p√k = 1
+        if i < 4 {
             gaps.push(gap);
         }
     }
@@ -1495,8 +1497,8 @@ mod tests {
         );
         // independent spot value: r = 1.1, t = 5 > 4.4 but 3r + ⌈r⌉ = 5.3 > 5
         let r = crate::settings::exact_decimal("1.1").unwrap();
-        assert!(fb2_adopted_threshold(&r) > Rational::from(5));
-        assert!(fb2_printed_threshold(&r) < Rational::from(5));
+        assert!(fb2_adopted_threshold(&r) > 5);
+        assert!(fb2_printed_threshold(&r) < 5);
     }
 
     fn two(_c: &Enclosure, _l: u64) -> f64 {
