@@ -9,6 +9,7 @@ use super::outcome::Builtin;
 pub fn registry() -> Vec<Builtin> {
     let mut v: Vec<Builtin> = vec![];
     v.extend(super::bsa24::builtins());
+    v.extend(super::remarks_bsa24::builtins());
     v.extend(crate::check::builtins::builtins());
     v.extend(crate::renyi::at22_obligations::builtins());
     v.sort_by_key(|b| b.name);

@@ -6,6 +6,7 @@
 //! * [`run`] — executors of the generic obligation kinds and the parallel runner;
 //! * [`builtins`] — the registry of named checks;
 //! * [`bsa24`] — named checks of BSA24 results that are not instance dominations;
+//! * [`remarks_bsa24`] — BSA24's statements made in passing (issue 17, ERRATA FB…);
 //! * [`expr`] — claim expressions evaluated at MPFR precision;
 //! * [`claim`] — checking a researcher's own bound;
 //! * [`errata`] — ERRATA.md entries and their evidence;
@@ -17,6 +18,7 @@ pub mod errata;
 pub mod expr;
 pub mod outcome;
 pub mod proofs;
+pub mod remarks_bsa24;
 pub mod report;
 pub mod run;
 pub mod sampling;
