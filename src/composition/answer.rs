@@ -6,10 +6,13 @@
 //!   ε(δ) and δ(ε) are those of one Gaussian tradeoff, enclosed by
 //!   [`Gaussian::epsilon`] / [`Gaussian::delta`] (MPFR). No grid, no truncation: the
 //!   width is that of the conversion (≈ 1e-15), and δ below [`DELTA_FLOOR`](super::DELTA_FLOOR) is answered.
-//! - **Otherwise**: [`Composition::compose`] at the grid the engine picks, then one
-//!   binary step finer at a time (at most three refinements, never finer than 2⁻¹⁶)
-//!   until the interval's width is within `tolerance` (absolute for ε, relative to the
-//!   upper end for δ), or at the grid given.
+//! - **Otherwise**: a planner. [`Composition::compose`] first at a probe grid two binary
+//!   steps coarser than the engine's default (a quarter of the points); if its width is
+//!   within `tolerance` (absolute for ε, relative to the upper end for δ) that is the
+//!   answer, else the discretization error being `O(h²)` (a quarter per binary step),
+//!   the width predicts the grid `e = e_probe + ⌈log₄(width / 0.9·tolerance)⌉`, composed
+//!   once, plus at most one finer step if the prediction fell short (never finer than
+//!   2⁻¹⁸; the memory guard may refuse first). With a grid given, that grid only.
 //!
 //! # Rounding
 //! `Σ kᵢ μᵢ²` and its square root are enclosed in 128-bit interval arithmetic from the
@@ -139,9 +142,7 @@ impl Composition {
         if let Some(mu) = self.gaussian_mu() {
             return gaussian_answer(&mu, target);
         }
-        let mut e = grid;
-        let mut last = None;
-        for _ in 0..4 {
+        let run = |e: Option<i32>| -> Result<Answer> {
             let r = self.compose(target, e)?;
             let exp = (-r.info[0].h.log2()).round() as i32;
             let (interval, width) = match target {
@@ -154,8 +155,7 @@ impl Composition {
                     (iv, iv.width() / iv.upper.max(1e-300))
                 }
             };
-            let done = width <= tolerance || grid.is_some() || exp >= 16;
-            last = Some(Answer {
+            Ok(Answer {
                 interval,
                 width,
                 method: Method::Pld {
@@ -163,15 +163,50 @@ impl Composition {
                     grid_exp: exp,
                 },
                 target,
-            });
-            if done {
+            })
+        };
+        let exp_of = |a: &Answer| match a.method {
+            Method::Pld { grid_exp, .. } => grid_exp,
+            Method::GaussianClosedForm { .. } => MAX_GRID_EXP,
+        };
+        if grid.is_some() {
+            return run(grid);
+        }
+        // the planner: a probe two binary steps coarser than the default grid (a quarter
+        // of its points), then the grid its width predicts (the discretization error is
+        // O(h²): a quarter per binary step), then one more step if that fell short
+        let e0 = self.default_grid_exp();
+        let probe_e = (e0 - 2).max(MIN_GRID_EXP);
+        let mut last = match run(Some(probe_e)) {
+            Ok(a) => a,
+            // a probe that cannot certify (window top, δ floor) says nothing: go on at
+            // the default grid
+            Err(_) => run(Some(e0))?,
+        };
+        if last.width <= tolerance {
+            return Ok(last);
+        }
+        let ratio = (last.width / (0.9 * tolerance)).max(1.0);
+        let mut e = (exp_of(&last) + (ratio.log(4.0)).ceil() as i32).min(MAX_GRID_EXP);
+        for _ in 0..2 {
+            if e <= exp_of(&last) {
                 break;
             }
-            e = Some(exp + 1);
+            last = run(Some(e))?;
+            if last.width <= tolerance {
+                break;
+            }
+            e = (e + 1).min(MAX_GRID_EXP);
         }
-        last.ok_or_else(|| Error::param("grid", "none", "no composition was computed"))
+        Ok(last)
     }
 }
+
+/// Finest grid exponent the planner chooses (`h = 2⁻¹⁸`); the memory guard may refuse
+/// before.
+const MAX_GRID_EXP: i32 = 18;
+/// Coarsest grid exponent of the planner's probe (`h = 2⁻⁴`, the engine's limit).
+const MIN_GRID_EXP: i32 = 4;
 
 /// ε(δ) or δ(ε) of `G(μ)` for an enclosure μ, as an [`Answer`].
 fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {

@@ -332,6 +332,15 @@ impl Composition {
         self.parts.iter().map(|(_, k)| *k).sum()
     }
 
+    /// The grid exponent `e` (step `h = 2^{−e}`) used when none is given: `k h² ≤ 10⁻³`
+    /// for `k` steps in all (the mean-loss bias of both discretizations is `O(k h²/8)`),
+    /// and `h ≤ 2⁻⁷`.
+    pub fn default_grid_exp(&self) -> i32 {
+        let k = self.total_count().max(1) as f64;
+        let h = (1e-3 / k).sqrt().min(2f64.powi(-7));
+        (-h.log2()).ceil() as i32
+    }
+
     /// Central limit approximation μ of the composition (BSA24 Lemma A.5 / DRS22 Thm 6):
     /// `C_p(G(μ))^{⊗t} ≈ G(p√t · √(2(e^{μ²}Φ(1.5μ) + 3Φ(−0.5μ) − 2)))`, combined with
     /// Gaussian components by `√(Σ μᵢ²)`. An **approximation, not a bound**; `None` if a
@@ -612,15 +621,7 @@ impl Composition {
                 win
             }
         };
-        let k = self.total_count() as f64;
-        let e = match grid_exp {
-            Some(e) => e,
-            None => {
-                // k h² ≤ 1e−3 (mean-loss bias of both schemes is O(k h²/8))
-                let h = (1e-3 / k).sqrt().min(2f64.powi(-7));
-                (-h.log2()).ceil() as i32
-            }
-        };
+        let e = grid_exp.unwrap_or_else(|| self.default_grid_exp());
         let h = 2f64.powi(-e);
         let lo = (a_est / h).floor() as i64;
         let hi = (b_est / h).ceil() as i64;
