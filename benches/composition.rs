@@ -1,7 +1,10 @@
-//! Criterion benchmark of issue 8: C_0.025(G(2/3))^{⊗8000} at δ = 1e-5 with a certified
-//! ε interval of width ≤ 1e-3 (grid h = 2^-11 chosen by default).
+//! Criterion benchmarks of the certified composition: issue 8's C_0.025(G(2/3))^{⊗8000} at
+//! δ = 1e-5 (width ≤ 1e-3), and issue 15's Poisson-subsampled Gaussian at the scale of
+//! training runs (q = 0.01, σ = 1.1, δ = 1e-5): T = 10⁵ to width 1e-3 and T = 10⁶ to
+//! width 1e-2 through `Composition::answer` (the grid planner included), and the
+//! one-shot engine against repeated squaring on the same grid.
 use criterion::{Criterion, criterion_group, criterion_main};
-use shiftdp::composition::{Component, Composition};
+use shiftdp::composition::{Component, Composition, Engine, Target};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -24,6 +27,29 @@ fn bench(c: &mut Criterion) {
             black_box(r.epsilon(1e-5).unwrap())
         })
     });
+    let poisson = |t: u64| {
+        Composition::new()
+            .with(Component::poisson(0.01, 1.0 / 1.1).unwrap(), t)
+            .unwrap()
+    };
+    for (t, tol) in [(100_000u64, 1e-3), (1_000_000, 1e-2)] {
+        let c = poisson(t);
+        let a = c.answer(Target::Delta(1e-5), tol, None).unwrap();
+        assert!(a.width <= tol, "width {}", a.width);
+        eprintln!("Poisson T={t}: ε ∈ [{}, {}]", a.interval.lower, a.interval.upper);
+        g.bench_function(format!("poisson_q0.01_sigma1.1_T{t}_width{tol:e}"), |b| {
+            b.iter(|| black_box(&c).answer(Target::Delta(1e-5), tol, None).unwrap())
+        });
+    }
+    for engine in [Engine::OneShot, Engine::RepeatedSquaring] {
+        let c = poisson(10_000).with_engine(engine);
+        g.bench_function(format!("poisson_T10000_grid13_{engine:?}"), |b| {
+            b.iter(|| {
+                let r = black_box(&c).compose(Target::Delta(1e-5), Some(13)).unwrap();
+                black_box(r.epsilon(1e-5).unwrap())
+            })
+        });
+    }
     g.finish();
 }
 

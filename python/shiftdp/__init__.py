@@ -235,10 +235,14 @@ def compose(
 
     Give exactly one of ``delta`` (returns ε(δ)) or ``epsilon`` (returns δ(ε)). Each
     component is discretized pessimistically and optimistically and composed by FFT
-    with a round-off bound (Koskela et al. 2020; Doroshenko et al. 2022; Gopi et al.
-    2021), so the interval encloses the exact value; ``.upper`` is the bound. The grid
-    is refined (at most three times) until the interval is narrower than ``tolerance``
-    (absolute for ε, relative for δ) unless ``grid`` (step ``2**-grid``) is given. When
+    in one pass (one FFT per component, the product of powers, one inverse FFT) with
+    certified round-off and aliasing bounds (Koskela et al. 2020; Doroshenko et al.
+    2022; Gopi et al. 2021), so the interval encloses the exact value; ``.upper`` is the
+    bound. A planner probes a coarse grid and predicts the grid whose interval is
+    narrower than ``tolerance`` (absolute for ε, relative for δ) unless ``grid`` (step
+    ``2**-grid``) is given. Components may differ (batch size and noise changing over
+    training): list each with its own count. Raises :class:`MemoryLimitError` when the
+    grid would need more memory than :func:`set_memory_limit` allows. When
     every component is Gaussian the closed form ``G(√Σkᵢμᵢ²)`` is used instead (exact;
     no grid, no δ floor).
 

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Issue 15's side-by-side table: certified composition at the scale of training runs.
+
+One paired session: for every job, shiftdp and each peer run alternately, `--reps`
+times, in the same process (in-process timings: the call only, imports done), and the
+table reports medians and the paired ratio (median of peer/shiftdp over the pairs).
+Whole-process wall time and peak memory (``/usr/bin/time -v``: maximum resident set
+size) are measured once per tool and job in a separate process.
+
+Jobs (δ = 1e-5; σ = 1.1 is the noise multiplier, shiftdp's μ = 1/σ, typed as the
+decimal 0.9090909 and read upward, so shiftdp's ε is for a slightly larger μ):
+  * Poisson q = 0.01, σ = 1.1, T = 10⁵, shiftdp tolerance 1e-3
+    vs dp_accounting PLD (value_discretization_interval = 1e-4) and prv-accountant;
+  * same at T = 10⁶ (shiftdp tolerance 1e-2 and 1e-3);
+  * C_0.025(G(2/3))^{⊗8000} (shiftdp only: the symmetrized C_p has no peer event);
+  * T = 10⁷ (shiftdp, tolerance 1e-2: answer or refusal).
+Usage: scripts/bench-scale.sh [--reps N] [--quick]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CLI = os.path.join(ROOT, "target", "release", "shiftdp")
+Q, SIGMA, MU_TXT, DELTA = 0.01, 1.1, "0.9090909", 1e-5
+
+
+def shiftdp_poisson(t, tol):
+    import shiftdp
+
+    c = shiftdp.compose(
+        [shiftdp.PoissonGaussian(p=Q, mu=float(MU_TXT), count=t)], delta=DELTA, tolerance=tol
+    )
+    return c.epsilon
+
+
+def shiftdp_cp():
+    import shiftdp
+
+    c = shiftdp.compose(
+        [shiftdp.SubsampledGaussian(p=0.025, mu=2.0 / 3.0, count=8000)], delta=DELTA, tolerance=1e-3
+    )
+    return c.epsilon
+
+
+def dpa_pld(t, vdi=1e-4):
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+
+    acc = PLDAccountant(dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=vdi)
+    ev = dp_accounting.PoissonSampledDpEvent(Q, dp_accounting.GaussianDpEvent(SIGMA))
+    acc.compose(dp_accounting.SelfComposedDpEvent(ev, t))
+    return acc.get_epsilon(DELTA)
+
+
+def prv(t, eps_error=0.07):
+    from prv_accountant import Accountant
+
+    acc = Accountant(
+        noise_multiplier=SIGMA, sampling_probability=Q, delta=DELTA, eps_error=eps_error,
+        max_compositions=t,
+    )
+    lo, est, up = acc.compute_epsilon(num_compositions=t)
+    return (lo, est, up)
+
+
+def timed(f):
+    t0 = time.perf_counter()
+    v = f()
+    return time.perf_counter() - t0, v
+
+
+def interval(v):
+    if hasattr(v, "lower"):
+        return f"[{v.lower:.6f}, {v.upper:.6f}] (width {v.upper - v.lower:.1e})"
+    if isinstance(v, tuple):
+        return f"{v[1]:.6f} (estimate; bounds [{v[0]:.4f}, {v[2]:.4f}])"
+    return f"{v:.6f}"
+
+
+def whole_process(argv):
+    """(wall seconds, peak RSS MiB, stdout) of one process."""
+    t0 = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-v"] + argv, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    rss = None
+    for line in r.stderr.splitlines():
+        if "Maximum resident set size" in line:
+            rss = int(line.split(":")[1]) / 1024
+    return wall, rss, r.returncode, r.stdout.strip(), r.stderr
+
+
+def py_cmd(body):
+    return [sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % HERE + body]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="3 repetitions, skip T = 10^7")
+    a = ap.parse_args()
+    reps = 3 if a.quick else a.reps
+    rows = []
+
+    def paired(name, ours, peers):
+        ts = {"shiftdp": []}
+        vals = {}
+        for p, _ in peers:
+            ts[p] = []
+        for _ in range(reps):
+            dt, v = timed(ours)
+            ts["shiftdp"].append(dt)
+            vals["shiftdp"] = v
+            for p, f in peers:
+                dt, v = timed(f)
+                ts[p].append(dt)
+                vals[p] = v
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        for p, _ in peers:
+            ratio = statistics.median([b / s for s, b in zip(ts["shiftdp"], ts[p])])
+            rows.append((name, p, med[p], ratio, interval(vals[p])))
+        rows.append((name, "shiftdp", med["shiftdp"], 1.0, interval(vals["shiftdp"])))
+        print(f"done: {name}", file=sys.stderr)
+
+    # warm-up imports (not timed)
+    import shiftdp  # noqa: F401
+    import dp_accounting  # noqa: F401
+
+    paired(
+        "Poisson q=0.01 σ=1.1 T=1e5 δ=1e-5",
+        lambda: shiftdp_poisson(100_000, 1e-3),
+        [("dp_accounting PLD vdi=1e-4", lambda: dpa_pld(100_000)), ("prv-accountant eps_error=0.07", lambda: prv(100_000))],
+    )
+    paired(
+        "Poisson q=0.01 σ=1.1 T=1e6 δ=1e-5 (shiftdp width ≤ 1e-2)",
+        lambda: shiftdp_poisson(1_000_000, 1e-2),
+        [("dp_accounting PLD vdi=1e-4", lambda: dpa_pld(1_000_000)), ("prv-accountant eps_error=0.07", lambda: prv(1_000_000))],
+    )
+    paired(
+        "Poisson q=0.01 σ=1.1 T=1e6 δ=1e-5 (shiftdp width ≤ 1e-3)",
+        lambda: shiftdp_poisson(1_000_000, 1e-3),
+        [("dp_accounting PLD vdi=1e-4", lambda: dpa_pld(1_000_000))],
+    )
+    paired("C_0.025(G(2/3))^8000 δ=1e-5", shiftdp_cp, [])
+
+    print("\n## In-process, paired (median of %d; ratio = median of peer/shiftdp per pair)\n" % reps)
+    print("| job | tool | median (s) | paired ratio peer/shiftdp | value |")
+    print("|---|---|---:|---:|---|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.2f} | {r[4]} |")
+
+    print("\n## Whole process (one run each): wall time and peak memory\n")
+    print("| job | tool | wall (s) | peak RSS (MiB) | exit | output |")
+    print("|---|---|---:|---:|---:|---|")
+    jobs = [
+        ("Poisson T=1e5", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x100000", "--delta", "1e-5", "--tolerance", "1e-3", "--json"],
+         py_cmd("from bench_scale import dpa_pld; print(dpa_pld(100000))")),
+        ("Poisson T=1e6 (1e-2)", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x1000000", "--delta", "1e-5", "--tolerance", "1e-2", "--json"],
+         py_cmd("from bench_scale import dpa_pld; print(dpa_pld(1000000))")),
+        ("Poisson T=1e6 (1e-3)", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x1000000", "--delta", "1e-5", "--tolerance", "1e-3", "--json"], None),
+        ("C_0.025(G(2/3))^8000", [CLI, "compose", "--subsampled-gaussian", "0.025", "0.6666667", "x8000", "--delta", "1e-5", "--tolerance", "1e-3", "--json"], None),
+    ]
+    if not a.quick:
+        jobs.append(("Poisson T=1e7 (1e-2)", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x10000000", "--delta", "1e-5", "--tolerance", "1e-2", "--json"], None))
+    for name, ours, peer in jobs:
+        wall, rss, rc, out, err = whole_process(ours)
+        if rc == 0:
+            e = json.loads(out)["epsilon"]
+            lo, up = float(e["lower"]), float(e["upper"])
+            desc = f"ε ∈ [{lo:.6f}, {up:.6f}], width {up - lo:.1e}"
+        else:
+            desc = err.strip().splitlines()[0] if err.strip() else "error"
+        print(f"| {name} | shiftdp CLI | {wall:.2f} | {rss:.0f} | {rc} | {desc[:160]} |")
+        if peer:
+            wall, rss, rc, out, err = whole_process(peer)
+            print(f"| {name} | dp_accounting PLD vdi=1e-4 (python -c) | {wall:.2f} | {rss:.0f} | {rc} | ε = {out[:40]} |")
+
+
+if __name__ == "__main__":
+    main()
