@@ -11,6 +11,7 @@ pub fn registry() -> Vec<Builtin> {
     v.extend(super::bsa24::builtins());
     v.extend(crate::check::builtins::builtins());
     v.extend(crate::renyi::at22_obligations::builtins());
+    v.extend(super::remarks_renyi::builtins());
     v.sort_by_key(|b| b.name);
     v
 }
