@@ -12,6 +12,7 @@ pub fn registry() -> Vec<Builtin> {
     v.extend(crate::check::builtins::builtins());
     v.extend(crate::renyi::at22_obligations::builtins());
     v.extend(super::remarks_renyi::builtins());
+    v.extend(super::remarks_at22::builtins());
     v.sort_by_key(|b| b.name);
     v
 }

@@ -7,6 +7,7 @@
 //! * [`builtins`] — the registry of named checks;
 //! * [`bsa24`] — named checks of BSA24 results that are not instance dominations;
 //! * [`remarks_renyi`] — statements made in passing by CYS21 and YS22 (issue 17);
+//! * [`remarks_at22`] — statements made in passing by AT22 (issue 17);
 //! * [`expr`] — claim expressions evaluated at MPFR precision;
 //! * [`claim`] — checking a researcher's own bound;
 //! * [`errata`] — ERRATA.md entries and their evidence;
@@ -18,6 +19,7 @@ pub mod errata;
 pub mod expr;
 pub mod outcome;
 pub mod proofs;
+pub mod remarks_at22;
 pub mod remarks_renyi;
 pub mod report;
 pub mod run;
