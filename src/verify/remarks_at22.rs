@@ -973,7 +973,7 @@ pub enum SearchReading {
 pub fn ternary_search(reading: SearchReading, ctx: &Ctx) -> Outcome {
     let mut r = SplitMix64::new(ctx.seed);
     let mut pts = vec![NON_UNIMODAL_POINT, MISSED_MINIMUM_POINT];
-    for i in 0..ctx.samples_or(6) {
+    for i in 0..ctx.samples_or(4) {
         let (q, bl, eta, sigma, d, alpha, t) = b2_point(&mut r);
         let c = if i % 2 == 0 {
             None

@@ -59,14 +59,24 @@ pub fn builtins() -> Vec<Builtin> {
             run: |c| cor1_within(4.0, c),
         },
         Builtin {
+            name: "cys21/remark-cor2-within-4-over-2-minus-eta-printed",
+            about: "CYS21 §4 after Cor 2: eq. (18) as printed (η², ERRATA R1) within 4/(2−η) of (17): FAILS (FC6)",
+            run: |c| cor2_within(1.0, &cor2_printed, c),
+        },
+        Builtin {
             name: "cys21/remark-cor2-within-4-over-2-minus-eta",
             about: "CYS21 §4 after Cor 2: Cor 2 (R1 reading) matches (17) at every K up to 4/(2−η) ≈ 2 (sharp as K → ∞) (FC6)",
-            run: |c| cor2_within(1.0, c),
+            run: |c| cor2_within(1.0, &cor2_adopted, c),
         },
         Builtin {
             name: "cys21/remark-lsi-constant-squared-loss",
             about: "CYS21 §4: every intermediate Gaussian of noisy GD on ½‖θ − x‖² is c-LSI with c = (2−η)/(2σ²) (FC7)",
             run: |c| lsi_constant(1.0, c),
+        },
+        Builtin {
+            name: "cys21/remark-thm2-tighter-than-cor1-printed",
+            about: "CYS21 §4: eq. (18) as printed (η², ERRATA R1) below Cor 1: FAILS (FC8)",
+            run: |c| thm2_tighter(&cor2_printed, c),
         },
         Builtin {
             name: "cys21/remark-thm2-tighter-than-cor1",
@@ -608,14 +618,15 @@ pub fn cor2_printed(q: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<En
 /// O(αS_g²/(σ²η²)), which matches the lower bound at every step K, up to a constant of
 /// 4/(2−η) ≈ 2."*
 ///
-/// Checked with Cor 2 in the ERRATA R1 reading (n² for the printed η², so the limit is
-/// αS_g²/((2−η)σ²n²)): `Cor 2/(17) ≤ scale·4/(2−η)` at every K (printed scale 1), reached
-/// as K → ∞. With eq. (18) as printed the ratio carries an extra n²/η² (R1).
-pub fn cor2_within(scale: f64, ctx: &Ctx) -> Outcome {
+/// Checked: `cor2/(17) ≤ scale·4/(2−η)` at every K (printed scale 1), reached as K → ∞.
+/// With Cor 2 in the ERRATA R1 reading ([`cor2_adopted`]: n² for the printed η², limit
+/// αS_g²/((2−η)σ²n²)) it holds; with eq. (18) as printed ([`cor2_printed`]) the ratio
+/// carries an extra n²/η² and it fails.
+pub fn cor2_within(scale: f64, cor2: &Cys21Bound, ctx: &Ctx) -> Outcome {
     ratio_within(
-        "Cor 2 (R1 reading)",
+        "Cor 2",
         &|eta, b| e(b, scale) * e(b, 4.0) / (e(b, 2.0) - e(b, eta)),
-        &|q, a, k, b| q.cor2(a, k, b),
+        cor2,
         ctx,
     )
 }
@@ -1661,9 +1672,22 @@ mod tests {
         assert_eq!(status(&cor1_within(3.2, &ctx())), Status::Fail);
         // a constant that is valid but not attained is rejected too
         assert_eq!(status(&cor1_within(5.0, &ctx())), Status::Fail);
-        assert_eq!(status(&cor2_within(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&cor2_within(0.8, &ctx())), Status::Fail);
-        assert_eq!(status(&cor2_within(1.25, &ctx())), Status::Fail);
+        assert_eq!(
+            status(&cor2_within(1.0, &cor2_adopted, &ctx())),
+            Status::Pass
+        );
+        assert_eq!(
+            status(&cor2_within(0.8, &cor2_adopted, &ctx())),
+            Status::Fail
+        );
+        assert_eq!(
+            status(&cor2_within(1.25, &cor2_adopted, &ctx())),
+            Status::Fail
+        );
+        assert_eq!(
+            status(&cor2_within(1.0, &cor2_printed, &ctx())),
+            Status::Fail
+        );
     }
 
     #[test]
