@@ -292,7 +292,7 @@ pub fn fig1_roles(curve: &Fig1Curve, ctx: &Ctx) -> Outcome {
             Ok(x) => x,
             Err(x) => return err("curve", x),
         };
-        for &alpha in &alphas {
+        for (ia, &alpha) in alphas.iter().enumerate() {
             let inf = match curve(lam, alpha, FIG1_K_INF, b) {
                 Ok(x) => x,
                 Err(x) => return err("curve", x),
@@ -316,7 +316,8 @@ pub fn fig1_roles(curve: &Fig1Curve, ctx: &Ctx) -> Outcome {
                 };
                 let pr = v / inf.clone();
                 points += 1;
-                if alpha == 10.0 {
+                if ia == 0 {
+                    // α = 10: the reference profile
                     row.push(pr);
                 } else if !overlap(&pr, &row[ik]) {
                     return fail(
@@ -1643,8 +1644,7 @@ mod tests {
             let q = Cys21Params::figure1(lam)?;
             let mut q2 = q;
             q2.eta = q.eta * alpha / 10.0;
-            let v = q2.cor1(alpha, k, bits);
-            v
+            q2.cor1(alpha, k, bits)
         };
         assert_eq!(status(&fig1_roles(&alpha_rate, &ctx())), Status::Fail);
         // an asymptote that grows with λ
