@@ -21,3 +21,16 @@ pub fn registry() -> Vec<Builtin> {
 pub fn find(name: &str) -> Option<Builtin> {
     registry().into_iter().find(|b| b.name == name)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn registry_names_are_unique() {
+        let mut names: Vec<&str> = super::registry().iter().map(|b| b.name).collect();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate builtin names");
+        assert!(super::find("ys22/footnote-4-shifted-lse-adopted").is_some());
+        assert!(super::find("at22/threshold-burn-in-adopted").is_some());
+    }
+}
