@@ -15,6 +15,10 @@
 //! sensitivity is L = 2L_AT (ERRATA A6), so `Q = S_α(b/n, bσ₂/(2L_AT)) = S_α(b/n, bσ₂/L)`.
 //! Noise is N(0, η²σ²) per step.
 //!
+//! Identities are checked by overlap of enclosures. A strict inequality passes only when certain; a non-strict one (≤) fails only when
+//! certainly violated, so an exact tie (e.g. a supremum that equals the stated constant)
+//! holds — the enclosures are ≥ 128 bits wide, far below any printed precision.
+//!
 //! # References
 //! J. Altschuler, K. Talwar, *Privacy of noisy stochastic gradient descent: more
 //! iterations without more privacy loss* (full version, arXiv, and NeurIPS 2022).
@@ -1335,6 +1339,13 @@ pub fn footnote_12(reading: QReading, ctx: &Ctx) -> Outcome {
                     1.0 / (q * q)
                 ),
             );
+        }
+        if gauss.hi() > cap.lo() {
+            return Outcome::error(format!(
+                "inconclusive at q = {q}, σ′ = {sp}, α = {alpha}: α/(2σ′²) {:.15e} vs (n/b)²·Q {:.15e}",
+                gauss.mid_f64(),
+                cap.mid_f64()
+            ));
         }
     }
     Outcome::pass(

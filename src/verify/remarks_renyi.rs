@@ -16,6 +16,9 @@
 //! σ′, [`Cys21Params::sigma`], [`Ys22Params::sigma`]). Identities are checked by
 //! *overlap* of two independently computed enclosures (sound: two enclosures of the same
 //! real number always overlap); inequalities by comparing the safe ends.
+//! A strict inequality passes only when certain; a non-strict one (≤) fails only when
+//! certainly violated, so an exact tie (e.g. a supremum that equals the stated constant)
+//! holds — the enclosures are ≥ 128 bits wide, far below any printed precision.
 //!
 //! # References
 //! R. Chourasia, J. Ye, R. Shokri, *Differential privacy dynamics of Langevin diffusion
@@ -1105,10 +1108,23 @@ pub fn thm4_2_threshold(scale: f64, ctx: &Ctx) -> Outcome {
         let k0 = (scale * (1.0 / (q.lambda * q.eta) + l as f64))
             .ceil()
             .max(1.0) as u64;
-        let (lim, per) = match (q.thm4_2(*alpha, 1 << 40, b), q.baseline(*alpha, 1, b)) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(x), _) | (_, Err(x)) => return err("Thm 4.2 / baseline", x),
+        // the K → ∞ limit of Thm 4.2: ε₀^m/(1 − r) + the second term (= Thm 4.2 at K = 1),
+        // m = ⌊n/2b⌋, r = (1 − ηλ)^{2(n/b − m)}; Thm 4.2 increases in K towards it
+        let m = (l / 2).max(1);
+        let (second, em, per) = match (
+            q.thm4_2(*alpha, 1, b),
+            q.eps0(m, *alpha, b),
+            q.baseline(*alpha, 1, b),
+        ) {
+            (Ok(x), Ok(y), Ok(z)) => (x, y, z),
+            (Err(x), _, _) | (_, Err(x), _) | (_, _, Err(x)) => {
+                return err("Thm 4.2 / baseline", x);
+            }
         };
+        let r = (e(b, 1.0) - e(b, q.eta) * e(b, q.lambda))
+            .square()
+            .powu(l - m);
+        let lim = em / (e(b, 1.0) - r) + second;
         let base = per.clone() * u(b, k0);
         worst = worst.max(lim.upper_f64() / base.lower_f64());
         let mut params = ys22_params(q);
@@ -1137,7 +1153,6 @@ pub fn thm4_2_threshold(scale: f64, ctx: &Ctx) -> Outcome {
             };
         }
         // crossing epoch (information only, f64): Thm 4.2(K) = F(1 − r^{K−1})/(1 − r) + S
-        let m = (l / 2).max(1);
         let (em, s2) = (
             q.eps0(m, *alpha, 64).map_or(f64::NAN, |x| x.mid_f64()),
             q.thm4_2(*alpha, 1, 64).map_or(f64::NAN, |x| x.mid_f64()),
