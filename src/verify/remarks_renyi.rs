@@ -385,7 +385,7 @@ pub fn fig1_roles(curve: &Fig1Curve, ctx: &Ctx) -> Outcome {
 
 /// **FC3.** CYS21 Figure 1 caption: *"The expressions for computing the privacy loss
 /// are: our analysis: ε = αS_g²/(λσ²n²)·(1 − e^{−ληK/2}); and Baseline composition-based
-/// analysis (derived by moment accountant [1] with details in Appendix E):
+/// analysis (derived by moment accountant \[1\] with details in Appendix E):
 /// ε = αS_g²/(4n²σ²)·ηK"*, setting α ∈ {10, 20, 30}, λ ∈ {1, 2, 4}, β = 4, S_g = 4,
 /// n = 5000, η = 0.02, σ = 0.02.
 ///
@@ -701,7 +701,7 @@ pub type Cys21Bound = dyn Fn(&Cys21Params, f64, u64, u32) -> Result<Enclosure>;
 /// bound than Corollary 1 by bounding the LSI constant throughout Noisy GD exactly."*
 ///
 /// Checked at random points of the squared loss (λ = β = 1, η ∈ (0, 1)) and K ∈
-/// [`k_grid`]: `tighter` (Cor 2 in the R1 reading) is strictly below Cor 1 (certified
+/// `k_grid` (1 … 10⁷): `tighter` (Cor 2 in the R1 reading) is strictly below Cor 1 (certified
 /// ends). With eq. (18) as printed ([`cor2_printed`]) it is not (unit test).
 pub fn thm2_tighter(tighter: &Cys21Bound, ctx: &Ctx) -> Outcome {
     let mut r = SplitMix64::new(ctx.seed);
@@ -974,7 +974,7 @@ pub fn footnote_4(reading: Fn4Reading, ctx: &Ctx) -> Outcome {
 }
 
 /// **FY2.** YS22 Figure 2 caption: *"Composition: derived from Section 3.3. of Mironov
-/// et al. [29] that approximately equals (b/n)·αηS_g²/(4σ²b²)·K."* An approximation, not
+/// et al. \[29\] that approximately equals (b/n)·αηS_g²/(4σ²b²)·K."* An approximation, not
 /// a bound.
 ///
 /// Checked in the Fig 2 setting (λ = 1, β = 4, S_g = 4, n = 50, b = 2, η = 0.02, σ² = 4)
