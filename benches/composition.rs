@@ -36,16 +36,25 @@ fn bench(c: &mut Criterion) {
         let c = poisson(t);
         let a = c.answer(Target::Delta(1e-5), tol, None).unwrap();
         assert!(a.width <= tol, "width {}", a.width);
-        eprintln!("Poisson T={t}: ε ∈ [{}, {}]", a.interval.lower, a.interval.upper);
+        eprintln!(
+            "Poisson T={t}: ε ∈ [{}, {}]",
+            a.interval.lower, a.interval.upper
+        );
         g.bench_function(format!("poisson_q0.01_sigma1.1_T{t}_width{tol:e}"), |b| {
-            b.iter(|| black_box(&c).answer(Target::Delta(1e-5), tol, None).unwrap())
+            b.iter(|| {
+                black_box(&c)
+                    .answer(Target::Delta(1e-5), tol, None)
+                    .unwrap()
+            })
         });
     }
     for engine in [Engine::OneShot, Engine::RepeatedSquaring] {
         let c = poisson(10_000).with_engine(engine);
         g.bench_function(format!("poisson_T10000_grid13_{engine:?}"), |b| {
             b.iter(|| {
-                let r = black_box(&c).compose(Target::Delta(1e-5), Some(13)).unwrap();
+                let r = black_box(&c)
+                    .compose(Target::Delta(1e-5), Some(13))
+                    .unwrap();
                 black_box(r.epsilon(1e-5).unwrap())
             })
         });

@@ -12,6 +12,8 @@ pub fn registry() -> Vec<Builtin> {
     v.extend(super::remarks_bsa24::builtins());
     v.extend(crate::check::builtins::builtins());
     v.extend(crate::renyi::at22_obligations::builtins());
+    v.extend(super::remarks_renyi::builtins());
+    v.extend(super::remarks_at22::builtins());
     v.sort_by_key(|b| b.name);
     v
 }
@@ -19,4 +21,17 @@ pub fn registry() -> Vec<Builtin> {
 /// The builtin called `name`.
 pub fn find(name: &str) -> Option<Builtin> {
     registry().into_iter().find(|b| b.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn registry_names_are_unique() {
+        let mut names: Vec<&str> = super::registry().iter().map(|b| b.name).collect();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate builtin names");
+        assert!(super::find("ys22/footnote-4-shifted-lse-adopted").is_some());
+        assert!(super::find("at22/threshold-burn-in-adopted").is_some());
+    }
 }

@@ -7,6 +7,8 @@
 //! * [`builtins`] — the registry of named checks;
 //! * [`bsa24`] — named checks of BSA24 results that are not instance dominations;
 //! * [`remarks_bsa24`] — BSA24's statements made in passing (issue 17, ERRATA FB…);
+//! * [`remarks_renyi`] — statements made in passing by CYS21 and YS22 (issue 17);
+//! * [`remarks_at22`] — statements made in passing by AT22 (issue 17);
 //! * [`expr`] — claim expressions evaluated at MPFR precision;
 //! * [`claim`] — checking a researcher's own bound;
 //! * [`errata`] — ERRATA.md entries and their evidence;
@@ -18,7 +20,9 @@ pub mod errata;
 pub mod expr;
 pub mod outcome;
 pub mod proofs;
+pub mod remarks_at22;
 pub mod remarks_bsa24;
+pub mod remarks_renyi;
 pub mod report;
 pub mod run;
 pub mod sampling;
