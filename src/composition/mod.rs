@@ -235,11 +235,13 @@ pub struct Composition {
 /// ([`crate::memory`]) decides.
 pub const MAX_POINTS_ONE_SHOT: usize = 1 << 28;
 
-/// Bytes per window point of one order of the one-shot engine, rounded up: the packed
-/// transform (16), both half-spectrum products (16) and their magnitude bounds (8),
-/// the two read-out sides (16), the single-step vectors and their tilted copies (32),
-/// the rescaled factors (16), the prepared suffix sums (32), the pieces (≤ 48).
-const ONE_SHOT_BYTES_PER_POINT: u64 = 200;
+/// Bytes per window point of one order of the one-shot engine at its peak, rounded up:
+/// the packed transform (16), both half-spectrum products (16) and their magnitude
+/// bounds (8), the two read-out sides (16), the single-step vectors and their tilted
+/// copies (32), the rescaled factors (16), the prepared suffix sums (32), less what is
+/// freed before the next is allocated; measured peak 110 bytes per point at 2²⁴ points
+/// (T = 10⁶, both orders in parallel: 1.85 GB), so 128.
+const ONE_SHOT_BYTES_PER_POINT: u64 = 128;
 /// The same for repeated squaring (three transforms of twice the window, sides, pieces).
 const SQUARING_BYTES_PER_POINT: u64 = 260;
 
