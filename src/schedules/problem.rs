@@ -110,7 +110,7 @@ impl ScheduleReal for Enclosure {
         same_float(self.lo(), o.lo()) && same_float(self.hi(), o.hi())
     }
     fn bytes(&self) -> u64 {
-        std::mem::size_of::<Enclosure>() as u64 + 2 * float_heap_bytes(self.prec())
+        std::mem::size_of::<Enclosure>() as u64 + self.heap_bytes()
     }
 }
 
