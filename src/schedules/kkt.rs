@@ -83,7 +83,9 @@ pub(crate) fn exponent(x: f64) -> i64 {
 ///
 /// # Formula
 /// Greatest convex minorant of (0,0), (X_k, G_k) — see the module documentation.
-/// O(t) time and memory.
+/// O(t) time and memory (several values per step; a constant or piecewise-constant
+/// problem is solved with the same numbers in O(runs) memory by
+/// [`super::runs::solve_kkt_runs`]).
 ///
 /// # Errors
 /// [`Error::Parameter`] if τ ≥ t; [`Error::NotCertified`] if the computation
