@@ -386,7 +386,8 @@ impl SensitiveSteps {
 /// [`per_step`] kept as runs: η_k and σ_k given as runs `(length, value)` (a constant is
 /// one run), the sensitive steps as a pattern. The values are the same numbers as
 /// [`per_step`]'s (the same formulas, evaluated once per distinct combination); O(runs)
-/// memory.
+/// memory — about 2t/l runs for a cyclic pattern of period l, so a very long run with
+/// few batches per epoch (t = 10⁹, l = 2) is refused by the memory limit.
 ///
 /// # Formula
 /// s_k = η_k L/b on sensitive steps (else 0), ς_k = η_k σ_k, c_k from [`Curvature`].
@@ -398,9 +399,11 @@ impl SensitiveSteps {
 /// # Example
 /// ```
 /// use shiftdp::schedules::builders::{per_step_runs, Curvature, SensitiveSteps};
+/// // 10⁹ steps of cyclic batches, l = 10⁴, record in batch 1: two values, 2·10⁵ + 1 runs
 /// let p = per_step_runs(&[(1_000_000_000, 0.5_f64)], &[(1_000_000_000, 2.0)], 1.0, 10,
-///     SensitiveSteps::Cyclic { period: 4, position: 1 }, Curvature::Contraction(0.9), None)?;
-/// assert_eq!(p.horizon(), 1_000_000_000);
+///     SensitiveSteps::Cyclic { period: 10_000, position: 1 }, Curvature::Contraction(0.9),
+///     None)?;
+/// assert_eq!((p.horizon(), p.run_count()), (1_000_000_000, 200_001));
 /// # Ok::<(), shiftdp::Error>(())
 /// ```
 pub fn per_step_runs<R: ScheduleReal>(
