@@ -8,7 +8,7 @@
 //! per-step step sizes η_k and noise σ_k and non-integer epochs of a cyclic run.
 //! [`optimal_schedule`] solves it: the optimal τ is searched with the exact KKT solver
 //! in `f64`, the schedule at that τ is certified with directed rounding
-//! ([`ScheduleProblem::certify`]), argmin's L-BFGS solves the same τ independently, and
+//! ([`ScheduleProblem::certify`](super::ScheduleProblem::certify)), argmin's L-BFGS solves the same τ independently, and
 //! the closed forms are evaluated on the run's `Setting` (upper ends).
 //!
 //! Reported μ: the certificate's upper end (search without rigor, certify with rigor);
