@@ -65,7 +65,7 @@
 //! assert!(r.mu_upper_f64 >= r.mu_kkt * (1.0 - 1e-12));
 //! // … and BSA24 Thm 4.2 attains it: (k, a_k, λ_k, z_k) for k = τ+1..t
 //! assert_eq!(r.closed_forms[1].0, "BSA24 Thm 4.2");
-//! assert_eq!(r.rows.len(), 50 - r.tau);
+//! assert_eq!(r.rows()?.len(), 50 - r.tau);
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 //!

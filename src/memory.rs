@@ -138,6 +138,15 @@ pub fn bytes_of(count: u64, size: u64) -> u64 {
     count.saturating_mul(size)
 }
 
+/// Refuses `what` if `count` values of type `T` (its inline size, no heap) exceed the
+/// limit: [`check`] of `count × size_of::<T>()`.
+///
+/// # Errors
+/// [`Error::MemoryLimit`] as [`check`].
+pub fn check_values<T>(what: &str, count: u64) -> Result<()> {
+    check(what, bytes_of(count, std::mem::size_of::<T>() as u64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

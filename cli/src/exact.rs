@@ -399,6 +399,7 @@ fn run_gaussian(
                 .collect();
             let sf = Schedule::from_steps(steps)?;
             let d = a.dim;
+            shiftdp::exact::gaussian::check_matrix_memory(d)?;
             let (h0, h1) = (s.h.mid_f64(), s.h_max.mid_f64());
             let diag: Vec<f64> = (0..d)
                 .map(|i| h0 + (h1 - h0) * i as f64 / (d - 1).max(1) as f64)

@@ -6,6 +6,16 @@
 //! solves the same τ independently, and the closed forms of BSA24 §4.1–4.2 are
 //! evaluated as enclosures (upper end) when their hypotheses hold.
 //!
+//! # Large t
+//! The schedule is kept as runs of identical steps and streamed
+//! ([`shiftdp::schedules::runs`]), so `--steps 10⁸` with a constant setting takes as
+//! little memory as `--steps 50`. The per-step schedule (k, a_k, λ_k, z_k) is never
+//! printed: `--csv FILE` streams it to a file, one row per step (about 80 bytes each;
+//! refused above [`MAX_CSV_ROWS`] rows); the JSON and text outputs summarize it (τ, μ,
+//! the number of active constraints). argmin runs only for t − τ ≤ 10⁵ ("not run"
+//! beyond). Beyond the work limit (10⁹ step evaluations, e.g. t = 10¹⁰ with c = 1) or
+//! the memory limit (`--memory-limit`) the command refuses with a message (exit 2).
+//!
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
 use super::setting::{AlgorithmArg, SettingArgs, parse_count, required, setting_json};
@@ -71,10 +81,15 @@ pub struct ScheduleArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Write the schedule (k, a_k, λ_k, z_k) to this CSV file.
+    /// Write the schedule (k, a_k, λ_k, z_k), one row per step k = τ+1..t, to this CSV
+    /// file (streamed, about 80 bytes per row; at most 10⁸ rows). The schedule is never
+    /// printed: the text and JSON outputs summarize it.
     #[arg(long)]
     pub csv: Option<PathBuf>,
 }
+
+/// Most rows `--csv` writes (about 8 GB of text).
+pub const MAX_CSV_ROWS: usize = 100_000_000;
 
 fn read_file(path: &PathBuf, bits: u32) -> Result<Vec<Enclosure>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::Parse {
@@ -161,16 +176,35 @@ pub fn compute(a: &ScheduleArgs) -> Result<ScheduleReport> {
     let bits = input_bits(prec);
     let r = optimal_schedule(&spec(a, bits)?, prec)?;
     if let Some(path) = &a.csv {
-        let mut text = String::from("k,a,lambda,z\n");
-        for (k, ak, lk, zk) in &r.rows {
-            text.push_str(&format!("{k},{ak:.17e},{lk:.17e},{zk:.17e}\n"));
-        }
-        std::fs::write(path, text).map_err(|e| Error::Parse {
-            input: path.display().to_string(),
-            reason: format!("cannot write CSV: {e}"),
-        })?;
+        write_csv(&r, path)?;
     }
     Ok(r)
+}
+
+/// Streams the schedule's rows to a CSV file (no row is kept in memory).
+fn write_csv(r: &ScheduleReport, path: &PathBuf) -> Result<()> {
+    use std::io::Write;
+    let fail = |e: std::io::Error| Error::Parse {
+        input: path.display().to_string(),
+        reason: format!("cannot write CSV: {e}"),
+    };
+    if r.row_count() > MAX_CSV_ROWS {
+        return Err(Error::param(
+            "csv",
+            path.display(),
+            &format!(
+                "the schedule has {} rows (about {} of text), more than the {MAX_CSV_ROWS} \
+                 rows --csv writes",
+                r.row_count(),
+                shiftdp::memory::human(r.row_count() as u64 * 80)
+            ),
+        ));
+    }
+    let file = std::fs::File::create(path).map_err(fail)?;
+    let mut w = std::io::BufWriter::new(file);
+    w.write_all(b"k,a,lambda,z\n").map_err(fail)?;
+    r.for_each_row(|k, ak, lk, zk| writeln!(w, "{k},{ak:.17e},{lk:.17e},{zk:.17e}").map_err(fail))?;
+    w.flush().map_err(fail)
 }
 
 /// The series (k, λ_k, z_k), k = τ+1..t, of the optimal schedule (for plotting).
@@ -178,11 +212,17 @@ pub fn compute(a: &ScheduleArgs) -> Result<ScheduleReport> {
 /// # Errors
 /// As [`compute`].
 pub fn schedule_series(a: &ScheduleArgs) -> Result<Vec<(usize, f64, f64)>> {
-    Ok(compute(a)?
-        .rows
-        .into_iter()
-        .map(|(k, _, l, z)| (k, l, z))
-        .collect())
+    let r = compute(a)?;
+    shiftdp::memory::check(
+        "the schedule series (k, λ_k, z_k) of a plot",
+        shiftdp::memory::bytes_of(r.row_count() as u64, 24),
+    )?;
+    let mut out = Vec::with_capacity(r.row_count());
+    r.for_each_row(|k, _, l, z| {
+        out.push((k, l, z));
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Runs `shiftdp schedule`.

@@ -111,6 +111,34 @@ fn cli_rejects_bad_settings() {
     }
 }
 
+/// Issue 15: a Hessian dimension whose matrices cannot fit (2·10⁵ × 2·10⁵: about
+/// 2.9 TiB) is refused with the memory limit's message (it aborted in the allocator),
+/// and so is an exact-instance schedule of 10⁷ steps at 4096 bits (about 22 GB; the
+/// default limit is 8 GiB).
+#[test]
+fn cli_refuses_what_does_not_fit_in_memory() {
+    for (b, what) in [
+        (
+            "exact gd --n 1 --steps 10 --eta 0.1 --noise 1 --sensitivity 1 --loss quadratic \
+             --strong-convexity 1 --smoothness 2 --dim 200000 --delta 1e-5",
+            "matrix path",
+        ),
+        (
+            "exact gd --n 1 --steps 10000000 --eta 0.1 --noise 1 --sensitivity 1 --loss linear \
+             --delta 1e-5 --bits 4096",
+            "schedule of 10000000 steps",
+        ),
+    ] {
+        let argv = std::iter::once("shiftdp").chain(b.split_whitespace());
+        let Cmd::Exact(a) = Cli::try_parse_from(argv).expect("parse").cmd;
+        let e = run(&a).map(|_| ()).unwrap_err();
+        assert!(
+            matches!(e, shiftdp::Error::MemoryLimit { .. }) && e.to_string().contains(what),
+            "{b}: {e}"
+        );
+    }
+}
+
 #[test]
 fn thm42_validates_as_exact_and_smaller_mu_is_caught() {
     let (c, t, l, n, sigma) = (0.95f64, 200u64, 1.0, 5u64, 0.8);

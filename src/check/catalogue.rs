@@ -440,6 +440,7 @@ pub(crate) fn clamped(
     let h = s.big_m.as_ref().map_or(0.0, |m| m.mid_f64()).min(1.0 / eta);
     let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
     let mut v: Vec<LabelledInstance> = vec![];
+    crate::memory::check_values::<ClampStep>("a clamped walk's steps", s.t)?;
     for (name, c, start) in [
         ("linear, start 0 (AT22)", 1.0, 0.0),
         ("linear, start −D/2", 1.0, -0.5 * d),

@@ -346,6 +346,7 @@ pub fn shuffle_partition(s: &Setting, h: f64, kind: PairKind) -> Result<MixtureI
         ));
     }
     let l = s.n / s.b;
+    crate::memory::check_values::<f64>("the shuffle instance's batch shifts", l)?;
     let t = s.t as usize;
     let c = 1.0 - eta * h;
     let mut shifts = vec![0.0; l as usize];
@@ -397,6 +398,7 @@ pub(super) fn clamped_walks(
     let (eta, sigma, l) = (s.eta.mid_f64(), s.sigma.mid_f64(), s.l.mid_f64());
     let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
     let mut v: Vec<LabelledInstance> = vec![];
+    crate::memory::check_values::<ClampStep>("a clamped walk's steps", s.t)?;
     for &(name, h, start) in shapes {
         let walk = ClampedWalk {
             lo: -0.5 * d,

@@ -102,6 +102,7 @@ impl<R: Real> Schedule<R> {
         if n == 0 {
             return Err(Error::param("n", 0, "must be ≥ 1"));
         }
+        check_steps_memory(t as u64, &eta)?;
         let steps = (0..t)
             .map(|_| Step {
                 eta: eta.clone(),
@@ -137,7 +138,8 @@ impl<R: Real> Schedule<R> {
         if epochs == 0 {
             return Err(Error::param("epochs", 0, "must be ≥ 1"));
         }
-        let t = l * epochs;
+        let t = l.saturating_mul(epochs);
+        check_steps_memory(t, &eta)?;
         let steps = (0..t)
             .map(|k| Step {
                 eta: eta.clone(),
@@ -163,6 +165,32 @@ impl<R: Real> Schedule<R> {
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
     }
+}
+
+/// Refuses a schedule of `t` steps like `x` above the memory limit: one [`Step`] and the
+/// heap of its two values per step.
+fn check_steps_memory<R: Real>(t: u64, x: &R) -> Result<()> {
+    crate::memory::check(
+        &format!("an exact-instance schedule of {t} steps"),
+        crate::memory::bytes_of(
+            t,
+            std::mem::size_of::<Step<R>>() as u64 + 2 * x.heap_bytes(),
+        ),
+    )
+}
+
+/// Refuses the matrix path for a `d × d` Hessian above the memory limit: about ten
+/// `d × d` f64 matrices alive at once (Hessian, identity, A_t, Σ_t, the step matrix and
+/// its products, the Cholesky factor and the eigen-decomposition).
+///
+/// # Errors
+/// [`Error::MemoryLimit`].
+pub fn check_matrix_memory(d: usize) -> Result<()> {
+    let d = d as u64;
+    crate::memory::check(
+        &format!("the {d} × {d} matrix path"),
+        crate::memory::bytes_of(d.saturating_mul(d), 80),
+    )
 }
 
 /// Scalar recursion for curvature `h`: returns `(Δ_t / L, S_t)` with
@@ -220,6 +248,7 @@ fn propagate(sched: &Schedule<f64>, hess: &DMatrix<f64>) -> (DMatrix<f64>, DMatr
 }
 
 fn check_hessian(hess: &DMatrix<f64>) -> Result<()> {
+    check_matrix_memory(hess.nrows())?;
     let d = hess.nrows();
     if d == 0 || hess.ncols() != d {
         return Err(Error::param(

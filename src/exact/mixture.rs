@@ -441,6 +441,8 @@ impl MixtureInstance {
         if n == 0 || b == 0 || b > n {
             return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
         }
+        // η, σ and the shifts per step
+        crate::memory::check_values::<[f64; 3]>("a mixture instance's steps", t as u64)?;
         let etas = vec![eta; t];
         let sigmas = vec![sigma; t];
         Self::sgd_steps(

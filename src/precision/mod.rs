@@ -120,6 +120,11 @@ pub trait Real:
     fn lower_f64(&self) -> f64;
     /// An upper bound as f64 (for `f64`: the value itself).
     fn upper_f64(&self) -> f64;
+    /// Heap bytes this value owns, for memory estimates ([`crate::memory`]): 0 for
+    /// `f64`; an [`Enclosure`]'s two MPFR mantissas with their allocator headers.
+    fn heap_bytes(&self) -> u64 {
+        0
+    }
 }
 
 impl Real for f64 {
@@ -237,5 +242,8 @@ impl Real for Enclosure {
     }
     fn upper_f64(&self) -> f64 {
         Enclosure::upper_f64(self)
+    }
+    fn heap_bytes(&self) -> u64 {
+        2 * (u64::from(self.prec()).div_ceil(64) * 8 + 16)
     }
 }

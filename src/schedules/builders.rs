@@ -12,7 +12,9 @@
 //! * BSA24 §2 (model, Lemma 2.8 for c), §4.1–4.2 (full and cyclic batches).
 //! * SPEC §2, §4.
 use super::problem::{ScheduleProblem, ScheduleReal};
+use super::runs::{RunBuilder, RunProblem};
 use crate::error::{Error, Result};
+use crate::memory;
 use crate::precision::Enclosure;
 
 fn positive<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
@@ -192,6 +194,7 @@ pub fn noisy_cgd<R: ScheduleReal>(
     positive("eta", &eta)?;
     positive("noise", &sigma)?;
     nonneg("sensitivity", &sensitivity)?;
+    ScheduleProblem::<R>::check_memory(t, &c)?;
     let l = l as usize;
     let s_on = eta.clone() * sensitivity / eta.int(b);
     let zero = eta.lit(0.0);
@@ -284,26 +287,211 @@ pub fn per_step<R: ScheduleReal>(
         return Err(Error::param("batch", 0, "must be ≥ 1"));
     }
     nonneg("sensitivity", &sensitivity)?;
+    if let Some(x) = eta.first() {
+        ScheduleProblem::<R>::check_memory(t, x)?;
+    }
     let mut c = Vec::with_capacity(t);
     let mut s = Vec::with_capacity(t);
     let mut g = Vec::with_capacity(t);
     for k in 0..t {
-        positive(&format!("eta[{}]", k + 1), &eta[k])?;
-        positive(&format!("noise[{}]", k + 1), &sigma[k])?;
-        c.push(match &curvature {
-            Curvature::Contraction(c) => c.clone(),
-            Curvature::StronglyConvex { m, big_m } => {
-                contraction(eta[k].clone(), m.clone(), big_m.clone())?
-            }
-        });
-        s.push(if sensitive[k] {
-            eta[k].clone() * sensitivity.clone() / eta[k].int(batch)
-        } else {
-            eta[k].lit(0.0)
-        });
-        g.push(eta[k].clone() * sigma[k].clone());
+        let (ck, sk, gk) = step_values(
+            &eta[k],
+            &sigma[k],
+            &sensitivity,
+            batch,
+            sensitive[k],
+            &curvature,
+            k + 1,
+        )?;
+        c.push(ck);
+        s.push(sk);
+        g.push(gk);
     }
     ScheduleProblem::new(c, s, g, diameter)
+}
+
+/// (c_k, s_k, ς_k) of step `k` (1-based, for messages) from η_k, σ_k: the formulas of
+/// [`per_step`].
+fn step_values<R: ScheduleReal>(
+    eta: &R,
+    sigma: &R,
+    sensitivity: &R,
+    batch: u64,
+    sensitive: bool,
+    curvature: &Curvature<R>,
+    k: usize,
+) -> Result<(R, R, R)> {
+    if !(eta.lower_f64() > 0.0 && eta.upper_f64().is_finite()) {
+        positive(&format!("eta[{k}]"), eta)?;
+    }
+    if !(sigma.lower_f64() > 0.0 && sigma.upper_f64().is_finite()) {
+        positive(&format!("noise[{k}]"), sigma)?;
+    }
+    let c = match curvature {
+        Curvature::Contraction(c) => c.clone(),
+        Curvature::StronglyConvex { m, big_m } => {
+            contraction(eta.clone(), m.clone(), big_m.clone())?
+        }
+    };
+    let s = if sensitive {
+        eta.clone() * sensitivity.clone() / eta.int(batch)
+    } else {
+        eta.lit(0.0)
+    };
+    Ok((c, s, eta.clone() * sigma.clone()))
+}
+
+/// Which steps use the differing record (s_k > 0), as a pattern rather than a vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SensitiveSteps {
+    /// Every step (full batch).
+    All,
+    /// No step (the Gaussian part of NoisySGD, BSA24 Thm 4.10).
+    Never,
+    /// Step index i (0-based) iff i mod `period` = `position` (cyclic batches).
+    Cyclic {
+        /// Batches per epoch l ≥ 1.
+        period: usize,
+        /// Batch holding the record, < l.
+        position: usize,
+    },
+}
+
+impl SensitiveSteps {
+    /// Whether step index `i` (0-based) uses the record.
+    pub fn at(&self, i: usize) -> bool {
+        match *self {
+            SensitiveSteps::All => true,
+            SensitiveSteps::Never => false,
+            SensitiveSteps::Cyclic { period, position } => i % period == position,
+        }
+    }
+
+    /// The first index after `i` whose answer differs from `at(i)` (`usize::MAX`: none).
+    fn next_change(&self, i: usize) -> usize {
+        match *self {
+            SensitiveSteps::Cyclic { period, position } if period > 1 => {
+                let r = i % period;
+                if r == position {
+                    i + 1
+                } else {
+                    i + (position + period - r) % period
+                }
+            }
+            _ => usize::MAX,
+        }
+    }
+}
+
+/// [`per_step`] kept as runs: η_k and σ_k given as runs `(length, value)` (a constant is
+/// one run), the sensitive steps as a pattern. The values are the same numbers as
+/// [`per_step`]'s (the same formulas, evaluated once per distinct combination); O(runs)
+/// memory — about 2t/l runs for a cyclic pattern of period l, so a very long run with
+/// few batches per epoch (t = 10⁹, l = 2) is refused by the memory limit.
+///
+/// # Formula
+/// s_k = η_k L/b on sensitive steps (else 0), ς_k = η_k σ_k, c_k from [`Curvature`].
+///
+/// # Errors
+/// As [`per_step`]; [`Error::Parameter`] if the η and σ runs cover different horizons
+/// or a cyclic pattern has period 0 or position ≥ period.
+///
+/// # Example
+/// ```
+/// use shiftdp::schedules::builders::{per_step_runs, Curvature, SensitiveSteps};
+/// // 10⁹ steps of cyclic batches, l = 10⁴, record in batch 1: two values, 2·10⁵ + 1 runs
+/// let p = per_step_runs(&[(1_000_000_000, 0.5_f64)], &[(1_000_000_000, 2.0)], 1.0, 10,
+///     SensitiveSteps::Cyclic { period: 10_000, position: 1 }, Curvature::Contraction(0.9),
+///     None)?;
+/// assert_eq!((p.horizon(), p.run_count()), (1_000_000_000, 200_001));
+/// # Ok::<(), shiftdp::Error>(())
+/// ```
+pub fn per_step_runs<R: ScheduleReal>(
+    eta: &[(usize, R)],
+    sigma: &[(usize, R)],
+    sensitivity: R,
+    batch: u64,
+    sensitive: SensitiveSteps,
+    curvature: Curvature<R>,
+    diameter: Option<R>,
+) -> Result<RunProblem<R>> {
+    let total = |v: &[(usize, R)]| v.iter().try_fold(0usize, |a, x| a.checked_add(x.0));
+    let t = total(eta).unwrap_or(usize::MAX);
+    if total(sigma) != Some(t) {
+        return Err(Error::param(
+            "schedule lengths",
+            format!("eta:{t} noise:{:?}", total(sigma)),
+            "the η and σ schedules must have one value per step",
+        ));
+    }
+    if batch == 0 {
+        return Err(Error::param("batch", 0, "must be ≥ 1"));
+    }
+    if let SensitiveSteps::Cyclic { period, position } = sensitive
+        && position >= period
+    {
+        return Err(Error::param(
+            "position",
+            position,
+            &format!("must be < l = {period}"),
+        ));
+    }
+    nonneg("sensitivity", &sensitivity)?;
+    let mut b = RunBuilder::new();
+    let (mut ei, mut si) = (0, 0);
+    let (mut eleft, mut sleft) = (0, 0);
+    // the values of the current (η run, σ run) pair, per sensitivity
+    let mut cache: [Option<u32>; 2] = [None, None];
+    let mut i = 0;
+    while i < t {
+        while eleft == 0 {
+            eleft = eta[ei].0;
+            ei += 1;
+            cache = [None, None];
+        }
+        while sleft == 0 {
+            sleft = sigma[si].0;
+            si += 1;
+            cache = [None, None];
+        }
+        let on = sensitive.at(i);
+        let n = eleft.min(sleft).min(sensitive.next_change(i) - i);
+        let v = match cache[on as usize] {
+            Some(v) => v,
+            None => {
+                let (c, s, g) = step_values(
+                    &eta[ei - 1].1,
+                    &sigma[si - 1].1,
+                    &sensitivity,
+                    batch,
+                    on,
+                    &curvature,
+                    i + 1,
+                )?;
+                let v = b.value(c, s, g)?;
+                cache[on as usize] = Some(v);
+                v
+            }
+        };
+        b.push(n, v)?;
+        i += n;
+        eleft -= n;
+        sleft -= n;
+    }
+    b.finish(diameter)
+}
+
+/// Consecutive identical values merged into runs `(length, value)` (a per-step schedule
+/// as the input of [`per_step_runs`]).
+pub fn runs_of<R: ScheduleReal>(v: &[R]) -> Vec<(usize, R)> {
+    let mut out: Vec<(usize, R)> = Vec::new();
+    for x in v {
+        match out.last_mut() {
+            Some((n, y)) if y.identical(x) => *n += 1,
+            _ => out.push((1, x.clone())),
+        }
+    }
+    out
 }
 
 /// Per-step values from a formula k ↦ f(k), k = 1, …, t.
@@ -318,6 +506,7 @@ pub fn per_step<R: ScheduleReal>(
 /// assert!((eta[2] - 0.1 / 3.0).abs() < 1e-15);
 /// ```
 pub fn from_formula(t: usize, f: impl Fn(usize) -> f64) -> Result<Vec<f64>> {
+    memory::check("a per-step formula's values", memory::bytes_of(t as u64, 8))?;
     (1..=t)
         .map(|k| {
             let x = f(k);
@@ -344,6 +533,12 @@ pub fn from_formula(t: usize, f: impl Fn(usize) -> f64) -> Result<Vec<f64>> {
 /// assert!(v[1].lower_f64() <= 0.25 && 0.25 <= v[1].upper_f64());
 /// ```
 pub fn parse_schedule(text: &str, bits: u32) -> Result<Vec<Enclosure>> {
+    // one enclosure per line at most
+    let lines = text.lines().count() as u64;
+    memory::check(
+        "the values of a schedule file",
+        memory::bytes_of(lines, Enclosure::from_u64(bits.max(2), 0).bytes()),
+    )?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -71,7 +71,7 @@ impl<R: ScheduleReal> KktSolution<R> {
 }
 
 /// Binary exponent of `x` (floor(log2 |x|)) for a normal f64; very negative for 0.
-fn exponent(x: f64) -> i64 {
+pub(crate) fn exponent(x: f64) -> i64 {
     if x == 0.0 || !x.is_finite() {
         return if x == 0.0 { i64::MIN / 4 } else { i64::MAX / 4 };
     }
@@ -83,7 +83,9 @@ fn exponent(x: f64) -> i64 {
 ///
 /// # Formula
 /// Greatest convex minorant of (0,0), (X_k, G_k) — see the module documentation.
-/// O(t) time and memory.
+/// O(t) time and memory (several values per step; a constant or piecewise-constant
+/// problem is solved with the same numbers in O(runs) memory by
+/// [`super::runs::solve_kkt_runs`]).
 ///
 /// # Errors
 /// [`Error::Parameter`] if τ ≥ t; [`Error::NotCertified`] if the computation
@@ -103,6 +105,11 @@ fn exponent(x: f64) -> i64 {
 pub fn solve_kkt<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Result<KktSolution<R>> {
     let t = p.horizon();
     let z0 = p.initial_gap(tau)?;
+    // six values per step (weights, X, G, shifts, gaps, λ)
+    crate::memory::check(
+        "the KKT schedule kept per step",
+        crate::memory::bytes_of((t - tau) as u64, 6 * z0.bytes() + 8),
+    )?;
     let c = p.contraction();
     let s = p.sensitivity();
     let g = p.noise();

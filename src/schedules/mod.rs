@@ -13,6 +13,10 @@
 //! * [`run`]: the optimal schedule of a run ([`run::ScheduleSpec`], built from the
 //!   run's [`Setting`](crate::Setting)): every record position, the τ search, the
 //!   certificate, argmin beside it and the closed forms that apply;
+//! * [`runs`]: the problem kept as runs of identical steps (constant and
+//!   piecewise-constant settings), its KKT solve and certificate streaming over the
+//!   steps in O(t) time and O(runs) memory, with the same numbers as the per-step
+//!   solvers; what [`run`] uses, at any t;
 //! * [`crosscheck`]: closed form vs optimum vs the theorem's own schedule.
 //!
 //! Design rule (SPEC §4, OpenDP's "search without rigor, certify with rigor"): the
@@ -36,6 +40,7 @@ pub mod kkt;
 pub mod numeric;
 pub mod problem;
 pub mod run;
+pub mod runs;
 pub mod tau;
 
 pub use problem::{Certificate, Evaluation, ScheduleProblem, ScheduleReal};

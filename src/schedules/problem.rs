@@ -17,9 +17,13 @@
 //!   2024, Lemma 3.2, Thm 3.3.
 //! * SPEC §4 (the one optimization problem behind the shifted-interpolation theorems).
 use crate::error::{Error, Result};
+use crate::memory;
 use crate::precision::rounding as rd;
 use crate::precision::{Enclosure, Real};
+use rug::Assign;
 use rug::Float;
+use rug::float::Round;
+use rug::ops::{AddAssignRound, AssignRound, DivAssignRound};
 use std::cmp::Ordering;
 
 /// The numbers the schedule solvers run on: [`Real`] plus an ordering of estimates, the
@@ -38,6 +42,28 @@ pub trait ScheduleReal: Real {
     fn mid_f64(&self) -> f64;
     /// An enclosure of this value at `bits` bits (exact for `f64` when `bits ≥ 53`).
     fn to_enclosure(&self, bits: u32) -> Enclosure;
+    /// Whether `self` and `o` are the same representation (`f64`: the same bits;
+    /// [`Enclosure`]: the same ends, signs of zero and precision), so that every
+    /// deterministic computation gives the same result on both. Used to detect an exact
+    /// fixed point of a recursion (then every later step is known without computing
+    /// it), never as a mathematical comparison.
+    fn identical(&self, o: &Self) -> bool;
+    /// Bytes one value occupies, heap included (for [`crate::memory`] estimates; an
+    /// upper bound: MPFR limbs plus the allocator's header).
+    fn bytes(&self) -> u64;
+}
+
+/// Whether two MPFR numbers are the same representation: precision, value and sign.
+pub(crate) fn same_float(a: &Float, b: &Float) -> bool {
+    a.prec() == b.prec()
+        && (a == b || a.is_nan() && b.is_nan())
+        && a.is_sign_negative() == b.is_sign_negative()
+}
+
+/// Heap bytes of one MPFR number of `prec` bits: its limbs and a 16-byte allocator
+/// header, rounded up.
+pub(crate) fn float_heap_bytes(prec: u32) -> u64 {
+    (u64::from(prec).div_ceil(64)) * 8 + 16
 }
 
 impl ScheduleReal for f64 {
@@ -52,6 +78,12 @@ impl ScheduleReal for f64 {
     }
     fn to_enclosure(&self, bits: u32) -> Enclosure {
         Enclosure::from_f64(bits, *self)
+    }
+    fn identical(&self, o: &Self) -> bool {
+        self.to_bits() == o.to_bits()
+    }
+    fn bytes(&self) -> u64 {
+        8
     }
 }
 
@@ -73,6 +105,12 @@ impl ScheduleReal for Enclosure {
             Some(e) => e,
             None => Enclosure::everything(bits),
         }
+    }
+    fn identical(&self, o: &Self) -> bool {
+        same_float(self.lo(), o.lo()) && same_float(self.hi(), o.hi())
+    }
+    fn bytes(&self) -> u64 {
+        std::mem::size_of::<Enclosure>() as u64 + self.heap_bytes()
     }
 }
 
@@ -111,7 +149,12 @@ pub struct ScheduleProblem<R> {
     fixed_gap: Option<R>,
 }
 
-fn check_nonneg<R: ScheduleReal>(name: &str, k: usize, x: &R, positive: bool) -> Result<()> {
+pub(crate) fn check_nonneg<R: ScheduleReal>(
+    name: &str,
+    k: usize,
+    x: &R,
+    positive: bool,
+) -> Result<()> {
     let lo = x.lower_f64();
     let hi = x.upper_f64();
     let ok = lo.is_finite() && hi.is_finite() && if positive { lo > 0.0 } else { lo >= 0.0 };
@@ -170,7 +213,27 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
     /// # Errors
     /// As [`ScheduleProblem::new`].
     pub fn constant(t: usize, c: R, s: R, noise: R, diameter: Option<R>) -> Result<Self> {
+        Self::check_memory(t, &c)?;
         Self::new(vec![c; t], vec![s; t], vec![noise; t], diameter)
+    }
+
+    /// Refuses ([`Error::MemoryLimit`]) a materialized problem of `t` steps whose values
+    /// are like `x`: three values per step (c_k, s_k, ς_k) and as many again for what
+    /// a solver keeps per step ([`crate::schedules::kkt::solve_kkt`] keeps six).
+    ///
+    /// # Formula
+    /// needed = 9 · t · bytes(x) (see [`ScheduleReal::bytes`]).
+    ///
+    /// # Errors
+    /// [`Error::MemoryLimit`] above the limit of [`crate::memory`].
+    pub fn check_memory(t: usize, x: &R) -> Result<()> {
+        memory::check(
+            &format!(
+                "a schedule problem of {t} steps kept per step (use the run-length \
+                 schedules::runs for constant or piecewise-constant settings)"
+            ),
+            memory::bytes_of(t as u64, 9 * x.bytes()),
+        )
     }
 
     /// The horizon t.
@@ -192,6 +255,11 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
     /// The diameter D, if the iterates are constrained.
     pub fn diameter(&self) -> Option<&R> {
         self.diameter.as_ref()
+    }
+
+    /// The fixed gap z_τ (τ ≥ 1), if set ([`ScheduleProblem::with_fixed_gap`]).
+    pub fn fixed_gap(&self) -> Option<&R> {
+        self.fixed_gap.as_ref()
     }
 
     /// The same problem with another diameter.
@@ -355,70 +423,35 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
                 &format!("need t − τ = {} shifts", t - tau),
             ));
         }
-        let prec = bits;
+        memory::check(
+            "the certified shifts and gaps of every step",
+            memory::bytes_of((t - tau) as u64, 2 * (64 + float_heap_bytes(bits))),
+        )?;
+        let mut cert = Certifier::new(bits);
         // z_τ rounded up
-        let mut z = Float::new(prec);
-        let fixed = match (&self.fixed_gap, tau >= 1) {
-            (Some(g), true) => {
-                z = g.to_enclosure(prec).hi().clone();
-                0
+        match (&self.fixed_gap, tau >= 1) {
+            (Some(g), true) => cert.set_gap(g),
+            _ => {
+                let d = self
+                    .diameter
+                    .as_ref()
+                    .map(|d| d.to_enclosure(bits).hi().clone());
+                for k in 0..tau {
+                    cert.load(k, &self.c[k], &self.s[k], &self.noise[k]);
+                    cert.unshifted(d.as_ref());
+                }
             }
-            _ => tau,
-        };
-        for k in 0..fixed {
-            let c = self.c[k].to_enclosure(prec);
-            let s = self.s[k].to_enclosure(prec);
-            let zk = rd::add_up(prec, &rd::mul_up(prec, c.hi(), &z), s.hi());
-            z = match self.diameter.as_ref().map(|d| d.to_enclosure(prec)) {
-                Some(d) if d.hi() < &zk => d.hi().clone(),
-                _ => zk,
-            };
         }
-        let mut mu2 = Float::new(prec);
         let mut shifts = Vec::with_capacity(t - tau);
         let mut gaps = Vec::with_capacity(t - tau);
         for (i, &ak) in a.iter().enumerate() {
             let k = tau + i;
-            let c = self.c[k].to_enclosure(prec);
-            let s = self.s[k].to_enclosure(prec);
-            let g = self.noise[k].to_enclosure(prec);
-            let pre_hi = rd::add_up(prec, &rd::mul_up(prec, c.hi(), &z), s.hi());
-            let a_used = if k + 1 < t {
-                let pre_lo = rd::add_down(prec, &rd::mul_down(prec, c.lo(), &z), s.lo());
-                let mut x = Float::with_val(prec, if ak.is_finite() { ak.max(0.0) } else { 0.0 });
-                if x > pre_lo {
-                    x = pre_lo;
-                }
-                if x.is_sign_negative() {
-                    x = Float::new(prec);
-                }
-                let zk = rd::sub_up(prec, &pre_hi, &x);
-                z = if zk.is_sign_negative() {
-                    Float::new(prec)
-                } else {
-                    zk
-                };
-                x
-            } else {
-                z = Float::new(prec);
-                pre_hi
-            };
-            let term = rd::div_up(
-                prec,
-                &rd::mul_up(prec, &a_used, &a_used),
-                &rd::mul_down(prec, g.lo(), g.lo()),
-            );
-            mu2 = rd::add_up(prec, &mu2, &term);
-            gaps.push(z.clone());
-            shifts.push(a_used);
+            cert.load(k, &self.c[k], &self.s[k], &self.noise[k]);
+            cert.step(ak, k + 1 == t);
+            gaps.push(cert.gap().clone());
+            shifts.push(cert.shift().clone());
         }
-        let mu = rd::sqrt_up(prec, &mu2);
-        if !mu.is_finite() {
-            return Err(Error::NotCertified {
-                what: "schedule μ".into(),
-                reason: "non-finite enclosure (inputs too large for the precision)".into(),
-            });
-        }
+        let (mu, mu2) = cert.finish()?;
         Ok(Certificate {
             tau,
             bits,
@@ -427,6 +460,174 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
             shifts,
             gaps,
         })
+    }
+}
+
+/// The certification recursion of [`ScheduleProblem::certify`], one step at a time, so
+/// that a problem kept per step and one kept as runs
+/// ([`crate::schedules::runs::RunProblem`]) are certified by the same code with the
+/// same roundings (their certificates are identical).
+///
+/// # Formula and rounding
+/// As [`ScheduleProblem::certify`]: gap bounds z_k, the last shift and μ² rounded up,
+/// shifts k < t capped at the lower end of c_k z_{k−1} + s_k. Every operation is one
+/// MPFR operation rounded in the stated direction into a number of `bits` bits (in
+/// place: no allocation per step).
+///
+/// # Fixed points
+/// A step with no shift (before τ, or a negligible step with a_k = 0) maps the gap bound
+/// z ↦ min(D, ↑(↑(c_hi z) + s_hi)) — a deterministic function of z and of the step's
+/// parameters. If one such step leaves z unchanged (the same MPFR number), so does every
+/// later step with the same parameters: [`Certifier::unshifted`] and
+/// [`Certifier::zero_step`] report it, and the caller may skip the rest of a run of
+/// identical steps with no change to the certificate.
+#[derive(Debug)]
+pub(crate) struct Certifier {
+    prec: u32,
+    z: Float,
+    mu2: Float,
+    pre_hi: Float,
+    pre_lo: Float,
+    x: Float,
+    term: Float,
+    key: Option<usize>,
+    c_lo: Float,
+    c_hi: Float,
+    s_lo: Float,
+    s_hi: Float,
+    g2_lo: Float,
+}
+
+impl Certifier {
+    /// A recursion at `prec` bits starting from z = 0, μ² = 0.
+    pub(crate) fn new(prec: u32) -> Certifier {
+        let f = || Float::new(prec);
+        Certifier {
+            prec,
+            z: f(),
+            mu2: f(),
+            pre_hi: f(),
+            pre_lo: f(),
+            x: f(),
+            term: f(),
+            key: None,
+            c_lo: f(),
+            c_hi: f(),
+            s_lo: f(),
+            s_hi: f(),
+            g2_lo: f(),
+        }
+    }
+
+    /// Starts from the gap z_τ = upper end of `g` at the working precision.
+    pub(crate) fn set_gap<R: ScheduleReal>(&mut self, g: &R) {
+        self.z = g.to_enclosure(self.prec).hi().clone();
+    }
+
+    /// Sets the gap bound to `z` (a gap this recursion had before).
+    pub(crate) fn set_gap_float(&mut self, z: &Float) {
+        self.z.assign(z);
+    }
+
+    /// The parameters of the next step(s); `key` identifies them (a step index or a run
+    /// value index): loading the same key again costs nothing.
+    pub(crate) fn load<R: ScheduleReal>(&mut self, key: usize, c: &R, s: &R, g: &R) {
+        if self.key == Some(key) {
+            return;
+        }
+        let prec = self.prec;
+        let c = c.to_enclosure(prec);
+        let s = s.to_enclosure(prec);
+        let g = g.to_enclosure(prec);
+        self.c_lo = c.lo().clone();
+        self.c_hi = c.hi().clone();
+        self.s_lo = s.lo().clone();
+        self.s_hi = s.hi().clone();
+        self.g2_lo = rd::mul_down(prec, g.lo(), g.lo());
+        self.key = Some(key);
+    }
+
+    /// ↑(↑(c_hi z) + s_hi) into `pre_hi`.
+    fn pre_hi(&mut self) {
+        self.pre_hi.assign_round(&self.c_hi * &self.z, Round::Up);
+        self.pre_hi.add_assign_round(&self.s_hi, Round::Up);
+    }
+
+    /// One step before τ (no shift): z = min(D_hi, ↑(↑(c_hi z) + s_hi)). Returns whether
+    /// z changed (see the type's documentation).
+    pub(crate) fn unshifted(&mut self, d_hi: Option<&Float>) -> bool {
+        self.pre_hi();
+        if let Some(d) = d_hi
+            && d < &self.pre_hi
+        {
+            self.pre_hi.assign(d);
+        }
+        let changed = !same_float(&self.pre_hi, &self.z);
+        std::mem::swap(&mut self.z, &mut self.pre_hi);
+        changed
+    }
+
+    /// One step k < t with the shift a_k = 0 (a negligible step): the same as
+    /// [`Certifier::step`] with `a = 0.0`, which leaves μ² and the cap unchanged, so
+    /// z = ↑(↑(c_hi z) + s_hi). Returns whether z changed.
+    pub(crate) fn zero_step(&mut self) -> bool {
+        self.pre_hi();
+        let changed = !same_float(&self.pre_hi, &self.z);
+        std::mem::swap(&mut self.z, &mut self.pre_hi);
+        self.x.assign(0u32);
+        changed
+    }
+
+    /// One step with the proposed shift `a` (`last`: k = t).
+    pub(crate) fn step(&mut self, a: f64, last: bool) {
+        let prec = self.prec;
+        self.pre_hi();
+        if !last {
+            self.pre_lo.assign_round(&self.c_lo * &self.z, Round::Down);
+            self.pre_lo.add_assign_round(&self.s_lo, Round::Down);
+            self.x.assign(if a.is_finite() { a.max(0.0) } else { 0.0 });
+            if self.x > self.pre_lo {
+                self.x.assign(&self.pre_lo);
+            }
+            if self.x.is_sign_negative() {
+                self.x = Float::new(prec);
+            }
+            self.z.assign_round(&self.pre_hi - &self.x, Round::Up);
+            if self.z.is_sign_negative() {
+                self.z = Float::new(prec);
+            }
+        } else {
+            self.z = Float::new(prec);
+            self.x.assign(&self.pre_hi);
+        }
+        self.term.assign_round(&self.x * &self.x, Round::Up);
+        self.term.div_assign_round(&self.g2_lo, Round::Up);
+        self.mu2.add_assign_round(&self.term, Round::Up);
+    }
+
+    /// The gap bound after the last step.
+    pub(crate) fn gap(&self) -> &Float {
+        &self.z
+    }
+
+    /// The shift used at the last step.
+    pub(crate) fn shift(&self) -> &Float {
+        &self.x
+    }
+
+    /// (μ upper, μ² upper).
+    ///
+    /// # Errors
+    /// [`Error::NotCertified`] if μ is not finite.
+    pub(crate) fn finish(self) -> Result<(Float, Float)> {
+        let mu = rd::sqrt_up(self.prec, &self.mu2);
+        if !mu.is_finite() {
+            return Err(Error::NotCertified {
+                what: "schedule μ".into(),
+                reason: "non-finite enclosure (inputs too large for the precision)".into(),
+            });
+        }
+        Ok((mu, self.mu2))
     }
 }
 
@@ -475,5 +676,128 @@ impl Certificate {
     /// μ as an `f64` rounded up.
     pub fn mu_upper_f64(&self) -> f64 {
         rd::to_f64_up(&self.mu_upper)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `certify` as written before the certification recursion moved into
+    /// [`Certifier`] (a fresh MPFR number for every operation): the reference the
+    /// in-place recursion must reproduce bit for bit.
+    fn certify_reference<R: ScheduleReal>(
+        p: &ScheduleProblem<R>,
+        tau: usize,
+        a: &[f64],
+        prec: u32,
+    ) -> (Float, Vec<Float>, Vec<Float>) {
+        let t = p.horizon();
+        let mut z = Float::new(prec);
+        let fixed = match (&p.fixed_gap, tau >= 1) {
+            (Some(g), true) => {
+                z = g.to_enclosure(prec).hi().clone();
+                0
+            }
+            _ => tau,
+        };
+        for k in 0..fixed {
+            let c = p.c[k].to_enclosure(prec);
+            let s = p.s[k].to_enclosure(prec);
+            let zk = rd::add_up(prec, &rd::mul_up(prec, c.hi(), &z), s.hi());
+            z = match p.diameter.as_ref().map(|d| d.to_enclosure(prec)) {
+                Some(d) if d.hi() < &zk => d.hi().clone(),
+                _ => zk,
+            };
+        }
+        let mut mu2 = Float::new(prec);
+        let (mut shifts, mut gaps) = (Vec::new(), Vec::new());
+        for (i, &ak) in a.iter().enumerate() {
+            let k = tau + i;
+            let c = p.c[k].to_enclosure(prec);
+            let s = p.s[k].to_enclosure(prec);
+            let g = p.noise[k].to_enclosure(prec);
+            let pre_hi = rd::add_up(prec, &rd::mul_up(prec, c.hi(), &z), s.hi());
+            let a_used = if k + 1 < t {
+                let pre_lo = rd::add_down(prec, &rd::mul_down(prec, c.lo(), &z), s.lo());
+                let mut x = Float::with_val(prec, if ak.is_finite() { ak.max(0.0) } else { 0.0 });
+                if x > pre_lo {
+                    x = pre_lo;
+                }
+                if x.is_sign_negative() {
+                    x = Float::new(prec);
+                }
+                let zk = rd::sub_up(prec, &pre_hi, &x);
+                z = if zk.is_sign_negative() {
+                    Float::new(prec)
+                } else {
+                    zk
+                };
+                x
+            } else {
+                z = Float::new(prec);
+                pre_hi
+            };
+            let term = rd::div_up(
+                prec,
+                &rd::mul_up(prec, &a_used, &a_used),
+                &rd::mul_down(prec, g.lo(), g.lo()),
+            );
+            mu2 = rd::add_up(prec, &mu2, &term);
+            gaps.push(z.clone());
+            shifts.push(a_used);
+        }
+        (mu2, shifts, gaps)
+    }
+
+    /// A random problem with decimal (non-binary) enclosures, a random τ and random
+    /// proposed shifts (negative, too large, NaN included).
+    #[allow(clippy::type_complexity)]
+    fn case() -> impl Strategy<Value = (ScheduleProblem<Enclosure>, usize, Vec<f64>, u32)> {
+        (1usize..30)
+            .prop_flat_map(|t| {
+                let dec = |lo: u32, hi: u32| (lo..hi).prop_map(|n| format!("{}e-3", n));
+                (
+                    proptest::collection::vec(dec(0, 1100), t),
+                    proptest::collection::vec(prop_oneof![Just("0".to_string()), dec(0, 3000)], t),
+                    proptest::collection::vec(dec(50, 3000), t),
+                    proptest::option::of(dec(10, 5000)),
+                    proptest::option::of(dec(0, 5000)),
+                    0..t,
+                    proptest::collection::vec(
+                        prop_oneof![-1.0f64..3.0, Just(f64::NAN), Just(1e300), Just(-0.0)],
+                        t,
+                    ),
+                    64u32..200,
+                )
+            })
+            .prop_map(|(c, s, g, d, gap, tau, a, bits)| {
+                let e = |x: &String| Enclosure::parse(96, x).unwrap();
+                let v = |x: &[String]| x.iter().map(e).collect::<Vec<_>>();
+                let p = ScheduleProblem::new(v(&c), v(&s), v(&g), d.as_ref().map(e))
+                    .unwrap()
+                    .with_fixed_gap(gap.as_ref().map(e))
+                    .unwrap();
+                let n = p.horizon() - tau;
+                (p, tau, a[..n].to_vec(), bits)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// The certification recursion (in place, shared with the run-length path) gives
+        /// the same MPFR numbers as the reference: μ², every shift used and every gap.
+        #[test]
+        fn certifier_matches_the_reference((p, tau, a, bits) in case()) {
+            let (mu2, shifts, gaps) = certify_reference(&p, tau, &a, bits);
+            let cert = p.certify(tau, &a, bits).unwrap();
+            prop_assert!(same_float(&cert.mu2_upper, &mu2), "{:?} vs {:?}", cert.mu2_upper, mu2);
+            prop_assert_eq!(cert.shifts.len(), shifts.len());
+            for (x, y) in cert.shifts.iter().zip(&shifts).chain(cert.gaps.iter().zip(&gaps)) {
+                prop_assert!(same_float(x, y), "{:?} vs {:?}", x, y);
+            }
+        }
     }
 }

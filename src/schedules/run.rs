@@ -8,11 +8,24 @@
 //! per-step step sizes η_k and noise σ_k and non-integer epochs of a cyclic run.
 //! [`optimal_schedule`] solves it: the optimal τ is searched with the exact KKT solver
 //! in `f64`, the schedule at that τ is certified with directed rounding
-//! ([`ScheduleProblem::certify`]), argmin's L-BFGS solves the same τ independently, and
+//! ([`ScheduleProblem::certify`](super::ScheduleProblem::certify)), argmin's L-BFGS solves the same τ independently, and
 //! the closed forms are evaluated on the run's `Setting` (upper ends).
 //!
 //! Reported μ: the certificate's upper end (search without rigor, certify with rigor);
 //! the KKT and argmin values beside it are estimates.
+//!
+//! # Scale
+//! The problem is kept as runs of identical steps ([`super::runs`]): constant η, σ is one
+//! run (two values for cyclic batches), a schedule file as many runs as it has changes.
+//! The KKT solve, the τ search and the certificate stream over the steps with the same
+//! numbers as the per-step solvers, so `t` is limited only by the work limit
+//! ([`super::runs::WORK_LIMIT`] step evaluations; steps whose weight is negligible, and
+//! runs of them at a fixed point of the gap, cost nothing) — NoisyGD with c = 0.9 takes
+//! milliseconds at t = 10⁸. What still needs memory proportional to t − τ runs only up
+//! to a size: argmin beside the KKT solver (t − τ ≤ 10⁵, as before), the KKT value at
+//! `--bits` (t − τ ≤ 2·10⁵, else the f64 value), and the schedule itself is never kept:
+//! [`ScheduleReport::for_each_row`] regenerates it (the CLI streams it to `--csv`), and
+//! [`ScheduleReport::rows`] collects it under the memory limit ([`crate::memory`]).
 //!
 //! # Example
 //! ```
@@ -31,20 +44,20 @@
 //!
 //! # References
 //! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
-use super::builders::{Curvature, batches_per_epoch, contraction, per_step};
-use super::kkt::{KktSolution, solve_kkt};
+use super::builders::{
+    Curvature, SensitiveSteps, batches_per_epoch, contraction, per_step_runs, runs_of,
+};
+use super::kkt::solve_kkt;
 use super::numeric::{NumericOptions, solve_numeric};
-use super::problem::{Certificate, ScheduleProblem};
-use super::tau::{TauSearch, search_tau};
+use super::runs::{RunCertificate, RunKkt, RunProblem, WorkBudget, search_tau_runs};
+use super::tau::TauSearch;
 use crate::bounds::{Bound, bsa24};
 use crate::decimal::fmt_up;
 use crate::error::{Error, Result};
+use crate::memory;
 use crate::precision::{Enclosure, Precision, Real};
 use crate::settings::{Algorithm, Setting};
-
-/// Largest horizon: each step holds several MPFR values and a schedule entry (about a
-/// kilobyte at the default precision), so 10⁷ steps already need gigabytes.
-pub const MAX_STEPS: usize = 10_000_000;
+use std::sync::Arc;
 
 /// A run as the schedule problem needs it (SPEC §2 parameter model).
 ///
@@ -145,17 +158,125 @@ pub struct ScheduleReport {
     pub active: Vec<usize>,
     /// Closed forms: (theorem, Ok(μ upper) or Err(reason)).
     pub closed_forms: Vec<(String, std::result::Result<f64, String>)>,
-    /// The schedule: (k, a_k, λ_k, z_k) for k = τ+1..t.
-    pub rows: Vec<(usize, f64, f64, f64)>,
+    /// The KKT schedule at τ and its problem (the midpoints), to regenerate the rows.
+    schedule: Arc<(RunProblem<f64>, RunKkt)>,
 }
 
+impl ScheduleReport {
+    /// Number of rows of the schedule, t − τ.
+    pub fn row_count(&self) -> usize {
+        self.steps - self.tau
+    }
+
+    /// Calls `f(k, a_k, λ_k, z_k)` for k = τ+1..t in order (the KKT schedule whose
+    /// shifts were certified), regenerated without keeping it (O(t − τ) time).
+    ///
+    /// # Errors
+    /// [`Error::NotCertified`] if a shift overflows; the work limit; any error of `f`.
+    pub fn for_each_row(&self, f: impl FnMut(usize, f64, f64, f64) -> Result<()>) -> Result<()> {
+        let (q, sol) = &*self.schedule;
+        sol.for_each_row(q, &mut WorkBudget::new(self.steps), f)
+    }
+
+    /// The schedule (k, a_k, λ_k, z_k), k = τ+1..t, collected.
+    ///
+    /// # Errors
+    /// [`Error::MemoryLimit`] if 32 bytes per row exceed the limit; as
+    /// [`ScheduleReport::for_each_row`].
+    pub fn rows(&self) -> Result<Vec<(usize, f64, f64, f64)>> {
+        let n = self.row_count();
+        memory::check(
+            "the schedule's rows (k, a_k, λ_k, z_k)",
+            memory::bytes_of(n as u64, 32),
+        )?;
+        let mut out = Vec::with_capacity(n);
+        self.for_each_row(|k, a, l, z| {
+            out.push((k, a, l, z));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// How the problem of one record position is built (kept as runs).
 struct Built {
-    problems: Vec<(Option<usize>, ScheduleProblem<Enclosure>)>,
     t: usize,
     constant: bool,
     c_const: Option<Enclosure>,
     b: u64,
     epochs_int: Option<u64>,
+    /// Record positions to try (cgd), or `[None]`.
+    positions: Vec<Option<usize>>,
+    /// Batches per epoch (cgd).
+    l: usize,
+    etas: Vec<(usize, Enclosure)>,
+    sigmas: Vec<(usize, Enclosure)>,
+    sens: Enclosure,
+    curvature: Curvature<Enclosure>,
+    d: Option<Enclosure>,
+    algorithm: Algorithm,
+    n: u64,
+    /// Precision of the certificate (√2 of the Sgd noise is taken at it).
+    bits: u32,
+}
+
+impl Built {
+    /// The schedule problem with the differing record at `pos` (cgd), as runs.
+    fn problem(&self, pos: Option<usize>) -> Result<RunProblem<Enclosure>> {
+        let cur = self.curvature.clone();
+        match self.algorithm {
+            Algorithm::Cgd => per_step_runs(
+                &self.etas,
+                &self.sigmas,
+                self.sens.clone(),
+                self.b,
+                SensitiveSteps::Cyclic {
+                    period: self.l,
+                    position: pos.unwrap_or(0),
+                },
+                cur,
+                self.d.clone(),
+            ),
+            Algorithm::Sgd => {
+                // Gaussian part of BSA24 Thm 4.10: the shifts only absorb the initial gap
+                // (s_k = 0) with half of the noise variance, ς_k = η_k σ_k/√2.
+                let Some(d) = &self.d else {
+                    return Err(Error::Hypothesis {
+                        result: "BSA24 Thm 4.10".into(),
+                        hypothesis: "H: constraint set of diameter D (--diameter)".into(),
+                        detail: "no --diameter given".into(),
+                    });
+                };
+                let half = Enclosure::sqrt2(self.bits);
+                let sigmas: Vec<(usize, Enclosure)> = self
+                    .sigmas
+                    .iter()
+                    .map(|(n, x)| (*n, x.clone() / half.clone()))
+                    .collect();
+                let zero = self.sens.lit(0.0);
+                let p = per_step_runs(
+                    &self.etas,
+                    &sigmas,
+                    zero,
+                    self.b,
+                    SensitiveSteps::Never,
+                    cur,
+                    None,
+                )?;
+                // z_τ = D for every τ ≥ 1 (the paper's gap); z_0 = 0 (identical starts)
+                p.with_fixed_gap(Some(d.clone()))
+            }
+            _ => per_step_runs(
+                &self.etas,
+                &self.sigmas,
+                self.sens.clone(),
+                self.n,
+                SensitiveSteps::All,
+                cur,
+                self.d.clone(),
+            ),
+        }
+    }
 }
 
 fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
@@ -235,18 +356,11 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
     if t == 0 {
         return Err(Error::param("steps", 0, "must be ≥ 1"));
     }
-    if t > MAX_STEPS {
-        return Err(Error::param(
-            "steps",
-            t,
-            "must be ≤ 10⁷: the certified schedule keeps MPFR values per step (gigabytes \
-             beyond); a constant setting has closed forms (`shiftdp bound`)",
-        ));
-    }
+    // η_k, σ_k as runs: a constant is one run, a file its consecutive equal values
     let per = |file: &Option<Vec<Enclosure>>,
                cst: &Option<Enclosure>,
                flag: &str|
-     -> Result<Vec<Enclosure>> {
+     -> Result<Vec<(usize, Enclosure)>> {
         match (file, cst) {
             (Some(v), _) => {
                 if v.len() < t {
@@ -256,10 +370,10 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
                         &format!("schedule file has fewer than t = {t} values"),
                     ))
                 } else {
-                    Ok(v[..t].to_vec())
+                    Ok(runs_of(&v[..t]))
                 }
             }
-            (None, Some(x)) => Ok(vec![x.clone(); t]),
+            (None, Some(x)) => Ok(vec![(t, x.clone())]),
             (None, None) => Err(Error::param(
                 flag,
                 "none",
@@ -268,7 +382,7 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
         }
     };
     let etas = per(eta_file, &a.eta, "eta")?;
-    let mut sigmas = per(sigma_file, &a.noise, "noise")?;
+    let sigmas = per(sigma_file, &a.noise, "noise")?;
     let curvature = match (&a.contraction, &a.strong_convexity, &a.smoothness) {
         (Some(c), _, _) => Curvature::Contraction(c.clone()),
         (None, Some(m), Some(mm)) => Curvature::StronglyConvex {
@@ -296,90 +410,78 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
         _ => None,
     };
     let d = a.diameter.clone();
-    let mut problems = Vec::new();
-    match a.algorithm {
-        Algorithm::Cgd => {
-            let positions: Vec<usize> = match a.position {
-                Some(p) if (p as u64) < l => vec![p],
-                Some(p) => {
-                    return Err(Error::param(
-                        "position",
-                        p,
-                        &format!("must be < l = n/b = {l}"),
-                    ));
-                }
-                None => (0..l as usize).collect(),
-            };
-            for pos in positions {
-                let sensitive: Vec<bool> = (0..t).map(|i| i % l as usize == pos).collect();
-                let p = per_step(
-                    &etas,
-                    &sigmas,
-                    sens.clone(),
-                    b,
-                    &sensitive,
-                    curvature.clone(),
-                    d.clone(),
-                )?;
-                problems.push((Some(pos), p));
+    let positions: Vec<Option<usize>> = match a.algorithm {
+        Algorithm::Cgd => match a.position {
+            Some(p) if (p as u64) < l => vec![Some(p)],
+            Some(p) => {
+                return Err(Error::param(
+                    "position",
+                    p,
+                    &format!("must be < l = n/b = {l}"),
+                ));
             }
-        }
-        Algorithm::Sgd => {
-            // Gaussian part of BSA24 Thm 4.10: the shifts only absorb the initial gap
-            // (s_k = 0) with half of the noise variance, ς_k = η_k σ_k/√2.
-            let Some(d) = d else {
-                return Err(Error::Hypothesis {
-                    result: "BSA24 Thm 4.10".into(),
-                    hypothesis: "H: constraint set of diameter D (--diameter)".into(),
-                    detail: "no --diameter given".into(),
-                });
-            };
-            let half = Enclosure::sqrt2(bits);
-            sigmas = sigmas.iter().map(|x| x.clone() / half.clone()).collect();
-            let zero = sens.lit(0.0);
-            let p = per_step(&etas, &sigmas, zero, b, &vec![false; t], curvature, None)?;
-            // z_τ = D for every τ ≥ 1 (the paper's gap); z_0 = 0 (identical starts)
-            let p = p.with_fixed_gap(Some(d))?;
-            problems.push((None, p));
-        }
-        _ => {
-            let p = per_step(&etas, &sigmas, sens, n, &vec![true; t], curvature, d)?;
-            problems.push((None, p));
-        }
+            None => (0..l as usize).map(Some).collect(),
+        },
+        _ => vec![None],
+    };
+    if a.algorithm == Algorithm::Sgd && d.is_none() {
+        return Err(Error::Hypothesis {
+            result: "BSA24 Thm 4.10".into(),
+            hypothesis: "H: constraint set of diameter D (--diameter)".into(),
+            detail: "no --diameter given".into(),
+        });
     }
-    Ok(Built {
-        problems,
+    let built = Built {
         t,
         constant,
         c_const,
         b,
         epochs_int,
-    })
+        positions,
+        l: l as usize,
+        etas,
+        sigmas,
+        sens,
+        curvature,
+        d,
+        algorithm: a.algorithm,
+        n,
+        bits,
+    };
+    // the problems are built one position at a time; the first one now, so that its
+    // errors come before the search's
+    built.problem(built.positions[0])?;
+    Ok(built)
 }
 
-/// (certified μ, record position, KKT solution, certificate, problem index).
-type Candidate = (f64, Option<usize>, KktSolution<f64>, Certificate, usize);
-
-fn rows_of(sol: &KktSolution<f64>) -> Vec<(usize, f64, f64, f64)> {
-    (0..sol.shifts.len())
-        .map(|i| (sol.tau + 1 + i, sol.shifts[i], sol.lambda[i], sol.gaps[i]))
-        .collect()
-}
+/// (certified μ, record position, KKT solution, certificate, problem, its midpoints).
+type Candidate = (
+    f64,
+    Option<usize>,
+    RunKkt,
+    RunCertificate,
+    RunProblem<Enclosure>,
+    RunProblem<f64>,
+);
 
 /// The optimal shift schedule of a run and its certified μ, with the closed forms that
 /// apply (BSA24 Thm 3.3 over the run's steps).
 ///
 /// `precision`: the certificate's MPFR precision (at least 64 bits); with
-/// [`Precision::Bits`] the KKT value beside it is also recomputed at that precision.
+/// [`Precision::Bits`] the KKT value beside it is also recomputed at that precision
+/// (when t − τ ≤ 2·10⁵).
 ///
-/// Soundness: the reported μ (`mu`, `mu_upper_f64`) is [`ScheduleProblem::certify`]
-/// of the KKT shifts at the worst record position — an upper end under directed
-/// rounding, valid for any shifts; solver error costs only tightness.
+/// Soundness: the reported μ (`mu`, `mu_upper_f64`) is the certificate
+/// ([`ScheduleProblem::certify`](super::ScheduleProblem::certify)'s recursion, streamed:
+/// [`RunProblem::certify_kkt`]) of the KKT shifts at the worst record position — an
+/// upper end under directed rounding, valid for any shifts; solver error costs only
+/// tightness.
 ///
 /// # Errors
-/// Invalid spec fields ([`Error::Parameter`]), violated hypotheses
-/// ([`Error::Hypothesis`]: Sgd without a diameter), or a failed certification
-/// ([`Error::NotCertified`]).
+/// Invalid spec fields ([`Error::Parameter`], including the work limit of
+/// [`super::runs`]), violated hypotheses ([`Error::Hypothesis`]: Sgd without a
+/// diameter), a failed certification ([`Error::NotCertified`]), or
+/// [`Error::MemoryLimit`].
 pub fn optimal_schedule(a: &ScheduleSpec, precision: Precision) -> Result<ScheduleReport> {
     let bits = precision.mpfr_bits().max(64);
     let built = build(a, bits)?;
@@ -395,29 +497,32 @@ pub fn optimal_schedule(a: &ScheduleSpec, precision: Precision) -> Result<Schedu
         }
         (None, _) => TauSearch::Auto { limit: 2048 },
     };
+    let mut budget = WorkBudget::new(t);
     // worst case over the positions of the differing record
     let mut best: Option<Candidate> = None;
-    for (idx, (pos, p)) in built.problems.iter().enumerate() {
+    for &pos in &built.positions {
+        let p = built.problem(pos)?;
         let q = p.to_mid_f64();
-        let r = search_tau(&q, search)?;
-        let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;
+        let (sol, _) = search_tau_runs(&q, search, &mut budget)?;
+        let cert = p.certify_kkt(&q, &sol, bits, &mut budget)?;
         let mu = cert.mu_upper_f64();
         if best.as_ref().is_none_or(|b| mu > b.0) {
-            best = Some((mu, *pos, r.best, cert, idx));
+            best = Some((mu, pos, sol, cert, p, q));
         }
     }
-    let (mu_upper_f64, position, sol, cert, idx) =
+    let (mu_upper_f64, position, sol, cert, p, q) =
         best.ok_or_else(|| Error::param("batch", built.b, "no batch position"))?;
-    let p = &built.problems[idx].1;
     let tau = sol.tau;
-    // KKT value at the requested precision
+    // KKT value at the requested precision (the steps after τ kept per step)
     let mu_kkt = if matches!(precision, Precision::Bits(_)) && t - tau <= 200_000 {
-        solve_kkt(p, tau)?.mu().mid_f64()
+        let (sp, stau) = p.suffix(tau, &mut budget)?;
+        solve_kkt(&sp, stau)?.mu().mid_f64()
     } else {
-        sol.mu2.sqrt()
+        sol.mu()
     };
     let mu_numeric = if a.numeric && t - tau <= 100_000 {
-        solve_numeric(p, tau, NumericOptions::default())
+        let (sq, stau) = q.suffix(tau, &mut budget)?;
+        solve_numeric(&sq, stau, NumericOptions::default())
             .ok()
             .map(|s| (s.mu(), s.iterations))
     } else {
@@ -436,7 +541,7 @@ pub fn optimal_schedule(a: &ScheduleSpec, precision: Precision) -> Result<Schedu
         mu_numeric,
         active: sol.active.clone(),
         closed_forms,
-        rows: rows_of(&sol),
+        schedule: Arc::new((q, sol)),
     })
 }
 

@@ -73,15 +73,40 @@ pub fn search_tau<R: ScheduleReal>(
     p: &ScheduleProblem<R>,
     search: TauSearch,
 ) -> Result<TauResult<R>> {
-    let t = p.horizon();
     let q = p.to_mid_f64();
-    let eval = |tau: usize| -> Result<f64> { Ok(solve_kkt(&q, tau)?.mu2.sqrt()) };
+    let (bt, profile) = search_with(p.horizon(), p.diameter().is_some(), search, |tau| {
+        Ok(solve_kkt(&q, tau)?.mu2.sqrt())
+    })?;
+    let best = solve_kkt(p, bt)?;
+    Ok(TauResult { best, profile })
+}
+
+/// The τ search itself, for a problem of horizon `t` (`constrained`: it has a
+/// diameter) whose optimum at τ is `eval(τ)`: the candidates of [`TauSearch`], then
+/// (Auto beyond its limit) the exhaustive refinement around the best grid point.
+/// Returns the best τ and the profile sorted by τ. Shared by [`search_tau`] and
+/// [`super::runs::search_tau_runs`].
+///
+/// # Errors
+/// [`crate::Error::Parameter`] for a fixed τ ≥ t; any error of `eval`.
+pub(crate) fn search_with(
+    t: usize,
+    constrained: bool,
+    search: TauSearch,
+    mut eval: impl FnMut(usize) -> Result<f64>,
+) -> Result<(usize, Vec<(usize, f64)>)> {
     let candidates: Vec<usize> = match search {
         TauSearch::Fixed(tau) => {
-            p.check_tau(tau)?;
+            if tau >= t {
+                return Err(crate::Error::param(
+                    "tau",
+                    tau,
+                    &format!("must be < t = {t}"),
+                ));
+            }
             vec![tau]
         }
-        _ if p.diameter().is_none() => vec![0],
+        _ if !constrained => vec![0],
         TauSearch::Exhaustive => (0..t).collect(),
         TauSearch::Auto { limit } if t <= limit => (0..t).collect(),
         TauSearch::Auto { .. } => {
@@ -100,7 +125,7 @@ pub fn search_tau<R: ScheduleReal>(
     }
     if let TauSearch::Auto { limit } = search
         && t > limit
-        && p.diameter().is_some()
+        && constrained
     {
         // refine around the best grid point
         let (bt, _) = best_of(&profile);
@@ -116,8 +141,7 @@ pub fn search_tau<R: ScheduleReal>(
     }
     profile.sort_by_key(|x| x.0);
     let (bt, _) = best_of(&profile);
-    let best = solve_kkt(p, bt)?;
-    Ok(TauResult { best, profile })
+    Ok((bt, profile))
 }
 
 fn best_of(profile: &[(usize, f64)]) -> (usize, f64) {

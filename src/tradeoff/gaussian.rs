@@ -20,7 +20,8 @@
 //!   one ulp perturbs `Φ(x)` by at most `(|x|+1)²·2⁻⁵²` relatively. If the model cannot
 //!   certify 1e−11 relative accuracy, or a term leaves the normal f64 range, the
 //!   computation falls back to MPFR at 64 bits and says so ([`Path::MpfrFallback`]).
-//! * **MPFR** (`Precision::Bits(b)`): for a point μ and a narrow δ, one Halley step from
+//! * **MPFR** (`Precision::Bits(b)`): for a narrow μ and δ (points, or enclosures a few
+//!   ulps wide such as a decimal μ = 0.9925, which is not a binary number), one Halley step from
 //!   the f64 root to about `b/2 + 12` bits, then one interval evaluation of δ and δ′ at
 //!   `b + 40` bits and a Taylor bound with a 64-bit bound on |δ″| certify both ends of a
 //!   tight bracket (`epsilon_mpfr_taylor`). Otherwise, or if that bracket is not tight:
@@ -541,7 +542,7 @@ fn curvature_bound(mu: &Enclosure, eps: &Enclosure) -> Float {
     eps.exp().mul(&(pdf.div(&mu) + b.phi())).hi().clone()
 }
 
-/// Certified ε(δ) from one full-precision evaluation (point μ, narrow δ).
+/// Certified ε(δ) from one full-precision evaluation (narrow μ and δ).
 ///
 /// # Formula
 /// Newton (estimates) brings `e₀` to about `bits/2 + 40` correct bits. One interval
@@ -556,6 +557,14 @@ fn curvature_bound(mu: &Enclosure, eps: &Enclosure) -> Float {
 /// certify a bracket of relative width `2^{−bits+6}` (the caller falls back to the
 /// probing path with Ziv's precision loop).
 ///
+/// μ may be an enclosure `[μ_lo, μ_hi]` (a decimal μ at `bits` bits is one ulp wide):
+/// `E`, `S` and `M` are interval evaluations over the whole enclosure, so both Taylor
+/// bounds hold for every μ in it, and the bracket holds ε(δ) of every such μ — the same
+/// bracket as certifying `ε_hi` at `μ_hi` and `ε_lo` at `μ_lo` (ε(δ) increases in μ),
+/// from one evaluation instead of two probing solves. The width of μ only widens the
+/// bracket by about the elasticity of ε in μ (between 1 and 2) times μ's relative width,
+/// well inside the `2^{−bits+6}` acceptance test for a one-ulp μ.
+///
 /// # References
 /// DRS22 Cor 1 (δ(ε)); `δ′(ε) = −e^ε Φ(−ε/μ − μ/2)` follows from
 /// `φ(−ε/μ + μ/2) = e^ε φ(−ε/μ − μ/2)`.
@@ -565,7 +574,7 @@ fn epsilon_mpfr_taylor(
     bits: u32,
     est: f64,
 ) -> Option<Enclosure> {
-    if mu.lo() != mu.hi() || !(est > 1e-3 && est.is_finite()) {
+    if !(est > 1e-3 && est.is_finite()) {
         return None;
     }
     let wp = bits + 40;
@@ -654,10 +663,9 @@ fn epsilon_mpfr_taylor(
 const EPSILON_RANGE: f64 = 7.0e8;
 
 fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosure> {
-    let mut wp = bits + 40;
+    let wp = bits + 40;
     // starting point: f64 estimate where representable, else asymptotic in MPFR
     let mu_hi = Float::with_val(wp, mu.hi());
-    let mu_lo = Float::with_val(wp, mu.lo());
     let estimate = {
         let m = mu_hi.to_f64();
         let d = delta.lo().to_f64();
@@ -675,13 +683,30 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         }
     }
     // fast path: one full-precision evaluation and a Taylor certificate
-    let narrow = mu.lo() == mu.hi() && delta.rel_width_log2() < -(bits as f64) + 8.0;
+    let narrow =
+        mu.rel_width_log2() < -(bits as f64) + 8.0 && delta.rel_width_log2() < -(bits as f64) + 8.0;
     if narrow
         && let Some(e) = estimate
         && let Some(enc) = epsilon_mpfr_taylor(mu, delta, bits, e)
     {
         return Ok(enc);
     }
+    epsilon_mpfr_probing(mu, delta, bits, estimate)
+}
+
+/// Certified ε(δ) by Newton at `bits + 40` bits and probing both ends with interval
+/// evaluations of δ (μ's upper end for ε_hi, its lower end for ε_lo), doubling the
+/// working precision while cancellation keeps the bracket open (Ziv's strategy).
+/// `estimate`: an f64 estimate of ε, if any.
+fn epsilon_mpfr_probing(
+    mu: &Enclosure,
+    delta: &Enclosure,
+    bits: u32,
+    estimate: Option<f64>,
+) -> Result<Enclosure> {
+    let mut wp = bits + 40;
+    let mu_hi = Float::with_val(wp, mu.hi());
+    let mu_lo = Float::with_val(wp, mu.lo());
     let start = match estimate {
         Some(e) if e > 0.0 => Float::with_val(wp, e),
         _ => {
@@ -994,5 +1019,69 @@ mod tests {
         );
         let target = Float::with_val(1024, Float::parse("1e-300").unwrap());
         assert!(d.hi() <= &target);
+    }
+
+    /// Issue 15: a decimal μ is an enclosure one ulp wide, and the Taylor certificate
+    /// now takes it (its interval evaluation of δ, δ′ and the bound on |δ″| hold for
+    /// every μ in the enclosure) instead of falling back to the probing path.
+    #[test]
+    fn decimal_mu_takes_the_taylor_path() {
+        for (mu, d) in [("0.9925", "1e-5"), ("3.7", "1e-9"), ("0.31", "1e-3")] {
+            let m = Enclosure::parse(256, mu).unwrap();
+            let delta = Enclosure::parse(256, d).unwrap();
+            assert!(m.lo() < m.hi(), "{mu} is not binary");
+            let est = epsilon_estimate_f64(m.mid_f64(), delta.mid_f64()).unwrap();
+            let e = epsilon_mpfr_taylor(&m, &delta, 256, est).expect("fast path");
+            let slow = epsilon_mpfr_probing(&m, &delta, 256, Some(est)).unwrap();
+            // both certified: they must overlap, and the fast one is as tight (≤ 2⁻²⁵⁰)
+            assert!(
+                e.lo() <= slow.hi() && slow.lo() <= e.hi(),
+                "{mu}: {e:?} {slow:?}"
+            );
+            assert!(e.rel_width_log2() <= -250.0, "{mu}: {}", e.rel_width_log2());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+        /// ε(δ) at 256 bits for a random decimal μ (4 significant digits, not binary)
+        /// is certified: independently of the conversion, δ at 512 bits (an interval
+        /// evaluation of DRS22 Cor 1) at the upper end ε_hi with μ at its upper end is
+        /// ≤ δ, and at the lower end ε_lo with μ at its lower end is ≥ δ (δ decreases in
+        /// ε and increases in μ, so the true ε(δ) of every μ in the enclosure lies in
+        /// [ε_lo, ε_hi]); and the enclosure is as tight as for a binary μ.
+        #[test]
+        fn decimal_mu_epsilon_is_certified(
+            digits in 1u32..100_000,
+            scale in 0i32..4,
+            dexp in 2i32..40,
+            dman in 1u32..10,
+        ) {
+            let mu_s = format!("{}e{}", digits, scale - 5);
+            let d_s = format!("{dman}e-{dexp}");
+            let mu = Enclosure::parse(256, &mu_s).unwrap();
+            let delta = Enclosure::parse(256, &d_s).unwrap();
+            let Ok(c) = Gaussian::epsilon(&mu, &delta, Precision::Bits(256)) else {
+                return Ok(());
+            };
+            let (lo, hi) = (c.lower(), c.upper());
+            if hi.is_zero() {
+                // ε = 0 claimed: δ(0) ≤ δ at μ_hi
+                let d0 = delta_enclosure(&Enclosure::from_float(mu.hi()), &Enclosure::from_u64(512, 0), 512);
+                proptest::prop_assert!(d0.hi() <= delta.hi(), "{mu_s} {d_s}");
+                return Ok(());
+            }
+            let d_hi = delta_enclosure(&Enclosure::from_float(mu.hi()), &Enclosure::from_float(hi), 512);
+            proptest::prop_assert!(d_hi.hi() <= delta.lo(), "{mu_s} {d_s}: δ(ε_hi) = {:?}", d_hi);
+            if !lo.is_zero() {
+                let d_lo = delta_enclosure(&Enclosure::from_float(mu.lo()), &Enclosure::from_float(lo), 512);
+                proptest::prop_assert!(d_lo.lo() >= delta.hi(), "{mu_s} {d_s}: δ(ε_lo) = {:?}", d_lo);
+            }
+            if hi.to_f64() > 1e-2 {
+                proptest::prop_assert!(c.enclosure.rel_width_log2() <= -248.0,
+                    "{mu_s} {d_s}: width 2^{}", c.enclosure.rel_width_log2());
+            }
+        }
     }
 }
