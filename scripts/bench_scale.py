@@ -36,7 +36,7 @@ def shiftdp_poisson(t, tol):
     c = shiftdp.compose(
         [shiftdp.PoissonGaussian(p=Q, mu=float(MU_TXT), count=t)], delta=DELTA, tolerance=tol
     )
-    return c.epsilon
+    return c.interval
 
 
 def shiftdp_cp():
@@ -45,7 +45,7 @@ def shiftdp_cp():
     c = shiftdp.compose(
         [shiftdp.SubsampledGaussian(p=0.025, mu=2.0 / 3.0, count=8000)], delta=DELTA, tolerance=1e-3
     )
-    return c.epsilon
+    return c.interval
 
 
 def dpa_pld(t, vdi=1e-4):
