@@ -352,3 +352,34 @@ proptest! {
         }
     }
 }
+
+/// A regression input of the all-Gaussian proptest (found while issue 15 was built):
+/// tiny μ at a tiny δ, where the window top must reach the ε the query asks for. The
+/// default (one-shot) engine certifies it; the squaring engine refuses it honestly
+/// (`NotCertified`: its pessimistic mass at the window top exceeds δ).
+#[test]
+fn tiny_gaussian_list_at_tiny_delta_is_certified_by_the_engine() {
+    use shiftdp::composition::Engine;
+    use shiftdp::error::Error;
+    let delta = 10f64.powf(-49.376);
+    let c = Composition::new()
+        .with(Component::gaussian(0.01).unwrap(), 8)
+        .unwrap()
+        .with(Component::gaussian(0.01).unwrap(), 1)
+        .unwrap();
+    let (el, eu) = gdp_eps(0.03, delta);
+    let e = c
+        .compose_for_delta(delta, Some(10))
+        .unwrap()
+        .epsilon(delta)
+        .unwrap();
+    assert!(e.lower <= eu && el <= e.upper, "{e:?} vs [{el}, {eu}]");
+    let sq = c
+        .with_engine(Engine::RepeatedSquaring)
+        .compose_for_delta(delta, Some(10))
+        .and_then(|r| r.epsilon(delta));
+    match sq {
+        Ok(e) => assert!(e.lower <= eu && el <= e.upper, "{e:?} vs [{el}, {eu}]"),
+        Err(err) => assert!(matches!(err, Error::NotCertified { .. }), "{err}"),
+    }
+}
