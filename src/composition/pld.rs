@@ -248,12 +248,11 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid, cut: f64) -> Pieces {
     };
     let zc = cut_z(cut);
     let (i0, i1) = if zc.is_finite() {
-        let a = ((m - mu * zc) / g.h).floor() as i64 - g.lo;
-        let b = ((m + mu * zc) / g.h).ceil() as i64 - g.lo;
-        (
-            a.clamp(0, g.n as i64 - 1) as usize,
-            b.clamp(0, g.n as i64 - 1) as usize,
-        )
+        // in f64 first: a huge μ must not overflow the integer grid (found by the fuzzer)
+        let last = (g.n - 1) as f64;
+        let a = (((m - mu * zc) / g.h).floor() - g.lo as f64).clamp(0.0, last);
+        let b = (((m + mu * zc) / g.h).ceil() - g.lo as f64).clamp(0.0, last);
+        (a as usize, b as usize)
     } else {
         (0, g.n - 1)
     };
@@ -372,7 +371,7 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
                 i64::MAX / 4
             },
             if b.is_finite() {
-                -((b / g.h).ceil() as i64)
+                ((b / g.h).ceil() as i64).saturating_neg()
             } else {
                 i64::MIN / 4
             },
