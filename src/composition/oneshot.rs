@@ -374,11 +374,16 @@ fn pairwise(v: &[C64]) -> C64 {
 /// one frequency, summed directly over the support `[first, last]` in blocks of
 /// [`BLOCK`] (table `ω^{jb}`, block base `ω^{j r₀}`, both accurate twiddles) and
 /// pairwise over blocks. Error per value `≤ DIRECT_ERR · ‖a‖₁` (see [`DIRECT_ERR`]).
-fn direct_pair(a: &[f64], b: &[f64], first: usize, last: usize, j: usize, m: usize) -> (C64, C64) {
-    let (jm, mm) = (j as u64, m as u64);
-    let table: Vec<C64> = (0..BLOCK as u64)
-        .map(|t| twiddle(jm * t % mm, mm))
-        .collect();
+fn direct_pair(
+    a: &[f64],
+    b: &[f64],
+    first: usize,
+    last: usize,
+    j: usize,
+    tw: &Twiddles,
+) -> (C64, C64) {
+    let jm = j as u64;
+    let table: Vec<C64> = (0..BLOCK as u64).map(|t| tw.get(jm * t)).collect();
     let nb = (last - first) / BLOCK + 1;
     let mut ba = Vec::with_capacity(nb);
     let mut bb = Vec::with_capacity(nb);
@@ -390,7 +395,7 @@ fn direct_pair(a: &[f64], b: &[f64], first: usize, last: usize, j: usize, m: usi
             sa += table[t] * a[r];
             sb += table[t] * b[r];
         }
-        let base = twiddle(jm * (r0 as u64) % mm, mm);
+        let base = tw.get(jm * (r0 as u64));
         ba.push(sa * base);
         bb.push(sb * base);
         r0 = end;
@@ -398,11 +403,45 @@ fn direct_pair(a: &[f64], b: &[f64], first: usize, last: usize, j: usize, m: usi
     (pairwise(&ba), pairwise(&bb))
 }
 
-/// Relative error (per unit of `‖a‖₁`) of [`direct_pair`]: table twiddle (16u), the
-/// real×complex product (u), the block sum of ≤ 64 terms (64·√2·u), the base twiddle
-/// (16u) and its complex product (√5u), the pairwise sum over ≤ 2²⁸ blocks
-/// (29·√2·u): ≈ 168u; `2·TWIDDLE_ERR + 170u` = 202u.
-const DIRECT_ERR: f64 = 2.0 * TWIDDLE_ERR + 170.0 * U;
+/// Twiddles `e^{−2πik/M}` from two tables of accurate values ([`twiddle`]):
+/// `ω^k = ω^{k_hi·S}·ω^{k_lo}` with `S = 2^⌈ν/2⌉`, so `√M`-sized tables serve every `k`;
+/// each value carries two table errors and one complex product:
+/// `≤ TABLE_TWIDDLE_ERR = 2·TWIDDLE_ERR + 3u` (√5u rounded up).
+struct Twiddles {
+    m: u64,
+    shift: u32,
+    lo: Vec<C64>,
+    hi: Vec<C64>,
+}
+
+const TABLE_TWIDDLE_ERR: f64 = 2.0 * TWIDDLE_ERR + 3.0 * U;
+
+impl Twiddles {
+    fn new(m: usize) -> Twiddles {
+        let m = m as u64;
+        let nu = m.trailing_zeros();
+        let shift = nu.div_ceil(2);
+        let s = 1u64 << shift;
+        Twiddles {
+            m,
+            shift,
+            lo: (0..s).map(|k| twiddle(k, m)).collect(),
+            hi: (0..m.div_ceil(s)).map(|k| twiddle(k * s, m)).collect(),
+        }
+    }
+
+    fn get(&self, k: u64) -> C64 {
+        let k = k % self.m;
+        let mask = (1u64 << self.shift) - 1;
+        self.hi[(k >> self.shift) as usize] * self.lo[(k & mask) as usize]
+    }
+}
+
+/// Relative error (per unit of `‖a‖₁`) of [`direct_pair`]: table twiddle
+/// ([`TABLE_TWIDDLE_ERR`] = 35u), the real×complex product (u), the block sum of ≤ 64
+/// terms (64·√2·u), the base twiddle (35u) and its complex product (√5u), the pairwise
+/// sum over ≤ 2²⁸ blocks (29·√2·u): ≈ 207u; `2·TABLE_TWIDDLE_ERR + 170u` = 240u.
+const DIRECT_ERR: f64 = 2.0 * TABLE_TWIDDLE_ERR + 170.0 * U;
 
 /// The composition `∗ᵢ dᵢ^{∗kᵢ}` of `factors` (every `kᵢ ≥ 1`, at least one factor),
 /// all on one grid whose length `M` is a power of two ≥ 2 and with one tilt, by one
@@ -496,8 +535,9 @@ pub(crate) fn power_product(
         if affordable && *k > 1 && !keep.is_empty() {
             let first = a.first.min(b.first);
             let last = a.last.max(b.last);
+            let tw = Twiddles::new(m);
             for &j in &keep {
-                let (va, vb) = direct_pair(&a.c, &b.c, first, last, j, m);
+                let (va, vb) = direct_pair(&a.c, &b.c, first, last, j, &tw);
                 ah[j] = va;
                 bh[j] = vb;
             }
@@ -577,7 +617,7 @@ pub(crate) fn power_product(
         let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
         let (mut fc, mut fd) = (f(c), f(d));
         let mut best = fc.min(fd);
-        for _ in 0..20 {
+        for _ in 0..12 {
             if fc <= fd {
                 b = d;
                 d = c;
@@ -787,7 +827,7 @@ mod tests {
         FftPlanner::new().plan_fft_forward(m).process(&mut x);
         let l1a: f64 = a.iter().sum();
         for j in [0, 1, 5, 100, m / 2] {
-            let (va, vb) = direct_pair(&a, &b, 0, m - 1, j, m);
+            let (va, vb) = direct_pair(&a, &b, 0, m - 1, j, &Twiddles::new(m));
             let xa = x[j];
             let xb = x[(m - j) % m].conj();
             let fa = (xa + xb) * 0.5;
