@@ -193,9 +193,12 @@ fn reference_suite_sample_recomputes() {
                 "{id}: stated [{slo:e}, {shi:e}] and recomputed [{rlo:e}, {rhi:e}] do not overlap"
             );
             let w: f64 = s(e, "rel_width").parse().unwrap();
-            // the recomputed interval is within the stated width (f64 ends: a few ulps)
+            // the recomputed interval is about as narrow as stated: the stated width has
+            // three significant digits and the engine that wrote the suite was repeated
+            // squaring; the default one-shot engine (issue 15) may be a little wider
+            // (1.0002× on one entry); the overlap above is the soundness check
             assert!(
-                rel(rlo, rhi) <= w * (1.0 + 1e-6) + 1e-15,
+                rel(rlo, rhi) <= w * 1.01 + 1e-15,
                 "{id}: recomputed width {} > stated {w}",
                 rel(rlo, rhi)
             );
