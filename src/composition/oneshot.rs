@@ -603,6 +603,13 @@ pub(crate) fn power_product(
             let u = if side == 0 { a } else { b };
             e += *k as f64 * u.log_mgf_up(&gs, theta);
         }
+        if e == f64::NEG_INFINITY {
+            // an empty factor: nothing to alias
+            return 0.0;
+        }
+        if e.is_nan() {
+            return f64::INFINITY;
+        }
         (e + 4.0 * U * (e.abs() + 1.0)).exp() * (1.0 + 4.0 * U)
     };
     // θ ↦ Σ kᵢWᵢ(±θ) ∓ θ·at is convex in θ, hence unimodal in ln θ: golden-section

@@ -250,8 +250,10 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid, cut: f64) -> Pieces {
     let (i0, i1) = if zc.is_finite() {
         // in f64 first: a huge μ must not overflow the integer grid (found by the fuzzer)
         let last = (g.n - 1) as f64;
-        let a = (((m - mu * zc) / g.h).floor() - g.lo as f64).clamp(0.0, last);
-        let b = (((m + mu * zc) / g.h).ceil() - g.lo as f64).clamp(0.0, last);
+        // one cell of room either side, so that a nearly atomic G(μ) (μ → 0) still has
+        // its mass in a resolved bin and not in the bulk tails
+        let a = (((m - mu * zc) / g.h).floor() - 1.0 - g.lo as f64).clamp(0.0, last);
+        let b = (((m + mu * zc) / g.h).ceil() + 1.0 - g.lo as f64).clamp(0.0, last);
         (a as usize, b as usize)
     } else {
         (0, g.n - 1)
