@@ -101,10 +101,10 @@ def py_cmd(body):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--quick", action="store_true", help="3 repetitions; no prv-accountant at T = 10^6, no T = 10^7")
+    ap.add_argument("--reps", type=int, default=None, help="paired repetitions (default 7; 3 with --quick)")
+    ap.add_argument("--quick", action="store_true", help="3 repetitions unless --reps; no prv-accountant at T = 10^6, no T = 10^7")
     a = ap.parse_args()
-    reps = 3 if a.quick else a.reps
+    reps = a.reps if a.reps is not None else (3 if a.quick else 7)
     rows = []
 
     def paired(name, ours, peers):

@@ -23,7 +23,6 @@
 //!   grid point; optimistic mass above goes to the top grid point, below is dropped.
 //! * summation/`exp` round-off: a relative margin on the final sums.
 use super::pld::{Grid, SingleStep, U};
-use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 
 /// Percival's round-off factor for an FFT convolution of length `2^ν`, times the safety
@@ -121,14 +120,13 @@ impl Dist {
     }
 
     /// The composition `self ⊗ other` (same grid and tilt).
-    pub fn compose(&self, other: &Dist, planner: &mut FftPlanner<f64>) -> Dist {
+    pub fn compose(&self, other: &Dist) -> Dist {
         let same = std::ptr::eq(self, other);
         let g = self.grid;
         let n = g.n;
         let m = (2 * n - 1).next_power_of_two();
         let nu = m.trailing_zeros() as f64;
-        let fwd = planner.plan_fft_forward(m);
-        let inv = planner.plan_fft_inverse(m);
+        let (fwd, inv) = super::fft_plans::plans(m);
         let pack = |d: &Dist| -> Vec<Complex<f64>> {
             let mut v = vec![Complex::new(0.0, 0.0); m];
             for (vi, (a, b)) in v.iter_mut().zip(d.pess.c.iter().zip(&d.opt.c)) {
@@ -250,19 +248,19 @@ impl Dist {
     /// `self^{⊗k}` by repeated squaring (`k ≥ 1`; `k = 0`, which
     /// [`Composition::with`](super::Composition::with) refuses, is computed as `k = 1`:
     /// one more step, a larger and so still valid privacy loss).
-    pub fn power(&self, k: u64, planner: &mut FftPlanner<f64>) -> Dist {
+    pub fn power(&self, k: u64) -> Dist {
         let mut k = k.max(1);
         let mut base = self.clone();
         while k & 1 == 0 {
-            base = base.compose(&base, planner);
+            base = base.compose(&base);
             k >>= 1;
         }
         let mut acc = base.clone();
         k >>= 1;
         while k > 0 {
-            base = base.compose(&base, planner);
+            base = base.compose(&base);
             if k & 1 == 1 {
-                acc = acc.compose(&base, planner);
+                acc = acc.compose(&base);
             }
             k >>= 1;
         }

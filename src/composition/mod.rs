@@ -39,6 +39,7 @@
 //! differential privacy*, NeurIPS 2021.
 pub mod answer;
 pub mod engine;
+pub mod fft_plans;
 pub mod oneshot;
 pub mod pld;
 
@@ -48,7 +49,6 @@ use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
 use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
-use rustfft::FftPlanner;
 
 /// Smallest δ the engine certifies; below it every query returns [`Error::NotCertified`].
 pub const DELTA_FLOOR: f64 = 1e-100;
@@ -410,10 +410,15 @@ impl Composition {
             vec![self.clone(), self.inverse()]
         };
         // plan both orders first: the memory guard sees the whole job before any of it
-        let plans = comps
-            .iter()
-            .map(|c| c.plan(target, grid_exp))
-            .collect::<Result<Vec<_>>>()?;
+        let plans = if comps.len() == 2 {
+            let (a, b) = rayon::join(
+                || comps[0].plan(target, grid_exp),
+                || comps[1].plan(target, grid_exp),
+            );
+            vec![a?, b?]
+        } else {
+            vec![comps[0].plan(target, grid_exp)?]
+        };
         let per_point = match self.engine {
             Engine::OneShot => ONE_SHOT_BYTES_PER_POINT,
             Engine::RepeatedSquaring => SQUARING_BYTES_PER_POINT,
@@ -426,9 +431,7 @@ impl Composition {
             ),
             crate::memory::bytes_of(points, per_point),
         )?;
-        let run = |(c, plan): (&Composition, &(Grid, f64, i64))| {
-            c.compose_one(*plan, target, &mut FftPlanner::new())
-        };
+        let run = |(c, plan): (&Composition, &(Grid, f64, i64))| c.compose_one(*plan, target);
         let results: Vec<(Prepared, GridInfo)> = if comps.len() == 2 {
             let (a, b) = rayon::join(
                 || run((&comps[0], &plans[0])),
@@ -446,7 +449,6 @@ impl Composition {
         &self,
         (g, lambda, single_lo): (Grid, f64, i64),
         target: Target,
-        planner: &mut FftPlanner<f64>,
     ) -> (Prepared, GridInfo) {
         let d = match self.engine {
             Engine::OneShot => {
@@ -473,16 +475,16 @@ impl Composition {
                     })
                     .collect();
                 let refs: Vec<(&Dist, u64)> = singles.iter().map(|(d, k)| (d, *k)).collect();
-                oneshot::power_product(&refs, g.lo, planner)
+                oneshot::power_product(&refs, g.lo)
             }
             Engine::RepeatedSquaring => {
                 let mut total: Option<Dist> = None;
                 for (c, k) in &self.parts {
                     let s = pld::discretize(&c.pieces(&g, 0.0), &g);
-                    let d = Dist::from_single(&s, g, lambda).power(*k, planner);
+                    let d = Dist::from_single(&s, g, lambda).power(*k);
                     total = Some(match total {
                         None => d,
-                        Some(t) => t.compose(&d, planner),
+                        Some(t) => t.compose(&d),
                     });
                 }
                 // `compose` refuses an empty composition before planning
@@ -517,27 +519,28 @@ impl Composition {
             lo: -(w0 / h0) as i64,
             n: (2.0 * w0 / h0) as usize + 1,
         };
-        // cumulant generating functions K_i(λ) = ln Σ m_j e^{λ t_j}
-        let mut singles = vec![];
+        // cumulant generating functions K_i(λ) = ln Σ m_j e^{λ t_j}, over the positive
+        // masses only, with ln m_j computed once
+        let mut singles: Vec<(Vec<(f64, f64)>, f64)> = vec![];
         for (c, k) in &self.parts {
             let s = pld::discretize(&c.pieces(&g0, 0.0), &g0);
-            singles.push((s.pess, *k as f64));
+            let terms = s
+                .pess
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v > 0.0)
+                .map(|(j, &v)| (v.ln(), g0.t(j)))
+                .collect();
+            singles.push((terms, *k as f64));
         }
         let t_of = |lam: f64| -> f64 {
             let mut tot = 0.0;
-            for (m, k) in &singles {
-                let mut mx = f64::NEG_INFINITY;
-                for (j, &v) in m.iter().enumerate() {
-                    if v > 0.0 {
-                        mx = mx.max(v.ln() + lam * g0.t(j));
-                    }
-                }
-                let s: f64 = m
+            for (terms, k) in &singles {
+                let mx = terms
                     .iter()
-                    .enumerate()
-                    .filter(|(_, v)| **v > 0.0)
-                    .map(|(j, &v)| (v.ln() + lam * g0.t(j) - mx).exp())
-                    .sum();
+                    .map(|&(l, t)| l + lam * t)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let s: f64 = terms.iter().map(|&(l, t)| (l + lam * t - mx).exp()).sum();
                 tot += k * (mx + s.ln());
             }
             tot
@@ -592,16 +595,13 @@ impl Composition {
                 for _ in 0..3 {
                     // Chernoff on the tilted coarse PLD: tilted mass above T and below B
                     // at most e^{−30} of the total
+                    // θ ↦ (K(λ ± θ) − K(λ) + 30)/θ is quasi-convex on θ > 0 (K convex:
+                    // the derivative's sign is that of θg′ − g − 30, nondecreasing), so a
+                    // golden-section search over ln θ finds its minimum
                     let t0 = t_of(lam);
-                    let top = lams
-                        .iter()
-                        .map(|&th| (t_of(lam + th) - t0 + 30.0) / th)
-                        .fold(f64::INFINITY, f64::min);
-                    let bottom = lams
-                        .iter()
-                        .map(|&th| (t0 - t_of(lam - th) - 30.0) / th)
-                        .filter(|b| b.is_finite())
-                        .fold(f64::NEG_INFINITY, f64::max);
+                    let (th_lo, th_hi) = (lams[0], lams[lams.len() - 1]);
+                    let top = golden_min(th_lo, th_hi, &|th| (t_of(lam + th) - t0 + 30.0) / th);
+                    let bottom = -golden_min(th_lo, th_hi, &|th| (t_of(lam - th) - t0 + 30.0) / th);
                     let want_lo = match target {
                         Target::Delta(_) => e_est - 2.0 - 0.05 * e_est.abs(),
                         Target::Epsilon(e) => e - 1.0,
@@ -670,6 +670,39 @@ impl Composition {
         };
         Ok((Grid { h, lo, n }, lambda, (a_floor / h).floor() as i64))
     }
+}
+
+/// Minimum of a quasi-convex `f` on `[a, b]` (`0 < a < b`) by a golden-section search
+/// over `ln θ` (20 steps: a relative bracket of `(b/a)^{0.618²⁰}`), the smaller of the
+/// values seen; non-finite values count as `+∞`. A search, not a bound: the callers
+/// only choose a window with it.
+fn golden_min(a: f64, b: f64, f: &dyn Fn(f64) -> f64) -> f64 {
+    let g = |x: f64| {
+        let v = f(x.exp());
+        if v.is_nan() { f64::INFINITY } else { v }
+    };
+    let r = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut lo, mut hi) = (a.ln(), b.ln());
+    let (mut c, mut d) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut fc, mut fd) = (g(c), g(d));
+    let mut best = fc.min(fd);
+    for _ in 0..20 {
+        if fc <= fd {
+            hi = d;
+            d = c;
+            fd = fc;
+            c = hi - r * (hi - lo);
+            fc = g(c);
+        } else {
+            lo = c;
+            c = d;
+            fc = fd;
+            d = lo + r * (hi - lo);
+            fd = g(d);
+        }
+        best = best.min(fc).min(fd);
+    }
+    best
 }
 
 impl Composed {

@@ -55,7 +55,6 @@
 //! using FFT*, AISTATS 2020 (one-shot exponentiation with aliasing bounds).
 use super::engine::{Dist, Side, percival};
 use super::pld::{Grid, U};
-use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 
 type C64 = Complex<f64>;
@@ -212,26 +211,34 @@ fn cpow(z: C64, mut k: u64) -> C64 {
     }
 }
 
-/// Full-spectrum ℓ² norm of a half spectrum (`j = 0` and `j = M/2` once, others twice),
-/// rounded up.
-fn half_norm(v: &[C64]) -> f64 {
-    let last = v.len() - 1;
-    let s: f64 = v
+/// Full-spectrum ℓ² norm of a sparse half spectrum (values `z` at the frequencies
+/// `idx`, every other value 0; `j = 0` and `j = M/2` once, others twice), rounded up.
+fn sparse_half_norm(idx: &[usize], z: &[C64], m: usize) -> f64 {
+    let s: f64 = idx
         .iter()
-        .enumerate()
-        .map(|(j, z)| {
-            let w = if j == 0 || j == last { 1.0 } else { 2.0 };
-            w * z.norm_sqr()
+        .zip(z)
+        .map(|(&j, v)| {
+            let w = if j == 0 || j == m / 2 { 1.0 } else { 2.0 };
+            w * v.norm_sqr()
         })
         .sum();
-    (s * (1.0 + (2.0 * v.len() as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U)
+    (s * (1.0 + (2.0 * idx.len() as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U)
 }
 
-/// One of the two sides' running product in the Fourier domain.
+/// One of the two sides' running product in the Fourier domain, kept on its
+/// surviving frequencies only: every other value has been set to 0 (its certified
+/// magnitude bound fell below `e^{LN_ZERO}`), and a value set to 0 stays 0. At 10⁵
+/// steps a few hundred of the `M/2 + 1` frequencies survive.
 struct Acc {
-    /// `∏ Âᵢ^{kᵢ}` on the half spectrum.
+    /// Half-spectrum length `M/2 + 1`.
+    half: usize,
+    /// No factor yet: every frequency alive, with value 1 and bound 0.
+    fresh: bool,
+    /// The surviving frequencies, increasing.
+    idx: Vec<usize>,
+    /// `∏ Âᵢ^{kᵢ}` at `idx`.
     z: Vec<C64>,
-    /// Upper bound on `ln ∏(|Âᵢ| + eₐᵢ)^{kᵢ}` so far; `−∞` once set to 0.
+    /// Upper bound on `ln ∏(|Âᵢ| + eₐᵢ)^{kᵢ}` at `idx`.
     ln_bound: Vec<f64>,
     /// `Σ kᵢ eₐᵢ`.
     sens: f64,
@@ -245,68 +252,77 @@ struct Acc {
     inf_union: f64,
     /// `Σ kᵢ ln(1 − mᵢ,∞)` (for the optimistic `1 − ∏(1 − mᵢ,∞)^{kᵢ}`).
     ln_keep: f64,
-    /// Number of frequencies set to 0.
-    zeroed: usize,
 }
 
 impl Acc {
     fn new(half: usize) -> Acc {
         Acc {
-            z: vec![C64::new(1.0, 0.0); half],
-            ln_bound: vec![0.0; half],
+            half,
+            fresh: true,
+            idx: vec![],
+            z: vec![],
+            ln_bound: vec![],
             sens: 0.0,
             ln_rfac: 0.0,
             ln_scale: 0.0,
             ln_scale_err: 0.0,
             inf_union: 0.0,
             ln_keep: 0.0,
-            zeroed: 0,
         }
     }
 
     /// Updates the magnitude bounds with one factor (`|Â_j| + e` per frequency, `k`
-    /// copies), sets the frequencies certainly below `e^{LN_ZERO}` to 0, and returns the
-    /// others (the survivors).
-    fn prune(&mut self, a: &[C64], e: f64, k: u64) -> Vec<usize> {
+    /// copies, `Â_j = value(j)`), sets the frequencies certainly below `e^{LN_ZERO}` to
+    /// 0 (drops them), and leaves the others (the survivors) in `idx`.
+    fn prune(&mut self, value: &dyn Fn(usize) -> C64, e: f64, k: u64) {
         let kf = k as f64;
-        let mut keep = vec![];
         // a frequency with no bound yet (ln_bound = 0) is zeroed when |Â| + e is below
         // e^{LN_ZERO/k}; testing |Â|² against a slightly smaller threshold first saves a
         // logarithm per frequency (the test below decides, the fast path only skips)
         let fast = (LN_ZERO / kf).exp() * (1.0 - 1e-6) - e;
         let fast2 = if fast > 0.0 { fast * fast } else { -1.0 };
-        for (j, &aj) in a.iter().enumerate() {
-            if self.ln_bound[j] == f64::NEG_INFINITY {
-                continue;
-            }
-            if self.ln_bound[j] == 0.0 && aj.norm_sqr() * (1.0 + 16.0 * U) < fast2 {
+        let step = |aj: C64, bound: f64| -> Option<f64> {
+            if bound == 0.0 && aj.norm_sqr() * (1.0 + 16.0 * U) < fast2 {
                 // |Â| + e < e^{LN_ZERO/k}(1 − 1e−6): ln bound < LN_ZERO with room for
                 // the margins of the exact test
-                self.ln_bound[j] = f64::NEG_INFINITY;
-                self.z[j] = C64::new(0.0, 0.0);
-                self.zeroed += 1;
-                continue;
+                return None;
             }
             let m = aj.norm() * (1.0 + 4.0 * U) + e;
             let lm = m.ln();
             let lm = lm + 4.0 * U * (lm.abs() + 1.0);
-            self.ln_bound[j] += kf * lm * (1.0 + 4.0 * U) + 4.0 * U;
-            if self.ln_bound[j] < LN_ZERO {
-                self.ln_bound[j] = f64::NEG_INFINITY;
-                self.z[j] = C64::new(0.0, 0.0);
-                self.zeroed += 1;
-            } else {
-                keep.push(j);
+            let b = bound + kf * lm * (1.0 + 4.0 * U) + 4.0 * U;
+            (b >= LN_ZERO).then_some(b)
+        };
+        if self.fresh {
+            self.fresh = false;
+            for j in 0..self.half {
+                if let Some(b) = step(value(j), 0.0) {
+                    self.idx.push(j);
+                    self.z.push(C64::new(1.0, 0.0));
+                    self.ln_bound.push(b);
+                }
             }
+        } else {
+            let mut w = 0;
+            for i in 0..self.idx.len() {
+                let j = self.idx[i];
+                if let Some(b) = step(value(j), self.ln_bound[i]) {
+                    self.idx[w] = j;
+                    self.z[w] = self.z[i];
+                    self.ln_bound[w] = b;
+                    w += 1;
+                }
+            }
+            self.idx.truncate(w);
+            self.z.truncate(w);
+            self.ln_bound.truncate(w);
         }
-        keep
     }
 
-    /// Multiplies `value(j)^k` into the survivors `keep`; `e_l2` bounds the ℓ² norm
-    /// (full spectrum) of the values' error over `keep`, `e_max` each value's error.
+    /// Multiplies `value(j)^k` into the survivors; `e_l2` bounds the ℓ² norm (full
+    /// spectrum) of the values' error over the survivors, `e_max` each value's error.
     fn multiply(
         &mut self,
-        keep: &[usize],
         value: &dyn Fn(usize) -> C64,
         k: u64,
         e_l2: f64,
@@ -314,8 +330,8 @@ impl Acc {
         unit: &Unit,
     ) {
         let kf = k as f64;
-        for &j in keep {
-            self.z[j] *= cpow(value(j), k);
+        for (z, &j) in self.z.iter_mut().zip(&self.idx) {
+            *z *= cpow(value(j), k);
         }
         let r = unit.sum_up + unit.err + e_max;
         self.sens += kf * e_l2 * (1.0 + 4.0 * U);
@@ -330,6 +346,11 @@ impl Acc {
         }
     }
 
+    /// Full-spectrum ℓ² norm of the accumulated product, rounded up.
+    fn norm(&self, m: usize) -> f64 {
+        sparse_half_norm(&self.idx, &self.z, m)
+    }
+
     /// `‖computed − exact‖₂` of the accumulated product over the full spectrum, given
     /// the total degree `n` and the transform length `m`.
     fn error(&self, n: f64, m: usize) -> f64 {
@@ -342,7 +363,7 @@ impl Acc {
         };
         let zero_each = (LN_ZERO + self.ln_rfac).exp() * (1.0 + 1e-10);
         let sqm = (m as f64).sqrt() * (1.0 + U);
-        (rel * half_norm(&self.z) + sqm * (n * UNDERFLOW + zero_each) + rfac * self.sens)
+        (rel * self.norm(m) + sqm * (n * UNDERFLOW + zero_each) + rfac * self.sens)
             * (1.0 + 8.0 * U)
     }
 }
@@ -374,6 +395,7 @@ fn pairwise(v: &[C64]) -> C64 {
 /// one frequency, summed directly over the support `[first, last]` in blocks of
 /// [`BLOCK`] (table `ω^{jb}`, block base `ω^{j r₀}`, both accurate twiddles) and
 /// pairwise over blocks. Error per value `≤ DIRECT_ERR · ‖a‖₁` (see [`DIRECT_ERR`]).
+#[cfg(test)]
 fn direct_pair(
     a: &[f64],
     b: &[f64],
@@ -382,25 +404,67 @@ fn direct_pair(
     j: usize,
     tw: &Twiddles,
 ) -> (C64, C64) {
-    let jm = j as u64;
-    let table: Vec<C64> = (0..BLOCK as u64).map(|t| tw.get(jm * t)).collect();
+    direct_pairs(a, b, first, last, &[j], tw)[0]
+}
+
+/// Frequencies summed together by [`direct_pairs`].
+const LANES: usize = 4;
+
+/// [`direct_pair`] at every frequency of `js`, [`LANES`] frequencies at a time: the
+/// lanes are independent sums, each computed with exactly the operations and order of
+/// the one-frequency sum (`sa += table[t]·a_r` per block, then `·base`, then pairwise
+/// over blocks; no fused multiply-add), so each value carries the same error bound
+/// [`DIRECT_ERR`]`·‖a‖₁`; the lanes only let the compiler use vector registers.
+fn direct_pairs(
+    a: &[f64],
+    b: &[f64],
+    first: usize,
+    last: usize,
+    js: &[usize],
+    tw: &Twiddles,
+) -> Vec<(C64, C64)> {
+    let mut out = Vec::with_capacity(js.len());
     let nb = (last - first) / BLOCK + 1;
-    let mut ba = Vec::with_capacity(nb);
-    let mut bb = Vec::with_capacity(nb);
-    let mut r0 = first;
-    while r0 <= last {
-        let end = (r0 + BLOCK).min(last + 1);
-        let (mut sa, mut sb) = (C64::new(0.0, 0.0), C64::new(0.0, 0.0));
-        for (t, r) in (r0..end).enumerate() {
-            sa += table[t] * a[r];
-            sb += table[t] * b[r];
+    for chunk in js.chunks(LANES) {
+        let jm: Vec<u64> = chunk.iter().map(|&j| j as u64).collect();
+        let mut tre = [[0.0f64; LANES]; BLOCK];
+        let mut tim = [[0.0f64; LANES]; BLOCK];
+        for (l, &j) in jm.iter().enumerate() {
+            for t in 0..BLOCK {
+                let w = tw.get(j * t as u64);
+                tre[t][l] = w.re;
+                tim[t][l] = w.im;
+            }
         }
-        let base = tw.get(jm * (r0 as u64));
-        ba.push(sa * base);
-        bb.push(sb * base);
-        r0 = end;
+        let mut ba: Vec<Vec<C64>> = (0..chunk.len()).map(|_| Vec::with_capacity(nb)).collect();
+        let mut bb: Vec<Vec<C64>> = (0..chunk.len()).map(|_| Vec::with_capacity(nb)).collect();
+        let mut r0 = first;
+        while r0 <= last {
+            let end = (r0 + BLOCK).min(last + 1);
+            let (mut sar, mut sai) = ([0.0f64; LANES], [0.0f64; LANES]);
+            let (mut sbr, mut sbi) = ([0.0f64; LANES], [0.0f64; LANES]);
+            for (t, r) in (r0..end).enumerate() {
+                let (av, bv) = (a[r], b[r]);
+                let (wr, wi) = (&tre[t], &tim[t]);
+                for l in 0..LANES {
+                    sar[l] += wr[l] * av;
+                    sai[l] += wi[l] * av;
+                    sbr[l] += wr[l] * bv;
+                    sbi[l] += wi[l] * bv;
+                }
+            }
+            for (l, &j) in jm.iter().enumerate() {
+                let base = tw.get(j * (r0 as u64));
+                ba[l].push(C64::new(sar[l], sai[l]) * base);
+                bb[l].push(C64::new(sbr[l], sbi[l]) * base);
+            }
+            r0 = end;
+        }
+        for l in 0..chunk.len() {
+            out.push((pairwise(&ba[l]), pairwise(&bb[l])));
+        }
     }
-    (pairwise(&ba), pairwise(&bb))
+    out
 }
 
 /// Twiddles `e^{−2πik/M}` from two tables of accurate values ([`twiddle`]):
@@ -454,11 +518,7 @@ const DIRECT_ERR: f64 = 2.0 * TABLE_TWIDDLE_ERR + 170.0 * U;
 /// Never for the inputs [`Composition`](super::Composition) builds; a grid length that
 /// is not a power of two or an empty list is a caller's bug and is caught by a debug
 /// assertion, returning a vacuous result (`δ ≤ 1`) in release builds.
-pub(crate) fn power_product(
-    factors: &[(&Dist, u64)],
-    out_lo: i64,
-    planner: &mut FftPlanner<f64>,
-) -> Dist {
+pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
     let Some((d0, _)) = factors.first() else {
         debug_assert!(false, "power_product needs a factor");
         return vacuous(
@@ -490,8 +550,7 @@ pub(crate) fn power_product(
     let nu = m.trailing_zeros() as f64;
     let e1 = percival(nu);
     let sqm = (m as f64).sqrt() * (1.0 + U);
-    let fwd = planner.plan_fft_forward(m);
-    let inv = planner.plan_fft_inverse(m);
+    let (fwd, inv) = super::fft_plans::plans(m);
     let n_total: u64 = factors
         .iter()
         .map(|(_, k)| *k)
@@ -501,8 +560,9 @@ pub(crate) fn power_product(
     let mut pa = Acc::new(half);
     let mut qa = Acc::new(half);
     let mut x = vec![C64::new(0.0, 0.0); m];
-    let mut ah = vec![C64::new(0.0, 0.0); half];
-    let mut bh = vec![C64::new(0.0, 0.0); half];
+    // the two real sides' transforms, unpacked from the complex one on the fly
+    let unpack_a = |x: &[C64], j: usize| (x[j] + x[(m - j) % m].conj()) * 0.5;
+    let unpack_b = |x: &[C64], j: usize| (x[j] - x[(m - j) % m].conj()) * C64::new(0.0, -0.5);
     // supports kept for the aliasing bounds
     let mut units: Vec<(Support, Support, u64)> = Vec::with_capacity(factors.len());
     for (d, k) in factors {
@@ -515,19 +575,22 @@ pub(crate) fn power_product(
         let xn = (xn2 * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U);
         fwd.process(&mut x);
         let ex = sqm * xn * e1 * (1.0 + 4.0 * U) + sqm * (a.err + b.err);
+        // full-spectrum norms of the two unpacked half spectra (as `half_norm`)
+        let (mut na, mut nb) = (0.0, 0.0);
         for j in 0..half {
-            let xa = x[j];
-            let xb = x[(m - j) % m].conj();
-            ah[j] = (xa + xb) * 0.5;
-            bh[j] = (xa - xb) * C64::new(0.0, -0.5);
+            let w = if j == 0 || j == half - 1 { 1.0 } else { 2.0 };
+            na += w * unpack_a(&x, j).norm_sqr();
+            nb += w * unpack_b(&x, j).norm_sqr();
         }
-        let e_a = (ex + 2.0 * U * half_norm(&ah)) * (1.0 + 4.0 * U);
-        let e_b = (ex + 2.0 * U * half_norm(&bh)) * (1.0 + 4.0 * U);
-        let keep_p = pa.prune(&ah, e_a, *k);
-        let keep_q = qa.prune(&bh, e_b, *k);
+        let round_norm =
+            |s: f64| (s * (1.0 + (2.0 * half as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U);
+        let e_a = (ex + 2.0 * U * round_norm(na)) * (1.0 + 4.0 * U);
+        let e_b = (ex + 2.0 * U * round_norm(nb)) * (1.0 + 4.0 * U);
+        pa.prune(&|j| unpack_a(&x, j), e_a, *k);
+        qa.prune(&|j| unpack_b(&x, j), e_b, *k);
         // survivors recomputed by a direct sum when that is affordable: its error does
         // not grow with √M‖x‖₂, which the power would multiply by k
-        let mut keep: Vec<usize> = keep_p.iter().chain(&keep_q).copied().collect();
+        let mut keep: Vec<usize> = pa.idx.iter().chain(&qa.idx).copied().collect();
         keep.sort_unstable();
         keep.dedup();
         let support = a.last.max(b.last) + 1 - a.first.min(b.first);
@@ -535,12 +598,8 @@ pub(crate) fn power_product(
         if affordable && *k > 1 && !keep.is_empty() {
             let first = a.first.min(b.first);
             let last = a.last.max(b.last);
-            let tw = Twiddles::new(m);
-            for &j in &keep {
-                let (va, vb) = direct_pair(&a.c, &b.c, first, last, j, &tw);
-                ah[j] = va;
-                bh[j] = vb;
-            }
+            let direct = direct_pairs(&a.c, &b.c, first, last, &keep, &Twiddles::new(m));
+            let at = |j: usize| keep.binary_search(&j).map_or(0, |i| i);
             let full = |ks: &[usize]| -> f64 {
                 ks.iter()
                     .map(|&j| if j == 0 || j == m / 2 { 1.0 } else { 2.0 })
@@ -549,33 +608,38 @@ pub(crate) fn power_product(
             };
             let ea_d = (DIRECT_ERR * a.sum_up + a.err) * (1.0 + 4.0 * U);
             let eb_d = (DIRECT_ERR * b.sum_up + b.err) * (1.0 + 4.0 * U);
-            pa.multiply(&keep_p, &|j| ah[j], *k, ea_d * full(&keep_p), ea_d, &a);
-            qa.multiply(&keep_q, &|j| bh[j], *k, eb_d * full(&keep_q), eb_d, &b);
+            let (fa, fb) = (full(&pa.idx), full(&qa.idx));
+            pa.multiply(&|j| direct[at(j)].0, *k, ea_d * fa, ea_d, &a);
+            qa.multiply(&|j| direct[at(j)].1, *k, eb_d * fb, eb_d, &b);
         } else {
-            pa.multiply(&keep_p, &|j| ah[j], *k, e_a, e_a, &a);
-            qa.multiply(&keep_q, &|j| bh[j], *k, e_b, e_b, &b);
+            pa.multiply(&|j| unpack_a(&x, j), *k, e_a, e_a, &a);
+            qa.multiply(&|j| unpack_b(&x, j), *k, e_b, e_b, &b);
         }
         units.push((a.support(), b.support(), *k));
     }
-    drop(ah);
-    drop(bh);
     let err_p = pa.error(nf, m);
     let err_q = qa.error(nf, m);
-    // Z = P + iQ on the full spectrum
-    for j in 0..half {
-        let (p, q) = (pa.z[j], qa.z[j]);
-        x[j] = C64::new(p.re - q.im, p.im + q.re);
+    // Z = P + iQ on the full spectrum (P and Q are zero off their survivors):
+    // Z_j = P_j + iQ_j and Z_{M−j} = conj(P_j) + i·conj(Q_j), each one rounding as the
+    // dense formula (adding to an exact 0 is exact)
+    x.fill(C64::new(0.0, 0.0));
+    for (&j, p) in pa.idx.iter().zip(&pa.z) {
+        x[j] += *p;
         if j != 0 && j != m - j {
-            x[m - j] = C64::new(p.re + q.im, q.re - p.im);
+            x[m - j] += p.conj();
+        }
+    }
+    for (&j, q) in qa.idx.iter().zip(&qa.z) {
+        x[j] += C64::new(-q.im, q.re);
+        if j != 0 && j != m - j {
+            x[m - j] += C64::new(q.im, q.re);
         }
     }
     let zn = {
         let s: f64 = x.iter().map(|z| z.norm_sqr()).sum();
         (s * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U)
     };
-    let z_err = err_p + err_q + 2.0 * U * (half_norm(&pa.z) + half_norm(&qa.z));
-    drop(pa.z);
-    drop(qa.z);
+    let z_err = err_p + err_q + 2.0 * U * (pa.norm(m) + qa.norm(m));
     inv.process(&mut x);
     // ℓ¹ error of each side of z = ẑ/M
     let fft_l1 = (zn * e1 + z_err) * (1.0 + 8.0 * U);
@@ -614,16 +678,17 @@ pub(crate) fn power_product(
     };
     // θ ↦ Σ kᵢWᵢ(±θ) ∓ θ·at is convex in θ, hence unimodal in ln θ: golden-section
     // search over θ ∈ [lo, 10³] (any θ gives a valid bound; the search only tightens)
-    let min_over = |side: usize, sign: f64, at: f64, lo: f64| -> f64 {
+    // returns the smallest bound seen and its θ
+    let min_over = |side: usize, sign: f64, at: f64, lo: f64| -> (f64, f64) {
         let f = |lt: f64| bound(side, sign * lt.exp(), at);
         let (mut a, mut b) = (lo.max(1e-4).ln(), 1e3f64.ln());
         if a >= b {
-            return f(a);
+            return (f(a), a.exp());
         }
         let r = 0.5 * (5f64.sqrt() - 1.0);
         let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
         let (mut fc, mut fd) = (f(c), f(d));
-        let mut best = fc.min(fd);
+        let mut best = if fc <= fd { (fc, c) } else { (fd, d) };
         for _ in 0..12 {
             if fc <= fd {
                 b = d;
@@ -638,15 +703,36 @@ pub(crate) fn power_product(
                 d = a + r * (b - a);
                 fd = f(d);
             }
-            best = best.min(fc).min(fd);
+            for (v, t) in [(fc, c), (fd, d)] {
+                if v < best.0 {
+                    best = (v, t);
+                }
+            }
         }
-        best
+        (best.0, best.1.exp())
     };
-    let alias_up_p = min_over(0, 1.0, t_above, 0.0);
-    let alias_up_q = min_over(1, 1.0, t_above, 0.0);
-    let alias_lo_q = min_over(1, -1.0, b_below, 0.0);
+    // The two sides of one direction have nearly the same exponent (their masses
+    // differ by the discretization only), so the optimistic side's bound above the
+    // window is first tried at the θ found for the pessimistic side, and the pessimistic
+    // bound below it (θ′ ≥ λ) at the optimistic side's θ raised to λ — the exact
+    // constrained minimizer when the two exponents coincide (convexity). If the value
+    // found that way is not within a factor 4 of the sibling's (one side's exponent may
+    // be degenerate: an empty tail gives 0 at every θ), the side gets its own search.
+    // Any θ gives a valid bound: this only saves searches, it does not change what is
+    // certified.
+    let reuse = |side: usize, sign: f64, at: f64, lo: f64, theta: f64, sibling: f64| -> f64 {
+        let v = bound(side, sign * theta.max(lo), at);
+        if v <= 4.0 * sibling {
+            v
+        } else {
+            v.min(min_over(side, sign, at, lo).0)
+        }
+    };
+    let (alias_up_p, theta_up) = min_over(0, 1.0, t_above, 0.0);
+    let alias_up_q = reuse(1, 1.0, t_above, 0.0, theta_up, alias_up_p);
+    let (alias_lo_q, theta_lo) = min_over(1, -1.0, b_below, 0.0);
     // pessimistic mass below the window, θ′ ≥ λ, at the bottom point
-    let below_p = min_over(0, -1.0, b_below, lambda);
+    let below_p = reuse(0, -1.0, b_below, lambda, theta_lo, alias_lo_q);
     if cfg!(debug_assertions) && std::env::var("SHIFTDP_ONESHOT_DEBUG").is_ok() {
         eprintln!(
             "T {t_above} B {b_below} up_p {alias_up_p} up_q {alias_up_q} lo_q {alias_lo_q} below_p {below_p} fft {fft_l1} lnscale {} {}",
@@ -783,7 +869,7 @@ mod tests {
             };
             let s = pld::discretize(&pld::kind_pieces(Kind::Gaussian(0.5), &g, 0.0), &g);
             let d1 = Dist::from_single(&s, g, 1.0);
-            let d = power_product(&[(&d1, 16)], g.lo, &mut FftPlanner::new());
+            let d = power_product(&[(&d1, 16)], g.lo);
             let p = d.prepare();
             for eps in [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 5.0] {
                 let (lo, up) = p.delta_bounds(eps);
@@ -811,7 +897,7 @@ mod tests {
             Dist::from_single(&s, g, 0.5)
         };
         let (a, b) = (single(0.3), single(0.1));
-        let d = power_product(&[(&a, 20), (&b, 300)], g.lo + 512, &mut FftPlanner::new());
+        let d = power_product(&[(&a, 20), (&b, 300)], g.lo + 512);
         let mu = (20.0 * 0.09 + 300.0 * 0.01f64).sqrt();
         let p = d.prepare();
         for eps in [0.5, 1.0, 2.0, 4.0] {
@@ -825,13 +911,63 @@ mod tests {
         }
     }
 
+    /// The lanes of `direct_pairs` compute exactly the one-frequency sum analysed in
+    /// the proof (written out here, scalar): bit for bit, for any number of frequencies
+    /// (not a multiple of the lane count), a support not aligned to the blocks, and the
+    /// frequencies 0 and M/2.
+    #[test]
+    fn direct_pairs_equal_the_one_frequency_sum() {
+        fn scalar(
+            a: &[f64],
+            b: &[f64],
+            first: usize,
+            last: usize,
+            j: usize,
+            tw: &Twiddles,
+        ) -> (C64, C64) {
+            let jm = j as u64;
+            let table: Vec<C64> = (0..BLOCK as u64).map(|t| tw.get(jm * t)).collect();
+            let (mut ba, mut bb) = (vec![], vec![]);
+            let mut r0 = first;
+            while r0 <= last {
+                let end = (r0 + BLOCK).min(last + 1);
+                let (mut sa, mut sb) = (C64::new(0.0, 0.0), C64::new(0.0, 0.0));
+                for (t, r) in (r0..end).enumerate() {
+                    sa += table[t] * a[r];
+                    sb += table[t] * b[r];
+                }
+                let base = tw.get(jm * (r0 as u64));
+                ba.push(sa * base);
+                bb.push(sb * base);
+                r0 = end;
+            }
+            (pairwise(&ba), pairwise(&bb))
+        }
+        let m = 1 << 11;
+        let a: Vec<f64> = (0..m).map(|i| ((i * 7919) % 1013) as f64 / 1e5).collect();
+        let b: Vec<f64> = (0..m).map(|i| ((i * 104729) % 997) as f64 / 3e5).collect();
+        let tw = Twiddles::new(m);
+        let js = [0, 1, 2, 3, 7, 100, 513, m / 2 - 1, m / 2];
+        for (first, last) in [(0, m - 1), (37, 1500), (100, 100), (5, 68)] {
+            for n in 1..=js.len() {
+                let got = direct_pairs(&a, &b, first, last, &js[..n], &tw);
+                for (i, &j) in js[..n].iter().enumerate() {
+                    let (sa, sb) = scalar(&a, &b, first, last, j, &tw);
+                    assert_eq!(got[i], (sa, sb), "j={j} support [{first}, {last}] n={n}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn direct_dft_matches_fft_within_bounds() {
         let m = 1 << 12;
         let a: Vec<f64> = (0..m).map(|i| ((i * 7919) % 1000) as f64 / 1e6).collect();
         let b: Vec<f64> = (0..m).map(|i| ((i * 104729) % 997) as f64 / 1e6).collect();
         let mut x: Vec<C64> = a.iter().zip(&b).map(|(p, q)| C64::new(*p, *q)).collect();
-        FftPlanner::new().plan_fft_forward(m).process(&mut x);
+        rustfft::FftPlanner::new()
+            .plan_fft_forward(m)
+            .process(&mut x);
         let l1a: f64 = a.iter().sum();
         for j in [0, 1, 5, 100, m / 2] {
             let (va, vb) = direct_pair(&a, &b, 0, m - 1, j, &Twiddles::new(m));
