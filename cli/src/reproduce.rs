@@ -28,7 +28,7 @@ pub use shiftdp::analysis::table1::{TABLE1_PRINTED, table1_setting};
 /// Runs `shiftdp reproduce table1`: the rows of [`shiftdp::analysis::table1::table1`].
 ///
 /// Every ε printed (text and JSON) is the certified upper end rounded up to a decimal
-/// ([`fmt_up`]); the comparison with the printed two decimals uses the same upper end.
+/// ([`fmt_up`](shiftdp::decimal::fmt_up)); the comparison with the printed two decimals uses the same upper end.
 ///
 /// # Errors
 /// Propagates bound and conversion errors (none expected for the fixed setting).

@@ -156,8 +156,11 @@ impl Composition {
         if let Some(mu) = self.gaussian_mu() {
             return gaussian_answer(&mu, target);
         }
+        // the windows (grid-independent) once for every grid tried (a bad target is
+        // refused by `compose_planned` before they are used)
+        let windows = self.windows(target);
         let run = |e: Option<i32>| -> Result<Answer> {
-            let r = self.compose(target, e)?;
+            let r = self.compose_planned(target, e, Some(&windows))?;
             let exp = (-r.info[0].h.log2()).round() as i32;
             let (interval, width) = match target {
                 Target::Delta(d) => {

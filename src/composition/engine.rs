@@ -99,8 +99,10 @@ fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64) {
 impl Dist {
     /// Tilts a single-step discretization.
     pub fn from_single(s: &SingleStep, g: Grid, lambda: f64) -> Dist {
-        let (cp, lp) = tilt(&s.pess, &g, lambda, true);
-        let (co, lo) = tilt(&s.opt, &g, lambda, false);
+        let ((cp, lp), (co, lo)) = rayon::join(
+            || tilt(&s.pess, &g, lambda, true),
+            || tilt(&s.opt, &g, lambda, false),
+        );
         Dist {
             grid: g,
             lambda,
@@ -279,9 +281,13 @@ impl Dist {
 
     /// Prepares O(1) evaluation of certified δ(ε) bounds.
     pub fn prepare(&self) -> Prepared {
+        let (pess, opt) = rayon::join(
+            || SidePrep::new(&self.pess, &self.grid, self.lambda),
+            || SidePrep::new(&self.opt, &self.grid, self.lambda),
+        );
         Prepared {
-            pess: SidePrep::new(&self.pess, &self.grid, self.lambda),
-            opt: SidePrep::new(&self.opt, &self.grid, self.lambda),
+            pess,
+            opt,
             grid: self.grid,
             lambda: self.lambda,
             pess_err: self.pess.err,

@@ -49,6 +49,7 @@ use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
 use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
+use rayon::prelude::*;
 
 /// Smallest δ the engine certifies; below it every query returns [`Error::NotCertified`].
 pub const DELTA_FLOOR: f64 = 1e-100;
@@ -388,6 +389,30 @@ impl Composition {
     /// [`Error::Parameter`] for an empty composition or a bad target / grid;
     /// [`Error::NotCertified`] if the window would exceed [`MAX_POINTS`].
     pub fn compose(&self, target: Target, grid_exp: Option<i32>) -> Result<Composed> {
+        self.compose_planned(target, grid_exp, None)
+    }
+
+    /// The windows of the orders [`Composition::compose`] computes (one if symmetric):
+    /// the grid-independent part of its plan, reused by [`Composition::answer`] over
+    /// the grids it tries.
+    pub(crate) fn windows(&self, target: Target) -> Vec<Window> {
+        if self.is_symmetric() {
+            vec![self.window(target)]
+        } else {
+            let inv = self.inverse();
+            let (a, b) = rayon::join(|| self.window(target), || inv.window(target));
+            vec![a, b]
+        }
+    }
+
+    /// [`Composition::compose`] with the orders' windows given ([`Composition::windows`]
+    /// for the same target) or, with `None`, computed here.
+    pub(crate) fn compose_planned(
+        &self,
+        target: Target,
+        grid_exp: Option<i32>,
+        windows: Option<&[Window]>,
+    ) -> Result<Composed> {
         if self.parts.is_empty() {
             return Err(Error::param("components", "none", "give at least one"));
         }
@@ -410,14 +435,20 @@ impl Composition {
             vec![self.clone(), self.inverse()]
         };
         // plan both orders first: the memory guard sees the whole job before any of it
-        let plans = if comps.len() == 2 {
-            let (a, b) = rayon::join(
-                || comps[0].plan(target, grid_exp),
-                || comps[1].plan(target, grid_exp),
-            );
-            vec![a?, b?]
-        } else {
-            vec![comps[0].plan(target, grid_exp)?]
+        let plans = match windows {
+            Some(w) if w.len() == comps.len() => comps
+                .iter()
+                .zip(w)
+                .map(|(c, w)| c.layout(w, grid_exp))
+                .collect::<Result<Vec<_>>>()?,
+            _ if comps.len() == 2 => {
+                let (a, b) = rayon::join(
+                    || comps[0].plan(target, grid_exp),
+                    || comps[1].plan(target, grid_exp),
+                );
+                vec![a?, b?]
+            }
+            _ => vec![comps[0].plan(target, grid_exp)?],
         };
         let per_point = match self.engine {
             Engine::OneShot => ONE_SHOT_BYTES_PER_POINT,
@@ -512,6 +543,18 @@ impl Composition {
     /// Returns the window, the tilt and the grid index where the single steps' window
     /// starts (the one-shot engine's; the squaring engine uses the window itself).
     fn plan(&self, target: Target, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
+        self.layout(&self.window(target), grid_exp)
+    }
+
+    /// The grid-independent half of [`Composition::plan`]: the privacy-loss window
+    /// `[a, b]` the query needs, the bottom the squaring engine would use, and the tilt
+    /// λ* — all from the cumulant generating functions of a coarse discretization, so
+    /// the planner of [`Composition::answer`] computes it once for all its grids.
+    ///
+    /// The CGF `K(λ) = ln Σ m_j e^{λ t_j}` is summed over the terms within `e^{−40}` of
+    /// the largest (the others change the f64 sum by less than its rounding); like every
+    /// choice here it is a search, not a bound.
+    fn window(&self, target: Target) -> Window {
         let h0 = 2f64.powi(-6);
         let w0 = 64.0;
         let g0 = Grid {
@@ -540,13 +583,19 @@ impl Composition {
                     .iter()
                     .map(|&(l, t)| l + lam * t)
                     .fold(f64::NEG_INFINITY, f64::max);
-                let s: f64 = terms.iter().map(|&(l, t)| (l + lam * t - mx).exp()).sum();
+                let mut s = 0.0;
+                for &(l, t) in terms {
+                    let x = l + lam * t - mx;
+                    if x > -40.0 {
+                        s += x.exp();
+                    }
+                }
                 tot += k * (mx + s.ln());
             }
             tot
         };
         let lams: Vec<f64> = (0..160).map(|i| 0.02 * 1.05f64.powi(i)).collect();
-        let ts: Vec<f64> = lams.iter().map(|&l| t_of(l)).collect();
+        let ts: Vec<f64> = lams.par_iter().map(|&l| t_of(l)).collect();
         let argmin = |f: &dyn Fn(usize) -> f64| -> usize {
             (0..lams.len())
                 .min_by(|&a, &b| f(a).total_cmp(&f(b)))
@@ -600,8 +649,10 @@ impl Composition {
                     // golden-section search over ln θ finds its minimum
                     let t0 = t_of(lam);
                     let (th_lo, th_hi) = (lams[0], lams[lams.len() - 1]);
-                    let top = golden_min(th_lo, th_hi, &|th| (t_of(lam + th) - t0 + 30.0) / th);
-                    let bottom = -golden_min(th_lo, th_hi, &|th| (t_of(lam - th) - t0 + 30.0) / th);
+                    let (top, bottom) = rayon::join(
+                        || golden_min(th_lo, th_hi, &|th| (t_of(lam + th) - t0 + 30.0) / th),
+                        || -golden_min(th_lo, th_hi, &|th| (t_of(lam - th) - t0 + 30.0) / th),
+                    );
                     let want_lo = match target {
                         Target::Delta(_) => e_est - 2.0 - 0.05 * e_est.abs(),
                         Target::Epsilon(e) => e - 1.0,
@@ -623,6 +674,20 @@ impl Composition {
                 win
             }
         };
+        Window {
+            a: a_est,
+            b: b_est,
+            a_floor,
+            lam_star,
+        }
+    }
+
+    /// The grid half of [`Composition::plan`]: the window of `w` at `h = 2^{−e}`
+    /// (`e = grid_exp`, else [`Composition::default_grid_exp`]), the tilt kept within
+    /// the f64 range over it, and the single steps' first grid index; refused when it
+    /// needs more points than the engine's limit.
+    fn layout(&self, w: &Window, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
+        let (a_est, b_est, a_floor, lam_star) = (w.a, w.b, w.a_floor, w.lam_star);
         let e = grid_exp.unwrap_or_else(|| self.default_grid_exp());
         let h = 2f64.powi(-e);
         let lo = (a_est / h).floor() as i64;
@@ -670,6 +735,16 @@ impl Composition {
         };
         Ok((Grid { h, lo, n }, lambda, (a_floor / h).floor() as i64))
     }
+}
+
+/// The grid-independent part of a plan (see [`Composition::window`]): the privacy-loss
+/// window `[a, b]`, the squaring engine's bottom `a_floor` and the tilt λ*.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    a: f64,
+    b: f64,
+    a_floor: f64,
+    lam_star: f64,
 }
 
 /// Minimum of a quasi-convex `f` on `[a, b]` (`0 < a < b`) by a golden-section search
@@ -879,6 +954,53 @@ mod tests {
     use super::*;
     use crate::precision::{Enclosure, Precision};
     use crate::tradeoff::{SubsampledGaussian, check_tradeoff_laws};
+
+    /// The planner's reuse of the windows (`compose_planned` with `windows`) is the
+    /// plan `compose` computes itself: the same grids, tilts and certified answers, bit
+    /// for bit, for a symmetric and an asymmetric (two-order) composition, ε and δ
+    /// targets, at two grids.
+    #[test]
+    fn reused_windows_are_the_plan_compose_computes() {
+        let sym = Composition::new()
+            .with(Component::subsampled(0.05, 1.0).unwrap(), 300)
+            .unwrap();
+        let asym = Composition::new()
+            .with(Component::poisson(0.02, 0.8).unwrap(), 500)
+            .unwrap()
+            .with(Component::poisson(0.05, 0.5).unwrap(), 40)
+            .unwrap();
+        for c in [&sym, &asym] {
+            for target in [Target::Delta(1e-6), Target::Epsilon(1.5)] {
+                let w = c.windows(target);
+                assert_eq!(w.len(), if c.is_symmetric() { 1 } else { 2 });
+                for e in [9, 11] {
+                    let a = c.compose(target, Some(e)).unwrap();
+                    let b = c.compose_planned(target, Some(e), Some(&w)).unwrap();
+                    assert_eq!(a.info.len(), b.info.len());
+                    for (x, y) in a.info.iter().zip(&b.info) {
+                        assert_eq!((x.bottom, x.top, x.points), (y.bottom, y.top, y.points));
+                        assert_eq!(x.lambda.to_bits(), y.lambda.to_bits());
+                    }
+                    let (ia, ib) = match target {
+                        Target::Delta(d) => (a.epsilon(d).unwrap(), b.epsilon(d).unwrap()),
+                        Target::Epsilon(x) => (a.delta(x).unwrap(), b.delta(x).unwrap()),
+                    };
+                    assert_eq!(ia.lower.to_bits(), ib.lower.to_bits());
+                    assert_eq!(ia.upper.to_bits(), ib.upper.to_bits());
+                }
+            }
+        }
+        // windows of the wrong count are not used (computed afresh)
+        let w = sym.windows(Target::Delta(1e-6));
+        let a = asym.compose(Target::Delta(1e-6), Some(9)).unwrap();
+        let b = asym
+            .compose_planned(Target::Delta(1e-6), Some(9), Some(&w))
+            .unwrap();
+        assert_eq!(
+            a.epsilon(1e-6).unwrap().upper.to_bits(),
+            b.epsilon(1e-6).unwrap().upper.to_bits()
+        );
+    }
 
     fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
         let c = Gaussian::delta(

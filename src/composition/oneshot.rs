@@ -55,6 +55,7 @@
 //! using FFT*, AISTATS 2020 (one-shot exponentiation with aliasing bounds).
 use super::engine::{Dist, Side, percival};
 use super::pld::{Grid, U};
+use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 
 type C64 = Complex<f64>;
@@ -423,9 +424,9 @@ fn direct_pairs(
     js: &[usize],
     tw: &Twiddles,
 ) -> Vec<(C64, C64)> {
-    let mut out = Vec::with_capacity(js.len());
     let nb = (last - first) / BLOCK + 1;
-    for chunk in js.chunks(LANES) {
+    // the chunks are independent sums: computed in parallel, concatenated in order
+    let per_chunk = |chunk: &[usize]| -> Vec<(C64, C64)> {
         let jm: Vec<u64> = chunk.iter().map(|&j| j as u64).collect();
         let mut tre = [[0.0f64; LANES]; BLOCK];
         let mut tim = [[0.0f64; LANES]; BLOCK];
@@ -460,11 +461,11 @@ fn direct_pairs(
             }
             r0 = end;
         }
-        for l in 0..chunk.len() {
-            out.push((pairwise(&ba[l]), pairwise(&bb[l])));
-        }
-    }
-    out
+        (0..chunk.len())
+            .map(|l| (pairwise(&ba[l]), pairwise(&bb[l])))
+            .collect()
+    };
+    js.par_chunks(LANES).flat_map_iter(per_chunk).collect()
 }
 
 /// Twiddles `e^{−2πik/M}` from two tables of accurate values ([`twiddle`]):
@@ -566,8 +567,7 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
     // supports kept for the aliasing bounds
     let mut units: Vec<(Support, Support, u64)> = Vec::with_capacity(factors.len());
     for (d, k) in factors {
-        let a = Unit::new(&d.pess);
-        let b = Unit::new(&d.opt);
+        let (a, b) = rayon::join(|| Unit::new(&d.pess), || Unit::new(&d.opt));
         for (xi, (av, bv)) in x.iter_mut().zip(a.c.iter().zip(&b.c)) {
             *xi = C64::new(*av, *bv);
         }
@@ -615,7 +615,8 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
             pa.multiply(&|j| unpack_a(&x, j), *k, e_a, e_a, &a);
             qa.multiply(&|j| unpack_b(&x, j), *k, e_b, e_b, &b);
         }
-        units.push((a.support(), b.support(), *k));
+        let (sa, sb) = rayon::join(|| a.support(), || b.support());
+        units.push((sa, sb, *k));
     }
     let err_p = pa.error(nf, m);
     let err_q = qa.error(nf, m);
@@ -728,11 +729,20 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
             v.min(min_over(side, sign, at, lo).0)
         }
     };
-    let (alias_up_p, theta_up) = min_over(0, 1.0, t_above, 0.0);
-    let alias_up_q = reuse(1, 1.0, t_above, 0.0, theta_up, alias_up_p);
-    let (alias_lo_q, theta_lo) = min_over(1, -1.0, b_below, 0.0);
-    // pessimistic mass below the window, θ′ ≥ λ, at the bottom point
-    let below_p = reuse(0, -1.0, b_below, lambda, theta_lo, alias_lo_q);
+    // (the searches above and below the window are independent: one core each)
+    let ((alias_up_p, alias_up_q), (alias_lo_q, below_p)) = rayon::join(
+        || {
+            let (alias_up_p, theta_up) = min_over(0, 1.0, t_above, 0.0);
+            let alias_up_q = reuse(1, 1.0, t_above, 0.0, theta_up, alias_up_p);
+            (alias_up_p, alias_up_q)
+        },
+        || {
+            let (alias_lo_q, theta_lo) = min_over(1, -1.0, b_below, 0.0);
+            // pessimistic mass below the window, θ′ ≥ λ, at the bottom point
+            let below_p = reuse(0, -1.0, b_below, lambda, theta_lo, alias_lo_q);
+            (alias_lo_q, below_p)
+        },
+    );
     if cfg!(debug_assertions) && std::env::var("SHIFTDP_ONESHOT_DEBUG").is_ok() {
         eprintln!(
             "T {t_above} B {b_below} up_p {alias_up_p} up_q {alias_up_q} lo_q {alias_lo_q} below_p {below_p} fft {fft_l1} lnscale {} {}",
