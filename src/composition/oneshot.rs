@@ -19,7 +19,7 @@
 //! below its bottom `B = lo·h`, wrapped around.
 //!
 //! # Errors accounted for (all in ℓ¹, tilted units)
-//! 1. **Forward FFT** (Percival's bound, [`percival`]): `‖X̂ − X‖₂ ≤ √M ‖x‖₂ E`, plus
+//! 1. **Forward FFT** (Percival's bound, `engine::percival`): `‖X̂ − X‖₂ ≤ √M ‖x‖₂ E`, plus
 //!    `√M (errₐ + err_b)` for the factor's own ℓ¹ error; unpacking the two real
 //!    sides from one complex transform adds `2u‖Â‖₂`. Call the total `eₐ`.
 //! 2. **Powers**: `|Â^k − A^k| ≤ k R^{k−1} |Â − A|` with `R ≥ max(|Â_j|, |A_j|)`,
