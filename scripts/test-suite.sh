@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, unit + integration + property + doc tests of
-# the library (all features, including `testing`) and of the `shiftdp` command, then the
-# Python package's pytest suite (scripts/test-python.sh).
+# The whole test suite: formatting, lints, the API docs (rustdoc -D warnings), unit +
+# integration + property + doc tests of the library (all features, including `testing`)
+# and of the `shiftdp` command, then the Python package's pytest suite
+# (scripts/test-python.sh).
 #
 # Clippy covers the whole workspace, the Python bindings (python/, crate shiftdp-py)
 # included; `cargo test` excludes shiftdp-py: it is a cdylib for the Python interpreter
@@ -11,5 +12,7 @@ cd "$(dirname "$0")/.."
 ./scripts/ensure-deps.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+# the API documentation builds without a broken or private intra-doc link
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --exclude shiftdp-py --all-features --quiet
 cargo test --workspace --exclude shiftdp-py --all-features --quiet 2>&1
 ./scripts/test-python.sh
