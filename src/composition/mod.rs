@@ -396,12 +396,16 @@ impl Composition {
     /// the grid-independent part of its plan, reused by [`Composition::answer`] over
     /// the grids it tries.
     pub(crate) fn windows(&self, target: Target) -> Vec<Window> {
+        windows_of(&self.orders(), target)
+    }
+
+    /// The compositions of the orders composed: this one, and the composition of the
+    /// inverses unless every component is symmetric.
+    fn orders(&self) -> Vec<Composition> {
         if self.is_symmetric() {
-            vec![self.window(target)]
+            vec![self.clone()]
         } else {
-            let inv = self.inverse();
-            let (a, b) = rayon::join(|| self.window(target), || inv.window(target));
-            vec![a, b]
+            vec![self.clone(), self.inverse()]
         }
     }
 
@@ -429,27 +433,17 @@ impl Composition {
         {
             return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
         }
-        let comps = if self.is_symmetric() {
-            vec![self.clone()]
-        } else {
-            vec![self.clone(), self.inverse()]
-        };
+        let comps = self.orders();
         // plan both orders first: the memory guard sees the whole job before any of it
-        let plans = match windows {
-            Some(w) if w.len() == comps.len() => comps
-                .iter()
-                .zip(w)
-                .map(|(c, w)| c.layout(w, grid_exp))
-                .collect::<Result<Vec<_>>>()?,
-            _ if comps.len() == 2 => {
-                let (a, b) = rayon::join(
-                    || comps[0].plan(target, grid_exp),
-                    || comps[1].plan(target, grid_exp),
-                );
-                vec![a?, b?]
-            }
-            _ => vec![comps[0].plan(target, grid_exp)?],
+        let windows = match windows {
+            Some(w) if w.len() == comps.len() => w.to_vec(),
+            _ => windows_of(&comps, target),
         };
+        let plans = comps
+            .iter()
+            .zip(&windows)
+            .map(|(c, w)| c.layout(w, grid_exp))
+            .collect::<Result<Vec<_>>>()?;
         let per_point = match self.engine {
             Engine::OneShot => ONE_SHOT_BYTES_PER_POINT,
             Engine::RepeatedSquaring => SQUARING_BYTES_PER_POINT,
@@ -538,18 +532,12 @@ impl Composition {
         (prep, gi)
     }
 
-    /// Chooses the grid and the tilt from a coarse pessimistic discretization
-    /// (Chernoff / Rényi estimates; no rigor needed, any choice is valid).
-    /// Returns the window, the tilt and the grid index where the single steps' window
-    /// starts (the one-shot engine's; the squaring engine uses the window itself).
-    fn plan(&self, target: Target, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
-        self.layout(&self.window(target), grid_exp)
-    }
-
-    /// The grid-independent half of [`Composition::plan`]: the privacy-loss window
-    /// `[a, b]` the query needs, the bottom the squaring engine would use, and the tilt
-    /// λ* — all from the cumulant generating functions of a coarse discretization, so
-    /// the planner of [`Composition::answer`] computes it once for all its grids.
+    /// The grid-independent half of a plan (the grid half is [`Composition::layout`]):
+    /// the privacy-loss window `[a, b]` the query needs, the bottom the squaring engine
+    /// would use, and the tilt λ* — all from the cumulant generating functions of a
+    /// coarse pessimistic discretization (Chernoff / Rényi estimates; no rigor needed,
+    /// any choice is valid), so the planner of [`Composition::answer`] computes it once
+    /// for all its grids.
     ///
     /// The CGF `K(λ) = ln Σ m_j e^{λ t_j}` is summed over the terms within `e^{−40}` of
     /// the largest (the others change the f64 sum by less than its rounding); like every
@@ -682,10 +670,11 @@ impl Composition {
         }
     }
 
-    /// The grid half of [`Composition::plan`]: the window of `w` at `h = 2^{−e}`
-    /// (`e = grid_exp`, else [`Composition::default_grid_exp`]), the tilt kept within
-    /// the f64 range over it, and the single steps' first grid index; refused when it
-    /// needs more points than the engine's limit.
+    /// The grid half of a plan: the window of `w` at `h = 2^{−e}` (`e = grid_exp`, else
+    /// [`Composition::default_grid_exp`]), the tilt kept within the f64 range over it,
+    /// and the grid index where the single steps' window starts (the one-shot engine's;
+    /// the squaring engine uses the window itself); refused when it needs more points
+    /// than the engine's limit.
     fn layout(&self, w: &Window, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
         let (a_est, b_est, a_floor, lam_star) = (w.a, w.b, w.a_floor, w.lam_star);
         let e = grid_exp.unwrap_or_else(|| self.default_grid_exp());
@@ -734,6 +723,18 @@ impl Composition {
             Engine::RepeatedSquaring => (lo, n),
         };
         Ok((Grid { h, lo, n }, lambda, (a_floor / h).floor() as i64))
+    }
+}
+
+/// The windows of `orders` (one or two compositions, [`Composition::orders`]), the two
+/// orders' searches on one core each.
+fn windows_of(orders: &[Composition], target: Target) -> Vec<Window> {
+    match orders {
+        [a, b] => {
+            let (wa, wb) = rayon::join(|| a.window(target), || b.window(target));
+            vec![wa, wb]
+        }
+        _ => orders.iter().map(|c| c.window(target)).collect(),
     }
 }
 
