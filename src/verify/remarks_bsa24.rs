@@ -1693,25 +1693,3 @@ mod tests {
         assert_eq!(status(&fb12(&Ctx::default())), Status::Pass);
     }
 }
-
-#[cfg(test)]
-mod run_all {
-    #[test]
-    #[ignore]
-    fn print_every_builtin() {
-        for b in super::builtins() {
-            let t = std::time::Instant::now();
-            let o = (b.run)(&crate::verify::Ctx::default());
-            eprintln!(
-                "{} {:?} {:.2}s: {}",
-                b.name,
-                o.status,
-                t.elapsed().as_secs_f64(),
-                o.summary
-            );
-            if let Some(c) = &o.counterexample {
-                eprintln!("    at {:?}: {}", c.params, c.detail);
-            }
-        }
-    }
-}
