@@ -168,9 +168,16 @@ proptest! {
         prop_assert!(closed, "method {:?}", a.method);
         prop_assert!(a.width <= 5e-10 * a.interval.upper.max(1.0), "{:?}", a.interval);
         if !a.at_zero() {
-            let e = c.compose_for_delta(delta, Some(10)).unwrap().epsilon(delta).unwrap();
-            prop_assert!(e.lower <= a.interval.upper && a.interval.lower <= e.upper,
-                "closed form {:?} vs engine {:?}", a.interval, e);
+            // below δ = 1e-50 the engine at h = 2⁻¹⁰ may refuse honestly: its certified
+            // δ at the window top (truncation and f64 FFT error) can exceed δ there
+            // (G(0.01)^⊗2 ⊗ G(1.0023) at δ = 1.6e-54: 3.2e-54 at ε = 20.43, the same at
+            // the start of issue 15's last session); above it, it must certify
+            match c.compose_for_delta(delta, Some(10)).and_then(|r| r.epsilon(delta)) {
+                Ok(e) => prop_assert!(e.lower <= a.interval.upper && a.interval.lower <= e.upper,
+                    "closed form {:?} vs engine {:?}", a.interval, e),
+                Err(shiftdp::Error::NotCertified { .. }) if delta < 1e-50 => {}
+                Err(err) => prop_assert!(false, "engine at δ = {delta:e}: {err}"),
+            }
         }
         let b = c.answer(Target::Delta(1e-200), 5e-4, None).unwrap();
         prop_assert!(b.interval.upper > a.interval.upper);
