@@ -8,7 +8,9 @@
 //!    `shiftdp.set_memory_limit`);
 //! 2. the environment variable `SHIFTDP_MEMORY_LIMIT` (read once, on first use);
 //! 3. [`DEFAULT_LIMIT_BYTES`] = 8 GiB (a third of this machine's 23 GiB, and less than
-//!    half of any machine the README targets).
+//!    half of any machine the README targets);
+//!
+//! and never more than three quarters of the address-space limit (`ulimit -v`).
 //!
 //! `SIZE` is a byte count with an optional binary suffix: `512M`, `8G`, `1T`, `4096`.
 //!
@@ -89,10 +91,36 @@ pub fn set_limit_bytes(bytes: u64) -> Result<()> {
     Ok(())
 }
 
-/// The limit in force (see the module doc for the order of the sources). A malformed
+/// The limit in force (see the module doc for the order of the sources), never more
+/// than three quarters of the process's address-space limit (`ulimit -v`, which also
+/// holds the code, the thread stacks and the allocator's reserves). A malformed
 /// `SHIFTDP_MEMORY_LIMIT` is ignored in favour of the default (the CLI checks it and
 /// says so).
 pub fn limit_bytes() -> u64 {
+    let configured = configured_limit_bytes();
+    match address_space_limit() {
+        Some(a) => configured.min(a / 4 * 3),
+        None => configured,
+    }
+}
+
+static ADDRESS_SPACE: OnceLock<Option<u64>> = OnceLock::new();
+
+/// The soft address-space limit of this process in bytes (`Max address space` of
+/// `/proc/self/limits`), `None` when unlimited or unknown (not Linux). Read once.
+fn address_space_limit() -> Option<u64> {
+    *ADDRESS_SPACE.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+        let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+        line["Max address space".len()..]
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+fn configured_limit_bytes() -> u64 {
     match OVERRIDE.load(Ordering::Relaxed) {
         0 => FROM_ENV
             .get_or_init(|| {

@@ -188,17 +188,30 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         }
     };
     let ans = super::with_spinner("composing", || c.answer(target, a.tolerance, a.grid))?;
+    // the closed form is exact only when every component is Gaussian; otherwise it is
+    // the engine's no-amplification fallback (an upper bound, said in the note)
+    let exact = c.gaussian_mu().is_some();
+    let reason_line = ans
+        .note
+        .as_deref()
+        .map(|n| format!("  note: {n}\n"))
+        .unwrap_or_default();
     let infos = ans.composed().map(|r| r.info.clone()).unwrap_or_default();
     let orders = ans.composed().map_or(1, Composed::orders);
     let clt = c.clt_mu();
     let (method, method_line) = match &ans.method {
-        Method::GaussianClosedForm { mu_upper } => (
+        Method::GaussianClosedForm { mu_upper } if exact => (
             json!({"name": "gaussian closed form", "mu": interval_f64(None, Some(*mu_upper), SafeEnd::Upper),
                    "formula": "⊗ G(μᵢ)^⊗kᵢ = G(√Σkᵢμᵢ²) exactly (DRS22 Cor 3.3)"}),
             format!(
                 "  exact: every component is Gaussian, so the composition is G(μ) with μ = √Σkᵢμᵢ² ≤ {} (DRS22 Cor 3.3; no grid)\n",
                 f64_up(*mu_upper, 17)
             ),
+        ),
+        Method::GaussianClosedForm { mu_upper } => (
+            json!({"name": "no-amplification bound", "mu": interval_f64(None, Some(*mu_upper), SafeEnd::Upper),
+                   "formula": "every subsampled G(μᵢ) replaced by G(μᵢ): the composition is ≥ G(√Σkᵢμᵢ²), an upper bound only"}),
+            String::new(),
         ),
         Method::Pld { grid_exp, .. } => (
             json!({"name": "pld", "grid_exponent": grid_exp}),
@@ -223,10 +236,10 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         .collect();
     // μ of the composition when it is a GDP bound (every component Gaussian)
     let mu_json = match &ans.method {
-        Method::GaussianClosedForm { mu_upper } => {
+        Method::GaussianClosedForm { mu_upper } if exact => {
             interval_f64(None, Some(*mu_upper), SafeEnd::Upper)
         }
-        Method::Pld { .. } => serde_json::Value::Null,
+        Method::GaussianClosedForm { .. } | Method::Pld { .. } => serde_json::Value::Null,
     };
     let poisson_note = if a.poisson_gaussian.is_empty() {
         "".to_string()
@@ -262,6 +275,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                     "label": "central limit APPROXIMATION (BSA24 Lemma A.5 / DRS22), not a bound",
                 })),
                 "note": poisson_note,
+                "reason": ans.note,
                 "delta_floor": sci(DELTA_FLOOR),
             });
             // the bound holds at the double d ≤ the δ typed, so at the δ typed (an
@@ -281,6 +295,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 )
             };
             h += &method_line;
+            h += &reason_line;
             if let Some(e) = clt_eps {
                 h += &format!(
                     "  CLT approximation (not a bound): μ ≈ {:.6}, ε ≈ {e:.6} (distance to the certified interval {dist:+.3e})\n",
@@ -316,6 +331,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                     "label": "central limit APPROXIMATION, not a bound",
                 })),
                 "note": poisson_note,
+                "reason": ans.note,
             });
             // computed at the double ≤ the ε typed, so it holds at the ε typed
             let typed = a.epsilon.as_deref().unwrap_or_default();
@@ -326,6 +342,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                 f64_up(iv.upper, 17)
             );
             h += &method_line;
+            h += &reason_line;
             if let Some(d) = clt_d {
                 h += &format!("  CLT approximation (not a bound): δ ≈ {d:e}\n");
             }

@@ -38,7 +38,7 @@
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
 //! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`Answer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
-use super::{Composed, Composition, Interval, Target};
+use super::{Composed, Composition, DELTA_FLOOR, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::precision::enclosure::Enclosure;
@@ -76,6 +76,11 @@ pub struct Answer {
     pub method: Method,
     /// The query.
     pub target: Target,
+    /// Why the interval is what it is when that is not the named method's answer
+    /// within the tolerance: the certified fallback that set an end, or the grid limit
+    /// that kept the interval wider than the tolerance, and what would narrow it.
+    /// `None` when the interval meets the tolerance by the method named.
+    pub note: Option<String>,
 }
 
 impl Answer {
@@ -153,69 +158,276 @@ impl Composition {
         if self.parts().is_empty() {
             return Err(Error::param("components", "none", "give at least one"));
         }
+        match target {
+            Target::Delta(d) if !(d > 0.0 && d < 1.0) => {
+                return Err(Error::param("delta", d, "must satisfy 0 < δ < 1"));
+            }
+            Target::Epsilon(e) if !e.is_finite() => {
+                return Err(Error::param("epsilon", e, "must be finite"));
+            }
+            _ => {}
+        }
         if let Some(mu) = self.gaussian_mu() {
             return gaussian_answer(&mu, target);
         }
-        // the windows (grid-independent) once for every grid tried (a bad target is
-        // refused by `compose_planned` before they are used)
+        let bound = self
+            .no_amplification_mu()
+            .map(|mu| gaussian_answer(&mu, target));
+        let (fallback, fallback_error) = match bound {
+            Some(Ok(a)) => (Some(a), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
+        match self.answer_pld(target, tolerance, grid) {
+            Ok(mut a) => {
+                if let Some(fb) = fallback
+                    && fb.interval.upper < a.interval.upper
+                {
+                    let (engine, exp) = (a.interval, a.grid_exp());
+                    a.interval.upper = fb.interval.upper;
+                    a.interval.lower = a.interval.lower.min(fb.interval.upper);
+                    a.width = width_of(target, a.interval);
+                    a.note = Some(format!(
+                        "upper end from the no-amplification bound G(μ), μ = √Σkᵢμᵢ² ≤ {:e} (every subsampled Gaussian replaced by G(μᵢ)): below the PLD engine's [{:e}, {:e}] at h = 2^-{exp}; the lower end is the engine's",
+                        fb.mu_upper(),
+                        engine.lower,
+                        engine.upper,
+                    ));
+                }
+                Ok(a)
+            }
+            Err(e @ (Error::NotCertified { .. } | Error::MemoryLimit { .. })) => {
+                let Some(fb) = fallback else {
+                    return Err(match (e, fallback_error) {
+                        (Error::NotCertified { what, reason }, Some(f)) => Error::NotCertified {
+                            what,
+                            reason: format!(
+                                "{reason}; the no-amplification bound G(√Σkᵢμᵢ²) cannot answer either ({f})"
+                            ),
+                        },
+                        (e, _) => e,
+                    });
+                };
+                let (lower, lower_note) = match self.gaussian_part_lower(target) {
+                    Some(l) => (
+                        l.min(fb.interval.upper),
+                        "the Gaussian components alone (the others are ≤ Id)",
+                    ),
+                    None => (0.0, "0"),
+                };
+                let interval = Interval {
+                    lower,
+                    upper: fb.interval.upper,
+                };
+                Ok(Answer {
+                    interval,
+                    width: width_of(target, interval),
+                    note: Some(format!(
+                        "the PLD engine cannot answer ({e}); upper end: the no-amplification bound G(μ), μ = √Σkᵢμᵢ² ≤ {:e} (subsampling only improves the tradeoff); lower end: {lower_note}",
+                        fb.mu_upper()
+                    )),
+                    ..fb
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The PLD engine's answer: the planner of the module doc, its grids capped so that
+    /// every order's window holds at most [`PLANNER_POINTS`] points and the memory
+    /// guard's estimate stays within its limit (a grid given is used as it is).
+    fn answer_pld(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
+        // the windows (grid-independent) once for every grid tried
         let windows = self.windows(target);
-        let run = |e: Option<i32>| -> Result<Answer> {
-            let r = self.compose_planned(target, e, Some(&windows))?;
+        let run = |e: i32| -> Result<Answer> {
+            let r = self.compose_planned(target, Some(e), Some(&windows))?;
             let exp = (-r.info[0].h.log2()).round() as i32;
-            let (interval, width) = match target {
-                Target::Delta(d) => {
-                    let iv = r.epsilon(d)?;
-                    (iv, iv.width())
-                }
-                Target::Epsilon(eps) => {
-                    let iv = r.delta(eps)?;
-                    (iv, iv.width() / iv.upper.max(1e-300))
-                }
+            let interval = match target {
+                Target::Delta(d) => r.epsilon(d)?,
+                Target::Epsilon(eps) => r.delta(eps)?,
             };
             Ok(Answer {
                 interval,
-                width,
+                width: width_of(target, interval),
                 method: Method::Pld {
                     composed: Box::new(r),
                     grid_exp: exp,
                 },
                 target,
+                note: None,
             })
         };
-        let exp_of = |a: &Answer| match a.method {
-            Method::Pld { grid_exp, .. } => grid_exp,
-            Method::GaussianClosedForm { .. } => MAX_GRID_EXP,
-        };
-        if grid.is_some() {
-            return run(grid);
+        if let Some(e) = grid {
+            let mut a = run(e)?;
+            if a.width > tolerance {
+                a.note = Some(format!(
+                    "width {:.3e} > tolerance {tolerance:e} at the grid given, h = 2^-{e}; a finer --grid narrows it",
+                    a.width
+                ));
+            }
+            return Ok(a);
         }
+        // the finest grid within the planner's budget: the windows' points (a power of
+        // two per order) and the memory guard's estimate
+        let limit = crate::memory::limit_bytes();
+        let fits = |e: i32| {
+            self.planned_points(&windows, e).is_some_and(|p| {
+                p <= PLANNER_POINTS.saturating_mul(windows.len() as u64)
+                    && self.planned_bytes(p) <= limit
+            })
+        };
+        let Some(cap) = (MIN_GRID_EXP..=MAX_GRID_EXP).rev().find(|&e| fits(e)) else {
+            let (a, b) = windows
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), w| {
+                    (a.min(w.a), b.max(w.b))
+                });
+            return Err(Error::NotCertified {
+                what: "composition".into(),
+                reason: format!(
+                    "the privacy-loss window [{a:.3e}, {b:.3e}] needs more than {PLANNER_POINTS} points per order or the memory limit {} even at the coarsest grid h = 2^-{MIN_GRID_EXP}",
+                    crate::memory::human(limit)
+                ),
+            });
+        };
         // the planner: the grid the width model w ≈ k·h²/2 predicts, then the grid the
         // measured width predicts (the discretization error is O(h²): a quarter per
         // binary step), then one more step if that fell short
-        let e1 = self.predicted_grid_exp(tolerance);
-        let mut last = match run(Some(e1)) {
+        let e1 = self.predicted_grid_exp(tolerance).min(cap);
+        let mut last = match run(e1) {
             Ok(a) => a,
             // a run that cannot certify (window top, δ floor) says nothing about the
             // width: go on at the engine's default grid if that is finer
-            Err(_) if self.default_grid_exp() > e1 => run(Some(self.default_grid_exp()))?,
+            Err(_) if self.default_grid_exp().min(cap) > e1 => {
+                run(self.default_grid_exp().min(cap))?
+            }
             Err(e) => return Err(e),
         };
-        if last.width <= tolerance {
-            return Ok(last);
+        // the width before the last refinement: one that did not halve it says the
+        // width is not the discretization's
+        let mut before = f64::INFINITY;
+        // δ(ε) certified below the floor: its relative width is that of the truncation
+        // bound, which no grid narrows
+        let below_floor =
+            |a: &Answer| matches!(target, Target::Epsilon(_)) && a.interval.upper < DELTA_FLOOR;
+        if last.width > tolerance && !below_floor(&last) {
+            let ratio = (last.width / (0.9 * tolerance)).max(1.0);
+            let mut e = (last.grid_exp() + (ratio.log(4.0)).ceil() as i32).min(cap);
+            for _ in 0..2 {
+                if e <= last.grid_exp() {
+                    break;
+                }
+                before = last.width;
+                last = run(e)?;
+                if last.width <= tolerance {
+                    break;
+                }
+                e = (e + 1).min(cap);
+            }
         }
-        let ratio = (last.width / (0.9 * tolerance)).max(1.0);
-        let mut e = (exp_of(&last) + (ratio.log(4.0)).ceil() as i32).min(MAX_GRID_EXP);
-        for _ in 0..2 {
-            if e <= exp_of(&last) {
-                break;
-            }
-            last = run(Some(e))?;
-            if last.width <= tolerance {
-                break;
-            }
-            e = (e + 1).min(MAX_GRID_EXP);
+        if last.width > tolerance {
+            let e = last.grid_exp();
+            let why = if below_floor(&last) {
+                format!(
+                    "where δ(ε) is certified below the engine's floor {DELTA_FLOOR:e}: the upper end is the truncation bound, which no grid narrows"
+                )
+            } else if last.width > 0.5 * before {
+                format!(
+                    "where a finer grid did not narrow it ({before:.3e} one grid coarser): the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
+                )
+            } else if e >= MAX_GRID_EXP {
+                format!(
+                    "the planner's finest grid; --grid {} (up to 24) narrows it",
+                    e + 1
+                )
+            } else if e >= cap {
+                format!(
+                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {} with more memory (--memory-limit) narrows it",
+                    crate::memory::human(limit),
+                    e + 1
+                )
+            } else {
+                format!("a finer --grid ({}) narrows it", e + 1)
+            };
+            last.note = Some(format!(
+                "width {:.3e} > tolerance {tolerance:e} at h = 2^-{e}, {why}",
+                last.width
+            ));
         }
         Ok(last)
+    }
+
+    /// `Some(enclosure of √(Σ kᵢ μᵢ²))` over every component's μ when none is a curve:
+    /// the composition with every subsampled Gaussian replaced by `G(μᵢ)`, `G(μ)` with
+    /// this μ, is **below** the composition, so its ε(δ) and δ(ε) are upper bounds.
+    ///
+    /// Proof: `Id ≥ G(μ)`, so the remove direction `f_p = p G(μ) + (1 − p) Id ≥ G(μ)`;
+    /// inversion keeps the order and `G(μ)⁻¹ = G(μ)`, so `f_p⁻¹ ≥ G(μ)`;
+    /// `C_p(G(μ)) = min{f_p, f_p⁻¹}**` is the greatest convex minorant of a function
+    /// ≥ the convex `G(μ)`, so `C_p(G(μ)) ≥ G(μ)` (BSA24 Def 4.7); `⊗` is monotone in
+    /// each argument (DRS22 Prop 3.2 / Lemma C.1), and `⊗ᵢ G(μᵢ)^{⊗kᵢ} = G(√Σkᵢμᵢ²)`
+    /// (DRS22 Cor 3.3). A larger tradeoff function has a smaller δ(ε) and ε(δ).
+    pub fn no_amplification_mu(&self) -> Option<Enclosure> {
+        let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
+        for (c, k) in self.parts() {
+            let mu = match c {
+                super::Component::Gaussian { mu }
+                | super::Component::Subsampled { mu, .. }
+                | super::Component::PoissonRemove { mu, .. }
+                | super::Component::PoissonAdd { mu, .. } => mu,
+                super::Component::Curve(_) => return None,
+            };
+            let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+            s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
+        }
+        Some(s.sqrt())
+    }
+
+    /// The certified lower end of ε(δ) or δ(ε) of the Gaussian components alone, `None`
+    /// without any: every other component is `≤ Id`, so the composition is `≤` that of
+    /// its Gaussian components (`f ⊗ g ≤ f ⊗ Id = f`) and its ε(δ), δ(ε) are at least
+    /// theirs.
+    fn gaussian_part_lower(&self, target: Target) -> Option<f64> {
+        let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
+        let mut any = false;
+        for (c, k) in self.parts() {
+            if let super::Component::Gaussian { mu } = c {
+                let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+                s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
+                any = true;
+            }
+        }
+        if !any {
+            return None;
+        }
+        gaussian_answer(&s.sqrt(), target)
+            .ok()
+            .map(|a| a.interval.lower)
+    }
+}
+
+impl Answer {
+    /// The final grid exponent of a PLD answer ([`MAX_GRID_EXP`] for a closed form).
+    fn grid_exp(&self) -> i32 {
+        match self.method {
+            Method::Pld { grid_exp, .. } => grid_exp,
+            Method::GaussianClosedForm { .. } => MAX_GRID_EXP,
+        }
+    }
+    /// μ of a closed-form answer (0 otherwise).
+    fn mu_upper(&self) -> f64 {
+        match self.method {
+            Method::GaussianClosedForm { mu_upper } => mu_upper,
+            Method::Pld { .. } => 0.0,
+        }
+    }
+}
+
+/// The width of the tolerance test: absolute for ε, relative to the upper end for δ.
+fn width_of(target: Target, iv: Interval) -> f64 {
+    match target {
+        Target::Delta(_) => iv.width(),
+        Target::Epsilon(_) => iv.width() / iv.upper.max(1e-300),
     }
 }
 
@@ -240,7 +452,7 @@ impl Composition {
         // never more than two binary steps coarser than the engine's default grid: a
         // loose tolerance (calibration asks with f64::MAX for "one composition") still
         // gets an informative answer
-        let floor = (self.default_grid_exp() - 2).max(MIN_GRID_EXP);
+        let floor = (self.default_grid_exp() - 2).clamp(MIN_GRID_EXP, MAX_GRID_EXP);
         if e.is_nan() {
             return MAX_GRID_EXP;
         }
@@ -253,6 +465,9 @@ impl Composition {
 const MAX_GRID_EXP: i32 = 18;
 /// Coarsest grid exponent of the planner (`h = 2⁻⁴`, the engine's limit).
 const MIN_GRID_EXP: i32 = 4;
+/// Most grid points per order the planner chooses (a one-shot composition of 2²⁴
+/// points takes seconds); a `grid` given may use more, up to the engine's limit.
+pub const PLANNER_POINTS: u64 = 1 << 24;
 
 /// ε(δ) or δ(ε) of `G(μ)` for an enclosure μ, as an [`Answer`].
 fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {
@@ -281,5 +496,6 @@ fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {
             mu_upper: mu.upper_f64(),
         },
         target,
+        note: None,
     })
 }

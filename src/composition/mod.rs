@@ -236,13 +236,20 @@ pub struct Composition {
 /// ([`crate::memory`]) decides.
 pub const MAX_POINTS_ONE_SHOT: usize = 1 << 28;
 
-/// Bytes per window point of one order of the one-shot engine at its peak, rounded up:
-/// the packed transform (16), both half-spectrum products (16) and their magnitude
-/// bounds (8), the two read-out sides (16), the single-step vectors and their tilted
-/// copies (32), the rescaled factors (16), the prepared suffix sums (32), less what is
-/// freed before the next is allocated; measured peak 110 bytes per point at 2²⁴ points
-/// (T = 10⁶, both orders in parallel: 1.85 GB), so 128.
+/// Bytes per window point of one order of the one-shot engine at its peak, beyond the
+/// distinct components: the packed transform (16) and the FFT's scratch (16), both
+/// half-spectrum products (16) and their magnitude bounds (8), the two read-out sides
+/// (16), the prepared suffix sums (32), the cached plans of this and the coarser
+/// lengths (≤ 2 × 16 per point); measured 134 bytes per point for one component and
+/// 183 for two (2²¹ points, `C_0.999999(G(0.0136))` with and without `G(0.02)`).
 const ONE_SHOT_BYTES_PER_POINT: u64 = 128;
+/// Bytes per window point and distinct component of the one-shot engine: the
+/// single-step vectors (16, freed once tilted) and their tilted copies (16), the
+/// rescaled sides of the factor being transformed (16).
+const ONE_SHOT_BYTES_PER_COMPONENT_POINT: u64 = 48;
+/// Bytes of a composition besides its windows (allocator arenas, the coarse
+/// discretizations of the window search, thread stacks), rounded up.
+const FIXED_BYTES: u64 = 64 << 20;
 /// The same for repeated squaring (three transforms of twice the window, sides, pieces).
 const SQUARING_BYTES_PER_POINT: u64 = 260;
 
@@ -279,7 +286,9 @@ fn check_delta(delta: f64) -> Result<()> {
     if !(delta > 0.0 && delta < 1.0) {
         return Err(Error::param("delta", delta, "must satisfy 0 < δ < 1"));
     }
-    if delta < DELTA_FLOOR {
+    // the double just below the decimal 1e-100 is the floor too: a δ typed as 1e-100
+    // and read downwards (the safe direction) is 9.999999999999999e-101
+    if delta < next_down_f64(DELTA_FLOOR) {
         return Err(Error::NotCertified {
             what: "composed ε(δ)".into(),
             reason: format!(
@@ -444,17 +453,13 @@ impl Composition {
             .zip(&windows)
             .map(|(c, w)| c.layout(w, grid_exp))
             .collect::<Result<Vec<_>>>()?;
-        let per_point = match self.engine {
-            Engine::OneShot => ONE_SHOT_BYTES_PER_POINT,
-            Engine::RepeatedSquaring => SQUARING_BYTES_PER_POINT,
-        };
         let points: u64 = plans.iter().map(|(g, _, _)| g.n as u64).sum();
         crate::memory::check(
             &format!(
                 "the certified composition ({points} grid points over {} order(s))",
                 plans.len()
             ),
-            crate::memory::bytes_of(points, per_point),
+            self.planned_bytes(points),
         )?;
         let run = |(c, plan): (&Composition, &(Grid, f64, i64))| c.compose_one(*plan, target);
         let results: Vec<(Prepared, GridInfo)> = if comps.len() == 2 {
@@ -468,6 +473,30 @@ impl Composition {
         };
         let (orders, info) = results.into_iter().unzip();
         Ok(Composed { orders, info })
+    }
+
+    /// Upper estimate of the peak memory of composing on windows of `points` grid
+    /// points in all (both orders): `points × (per point + per point and distinct
+    /// component × components) + fixed`, saturating.
+    pub(crate) fn planned_bytes(&self, points: u64) -> u64 {
+        let per_point = match self.engine {
+            Engine::OneShot => ONE_SHOT_BYTES_PER_POINT.saturating_add(
+                ONE_SHOT_BYTES_PER_COMPONENT_POINT.saturating_mul(self.parts.len() as u64),
+            ),
+            Engine::RepeatedSquaring => SQUARING_BYTES_PER_POINT,
+        };
+        crate::memory::bytes_of(points, per_point).saturating_add(FIXED_BYTES)
+    }
+
+    /// Grid points of the windows of every order at `h = 2^{−e}` (`None` when a
+    /// window does not fit the engine's point limit).
+    pub(crate) fn planned_points(&self, windows: &[Window], e: i32) -> Option<u64> {
+        let mut points = 0u64;
+        for (c, w) in self.orders().iter().zip(windows) {
+            let (g, _, _) = c.layout(w, Some(e)).ok()?;
+            points = points.saturating_add(g.n as u64);
+        }
+        Some(points)
     }
 
     fn compose_one(
@@ -543,8 +572,23 @@ impl Composition {
     /// the largest (the others change the f64 sum by less than its rounding); like every
     /// choice here it is a search, not a bound.
     fn window(&self, target: Target) -> Window {
+        // the coarse grid holds every component's single-step losses: those of G(μ)
+        // (and of its subsampled versions, whose losses lie between those of G(μ) and
+        // of Id) are N(μ²/2, μ²) under P, so ±(μ²/2 + 40μ) is beyond any mass the
+        // cumulants see; curves have bounded losses within the default ±64
         let h0 = 2f64.powi(-6);
-        let w0 = 64.0;
+        let w0 = self
+            .parts
+            .iter()
+            .map(|(c, _)| match c {
+                Component::Gaussian { mu }
+                | Component::Subsampled { mu, .. }
+                | Component::PoissonRemove { mu, .. }
+                | Component::PoissonAdd { mu, .. } => (0.5 * mu * mu + 40.0 * mu).ceil(),
+                Component::Curve(_) => 0.0,
+            })
+            .fold(64.0, f64::max)
+            .min(1e4);
         let g0 = Grid {
             h: h0,
             lo: -(w0 / h0) as i64,
@@ -582,7 +626,9 @@ impl Composition {
             }
             tot
         };
-        let lams: Vec<f64> = (0..160).map(|i| 0.02 * 1.05f64.powi(i)).collect();
+        // tilts from 1e-5 (millions of steps: the composed losses are in the
+        // hundreds of thousands) to 1e4 (δ near the floor with tiny μ), the ratio 1.05
+        let lams: Vec<f64> = (-156..270).map(|i| 0.02 * 1.05f64.powi(i)).collect();
         let ts: Vec<f64> = lams.par_iter().map(|&l| t_of(l)).collect();
         let argmin = |f: &dyn Fn(usize) -> f64| -> usize {
             (0..lams.len())
@@ -705,7 +751,7 @@ impl Composition {
             return Err(Error::NotCertified {
                 what: "composition".into(),
                 reason: format!(
-                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n} points > {max_points}; use a coarser grid"
+                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n_f:.0} points > {max_points}; use a coarser grid"
                 ),
             });
         }
@@ -825,11 +871,16 @@ impl Composed {
         check_delta(delta)?;
         let up = |e: f64| self.delta(e).map(|i| i.upper).unwrap_or(1.0);
         let lo = |e: f64| self.delta(e).map(|i| i.lower).unwrap_or(0.0);
+        // every order's δ bounds hold above its own window top too (the truncated mass
+        // above it is in its mass at +∞), so the search runs up to the highest top: an
+        // order whose losses are bounded (the add direction of a Poisson subsampled
+        // Gaussian, at most k·ln(1/(1−p))) has a low window, and its top says nothing
+        // about where the other order's δ reaches the target
         let top = self
             .info
             .iter()
             .map(|g| g.top)
-            .fold(f64::INFINITY, f64::min);
+            .fold(f64::NEG_INFINITY, f64::max);
         let upper = if up(0.0) <= delta {
             0.0
         } else {
