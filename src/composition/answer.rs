@@ -18,9 +18,20 @@
 //!   if its width is within `tolerance` (absolute for ε, relative to the upper end for
 //!   δ) that is the answer, else the measured width predicts the grid
 //!   `e = e₁ + ⌈log₄(width / 0.9·tolerance)⌉`, composed once, plus at most one finer
-//!   step if the prediction fell short (never finer than 2⁻¹⁸; the memory guard may
-//!   refuse first). A first run that cannot certify (window top, δ floor) is followed
-//!   by one at the engine's default grid. With a grid given, that grid only.
+//!   step if the prediction fell short (never finer than 2⁻¹⁸). Every grid is capped
+//!   at the finest whose windows hold at most [`PLANNER_POINTS`] points per order and
+//!   whose memory estimate is within the guard's limit: the planner goes coarser and
+//!   reports the width instead of refusing. A first run that cannot certify (window
+//!   top, δ floor) is followed by one at the engine's default grid. With a grid given,
+//!   that grid only. An answer wider than the tolerance carries a [`Answer::note`]
+//!   saying why and what would narrow it.
+//! - **Fallback**: the no-amplification bound
+//!   ([`Composition::no_amplification_mu`]): every subsampled Gaussian replaced by
+//!   `G(μᵢ)`, the composition `G(√Σkᵢμᵢ²)` is below the true one, so its closed-form
+//!   ε(δ), δ(ε) are upper bounds. It is the upper end when it is smaller than the
+//!   engine's (tiny δ, degenerate μ), and when the engine refuses (window, floor,
+//!   memory) the answer is `[lower, closed-form upper]` with the lower end that of the
+//!   Gaussian components alone (or 0), with a note.
 //!
 //!   Why no coarse probe: the prediction is right (or one step fine) in 7 of the 8 jobs
 //!   measured, and a probe two steps coarser than the final grid costs a quarter of it

@@ -51,7 +51,10 @@ use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
 use rayon::prelude::*;
 
-/// Smallest δ the engine certifies; below it every query returns [`Error::NotCertified`].
+/// Smallest δ the PLD engine certifies (the double just below the decimal `1e-100`
+/// included); below it its queries return [`Error::NotCertified`] and
+/// [`Composition::answer`] answers with the no-amplification closed form, which has no
+/// floor.
 pub const DELTA_FLOOR: f64 = 1e-100;
 
 /// Largest number of grid points per window.

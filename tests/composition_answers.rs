@@ -1,0 +1,200 @@
+//! The certified composition answers ordinary inputs: few Poisson steps with large ε
+//! (the window holds the true ε), tiny μ, δ at the floor, mixed lists at tiny δ (the
+//! no-amplification bound caps the upper end), huge step counts (the planner's
+//! arithmetic). References are written from the mathematics, not from the engine:
+//! the one-step privacy profile of the Poisson subsampled Gaussian in closed form, and
+//! the Gaussian closed form `G(√Σkᵢμᵢ²)`, below every such composition.
+use proptest::prelude::*;
+use shiftdp::composition::{Component, Composition, Engine, Target};
+use shiftdp::precision::special::{phi, phi_c};
+use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::tradeoff::Gaussian;
+
+/// ε(δ) of `G(μ)` (MPFR closed form, DRS22 Cor 2.13), `(lower, upper)`.
+fn gdp_eps(mu: f64, delta: f64) -> (f64, f64) {
+    let c = Gaussian::epsilon(
+        &Enclosure::from_f64(128, mu),
+        &Enclosure::from_f64(128, delta),
+        Precision::Bits(128),
+    )
+    .unwrap();
+    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
+}
+
+/// δ(ε) of one step of the Poisson subsampled Gaussian, the larger of the two
+/// directions, with `P = N(0, 1)` and `Q = (1 − p)N(0, 1) + pN(μ, 1)`. The likelihood
+/// ratio `q/p = 1 − p + p e^{μx − μ²/2}` increases in `x`, so
+/// `δ_{Q‖P}(ε) = Q(x > x₀) − e^ε P(x > x₀)` with `q/p(x₀) = e^ε`, and
+/// `δ_{P‖Q}(ε) = P(x < x₁) − e^ε Q(x < x₁)` with `q/p(x₁) = e^{−ε}` (0 when
+/// `e^{−ε} ≤ 1 − p`). In f64: a reference to compare at a relative 1e-6 only.
+fn poisson_one_step_delta(p: f64, mu: f64, eps: f64) -> f64 {
+    let x_of = |r: f64| ((r - 1.0 + p) / p).ln() / mu + 0.5 * mu;
+    let x0 = x_of(eps.exp());
+    let remove = (1.0 - p) * phi_c(x0) + p * phi_c(x0 - mu) - eps.exp() * phi_c(x0);
+    let add = if (-eps).exp() > 1.0 - p {
+        let x1 = x_of((-eps).exp());
+        phi(x1) - eps.exp() * ((1.0 - p) * phi(x1) + p * phi(x1 - mu))
+    } else {
+        0.0
+    };
+    remove.max(add).max(0.0)
+}
+
+/// One Poisson step at ε above 3 (few steps, large ε): answered, and the interval
+/// brackets the closed-form profile — `δ(upper) ≤ δ ≤ δ(lower)`.
+#[test]
+fn one_poisson_step_with_large_epsilon_is_bracketed() {
+    for (p, mu, delta) in [(0.2, 1.5, 1e-10), (0.1, 1.0, 1e-8), (0.5, 2.0, 1e-12)] {
+        let c = Composition::new()
+            .with(Component::poisson(p, mu).unwrap(), 1)
+            .unwrap();
+        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
+        let iv = a.interval;
+        assert!(iv.lower > 2.5, "p={p} μ={mu}: {iv:?}");
+        assert!(
+            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
+            "p={p} μ={mu}: upper {iv:?} too small"
+        );
+        assert!(
+            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
+            "p={p} μ={mu}: lower {iv:?} too large"
+        );
+        assert!(a.width <= 5e-4, "{iv:?}");
+    }
+}
+
+/// Ten Poisson steps, ε(1e-6) ≈ 34.7: answered within the tolerance, below the
+/// no-amplification bound and overlapping the repeated-squaring engine's interval
+/// (an independent implementation of the composition).
+#[test]
+fn ten_poisson_steps_with_large_epsilon_are_answered() {
+    let c = Composition::new()
+        .with(Component::poisson(0.5, 2.0).unwrap(), 10)
+        .unwrap();
+    let a = c.answer(Target::Delta(1e-6), 5e-4, None).unwrap();
+    let iv = a.interval;
+    assert!(iv.width() <= 5e-4 && a.note.is_none(), "{iv:?} {:?}", a.note);
+    let (_, g_up) = gdp_eps(40f64.sqrt(), 1e-6);
+    assert!(iv.upper <= g_up, "{iv:?} vs G(√40): {g_up}");
+    let r = c
+        .clone()
+        .with_engine(Engine::RepeatedSquaring)
+        .compose(Target::Delta(1e-6), Some(10))
+        .unwrap()
+        .epsilon(1e-6)
+        .unwrap();
+    assert!(
+        r.lower <= iv.upper && iv.lower <= r.upper,
+        "{iv:?} vs {r:?}"
+    );
+    // the one-step profile at the same p, μ is a lower bound (f ⊗ g ≤ f)
+    assert!(poisson_one_step_delta(0.5, 2.0, iv.upper) <= 1e-6);
+}
+
+/// μ so small that the discretized PLD is degenerate: the answer is the closed form's
+/// (the truth is about μ/√(2π) for δ(0), and ε(δ) ≤ 0 at any ordinary δ).
+#[test]
+fn degenerate_mu_is_answered_by_the_closed_form() {
+    let c = Composition::new()
+        .with(Component::poisson(0.1, 5e-324).unwrap(), 5)
+        .unwrap();
+    let a = c.answer(Target::Delta(1e-5), 5e-4, None).unwrap();
+    assert!(a.at_zero() && a.note.is_some(), "{:?}", a.interval);
+    let c = Composition::new()
+        .with(Component::poisson(0.1, 1e-20).unwrap(), 1)
+        .unwrap();
+    let a = c.answer(Target::Epsilon(0.0), 5e-4, None).unwrap();
+    // δ(0) of G(μ) = 2Φ(μ/2) − 1 ≤ μ/√(2π) (Φ′ ≤ 1/√(2π))
+    assert!(a.interval.upper <= 1e-20 / (2.0 * std::f64::consts::PI).sqrt() * 1.01);
+    assert!(a.interval.lower >= 0.0 && a.note.is_some());
+}
+
+/// The documented floor itself, read downwards from the decimal, is accepted.
+#[test]
+fn delta_at_the_floor_is_accepted() {
+    let c = Composition::new()
+        .with(Component::poisson(0.1, 1.0).unwrap(), 100)
+        .unwrap();
+    let d = 9.999999999999999e-101; // the double just below 1e-100
+    assert!(d < shiftdp::composition::DELTA_FLOOR);
+    let a = c.answer(Target::Delta(d), 5e-4, None).unwrap();
+    let (_, g_up) = gdp_eps(10.0, d);
+    assert!(a.interval.upper <= g_up && a.interval.lower > 0.0);
+    // and far below it the closed form still answers
+    let a = c.answer(Target::Delta(1e-200), 5e-4, None).unwrap();
+    let (_, g_up) = gdp_eps(10.0, 1e-200);
+    assert!(a.interval.upper <= g_up && a.note.is_some());
+}
+
+/// A mixed list at a tiny δ: the upper end is never above the no-amplification bound
+/// `G(√Σkᵢμᵢ²)`, and a wide answer says why.
+#[test]
+fn tiny_delta_upper_end_is_capped_by_the_no_amplification_bound() {
+    let c = Composition::new()
+        .with(Component::subsampled(0.155, 0.304).unwrap(), 2)
+        .unwrap();
+    let d = 1.916e-53;
+    let a = c.answer(Target::Delta(d), 5e-4, None).unwrap();
+    let mu = (2.0f64 * 0.304 * 0.304).sqrt() * (1.0 + 1e-15);
+    let (_, g_up) = gdp_eps(mu, d);
+    assert!(a.interval.upper <= g_up, "{:?} vs {g_up}", a.interval);
+    assert!(a.width <= 5e-4 || a.note.is_some(), "{:?}", a.interval);
+}
+
+/// Huge step counts: the planner's arithmetic holds (no clamp with min > max) and a
+/// grid too fine for the window is refused with the real point count.
+#[test]
+fn huge_step_counts_keep_the_planner_arithmetic() {
+    for k in [1u64, 1_000, 100_000_000, 2_000_000_000, u64::MAX / 4] {
+        let c = Composition::new()
+            .with(Component::poisson(0.1, 1.0).unwrap(), k)
+            .unwrap();
+        let e = c.predicted_grid_exp(5e-4);
+        assert!((4..=18).contains(&e), "k={k}: {e}");
+    }
+    let c = Composition::new()
+        .with(Component::poisson(0.1, 1.0).unwrap(), 100_000_000)
+        .unwrap();
+    let err = c.compose(Target::Delta(1e-5), Some(24)).unwrap_err();
+    let m = err.to_string();
+    assert!(!m.contains("18446744073709551615"), "{m}");
+    assert!(m.contains("points"), "{m}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10))]
+
+    /// Random Poisson / subsampled / Gaussian lists: every answer is ordered, its upper
+    /// end is at most the no-amplification bound `G(√Σkᵢμᵢ²)` and its lower end at most
+    /// that bound too (both are bounds of one true value); a one-component Poisson list
+    /// brackets the closed-form profile.
+    #[test]
+    fn answers_lie_below_the_no_amplification_bound(
+        p in 1e-3f64..1.0, mu in 1e-3f64..4.0, k in 1u64..200,
+        mu_g in 0.0f64..1.0, sub in any::<bool>(), log_delta in -60.0f64..-2.0,
+    ) {
+        let delta = 10f64.powf(log_delta);
+        let comp = if sub {
+            Component::subsampled(p, mu).unwrap()
+        } else {
+            Component::poisson(p, mu).unwrap()
+        };
+        let mut c = Composition::new().with(comp, k).unwrap();
+        let mut s2 = k as f64 * mu * mu;
+        if mu_g > 0.05 {
+            c = c.with(Component::gaussian(mu_g).unwrap(), 1).unwrap();
+            s2 += mu_g * mu_g;
+        }
+        let a = c.answer(Target::Delta(delta), 1e-2, None).unwrap();
+        let iv = a.interval;
+        prop_assert!(0.0 <= iv.lower && iv.lower <= iv.upper, "{iv:?}");
+        let (_, g_up) = gdp_eps(s2.sqrt() * (1.0 + 1e-12), delta);
+        prop_assert!(iv.upper <= g_up, "{iv:?} vs {g_up}");
+        prop_assert!(iv.width() <= 1e-2 || a.note.is_some(), "{iv:?}");
+        if k == 1 && !sub && mu_g <= 0.05 {
+            prop_assert!(poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6));
+            prop_assert!(poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6)
+                || iv.lower == 0.0);
+        }
+    }
+}
