@@ -9,7 +9,9 @@
 //!
 //! σ is printed rounded **up** (a larger σ is private at least as much: every
 //! accountant here is monotone in σ), with the certified ε at the σ evaluated and the
-//! value just below it that did not certify.
+//! value just below it that did not certify. For DP-SGD the certified ε is `compose`'s
+//! at the tolerance printed (its default, or finer where the default interval straddles
+//! the target), and the `compose` command that recomputes it is printed too.
 use super::setting::{AlgorithmArg, SettingArgs, setting_json};
 use super::{Output, SafeEnd, interval_f64};
 use serde_json::{Value, json};
@@ -116,10 +118,31 @@ fn target(t: &TargetArgs) -> Result<Target> {
     })
 }
 
+/// The `shiftdp compose` command that recomputes the certified ε at the calibrated σ of
+/// DP-SGD: μ = 1/σ rounded up, printed as a decimal that compose (reading μ upward)
+/// reads back as the same double, at the tolerance the calibration used.
+fn compose_command(c: &Calibration, q: &str, steps: u64, delta: &str) -> Option<String> {
+    let tolerance = c.tolerance?;
+    let mu = PoissonGaussian::mu(c.sigma);
+    // the shortest decimal that rounds to μ, or the 17-digit one at or below it (both
+    // within one ulp below μ, so the upward reading is μ itself)
+    let text = [format!("{mu:e}"), f64_down(mu, 17)]
+        .into_iter()
+        .find(|t| parse_f64_up(t) == Some(mu))?;
+    Some(format!(
+        "shiftdp compose --poisson-gaussian {q} {text} x{steps} --delta {delta} --tolerance {tolerance:e}"
+    ))
+}
+
 /// One calibration: σ (rounded up), the certified ε there (Interval, upper end), the
-/// run's setting and μ at that σ when `run` is given and the certifying result is a GDP
-/// bound.
-fn row(c: &Calibration, run: Option<(shiftdp::settings::Algorithm, &RawSetting)>) -> Value {
+/// composition engine's tolerance and the `compose` command that recomputes it (DP-SGD),
+/// the run's setting and μ at that σ when `run` is given and the certifying result is a
+/// GDP bound.
+fn row(
+    c: &Calibration,
+    run: Option<(shiftdp::settings::Algorithm, &RawSetting)>,
+    compose: Option<String>,
+) -> Value {
     let id = ResultId::parse(&c.source);
     let at_sigma = run.and_then(|(alg, raw)| {
         let raw = raw
@@ -141,6 +164,8 @@ fn row(c: &Calibration, run: Option<(shiftdp::settings::Algorithm, &RawSetting)>
         "epsilon": interval_f64(None, Some(c.epsilon), SafeEnd::Upper),
         "mu": mu.unwrap_or(Value::Null),
         "source": c.source,
+        "tolerance": c.tolerance,
+        "compose": compose,
         "sigma_below": f64_down(c.sigma_below, 17),
         "epsilon_below": c.epsilon_below.map(|e| interval_f64(None, Some(e), SafeEnd::Upper)),
         "evaluations": c.evaluations,
@@ -153,11 +178,14 @@ fn line(c: &Calibration, target: &str) -> String {
         Some(e) => format!("ε ≤ {} > {target}", f64_up(e, 6)),
         None => "not certified".into(),
     };
+    let source = match c.tolerance {
+        Some(t) => format!("{}, tolerance {t:e}", c.source),
+        None => c.source.clone(),
+    };
     format!(
-        "σ ≥ {}  certifies ε ≤ {} ≤ {target}  ({}; σ = {} gives {below}; {} evaluations)\n",
+        "σ ≥ {}  certifies ε ≤ {} ≤ {target}  ({source}; σ = {} gives {below}; {} evaluations)\n",
         f64_up(c.sigma, 6),
         f64_up(c.epsilon, 6),
-        c.source,
         f64_down(c.sigma_below, 6),
         c.evaluations
     )
@@ -191,11 +219,14 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
             let json = json!({
                 "q": a.q, "steps": a.steps, "delta": a.target.delta,
                 "target_epsilon": a.target.epsilon,
-                "calibration": row(&r, None),
+                "calibration": row(&r, None, compose_command(&r, &a.q, a.steps, &a.target.delta)),
                 "side": "sigma is rounded up; the certified epsilon at sigma is at most the target; at sigma_below the target could not be certified",
             });
+            let check = compose_command(&r, &a.q, a.steps, &a.target.delta)
+                .map(|c| format!("  check: {c}\n"))
+                .unwrap_or_default();
             let human = format!(
-                "calibrate DP-SGD (Poisson q = {}, T = {}, δ = {}), target ε = {}\n  {}",
+                "calibrate DP-SGD (Poisson q = {}, T = {}, δ = {}), target ε = {}\n  {}{check}",
                 a.q,
                 a.steps,
                 a.target.delta,
@@ -244,7 +275,7 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
                         if best.is_none_or(|(s, _)| r.sigma < s) {
                             best = Some((r.sigma, rows.len()));
                         }
-                        let cal = row(&r, Some((alg, &raw)));
+                        let cal = row(&r, Some((alg, &raw)), None);
                         rows.push(json!({"for": label, "id": cal["id"].clone(), "best": false, "calibration": cal}));
                     }
                     Err(e) => {
