@@ -671,12 +671,50 @@ impl Enclosure {
             .div(&two_pi.sqrt())
             .with_prec(p)
     }
-    /// `x / 2` (exact).
+    /// `x / 2`: exact except below MPFR's exponent range, where the lower end rounds
+    /// toward −∞ and the upper end toward +∞ (half the smallest positive number has
+    /// the upper end 2^(emin−1), never 0).
     pub fn half(&self) -> Self {
         Enclosure {
-            lo: Float::with_val(self.lo.prec(), &self.lo / 2u32),
-            hi: Float::with_val(self.hi.prec(), &self.hi / 2u32),
+            lo: Float::with_val_round(self.lo.prec(), &self.lo / 2u32, Round::Down).0,
+            hi: Float::with_val_round(self.hi.prec(), &self.hi / 2u32, Round::Up).0,
         }
+    }
+    /// An upper bound on `ln Φ(x)` for every `x` in the enclosure, rounded up, that
+    /// stays finite where `Φ(x)` itself is below MPFR's exponent range (`x ≲ −46000`):
+    /// Mills' inequality `Φ(x) ≤ φ(x)/|x|` for `x < 0` gives
+    /// `ln Φ(x) ≤ −x²/2 − ln|x| − ln√(2π)`, and `ln Φ(x) ≤ 0` always (Φ is increasing,
+    /// so the bound at the upper end holds on the whole enclosure).
+    ///
+    /// # Rounding
+    /// `x²` rounded down, `ln|x|` and `ln(2π)` rounded down, each subtracted rounding up:
+    /// every step makes the bound larger.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::precision::Enclosure;
+    /// use shiftdp::precision::rounding::exp_up;
+    /// // Φ(−10⁶) ≈ e^{−5·10¹¹} is far below MPFR's smallest positive number
+    /// let x = Enclosure::from_f64(64, -1e6);
+    /// assert!(x.phi().hi() <= &shiftdp::precision::rounding::min_positive(64));
+    /// let l = x.ln_phi_mills_up();
+    /// assert!(l < -5e11 && l > -5.0001e11);
+    /// assert!(exp_up(64, &l).is_sign_positive() && !exp_up(64, &l).is_zero());
+    /// ```
+    pub fn ln_phi_mills_up(&self) -> Float {
+        let p = self.prec().max(64);
+        let x = &self.hi;
+        let zero = Float::with_val(p, 0);
+        if !x.is_finite() || x.cmp0() != Some(Ordering::Less) {
+            return zero;
+        }
+        let ax = Float::with_val(p, x.abs_ref());
+        let half_sq = Float::with_val_round(p, r::mul_down(p, &ax, &ax) / 2u32, Round::Down).0;
+        let two_pi = Float::with_val_round(p, Constant::Pi, Round::Down).0 * 2u32;
+        let ln_sqrt_two_pi = Float::with_val_round(p, r::ln_down(p, &two_pi) / 2u32, Round::Down).0;
+        let mut b = r::sub_up(p, &-half_sq, &r::ln_down(p, &ax));
+        b = r::sub_up(p, &b, &ln_sqrt_two_pi);
+        fmin(b, zero)
     }
     /// The hull of two enclosures.
     pub fn hull(&self, o: &Self) -> Self {

@@ -9,6 +9,28 @@
 //! * [`rounding`] holds the directed primitives (`*_up` / `*_down`) everything
 //!   certified is built from; [`special`] the normal-law functions Φ, 1 − Φ, ln Φ, Φ⁻¹.
 //!
+//! # Ends of the exponent range
+//!
+//! MPFR numbers have exponents in `[emin, emax] = [1 − 2³⁰, 2³⁰ − 1]` (about
+//! `10^±323228496`); f64 has `[5e-324, 1.8e308]`. A certified quantity whose exact value
+//! leaves either range is reported by the same rule on every surface:
+//!
+//! * an **upper end that underflows** is the smallest positive number of the format —
+//!   [`rounding::min_positive`] (`2^(emin−1)` ≈ `2.4e-323228497`) in MPFR,
+//!   `5e-324` in f64 ([`rounding::to_f64_up`]) — never 0 when the quantity is positive
+//!   (a lower end that underflows is 0);
+//! * an **upper end that overflows** is +∞, which every consumer refuses as "not finite"
+//!   (a lower end that overflows is the largest finite number, never +∞);
+//! * a positive quantity known only through a bound on its logarithm (Mills' inequality
+//!   [`Enclosure::ln_phi_mills_up`], `ln(e^ε Φ(b)) = ε + ln Φ(b)`) is reported as
+//!   `exp_up` of that bound, which is the smallest positive number when it underflows.
+//!
+//! MPFR's directed roundings ([`rounding`]) follow this rule by themselves (rounding a
+//! positive underflow toward +∞ gives `2^(emin−1)`, an overflow toward −∞ the largest
+//! finite number); so does an [`Enclosure`] built only from them. Decimal output
+//! ([`crate::decimal::fmt_up`]) prints the MPFR end itself, e.g. `2.38…e-323228497`,
+//! never a rounded-to-zero f64.
+//!
 //! Design rule (OpenDP's "search without rigor, certify with rigor"): solvers and
 //! searches run in f64; every number that is *reported* as a bound is recomputed as
 //! an enclosure.

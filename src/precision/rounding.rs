@@ -94,6 +94,16 @@ pub fn powu_down(prec: u32, a: &Float, n: u64) -> Float {
     Float::with_val_round(prec, a.pow(&e), Round::Down).0
 }
 
+/// The smallest positive MPFR number, `2^(emin−1)` (about `2.4e-323228497` with the
+/// default exponent range), at `prec` bits: the upper end of a positive quantity whose
+/// value lies below MPFR's exponent range (the value MPFR itself returns when a positive
+/// result underflows under rounding toward +∞).
+pub fn min_positive(prec: u32) -> Float {
+    let mut m = Float::with_val(prec, 0);
+    m.next_up();
+    m
+}
+
 /// The f64 at or above `a` (result ≥ exact).
 pub fn to_f64_up(a: &Float) -> f64 {
     a.to_f64_round(Round::Up)

@@ -35,7 +35,7 @@ use super::function::Tradeoff;
 use crate::error::{Error, Result};
 pub use crate::precision::certified::{Certified, Path};
 use crate::precision::special;
-use crate::precision::{Enclosure, Precision};
+use crate::precision::{Enclosure, Precision, rounding};
 use rug::Float;
 use rug::float::Round;
 
@@ -143,6 +143,16 @@ impl Gaussian {
             Precision::F64 => Path::MpfrFallback,
             Precision::Bits(b) => Path::Mpfr(b),
         };
+        // below MPFR's exponent range: δ ∈ [0, 2^(emin−1)] (the rule of
+        // `crate::precision`); δ > 0 for every finite ε when μ > 0, so never an upper end 0
+        if mu.hi().is_sign_positive() && !mu.hi().is_zero() {
+            let mills = delta_mills_up(mu, eps, bits);
+            if mills <= rounding::min_positive(bits) {
+                let enclosure = Enclosure::new(Float::with_val(bits, 0), mills)
+                    .unwrap_or_else(|| Enclosure::everything(bits));
+                return Ok(Certified { enclosure, path });
+            }
+        }
         // Ziv loop: raise the working precision while the enclosure keeps tightening
         // (cancellation in Φ(a) − e^ε Φ(b)); stop when it meets the target or stalls
         // because the inputs' own width dominates.
@@ -165,7 +175,7 @@ impl Gaussian {
                     let Some(e) = Enclosure::new(lo, e.hi().clone()) else {
                         break;
                     };
-                    let e = e.with_prec(bits);
+                    let e = cap_by_delta_at_zero(e.with_prec(bits), mu, eps);
                     return Ok(Certified { enclosure: e, path });
                 }
                 prev_width = w;
@@ -240,8 +250,48 @@ pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclo
     let r = eps.div(&mu);
     let h = mu.half();
     let a = (h.clone() - r.clone()).phi();
-    let b = (eps.exp()) * (-(r + h)).phi();
+    let b_arg = -(r + h);
+    let mut b = (eps.exp()) * b_arg.phi();
+    if !b.is_finite() {
+        // e^ε overflows (and Φ(b) underflows): 0 ≤ e^ε Φ(b) ≤ exp(ε + ln Φ(b)), the
+        // logarithm bounded above by Mills' inequality
+        let ln_b = rounding::add_up(wp, eps.hi(), &b_arg.ln_phi_mills_up());
+        b = Enclosure::new(Float::with_val(wp, 0), rounding::exp_up(wp, &ln_b))
+            .unwrap_or_else(|| Enclosure::everything(wp));
+    }
     a - b
+}
+
+/// The enclosure `e` of δ(ε) with its upper end lowered to
+/// `δ(0) = erf(μ/(2√2)) ≤ μ/√(2π)` (rounded up) when `ε ≥ 0` (δ decreases in ε): for μ
+/// below the working precision the difference `Φ(a) − e^ε Φ(b)` only resolves to
+/// about `2^−wp`, the bound to μ's own scale.
+fn cap_by_delta_at_zero(e: Enclosure, mu: &Enclosure, eps: &Enclosure) -> Enclosure {
+    if eps.lo().is_sign_negative() && !eps.lo().is_zero() {
+        return e;
+    }
+    let p = e.prec();
+    let two_pi = Enclosure::pi(p + 8).mul(&Enclosure::from_u64(p + 8, 2));
+    let cap = Enclosure::from_float(mu.hi())
+        .with_prec(p + 8)
+        .div(&two_pi.sqrt())
+        .with_prec(p);
+    if cap.hi() < e.hi() {
+        Enclosure::new(e.lo().clone(), cap.hi().clone()).unwrap_or(e)
+    } else {
+        e
+    }
+}
+
+/// An upper bound on `δ(ε)` of G(μ) from `δ(ε) ≤ Φ(μ/2 − ε/μ)` and Mills' inequality,
+/// rounded up: `exp_up(ln Φ(μ/2 − ε/μ))`, evaluated at the largest μ and the smallest ε
+/// of the enclosures. It is the smallest positive MPFR number when the true δ lies
+/// below MPFR's exponent range (where the enclosure of the difference cannot resolve it).
+fn delta_mills_up(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Float {
+    let mu = Enclosure::from_float(mu.hi()).with_prec(wp);
+    let eps = Enclosure::from_float(eps.lo()).with_prec(wp);
+    let a = mu.half() - eps.div(&mu);
+    rounding::exp_up(wp, &a.ln_phi_mills_up())
 }
 
 /// `[lo, hi]` at 53 bits; None unless `lo ≤ hi` (so never for a NaN end).
@@ -682,6 +732,15 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
             return Ok(Enclosure::from_u64(bits, 0));
         }
     }
+    // δ(0) = 2Φ(μ/2) − 1 = erf(μ/(2√2)) ≤ μ/√(2π) (erf x ≤ 2x/√π): ε = 0 without the
+    // cancellation of Φ(μ/2) − Φ(−μ/2), which no working precision resolves for μ ≪ 2^−wp
+    let two_pi = Enclosure::pi(wp).mul(&Enclosure::from_u64(wp, 2));
+    let d0_up = Enclosure::from_float(mu.hi())
+        .with_prec(wp)
+        .div(&two_pi.sqrt());
+    if d0_up.hi() <= delta.lo() {
+        return Ok(Enclosure::from_u64(bits, 0));
+    }
     // fast path: one full-precision evaluation and a Taylor certificate
     let narrow =
         mu.rel_width_log2() < -(bits as f64) + 8.0 && delta.rel_width_log2() < -(bits as f64) + 8.0;
@@ -692,6 +751,86 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
         return Ok(enc);
     }
     epsilon_mpfr_probing(mu, delta, bits, estimate)
+        .or_else(|err| epsilon_mills(mu, delta, bits).ok_or(err))
+}
+
+/// A certified bracket for ε(δ) from Mills' inequalities alone, in the log domain (no
+/// e^ε, no cancellation), for where the interval evaluation of δ(ε) cannot decide: ε
+/// beyond e^ε's range (large μ, where it is tight: the second term of δ(ε) is a factor
+/// `x/(x + μ)` of the first) or μ far below the working precision.
+///
+/// # Formula
+/// With `x = ε/μ − μ/2 > 0` and `e^ε φ(x + μ) = φ(x)`, Mills' inequalities
+/// `φ(x)·x/(1 + x²) ≤ Φ(−x) ≤ φ(x)/x` give
+/// `ln δ(ε) ≤ −x²/2 − ln x − ln√(2π)` ([`Enclosure::ln_phi_mills_up`]) and, for `xμ > 1`,
+/// `ln δ(ε) ≥ −x²/2 − ln√(2π) + ln(xμ − 1) − ln(1 + x²) − ln(x + μ)`.
+///
+/// # Rounding
+/// The upper end ε_hi is accepted once the upper bound on `ln δ(ε_hi)` at μ's upper end
+/// is ≤ `ln δ_lo` (rounded down), the lower end once the lower bound on
+/// `ln δ(ε_lo)` at μ's lower end is ≥ `ln δ_hi` (rounded up); both bounds are interval
+/// evaluations. The lower end is 0 when no such ε_lo is found (ε ≥ 0 always holds).
+fn epsilon_mills(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Option<Enclosure> {
+    let wp = bits + 40;
+    let ln_d_lo = rounding::ln_down(wp, delta.lo());
+    let ln_d_hi = rounding::ln_up(wp, delta.hi());
+    let (mu_lo, mu_hi) = (
+        Enclosure::from_float(mu.lo()).with_prec(wp),
+        Enclosure::from_float(mu.hi()).with_prec(wp),
+    );
+    if !mu_lo.is_positive() || !ln_d_lo.is_finite() {
+        return None;
+    }
+    // f64 start: x²/2 + ln(x√(2π)) = −ln δ by fixed-point iteration
+    let target = -ln_d_lo.to_f64();
+    let mut x0 = (2.0 * target).sqrt().max(1.0);
+    for _ in 0..60 {
+        x0 = (2.0 * (target - (x0 * (2.0 * std::f64::consts::PI).sqrt()).ln()).max(1.0)).sqrt();
+    }
+    let eps_at = |m: &Enclosure, x: f64| m.mul(&(Enclosure::from_f64(wp, x).add(&m.half())));
+    // upper end: grow x until Mills' upper bound on ln δ(ε) is ≤ ln δ_lo
+    let mut hi = None;
+    let mut x = x0;
+    for k in 0..60 {
+        let e = eps_at(&mu_hi, x).hi().clone();
+        let a = mu_hi.half().sub(&Enclosure::from_float(&e).div(&mu_hi));
+        if a.ln_phi_mills_up() <= ln_d_lo {
+            hi = Some(Float::with_val_round(bits, &e, Round::Up).0);
+            break;
+        }
+        x = x * (1.0 + 2f64.powi(-40 + k)) + 2f64.powi(-40 + k);
+    }
+    let hi = hi?;
+    // lower end: shrink x until Mills' lower bound on ln δ(ε) is ≥ ln δ_hi
+    let ln_sqrt_2pi = Enclosure::pi(wp)
+        .mul(&Enclosure::from_u64(wp, 2))
+        .ln()
+        .half();
+    let one = Enclosure::from_u64(wp, 1);
+    let mut lo = Float::with_val(bits, 0);
+    let mut x = x0;
+    for k in 0..60 {
+        let e = eps_at(&mu_lo, x).lo().clone();
+        let xe = Enclosure::from_float(&e).div(&mu_lo).sub(&mu_lo.half());
+        let xmu = xe.mul(&mu_lo).sub(&one);
+        if !xmu.is_positive() || !xe.is_positive() {
+            break;
+        }
+        let ln_lower = xe
+            .square()
+            .half()
+            .neg()
+            .sub(&ln_sqrt_2pi)
+            .add(&xmu.ln())
+            .sub(&xe.square().add(&one).ln())
+            .sub(&xe.add(&mu_lo).ln());
+        if ln_lower.lo() >= &ln_d_hi {
+            lo = Float::with_val_round(bits, &e, Round::Down).0;
+            break;
+        }
+        x = x * (1.0 - 2f64.powi(-40 + k)) - 2f64.powi(-40 + k);
+    }
+    Enclosure::new(lo, hi)
 }
 
 /// Certified ε(δ) by Newton at `bits + 40` bits and probing both ends with interval
@@ -725,6 +864,18 @@ fn epsilon_mpfr_probing(
                  (e^ε must stay below 2^(2^30), ε < {EPSILON_RANGE:.1e}); smaller μ, up to about 3.7e4, works",
                 start.to_f64()
             ),
+        });
+    }
+    // the interval evaluation of δ(ε) cannot decide when Φ(−ε/μ − μ/2) ≈ δ e^{−ε} lies
+    // below MPFR's exponent range (its lower end is 0, so δ's is negative) or when μ is
+    // below the working precision (Φ(a) − e^ε Φ(b) cancels to μ's scale): left to
+    // `epsilon_mills`, which needs neither
+    let ln_d = Float::with_val(64, delta.lo().ln_ref()).to_f64();
+    let ln_min = Float::with_val(64, rounding::min_positive(64).ln_ref()).to_f64();
+    if ln_d - 1.01 * start.to_f64() - 64.0 < ln_min || mu_hi < Float::with_val(64, 1) >> wp as i32 {
+        return Err(Error::NotCertified {
+            what: "ε(δ) of G(μ)".into(),
+            reason: "δ(ε) leaves MPFR's exponent range or μ is below the working precision".into(),
         });
     }
     for _attempt in 0..6 {
