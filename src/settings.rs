@@ -315,7 +315,7 @@ fn real(name: &str, v: &Option<String>) -> Result<Option<Enclosure>> {
         Some(s) => {
             let e = Enclosure::parse(SETTING_BITS, s).map_err(|_| Error::Parse {
                 input: s.clone(),
-                reason: format!("--{name} expects a finite decimal number"),
+                reason: format!("{name} expects a finite decimal number"),
             })?;
             Ok(Some(e))
         }
@@ -342,7 +342,7 @@ fn integer(name: &str, v: &Option<String>) -> Result<Option<u64>> {
             // accept integral decimals like 1e6 or 1000.0
             let e = Enclosure::parse(64, t).map_err(|_| Error::Parse {
                 input: s.clone(),
-                reason: format!("--{name} expects a positive integer"),
+                reason: format!("{name} expects a positive integer"),
             })?;
             let x = e.mid_f64();
             if (1.0..=9.0e15).contains(&x)
@@ -414,7 +414,7 @@ impl Setting {
                 .iter()
                 .map(|m| {
                     m.split(" or ")
-                        .map(|f| format!("--{f}"))
+                        .map(str::to_string)
                         .collect::<Vec<_>>()
                         .join(" or ")
                 })
@@ -494,6 +494,22 @@ impl Setting {
             real("smoothness", &raw.smoothness)?,
             "smoothness M must be > 0",
         )?;
+        // m ≤ M: an m-strongly convex, M-smooth function has m·I ⪯ ∇²f ⪯ M·I (BSA24 §2),
+        // compared on the exact decimals as typed
+        if let (Some(ms), Some(bs)) = (&raw.strong_convexity, &raw.smoothness)
+            && let (Some(mq), Some(bq)) = (exact_decimal(ms), exact_decimal(bs))
+            && mq > bq
+        {
+            return Err(Error::param(
+                "strong-convexity",
+                ms.trim(),
+                &format!(
+                    "must be ≤ the smoothness M = {} (hypothesis m ≤ M: an m-strongly convex, \
+                     M-smooth loss has m·I ⪯ ∇²f ⪯ M·I)",
+                    bs.trim()
+                ),
+            ));
+        }
         let d = positive(
             "diameter",
             real("diameter", &raw.diameter)?,
@@ -546,7 +562,7 @@ impl Setting {
                 return Err(Error::param(
                     "epochs",
                     "given with --steps",
-                    "give either --steps or --epochs",
+                    "give either steps or epochs",
                 ));
             }
             (Some(t), None) => {
@@ -588,7 +604,7 @@ impl Setting {
                 }
             }
             (None, None) => {
-                return Err(Error::param("steps", "missing", "give --steps or --epochs"));
+                return Err(Error::param("steps", "missing", "give steps or epochs"));
             }
         };
         if t == 0 {

@@ -60,6 +60,11 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
                     .unwrap_or(Value::Null);
                 j["exact"] = json!(b.is_exact());
                 j["tau"] = json!(tau);
+                j["composition"] = r
+                    .answer()
+                    .and_then(|a| a.composition.as_ref())
+                    .map(super::compare::composition_json)
+                    .unwrap_or(Value::Null);
                 j["hypotheses"] = json!(b.hypotheses());
                 j["notes"] = json!(b.notes());
                 human.push_str(&format!(
@@ -73,6 +78,9 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
                     tau.map(|t| format!("   (τ = {t})")).unwrap_or_default(),
                     if b.is_exact() { "   (exact)" } else { "" }
                 ));
+                if let Some(c) = r.answer().and_then(|a| a.composition.as_ref()) {
+                    human.push_str(&super::compare::composition_lines(c));
+                }
                 for n in b.notes() {
                     human.push_str(&format!("    note: {n}\n"));
                 }

@@ -27,12 +27,49 @@
 use super::setting::{RunArgs, setting_json};
 use super::{Output, fmt_up};
 use serde_json::{Value, json};
-use shiftdp::analysis::{Entry, Query, analyze};
+use shiftdp::analysis::{CompositionCheck, Entry, Query, analyze};
 use shiftdp::error::Result;
 use shiftdp::precision::Precision;
 
 /// Arguments of `shiftdp compare` (the shared [`RunArgs`]).
 pub type CompareArgs = RunArgs;
+
+/// The JSON of a [`CompositionCheck`]: the theorem's evaluation and the refined
+/// certified composition of the same object, the tighter marked.
+pub fn composition_json(c: &CompositionCheck) -> Value {
+    json!({
+        "object": c.object,
+        "theorem_epsilon": super::interval_upper(&c.theorem, 53),
+        "composition_epsilon": c.composition.as_ref().map(|e| super::interval_upper(e, 53)),
+        "grid_exp": c.grid_exp,
+        "tighter": if c.composition_tighter { "composition" } else { "theorem" },
+    })
+}
+
+/// The human lines of a [`CompositionCheck`] (indented under the entry).
+pub fn composition_lines(c: &CompositionCheck) -> String {
+    let mark = |t: bool| if t { "   ← tighter, reported" } else { "" };
+    let mut out = format!(
+        "    theorem's evaluation (engine default grid): ε ≤ {}{}\n",
+        fmt_up(c.theorem.hi(), 53),
+        mark(!c.composition_tighter)
+    );
+    match &c.composition {
+        Some(e) => out.push_str(&format!(
+            "    certified composition {} (as `compose`, grid 2^-{}): ε ∈ [{}, {}]{}\n",
+            c.object,
+            c.grid_exp.unwrap_or_default(),
+            super::fmt_down(e.lo(), 53),
+            fmt_up(e.hi(), 53),
+            mark(c.composition_tighter)
+        )),
+        None => out.push_str(&format!(
+            "    certified composition {}: not certified at a finer grid\n",
+            c.object
+        )),
+    }
+    out
+}
 
 /// The JSON object and the human lines of one analysis entry (shared by `compare`
 /// and `plot compare`).
@@ -49,6 +86,7 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
         "conversion": e.conversion(),
         "alpha": e.answer().and_then(|a| a.alpha).map(super::dec),
         "tau": e.answer().and_then(|a| a.tau),
+        "composition": e.answer().and_then(|a| a.composition.as_ref()).map(composition_json),
         "curve": b.and_then(|b| b.renyi_curve()).map(|c| c.name().to_string()),
         "hypotheses": b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
         "notes": b.map(|b| b.notes().to_vec()).unwrap_or_default(),
@@ -96,6 +134,9 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
                 ));
                 if let Some(c) = r.conversion() {
                     human.push_str(&format!("    via {c}\n"));
+                }
+                if let Some(c) = r.answer().and_then(|a| a.composition.as_ref()) {
+                    human.push_str(&composition_lines(c));
                 }
                 for n in r.bound().map(|b| b.notes()).unwrap_or_default() {
                     human.push_str(&format!("    note: {n}\n"));

@@ -15,7 +15,7 @@
 //! Every τ gives a valid bound, so the τ search runs on certified values and reports the
 //! smallest certified ε (search without rigor over τ, every candidate certified).
 use super::{Bound, BoundKind, hyp};
-use crate::composition::{Component, Composition};
+use crate::composition::{Component, Composition, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::provenance::ResultId;
@@ -28,6 +28,10 @@ pub const THM_4_8: &str = ResultId::Bsa24Thm4_8.as_str();
 pub const THM_4_9: &str = ResultId::Bsa24Thm4_9.as_str();
 /// Thm 4.10 id.
 pub const THM_4_10: &str = ResultId::Bsa24Thm4_10.as_str();
+
+/// Width goal of [`SgdFamily::composition_epsilon`]: that of `shiftdp compose`, so
+/// that a bound and the composition command certify the same interval.
+pub const COMPOSITION_TOLERANCE: f64 = 5e-4;
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +140,38 @@ impl SgdFamily {
         let r = comp.compose_for_delta(delta, None)?;
         let e = r.epsilon(delta)?;
         Ok((e.lower, e.upper))
+    }
+
+    /// Certified ε at δ of the composition at τ by [`Composition::answer`]: the PLD
+    /// engine refined until the interval is narrower than [`COMPOSITION_TOLERANCE`]
+    /// (the certified composition of the same object that `shiftdp compose` reports),
+    /// with the final grid exponent.
+    ///
+    /// # Errors
+    /// τ outside the range; as [`Composition::answer`].
+    pub fn composition_epsilon(&self, tau: u64, delta: f64) -> Result<(Interval, i32)> {
+        let a = self
+            .composition(tau)?
+            .answer(Target::Delta(delta), COMPOSITION_TOLERANCE, None)?;
+        let grid = match &a.method {
+            crate::composition::answer::Method::Pld { grid_exp, .. } => *grid_exp,
+            crate::composition::answer::Method::GaussianClosedForm { .. } => 0,
+        };
+        Ok((a.interval, grid))
+    }
+
+    /// The composition at τ, as text (e.g. `C_0.1(G(0.5))^⊗20`).
+    ///
+    /// # Errors
+    /// τ outside the range.
+    pub fn describe(&self, tau: u64) -> Result<String> {
+        Ok(self
+            .composition(tau)?
+            .parts()
+            .iter()
+            .map(|(c, k)| format!("{}^⊗{k}", c.name()))
+            .collect::<Vec<_>>()
+            .join(" ⊗ "))
     }
 
     /// The smallest certified ε over τ: evaluated on a geometric grid of `t − τ`, then

@@ -250,6 +250,11 @@ pub fn check_claim(
     let mut ratios_opt = vec![];
     let mut first_ok: Option<Setting> = None;
     let mut skipped = 0usize;
+    // the certified-precision comparison: points compared, the worst margin, the first
+    // point where the claim is not supported
+    let mut n_cert = 0usize;
+    let mut worst: Option<(Certified, Vec<(String, String)>)> = None;
+    let mut certified: Option<(Certified, Vec<(String, String)>)> = None;
     for (params, setting) in points {
         let Ok(s) = setting else { continue };
         // the family is defined by the hypotheses of its result (e.g. η < 2/M, c < 1)
@@ -326,6 +331,37 @@ pub fn check_claim(
         match optimum(&s, ctx.bits) {
             Ok(Some(opt)) => {
                 n_opt += 1;
+                // 3. at the certified precision, where the result's closed form is the
+                // analysis' value
+                if let Some(Ok(b)) = crate::analysis::bound_named(&s, entry_id)
+                    && let Some(reference) = b.mu()
+                    && ((reference.mid_f64() - opt) / opt.max(f64::MIN_POSITIVE)).abs()
+                        <= tolerance.max(1e-9)
+                {
+                    n_cert += 1;
+                    match compare_certified(&claim, &s, reference, ctx.bits) {
+                        Ok(c) => {
+                            let worse = match (&worst, claim.relation) {
+                                (None, _) => true,
+                                (Some(w), Relation::Eq) => c.margin.abs() > w.0.margin.abs(),
+                                (Some(w), Relation::Le) => c.margin < w.0.margin,
+                            };
+                            if c.verdict != Verdict::Supported && certified.is_none() {
+                                certified = Some((c.clone(), params.clone()));
+                            }
+                            if worse {
+                                worst = Some((c, params.clone()));
+                            }
+                        }
+                        Err(e) => {
+                            return Ok(error_run(
+                                claim_text,
+                                fam,
+                                &format!("claim at {}: {e}", pstr(&params)),
+                            ));
+                        }
+                    }
+                }
                 let x = mu.mid_f64();
                 ratios_opt.push(x / opt);
                 let rel = (x - opt) / opt.max(f64::MIN_POSITIVE);
@@ -392,6 +428,7 @@ pub fn check_claim(
         )
         .with_tightness(t_opt),
     };
+    let precision = certified_outcome(&claim, n_cert, worst, certified);
     if let Some(s) = &first_ok
         && let Some(p) = claim_plot(&claim, &entry, s, ctx.bits)
     {
@@ -427,8 +464,156 @@ pub fn check_claim(
                 kind: "claim-schedule".into(),
                 outcome: analysis,
             },
+            ObligationRun {
+                label: "against the closed form at the certified precision".into(),
+                kind: "claim-certified".into(),
+                outcome: precision,
+            },
         ],
     })
+}
+
+/// Largest working precision (bits) a claim is re-evaluated at when its enclosure is
+/// too wide to decide.
+pub const MAX_CLAIM_BITS: u32 = 1024;
+
+/// How a claim compares with the certified value at one point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The enclosures support the claim (`=`: they overlap and are narrow; `≤`: the
+    /// claim is not certainly below).
+    Supported,
+    /// The claim is certainly below the certified value.
+    Below,
+    /// The claim is certainly above the certified value (`=` only).
+    Above,
+    /// The enclosures overlap but are too wide to decide, even at [`MAX_CLAIM_BITS`].
+    Undecided,
+}
+
+/// A claim against the certified value at one point.
+#[derive(Debug, Clone)]
+pub struct Certified {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// `(μ_claim − μ)/μ` at the midpoints: the relative margin, negative when the claim
+    /// is below.
+    pub margin: f64,
+    /// `μ_claim − μ` at the midpoints.
+    pub difference: f64,
+    /// The certified value μ (midpoint).
+    pub value: f64,
+    /// The precision (bits) the claim was decided at.
+    pub bits: u32,
+}
+
+/// Compares a claim with the certified closed form `reference` at setting `s`: the
+/// claim's enclosure at `bits`, doubled up to [`MAX_CLAIM_BITS`] while the two
+/// enclosures overlap but are wider (relative) than `2^{−(bits − 16)}` — the
+/// resolution the comparison promises at that precision.
+///
+/// `mu = EXPR` is supported when the enclosures overlap, `mu <= EXPR` when the claim is
+/// not certainly below (`claim.hi ≥ μ.lo`). A claim 10⁻¹⁸ or 10⁻³⁰ below μ in relative
+/// terms is certainly below at 128 bits (enclosure widths ≈ 2⁻¹²⁰).
+///
+/// # Errors
+/// The claim cannot be evaluated at `s`.
+pub fn compare_certified(
+    claim: &Claim,
+    s: &Setting,
+    reference: &Enclosure,
+    bits: u32,
+) -> Result<Certified> {
+    let mut wp = bits;
+    loop {
+        let vars = variables(s, wp);
+        let mu = claim.expr.eval(&vars, wp)?;
+        let r = reference.with_prec(wp.max(reference.prec()));
+        let diff = mu.sub(&r);
+        let margin = diff.clone() / r.clone();
+        let below = mu.hi() < r.lo();
+        let above = mu.lo() > r.hi();
+        let resolution = -(f64::from(bits) - 16.0);
+        let narrow = mu.rel_width_log2() <= resolution && r.rel_width_log2() <= resolution;
+        let verdict = match (below, above, claim.relation) {
+            (true, _, _) => Verdict::Below,
+            (_, true, Relation::Eq) => Verdict::Above,
+            (_, true, Relation::Le) => Verdict::Supported,
+            _ if narrow => Verdict::Supported,
+            _ if wp < MAX_CLAIM_BITS => {
+                wp = (wp * 2).min(MAX_CLAIM_BITS);
+                continue;
+            }
+            _ => Verdict::Undecided,
+        };
+        return Ok(Certified {
+            verdict,
+            margin: margin.mid_f64(),
+            difference: diff.mid_f64(),
+            value: r.mid_f64(),
+            bits: wp,
+        });
+    }
+}
+
+/// The outcome of the certified-precision obligation.
+fn certified_outcome(
+    claim: &Claim,
+    n: usize,
+    worst: Option<(Certified, Vec<(String, String)>)>,
+    bad: Option<(Certified, Vec<(String, String)>)>,
+) -> Outcome {
+    let describe = |c: &Certified| {
+        format!(
+            "margin μ_claim − μ = {:+.3e} (relative {:+.3e}) against μ = {:.17e}, decided at {} bits",
+            c.difference, c.margin, c.value, c.bits
+        )
+    };
+    // the signed relative margin of the point reported (positive: the claim is above)
+    let shown = bad.as_ref().or(worst.as_ref()).map(|(c, _)| c.margin);
+    let mut o = match (bad, worst) {
+        (Some((c, params)), _) => {
+            let why = match c.verdict {
+                Verdict::Below => "the claim is certainly BELOW the certified value",
+                Verdict::Above => "the claim is certainly ABOVE the certified value",
+                _ => "undecided",
+            };
+            if c.verdict == Verdict::Undecided {
+                let mut o = Outcome::error(format!(
+                    "undecided at {} bits: the enclosures of μ_claim and μ overlap but are wider than the comparison's resolution; {}",
+                    c.bits,
+                    describe(&c)
+                ));
+                o.points = n;
+                o
+            } else {
+                Outcome::fail(
+                    "certified precision: μ_claim against the closed form",
+                    n,
+                    params,
+                    format!("{why}: {}", describe(&c)),
+                )
+            }
+        }
+        (None, Some((c, _))) => Outcome::pass(
+            format!(
+                "μ_claim {} the certified closed form at {n} points; worst {}",
+                if claim.relation == Relation::Eq {
+                    "equals"
+                } else {
+                    "is ≥"
+                },
+                describe(&c)
+            ),
+            n,
+        ),
+        (None, None) => Outcome::pass(
+            "no point where the result has a GDP closed form equal to the analysis' value: not compared",
+            0,
+        ),
+    };
+    o.min_margin = shown;
+    o
 }
 
 fn error_run(claim: &str, fam: &str, msg: &str) -> ResultRun {
