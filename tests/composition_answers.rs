@@ -73,7 +73,11 @@ fn ten_poisson_steps_with_large_epsilon_are_answered() {
         .unwrap();
     let a = c.answer(Target::Delta(1e-6), 5e-4, None).unwrap();
     let iv = a.interval;
-    assert!(iv.width() <= 5e-4 && a.note.is_none(), "{iv:?} {:?}", a.note);
+    assert!(
+        iv.width() <= 5e-4 && a.note.is_none(),
+        "{iv:?} {:?}",
+        a.note
+    );
     let (_, g_up) = gdp_eps(40f64.sqrt(), 1e-6);
     assert!(iv.upper <= g_up, "{iv:?} vs G(√40): {g_up}");
     let r = c
