@@ -106,7 +106,14 @@ fn ordinary_inputs_are_answered() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(0, δ)-DP") && out.contains("note:"), "{out}");
     for args in [
-        ["--poisson-gaussian", "0.1", "1", "x100", "--delta", "1e-100"],
+        [
+            "--poisson-gaussian",
+            "0.1",
+            "1",
+            "x100",
+            "--delta",
+            "1e-100",
+        ],
         ["--poisson-gaussian", "0.5", "2", "x10", "--delta", "1e-6"],
     ] {
         let mut a = vec!["compose"];

@@ -189,6 +189,29 @@ impl Composition {
             Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
+        // the closed forms alone may already bracket the answer within the tolerance
+        // (a composition dominated by its Gaussian components): no PLD then
+        if grid.is_none()
+            && let Some(fb) = &fallback
+            && let Some(lower) = self.gaussian_part_lower(target)
+        {
+            let interval = Interval {
+                lower: lower.min(fb.interval.upper),
+                upper: fb.interval.upper,
+            };
+            let width = width_of(target, interval);
+            if width <= tolerance {
+                return Ok(Answer {
+                    interval,
+                    width,
+                    note: Some(format!(
+                        "bracketed by closed forms within the tolerance: lower end the Gaussian components alone (the others are ≤ Id), upper end the no-amplification bound G(μ), μ = √Σkᵢμᵢ² ≤ {:e}",
+                        fb.mu_upper()
+                    )),
+                    ..fb.clone()
+                });
+            }
+        }
         match self.answer_pld(target, tolerance, grid) {
             Ok(mut a) => {
                 if let Some(fb) = fallback
