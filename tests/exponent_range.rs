@@ -183,3 +183,71 @@ fn half_of_the_smallest_positive_number_keeps_a_positive_upper_end() {
     assert_eq!(p.upper_f64(), 5e-324);
     assert_eq!(p.lower_f64(), 0.0);
 }
+
+#[test]
+fn renyi_conversions_stay_finite_where_e_to_the_x_overflows() {
+    use shiftdp::renyi::{Conversion, RenyiCurve, convert};
+    // G(1e9): (α − 1)ε_α ≈ μ√(2 ln(1/δ))/2 ≈ 2.4e9 at the optimal order, beyond e^x's range
+    let mu = 1e9;
+    let curve = RenyiCurve::gaussian(mu).unwrap();
+    let delta = Enclosure::parse(128, "1e-5").unwrap();
+    let exact = Gaussian::epsilon(&Enclosure::from_f64(128, mu), &delta, Precision::Bits(128))
+        .expect("ε(δ) of G(1e9) from Mills' bracket");
+    for conv in Conversion::ALL {
+        let c = convert(&curve, conv, &delta, 128)
+            .unwrap_or_else(|e| panic!("{conv:?} on G(1e9): {e}"));
+        let up = c.epsilon_upper();
+        // each conversion is an upper bound on the exact ε(δ) of G(μ) (SPEC §3)
+        assert!(
+            up.is_finite() && up >= exact.enclosure.lower_f64(),
+            "{conv:?}: {up}"
+        );
+        // and ε ≤ μ²/2 + μ√(2 ln(1/δ)) + 1 (Bun–Steinke's value, with slack)
+        let bs = mu * mu / 2.0 + mu * (2.0 * 1e5f64.ln()).sqrt() * 1.01;
+        assert!(up <= bs * 1.01, "{conv:?}: {up} > {bs}");
+    }
+}
+
+#[test]
+fn subsampled_gaussian_delta_beyond_e_to_the_epsilon_range_is_positive() {
+    use shiftdp::tradeoff::SubsampledGaussian;
+    let g = SubsampledGaussian::new(0.01, 1.0).unwrap();
+    for eps in [800.0, 1e9, 1e300] {
+        let c = g
+            .delta(eps, 64)
+            .unwrap_or_else(|e| panic!("ε = {eps:e}: {e}"));
+        assert!(
+            c.upper() > &0 && c.lower() <= c.upper(),
+            "ε = {eps:e}: {c:?}"
+        );
+        assert!(c.enclosure.upper_f64() > 0.0, "ε = {eps:e}");
+    }
+}
+
+#[test]
+fn approx_dp_at_alpha_zero_is_one_minus_delta_for_every_epsilon() {
+    use shiftdp::tradeoff::{ApproxDp, Tradeoff};
+    for eps in [0.0, 1.0, 709.0, 710.0, 1e300] {
+        let f = ApproxDp::new(eps, 0.25).unwrap();
+        // f_{ε,δ}(0) = max{0, 1 − δ, e^{−ε}(1 − δ)} = 1 − δ
+        assert_eq!(f.eval(0.0), 0.75, "ε = {eps:e}");
+        let (lo, hi) = f.eval_bounds(0.0);
+        assert!(lo <= 0.75 && 0.75 <= hi, "ε = {eps:e}");
+        assert!(!f.eval(1e-300).is_nan(), "ε = {eps:e}");
+    }
+}
+
+#[test]
+fn to_f64_conversions_follow_the_rule_at_both_ends() {
+    use rug::float::Special;
+    let tiny = Enclosure::new(Float::with_val(64, 0), min_positive(64)).unwrap();
+    assert_eq!((tiny.lower_f64(), tiny.upper_f64()), (0.0, 5e-324));
+    // a number above f64::MAX: lower end the largest finite f64, upper end +∞
+    let huge = Enclosure::parse(64, "1e400").unwrap();
+    assert_eq!(huge.lower_f64(), f64::MAX);
+    assert_eq!(huge.upper_f64(), f64::INFINITY);
+    // MPFR's own overflow: the lower end stays finite (largest MPFR number)
+    let big = Enclosure::from_f64(64, 1e300).exp();
+    assert!(big.lo().is_finite() && big.hi().is_infinite(), "{big:?}");
+    assert_eq!(big.hi(), &Float::with_val(64, Special::Infinity));
+}

@@ -26,7 +26,7 @@ fn mills_ln_upper(mu: f64, eps: f64) -> f64 {
 #[test]
 fn delta_below_mpfr_range_is_a_positive_upper_bound_in_text_and_json() {
     // 2^(emin−1) with MPFR's default emin = 1 − 2³⁰, as a decimal exponent
-    let emin_log10 = -(1u64 << 30) as f64 * std::f64::consts::LOG10_2;
+    let emin_log10 = -((1u64 << 30) as f64) * std::f64::consts::LOG10_2;
     for (mu, eps, bits) in [
         ("1", "38600", None),
         ("1", "38600", Some("256")),
@@ -59,4 +59,22 @@ fn delta_below_mpfr_range_is_a_positive_upper_bound_in_text_and_json() {
         assert!((e10 - emin_log10).abs() < 1.5, "{args:?}: {upper}");
         assert!(out.contains(&format!("\"upper\": \"{upper}\"")), "{out}");
     }
+}
+
+/// ε(δ) of G(μ) for μ so large that e^ε leaves MPFR's range (ε ≈ μ²/2 ≈ 5e9).
+/// With `x = ε/μ − μ/2`, `δ(ε) = Φ(−x) − φ(x)R(x + μ)` lies in
+/// `[Φ(−x) − φ(x)/(x + μ), Φ(−x)]`; `Φ(−4.3) ≈ 8.5e-6 < 1e-5` and
+/// `Φ(−4.2) − φ(4.2)/1e5 ≈ 1.33e-5 > 1e-5`, so the true ε lies in
+/// `[μ²/2 + 4.2μ, μ²/2 + 4.3μ]`.
+#[test]
+fn epsilon_beyond_e_to_the_epsilon_range_is_bracketed() {
+    let (code, out, err) = run(&["epsilon", "--mu", "1e5", "--delta", "1e-5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON object");
+    let eps = &v["epsilon"];
+    let up: f64 = eps["upper"].as_str().unwrap().parse().unwrap();
+    let lo: f64 = eps["lower"].as_str().unwrap().parse().unwrap();
+    let (mu, half) = (1e5, 5e9);
+    assert!(up >= half + 4.2 * mu && up <= half + 4.3 * mu, "{out}");
+    assert!(lo <= up && lo >= half + 4.2 * mu, "{out}");
 }

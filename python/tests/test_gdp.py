@@ -140,3 +140,23 @@ def test_exception_classes_map_error_variants_one_to_one():
         assert c.__module__ == "shiftdp"
     assert issubclass(shiftdp.ShiftdpError, ValueError)
     assert math.isfinite(shiftdp.DELTA_FLOOR)
+
+
+@pytest.mark.parametrize(
+    "mu, eps, bits",
+    [("1", "38600", None), ("1", "38600", 256), ("0.001", "100", None), ("5e-324", "1", None)],
+)
+def test_delta_below_mpfr_exponent_range_is_positive(mu, eps, bits):
+    # δ(ε) > 0 for every finite ε (DRS22 Cor 2.13); here it lies below MPFR's smallest
+    # positive number 2^(emin−1) = 2^(−2³⁰), so that number is the certified upper end
+    iv = shiftdp.delta(mu, eps, bits=bits)
+    assert iv.upper > 0  # the float end is 5e-324, the smallest positive double
+    assert iv.upper == 5e-324
+    assert iv.lower <= iv.upper
+    up = mp.mpf(iv.upper_decimal)
+    assert up > 0
+    # log10 2^(1 − 2³⁰ − 1) ≈ −323228496.6: the decimal is that number rounded up
+    assert abs(mp.log10(up) - (-(2**30)) * mp.log10(2)) < 1.5
+    # Mills: ln δ ≤ −x²/2 − ln(x√(2π)), x = ε/μ − μ/2, is below ln 2^(−2³⁰)
+    x = mp.mpf(eps) / mp.mpf(mu) - mp.mpf(mu) / 2
+    assert -x * x / 2 - mp.log(x * mp.sqrt(2 * mp.pi)) < -(2**30) * mp.log(2)

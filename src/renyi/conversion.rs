@@ -115,6 +115,14 @@ impl Conversion {
             Conversion::Asoodeh2021 => {
                 // log((e^{x} − 1)/(αδ) + 1)/(α−1), x = (α−1)ε_α, αδ = α·e^{−log(1/δ)}
                 let x = am1.clone() * eps_alpha;
+                // s = ln t = x + ln(1 − e^{−x}) + log(1/δ) − ln α; for t > 1,
+                // ln(1 + t) = s + ln(1 + e^{−s}) stays finite where e^x leaves the
+                // exponent range (an identity: either branch encloses the same value)
+                let s =
+                    x.clone() + (-(-x.clone()).exp_m1()).ln() + ln_inv_delta.clone() - alpha.ln();
+                if s.lower_f64() > 0.0 && s.upper_f64().is_finite() {
+                    return (s.clone() + (-s).exp().ln_1p()) / am1;
+                }
                 let t = x.exp_m1() * (ln_inv_delta - alpha.ln()).exp();
                 t.ln_1p() / am1
             }

@@ -53,7 +53,9 @@ impl ApproxDp {
 impl Tradeoff for ApproxDp {
     fn eval(&self, alpha: f64) -> f64 {
         let e = self.eps.exp();
-        0f64.max(1.0 - self.delta - e * alpha)
+        // e^ε = +∞ beyond ε ≈ 709.78: the product is taken only for α > 0 (∞·0 is NaN)
+        let e_alpha = if alpha > 0.0 { e * alpha } else { 0.0 };
+        0f64.max(1.0 - self.delta - e_alpha)
             .max((1.0 - self.delta - alpha) / e)
     }
     fn eval_bounds(&self, alpha: f64) -> (f64, f64) {

@@ -72,6 +72,15 @@ fn check_mu(mu: &Enclosure) -> Result<()> {
 
 fn check_delta(delta: &Enclosure) -> Result<()> {
     let prec = delta.prec();
+    if delta.lo().is_zero() && delta.hi().is_sign_positive() && !delta.hi().is_zero() {
+        // a positive decimal below MPFR's exponent range reads as [0, 2^(emin−1)]
+        return Err(Error::param(
+            "delta",
+            format!("< {}", crate::decimal::fmt_up(delta.hi(), 24)),
+            "must be at least MPFR's smallest positive number 2^(emin−1) (a δ below it \
+             reads as 0)",
+        ));
+    }
     if !delta.is_finite()
         || delta.lo() <= &Float::with_val(prec, 0)
         || delta.hi() >= &Float::with_val(prec, 1)
@@ -247,6 +256,13 @@ pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclo
     if mu.hi().is_zero() {
         return Enclosure::from_u64(wp, 0);
     }
+    // e^ε beyond MPFR's range, or Φ(−ε/μ − μ/2) near or below it (−y²/2 < −4.5e8)
+    let y0 = eps.mid_f64() / mu.mid_f64() + mu.mid_f64() / 2.0;
+    if (eps.upper_f64() > EPSILON_RANGE || y0 > 30_000.0)
+        && let Some(d) = delta_log_domain(&mu, &eps, wp)
+    {
+        return d;
+    }
     let r = eps.div(&mu);
     let h = mu.half();
     let a = (h.clone() - r.clone()).phi();
@@ -292,6 +308,99 @@ fn delta_mills_up(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Float {
     let eps = Enclosure::from_float(eps.lo()).with_prec(wp);
     let a = mu.half() - eps.div(&mu);
     rounding::exp_up(wp, &a.ln_phi_mills_up())
+}
+
+/// Mills' ratio `R(x) = Φ(−x)/φ(x)` at a point `x ≥ 16`, enclosed by two consecutive
+/// partial sums of its asymptotic series, or None if the terms do not fall below
+/// `2^−wp` of the first before they stop decreasing.
+///
+/// # Formula
+/// `R(x) = Σ_{k<n} (−1)^k (2k−1)!!/x^{2k+1} + r_n`, where the remainder `r_n` has the
+/// sign of `(−1)^n` and `|r_n|` is at most the first omitted term (Abramowitz–Stegun
+/// 7.1.24), so `R(x)` lies between consecutive partial sums.
+///
+/// # Rounding
+/// Interval arithmetic at `wp` bits throughout (terms and sums are enclosures).
+fn mills_ratio_point(x: &Float, wp: u32) -> Option<Enclosure> {
+    if *x < 16 || !x.is_finite() {
+        return None;
+    }
+    let xe = Enclosure::from_float(x).with_prec(wp);
+    let inv_x2 = Enclosure::from_u64(wp, 1).div(&xe.square());
+    let mut term = Enclosure::from_u64(wp, 1).div(&xe);
+    let first = i64::from(term.hi().get_exp()?);
+    let mut sum = term.clone();
+    let x2 = x.to_f64() * x.to_f64();
+    for k in 1u64..400 {
+        // t_k = t_{k−1}·(2k−1)/x², added with the sign (−1)^k
+        term = term.mul(&inv_x2).mul(&Enclosure::from_u64(wp, 2 * k - 1));
+        let next = if k % 2 == 1 {
+            sum.sub(&term)
+        } else {
+            sum.add(&term)
+        };
+        if i64::from(term.hi().get_exp()?) < first - i64::from(wp) {
+            return Some(sum.hull(&next));
+        }
+        if (2 * k + 1) as f64 >= x2 {
+            return None;
+        }
+        sum = next;
+    }
+    None
+}
+
+/// `R` over an enclosure of arguments: `R` decreases, so `[R(x_hi), R(x_lo)]`.
+fn mills_ratio(x: &Enclosure, wp: u32) -> Option<Enclosure> {
+    let at_hi = mills_ratio_point(x.hi(), wp)?;
+    let at_lo = mills_ratio_point(x.lo(), wp)?;
+    Enclosure::new(at_hi.lo().clone(), at_lo.hi().clone())
+}
+
+/// δ(ε) of G(μ) without forming `e^ε` or `Φ(−ε/μ − μ/2)`, for where either leaves MPFR's
+/// exponent range; None where its series does not apply (`x + μ < 16`).
+///
+/// # Formula
+/// With `x = ε/μ − μ/2`, Mills' ratio `R` and the identity `e^ε φ(x + μ) = φ(x)`:
+/// `δ(ε) = Φ(−x) − φ(x) R(x + μ)`, and for `x ≥ 16`
+/// `δ(ε) = φ(x)(R(x) − R(x + μ)) = exp(−x²/2 − ln√(2π) + ln(R(x) − R(x + μ)))`, whose
+/// logarithm stays in range when δ does not: exp rounds a value below the range up to
+/// `2^(emin−1)` (the rule of `crate::precision`).
+///
+/// # Rounding
+/// Interval arithmetic; the working precision adds the bits lost to `x²/2`
+/// (`2 log₂ x`) and to the difference of the two ratios (`log₂(x/μ)`).
+fn delta_log_domain(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Option<Enclosure> {
+    let x0 = eps.mid_f64() / mu.mid_f64() - mu.mid_f64() / 2.0;
+    if !x0.is_finite() || x0 + mu.mid_f64() < 16.0 {
+        return None;
+    }
+    let extra = 2.0 * x0.abs().max(1.0).log2() + (x0.abs().max(1.0) / mu.lower_f64()).log2();
+    if extra.is_nan() {
+        return None;
+    }
+    // a capped precision only widens the enclosure (the Ziv loop raises wp)
+    let wq = wp + 32 + extra.clamp(0.0, 4.0 * f64::from(wp)).ceil() as u32;
+    let (mu, eps) = (mu.with_prec(wq), eps.with_prec(wq));
+    let x = eps.div(&mu).sub(&mu.half());
+    let r_b = mills_ratio(&x.add(&mu), wq)?;
+    let d = if x0 < 16.0 {
+        x.neg().phi().sub(&x.npdf().mul(&r_b))
+    } else {
+        let diff = mills_ratio(&x, wq)?.sub(&r_b);
+        if diff.hi().is_sign_negative() || diff.hi().is_zero() {
+            return None;
+        }
+        let diff = Enclosure::new(diff.lo().clone().max(&Float::new(wq)), diff.hi().clone())?;
+        let two_pi = Enclosure::pi(wq).mul(&Enclosure::from_u64(wq, 2));
+        x.square()
+            .half()
+            .neg()
+            .sub(&two_pi.ln().half())
+            .add(&diff.ln())
+            .exp()
+    };
+    Some(d.with_prec(wp))
 }
 
 /// `[lo, hi]` at 53 bits; None unless `lo ≤ hi` (so never for a NaN end).

@@ -125,7 +125,12 @@ impl SubsampledGaussian {
             });
         }
         // term 1: p δ_G(ε′), ε′ = ln(1 + (e^ε − 1)/p)
-        let eps1 = (e.exp_m1() / p.clone()).ln_1p();
+        let mut eps1 = (e.exp_m1() / p.clone()).ln_1p();
+        if !eps1.is_finite() {
+            // e^ε beyond MPFR's range: ε′ = ε − ln p + ln(1 − e^{−ε}(1 − p)), the same value
+            let tail = (-e.clone()).exp() * (one.clone() - p.clone());
+            eps1 = e.clone() - p.ln() + (-tail).ln_1p();
+        }
         let d1 = Gaussian::delta(&mu, &eps1, Precision::Bits(prec))?.enclosure;
         let t1 = p.clone() * d1;
         // term 2: sup_α (1 − α − e^ε f_p(α)) at the stationary point (0 if k ≤ 0)
