@@ -304,7 +304,10 @@ fn strong_convexity_above_smoothness_is_refused_naming_the_hypothesis() {
     let err = with("2", "1").unwrap_err();
     assert!(matches!(err, Error::Parameter { .. }), "{err}");
     let msg = err.to_string();
-    assert!(msg.contains("m ≤ M") && msg.contains("strong-convexity"), "{msg}");
+    assert!(
+        msg.contains("m ≤ M") && msg.contains("strong-convexity"),
+        "{msg}"
+    );
     // compared on the exact decimals: 1.0000000000000000000001 > 1 is refused, m = M
     // accepted
     assert!(with("1.0000000000000000000001", "1").is_err());

@@ -106,7 +106,10 @@ fn thm_4_8_reports_the_tighter_of_its_evaluation_and_the_certified_composition()
         let a = analyze_scope(&s, &q, Precision::F64, Scope::Bsa24).unwrap();
         let e = a.entry(ResultId::Bsa24Thm4_8).unwrap();
         let ans = e.answer().unwrap();
-        let c = ans.composition.as_ref().expect("a composed bound carries the check");
+        let c = ans
+            .composition
+            .as_ref()
+            .expect("a composed bound carries the check");
         // the independent computation: the same composition answered by the engine
         let p = 1.0 / n as f64;
         let direct = Composition::new()
@@ -120,8 +123,16 @@ fn thm_4_8_reports_the_tighter_of_its_evaluation_and_the_certified_composition()
         let theorem = c.theorem.upper_f64();
         let reported = e.upper_f64().unwrap();
         assert_eq!(c.composition_tighter, direct.upper < theorem);
-        assert_eq!(reported, theorem.min(comp.upper_f64()), "the tighter is reported");
-        assert!(c.composition_tighter, "n = {n}: {theorem} vs {}", direct.upper);
+        assert_eq!(
+            reported,
+            theorem.min(comp.upper_f64()),
+            "the tighter is reported"
+        );
+        assert!(
+            c.composition_tighter,
+            "n = {n}: {theorem} vs {}",
+            direct.upper
+        );
         assert!(reported >= direct.lower, "a certified upper bound");
     }
 }

@@ -900,3 +900,43 @@ fn curve_refuses_grids_above_its_limit_naming_it() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("100000"), "{err}");
 }
+
+#[test]
+fn the_sampled_gaussian_baseline_reports_the_certified_composition_of_its_object() {
+    use shiftdp::composition::{Component, Composition, Target};
+    // t = 100 Poisson-subsampled Gaussians, q = 0.01, μ = L/(bσ) = 1: the RDP conversion
+    // (ε ≤ 1.22) is looser than the PLD composition of the same object
+    let j = json(&[
+        "compare",
+        "sgd",
+        "--n",
+        "1000",
+        "--batch",
+        "10",
+        "--steps",
+        "100",
+        "--eta",
+        "0.1",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "10",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let r = bound_row(&j, "YS22 composition baseline");
+    let c = &r["composition"];
+    assert_eq!(c["tighter"], "composition", "{r}");
+    let direct = Composition::new()
+        .with(Component::poisson(0.01, 1.0).unwrap(), 100)
+        .unwrap()
+        .answer(Target::Delta(1e-5), 5e-4, None)
+        .unwrap()
+        .interval;
+    let up = |v: &Value| -> f64 { v["upper"].as_str().unwrap().parse().unwrap() };
+    assert!((up(&c["composition_epsilon"]) - direct.upper).abs() <= 1e-15);
+    assert_eq!(up(&r["epsilon"]), up(&c["composition_epsilon"]));
+    assert!(up(&c["theorem_epsilon"]) > direct.upper);
+    assert_eq!(r["best"], false, "add/remove adjacency: never marked best");
+}

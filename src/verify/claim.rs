@@ -705,7 +705,11 @@ mod tests {
             let c = compare_certified(&below, &s, &r, 128).unwrap();
             assert_eq!(c.verdict, Verdict::Below, "1e-{k}");
             let want = -(10f64.powi(-k));
-            assert!((c.margin / want - 1.0).abs() < 1e-6, "{} vs {want}", c.margin);
+            assert!(
+                (c.margin / want - 1.0).abs() < 1e-6,
+                "{} vs {want}",
+                c.margin
+            );
             assert!(c.difference < 0.0);
             let above = parse_claim(&format!("mu = sqrt(t)*L/(n*sigma)*(1+1e-{k})")).unwrap();
             assert_eq!(
@@ -713,14 +717,12 @@ mod tests {
                 Verdict::Above
             );
             // `<=`: above supports the claim, below does not
-            let le_above =
-                parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1+1e-{k})")).unwrap();
+            let le_above = parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1+1e-{k})")).unwrap();
             assert_eq!(
                 compare_certified(&le_above, &s, &r, 128).unwrap().verdict,
                 Verdict::Supported
             );
-            let le_below =
-                parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1-1e-{k})")).unwrap();
+            let le_below = parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1-1e-{k})")).unwrap();
             assert_eq!(
                 compare_certified(&le_below, &s, &r, 128).unwrap().verdict,
                 Verdict::Below
