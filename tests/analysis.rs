@@ -285,3 +285,78 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn strong_convexity_above_smoothness_is_refused_naming_the_hypothesis() {
+    let base = [
+        ("n", "10"),
+        ("steps", "5"),
+        ("eta", "0.5"),
+        ("noise", "1"),
+        ("sensitivity", "1"),
+    ];
+    let with = |m: &str, big: &str| {
+        let mut p = base.to_vec();
+        p.push(("strong-convexity", m));
+        p.push(("smoothness", big));
+        Setting::from_pairs(Algorithm::Gd, &p)
+    };
+    let err = with("2", "1").unwrap_err();
+    assert!(matches!(err, Error::Parameter { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("m ≤ M") && msg.contains("strong-convexity"),
+        "{msg}"
+    );
+    // compared on the exact decimals: 1.0000000000000000000001 > 1 is refused, m = M
+    // accepted
+    assert!(with("1.0000000000000000000001", "1").is_err());
+    assert!(with("1", "1.000").is_ok());
+    assert!(with("0.5", "1").is_ok());
+    // every surface sees it: the other algorithms too
+    for alg in [Algorithm::Cgd, Algorithm::Sgd] {
+        let r = Setting::from_pairs(
+            alg,
+            &[
+                ("n", "10"),
+                ("batch", "5"),
+                ("steps", "4"),
+                ("eta", "0.5"),
+                ("noise", "1"),
+                ("sensitivity", "1"),
+                ("strong-convexity", "3"),
+                ("smoothness", "2"),
+            ],
+        );
+        assert!(r.is_err());
+    }
+}
+
+#[test]
+fn the_sampled_gaussian_baseline_stops_at_its_divergence_cap() {
+    use shiftdp::analysis::rdp::BASELINE_DIVERGENCE_CAP;
+    // u = L/(bσ) = 2.54/(3·0.367) ≈ 2.31: the composed divergence passes the cap at a
+    // small order, and the orders above it (whose quadratures cost minutes) are skipped
+    let s = Setting::from_pairs(
+        Algorithm::Sgd,
+        &[
+            ("n", "10"),
+            ("batch", "3"),
+            ("steps", "1"),
+            ("eta", "0.846"),
+            ("noise", "0.367"),
+            ("sensitivity", "2.54"),
+        ],
+    )
+    .unwrap();
+    let a = analyze(&s, &Query::epsilon_at("6.68e-06").unwrap(), Precision::F64).unwrap();
+    let e = a.entry(ResultId::Ys22Baseline).unwrap();
+    let curve = e.bound().unwrap().renyi_curve().unwrap();
+    let orders = curve.tabulated_orders().unwrap();
+    let last = *orders.last().unwrap();
+    assert!(last < 257.0, "{orders:?}");
+    let v = curve.eval(last, 64).unwrap();
+    assert!(v.upper_f64() > BASELINE_DIVERGENCE_CAP);
+    // a certified ε is still reported
+    assert!(e.upper_f64().unwrap().is_finite());
+}

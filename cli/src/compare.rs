@@ -50,7 +50,7 @@ pub fn composition_json(c: &CompositionCheck) -> Value {
 pub fn composition_lines(c: &CompositionCheck) -> String {
     let mark = |t: bool| if t { "   ← tighter, reported" } else { "" };
     let mut out = format!(
-        "    theorem's evaluation (engine default grid): ε ≤ {}{}\n",
+        "    the result's own evaluation: ε ≤ {}{}\n",
         fmt_up(c.theorem.hi(), 53),
         mark(!c.composition_tighter)
     );

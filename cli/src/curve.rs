@@ -82,19 +82,22 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
         }
     };
     let k = a.points - 1;
-    let (laws, rows) = super::with_spinner(&format!("evaluating {} on {} points", f.name(), a.points), || {
-        let laws = check_tradeoff_laws(f.as_ref(), k.clamp(200, LAW_CHECK_POINTS));
-        let mut rows = Vec::with_capacity(a.points);
-        for i in 0..=k {
-            let alpha = i as f64 / k as f64;
-            let (lo, hi) = f.eval_bounds(alpha);
-            // the estimate is reported inside its certified bracket; printed below with
-            // lower and value rounded down and upper rounded up, so that the printed
-            // decimals keep lower ≤ value ≤ upper
-            rows.push((alpha, f.eval(alpha).clamp(lo, hi), lo, hi));
-        }
-        (laws, rows)
-    });
+    let (laws, rows) = super::with_spinner(
+        &format!("evaluating {} on {} points", f.name(), a.points),
+        || {
+            let laws = check_tradeoff_laws(f.as_ref(), k.clamp(200, LAW_CHECK_POINTS));
+            let mut rows = Vec::with_capacity(a.points);
+            for i in 0..=k {
+                let alpha = i as f64 / k as f64;
+                let (lo, hi) = f.eval_bounds(alpha);
+                // the estimate is reported inside its certified bracket; printed below with
+                // lower and value rounded down and upper rounded up, so that the printed
+                // decimals keep lower ≤ value ≤ upper
+                rows.push((alpha, f.eval(alpha).clamp(lo, hi), lo, hi));
+            }
+            (laws, rows)
+        },
+    );
     let format = if a.json {
         Format::Json
     } else if a.csv {

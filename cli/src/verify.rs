@@ -129,6 +129,14 @@ pub fn run_human(run: &Run) -> String {
             r.id,
             r.runs.len()
         ));
+        // a claim's certified-precision margin is printed whatever its status
+        for o in r
+            .runs
+            .iter()
+            .filter(|o| o.outcome.status == Status::Pass && o.kind == "claim-certified")
+        {
+            s.push_str(&format!("      pass {}: {}\n", o.label, o.outcome.summary));
+        }
         for o in r.runs.iter().filter(|o| o.outcome.status != Status::Pass) {
             s.push_str(&format!(
                 "      {} {}: {}\n",

@@ -790,3 +790,160 @@ fn issue_19_table_rows_exit_cleanly() {
     a.push("--json");
     assert_eq!(json(&a)["at_zero"], Value::Bool(true));
 }
+
+/// The row of result `id` in a `bound` / `compare` JSON output.
+fn bound_row<'a>(j: &'a Value, id: &str) -> &'a Value {
+    j["bounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no row {id}: {j}"))
+}
+
+#[test]
+fn bound_and_compare_mark_the_certified_composition_when_tighter() {
+    use shiftdp::composition::{Component, Composition, Target};
+    // BSA24 Thm 4.8 is C_0.01(G(0.2))^⊗10: the theorem's evaluation at the engine's
+    // default grid (ε ≤ 0.0312) is looser than the same composition refined
+    let setting = [
+        "sgd",
+        "--n",
+        "100",
+        "--batch",
+        "1",
+        "--steps",
+        "10",
+        "--eta",
+        "1",
+        "--noise",
+        "5",
+        "--sensitivity",
+        "1",
+        "--delta",
+        "1e-5",
+        "--json",
+    ];
+    let direct = Composition::new()
+        .with(Component::subsampled(0.01, 0.2).unwrap(), 10)
+        .unwrap()
+        .answer(Target::Delta(1e-5), 5e-4, None)
+        .unwrap()
+        .interval;
+    for cmd in ["bound", "compare"] {
+        let mut args = vec![cmd];
+        args.extend_from_slice(&setting);
+        let j = json(&args);
+        let r = bound_row(&j, "BSA24 Thm 4.8");
+        let c = &r["composition"];
+        assert_eq!(c["tighter"], "composition", "{cmd}: {r}");
+        let up = |v: &Value| -> f64 { v["upper"].as_str().unwrap().parse().unwrap() };
+        let theorem = up(&c["theorem_epsilon"]);
+        let comp = up(&c["composition_epsilon"]);
+        let reported = up(&r["epsilon"]);
+        assert!((comp - direct.upper).abs() <= 1e-15, "{comp} vs {direct:?}");
+        assert!(comp < theorem && reported == comp, "{cmd}: {r}");
+        assert!(reported >= direct.lower);
+        assert_eq!(r["best"], true);
+        assert_eq!(c["object"], "C_0.01(G(0.2))^⊗10");
+    }
+}
+
+#[test]
+fn hypotheses_of_the_run_are_refused_naming_them() {
+    // m > M: no m-strongly convex, M-smooth loss exists
+    let (code, out, err) = run(&[
+        "bound",
+        "gd",
+        "--strong-convexity",
+        "2",
+        "--smoothness",
+        "1",
+        "--n",
+        "10",
+        "--steps",
+        "5",
+        "--eta",
+        "0.5",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("m ≤ M"), "{err}");
+    // batch > n, steps = 0, diameter ≤ 0
+    for (flag, value) in [("--batch", "11"), ("--steps", "0"), ("--diameter", "0")] {
+        let mut args = vec![
+            "bound",
+            "cgd",
+            "--n",
+            "10",
+            "--batch",
+            "5",
+            "--steps",
+            "4",
+            "--eta",
+            "0.5",
+            "--noise",
+            "1",
+            "--sensitivity",
+            "1",
+        ];
+        if let Some(i) = args.iter().position(|a| *a == flag) {
+            args[i + 1] = value;
+        } else {
+            args.extend_from_slice(&[flag, value]);
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{flag} {value}: {out}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}
+
+#[test]
+fn curve_refuses_grids_above_its_limit_naming_it() {
+    let (code, out, err) = run(&["curve", "gdp", "--mu", "1", "--points", "1000000"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("100000"), "{err}");
+}
+
+#[test]
+fn the_sampled_gaussian_baseline_reports_the_certified_composition_of_its_object() {
+    use shiftdp::composition::{Component, Composition, Target};
+    // t = 100 Poisson-subsampled Gaussians, q = 0.01, μ = L/(bσ) = 1: the RDP conversion
+    // (ε ≤ 1.22) is looser than the PLD composition of the same object
+    let j = json(&[
+        "compare",
+        "sgd",
+        "--n",
+        "1000",
+        "--batch",
+        "10",
+        "--steps",
+        "100",
+        "--eta",
+        "0.1",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "10",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let r = bound_row(&j, "YS22 composition baseline");
+    let c = &r["composition"];
+    assert_eq!(c["tighter"], "composition", "{r}");
+    let direct = Composition::new()
+        .with(Component::poisson(0.01, 1.0).unwrap(), 100)
+        .unwrap()
+        .answer(Target::Delta(1e-5), 5e-4, None)
+        .unwrap()
+        .interval;
+    let up = |v: &Value| -> f64 { v["upper"].as_str().unwrap().parse().unwrap() };
+    assert!((up(&c["composition_epsilon"]) - direct.upper).abs() <= 1e-15);
+    assert_eq!(up(&r["epsilon"]), up(&c["composition_epsilon"]));
+    assert!(up(&c["theorem_epsilon"]) > direct.upper);
+    assert_eq!(r["best"], false, "add/remove adjacency: never marked best");
+}

@@ -313,3 +313,72 @@ fn exactness_obligation_fails_off_its_region_with_the_point() {
     let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
     assert_eq!(code, 0, "{v}");
 }
+
+#[test]
+fn claims_are_compared_at_the_certified_precision_with_their_margin() {
+    let certified = |v: &serde_json::Value| -> serde_json::Value {
+        v["results"][0]["obligations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["kind"] == "claim-certified")
+            .cloned()
+            .unwrap_or_else(|| panic!("no certified obligation: {v}"))
+    };
+    let exact = "sqrt(t)*L/(n*sigma)";
+    let (code, v) = claim(&format!("mu = {exact}"), "gd", &["--samples", "4"]);
+    assert_eq!(code, 0, "{v}");
+    let o = certified(&v);
+    assert_eq!(o["status"], "pass");
+    let m: f64 = o["min_margin"].as_str().unwrap().parse().unwrap();
+    assert!(m.abs() < 1e-30, "{m}");
+    // 1e-18 and 1e-30 below the exact value: certainly below, with the margin
+    for k in [18, 30] {
+        let (code, v) = claim(
+            &format!("mu = {exact}*(1-1e-{k})"),
+            "gd",
+            &["--samples", "4"],
+        );
+        assert_eq!(code, 1, "1e-{k}: {v}");
+        let o = certified(&v);
+        assert_eq!(o["status"], "fail");
+        let m: f64 = o["min_margin"].as_str().unwrap().parse().unwrap();
+        let want = -(10f64.powi(-k));
+        assert!((m / want - 1.0).abs() < 1e-6, "{m}");
+        assert!(
+            o["counterexample"]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("BELOW"),
+            "{o}"
+        );
+        // `<=` a hair above the exact value passes, a hair below fails
+        let (code, _) = claim(
+            &format!("mu <= {exact}*(1+1e-{k})"),
+            "gd",
+            &["--samples", "4"],
+        );
+        assert_eq!(code, 0);
+        let (code, _) = claim(
+            &format!("mu <= {exact}*(1-1e-{k})"),
+            "gd",
+            &["--samples", "4"],
+        );
+        assert_eq!(code, 1);
+    }
+    // the text names the margin
+    let out = bin()
+        .args([
+            "verify",
+            "--claim",
+            &format!("mu = {exact}*(1-1e-18)"),
+            "--setting",
+            "gd",
+            "--samples",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("relative -1.000e-18"), "{text}");
+}

@@ -162,17 +162,20 @@ pub struct Answer {
     pub alpha: Option<f64>,
     /// τ chosen (BSA24 composition families, optimized per query).
     pub tau: Option<u64>,
-    /// For a bound that is a composition the engine certifies (BSA24 Thms 4.8–4.10):
+    /// For a bound that is a composition the engine certifies (BSA24 Thms 4.8–4.10, the
+    /// MTZ19 composition baseline):
     /// the theorem's own evaluation and the refined certified composition of the same
     /// object, the tighter of which is [`Answer::value`].
     pub composition: Option<CompositionCheck>,
 }
 
 /// One bound's ε computed two ways for the same composition (both certified upper
-/// bounds on the ε of one tradeoff function, so the smaller is reported):
+/// bounds on the ε of one mechanism, so the smaller is reported):
 ///
-/// * `theorem`: the theorem's evaluation — the composition at the engine's default grid
-///   for the τ search ([`SgdFamily::best_epsilon`](crate::bounds::bsa24_sgd::SgdFamily::best_epsilon));
+/// * `theorem`: the result's own evaluation — for BSA24 Thms 4.8–4.10 the composition
+///   at the engine's default grid for the τ search
+///   ([`SgdFamily::best_epsilon`](crate::bounds::bsa24_sgd::SgdFamily::best_epsilon)),
+///   for the MTZ19 composition baseline its RDP conversion;
 /// * `composition`: the composition at the chosen τ certified by
 ///   [`Composition::answer`](crate::composition::Composition::answer), refined to the
 ///   width goal [`COMPOSITION_TOLERANCE`](crate::bounds::bsa24_sgd::COMPOSITION_TOLERANCE)
@@ -384,6 +387,27 @@ pub fn analyze_scope(
                 Ok(rb) => evaluate(Bound::renyi(id, title.clone(), rb), query, prec),
                 Err(e) => Outcome::Inapplicable { reason: e },
             };
+            let outcome = match (outcome, query) {
+                (Outcome::Certified { bound, mut answer }, Query::Epsilon { delta })
+                    if id == ResultId::Ys22Baseline =>
+                {
+                    answer.composition = poisson_composition_check(run, &answer.value, delta);
+                    if let Some(CompositionCheck {
+                        composition: Some(e),
+                        composition_tighter: true,
+                        ..
+                    }) = &answer.composition
+                    {
+                        answer.value = e.clone();
+                        answer.conversion = format!(
+                            "the certified PLD composition (tighter than {})",
+                            answer.conversion
+                        );
+                    }
+                    Outcome::Certified { bound, answer }
+                }
+                (o, _) => o,
+            };
             entries.push(Entry {
                 id,
                 family: Family::Rdp,
@@ -486,6 +510,51 @@ fn composition_check(
         theorem: theorem.clone(),
         composition,
         grid_exp: refined.map(|r| r.1),
+        composition_tighter,
+    })
+}
+
+/// The MTZ19 baseline's object — t Poisson-subsampled Gaussians at rate q = b/n and
+/// μ = L/(bσ), add/remove adjacency, both orders — certified by the PLD engine
+/// ([`Composition::answer`](crate::composition::Composition::answer)) beside the RDP
+/// conversion `rdp` of the same object. q and μ are rounded up (the privacy loss
+/// increases in both).
+fn poisson_composition_check(
+    run: &Setting,
+    rdp: &Enclosure,
+    delta: &Enclosure,
+) -> Option<CompositionCheck> {
+    use crate::composition::{Component, Composition, Target};
+    let (q, mu) = (run.p().upper_f64(), run.unit().upper_f64());
+    let c = Composition::new()
+        .with(Component::poisson(q, mu).ok()?, run.t)
+        .ok()?;
+    let object = format!("{}^⊗{}", Component::poisson(q, mu).ok()?.name(), run.t);
+    let a = c
+        .answer(
+            Target::Delta(delta.lower_f64()),
+            crate::bounds::bsa24_sgd::COMPOSITION_TOLERANCE,
+            None,
+        )
+        .ok();
+    let grid_exp = a.as_ref().and_then(|a| match &a.method {
+        crate::composition::answer::Method::Pld { grid_exp, .. } => Some(*grid_exp),
+        crate::composition::answer::Method::GaussianClosedForm { .. } => None,
+    });
+    let composition = a.and_then(|a| {
+        Enclosure::new(
+            rug::Float::with_val(53, a.interval.lower),
+            rug::Float::with_val(53, a.interval.upper),
+        )
+    });
+    let composition_tighter = composition
+        .as_ref()
+        .is_some_and(|e| e.upper_f64() < rdp.upper_f64());
+    Some(CompositionCheck {
+        object,
+        theorem: rdp.clone(),
+        composition,
+        grid_exp,
         composition_tighter,
     })
 }

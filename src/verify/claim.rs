@@ -666,3 +666,84 @@ fn claim_plot(claim: &Claim, entry: &check::Entry, s: &Setting, bits: u32) -> Op
         series,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gd() -> Setting {
+        Setting::from_pairs(
+            Algorithm::Gd,
+            &[
+                ("n", "3"),
+                ("steps", "76"),
+                ("eta", "0.432"),
+                ("noise", "2.932"),
+                ("sensitivity", "1.018"),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// μ = √t·L/(nσ) (BSA24 Thm 4.1) at 256 bits from the setting's parameters: the
+    /// reference is computed here, not by the bound code.
+    fn reference(s: &Setting) -> Enclosure {
+        let v = variables(s, 256);
+        (v["t"].sqrt() * v["L"].clone() / (v["n"].clone() * v["sigma"].clone())).with_prec(256)
+    }
+
+    #[test]
+    fn claims_below_by_tiny_relative_amounts_are_certainly_below_with_their_margin() {
+        let s = gd();
+        let r = reference(&s);
+        let exact = parse_claim("mu = sqrt(t)*L/(n*sigma)").unwrap();
+        let c = compare_certified(&exact, &s, &r, 128).unwrap();
+        assert_eq!(c.verdict, Verdict::Supported);
+        assert!(c.margin.abs() < 1e-33, "{}", c.margin);
+        for k in [18, 30] {
+            let below = parse_claim(&format!("mu = sqrt(t)*L/(n*sigma)*(1-1e-{k})")).unwrap();
+            let c = compare_certified(&below, &s, &r, 128).unwrap();
+            assert_eq!(c.verdict, Verdict::Below, "1e-{k}");
+            let want = -(10f64.powi(-k));
+            assert!(
+                (c.margin / want - 1.0).abs() < 1e-6,
+                "{} vs {want}",
+                c.margin
+            );
+            assert!(c.difference < 0.0);
+            let above = parse_claim(&format!("mu = sqrt(t)*L/(n*sigma)*(1+1e-{k})")).unwrap();
+            assert_eq!(
+                compare_certified(&above, &s, &r, 128).unwrap().verdict,
+                Verdict::Above
+            );
+            // `<=`: above supports the claim, below does not
+            let le_above = parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1+1e-{k})")).unwrap();
+            assert_eq!(
+                compare_certified(&le_above, &s, &r, 128).unwrap().verdict,
+                Verdict::Supported
+            );
+            let le_below = parse_claim(&format!("mu <= sqrt(t)*L/(n*sigma)*(1-1e-{k})")).unwrap();
+            assert_eq!(
+                compare_certified(&le_below, &s, &r, 128).unwrap().verdict,
+                Verdict::Below
+            );
+        }
+    }
+
+    #[test]
+    fn a_wide_reference_is_undecided_at_the_largest_precision() {
+        // a reference enclosure of relative width 1e-20 cannot decide a claim 1e-30 off
+        let s = gd();
+        let r = reference(&s);
+        let mid = r.mid_f64();
+        let wide = Enclosure::new(
+            rug::Float::with_val(256, mid * (1.0 - 1e-15)),
+            rug::Float::with_val(256, mid * (1.0 + 1e-15)),
+        )
+        .unwrap();
+        let claim = parse_claim("mu = sqrt(t)*L/(n*sigma)*(1-1e-30)").unwrap();
+        let c = compare_certified(&claim, &s, &wide, 128).unwrap();
+        assert_eq!(c.verdict, Verdict::Undecided);
+        assert_eq!(c.bits, MAX_CLAIM_BITS);
+    }
+}
