@@ -63,9 +63,14 @@ class Timeout(Exception):
     """Raised by the per-check alarm."""
 
 
-def call(fn, *a, **kw):
+CURRENT = {"repro": None}  # the reproducer of the call in progress, for a timeout's record
+
+
+def call(fn, *a, repro=None, **kw):
     """('ok', result) | ('refused', message) | ('crash', message)."""
     import shiftdp
+
+    CURRENT["repro"] = repro
 
     try:
         return "ok", fn(*a, **kw)
@@ -256,7 +261,7 @@ def compose_queries(family, parts, eps_list, delta_list, ref_delta, ref_name, or
         for x in values:
             repro = compose_repro(parts, target, x)
             t0 = time.time()
-            st, v = call(shiftdp.compose, comps, **{target: x})
+            st, v = call(shiftdp.compose, comps, repro=repro, **{target: x})
             dt = time.time() - t0
             if target == "delta":
                 ordinary_q = ordinary and 1e-30 <= x <= 0.1
@@ -524,7 +529,7 @@ def case_calibrate(rng):
     eps = loguni(rng, 0.5, 10)
     d = float(f"{loguni(rng, 1e-8, 1e-4):.2g}")
     repro = f"shiftdp calibrate poisson --q {q!r} --steps {t} --epsilon {eps!r} --delta {d!r}"
-    st, v = call(shiftdp.calibrate_dpsgd, q, t, eps, delta=d)
+    st, v = call(shiftdp.calibrate_dpsgd, q, t, eps, delta=d, repro=repro)
     r = outcome_record("calibrate", st, v, True, repro)
     if r:
         return [r]
@@ -818,10 +823,10 @@ def _cli_outcome(fam, st, s, ordinary, args):
 FAMILIES = [
     ("gdp_delta", case_gdp_delta, 30),
     ("gdp_epsilon", case_gdp_epsilon, 30),
-    ("compose_gaussian", case_compose_gaussian, 3),
-    ("compose_poisson_k1", lambda r: case_compose_poisson_1(r, "poisson"), 5),
-    ("compose_subsampled_k1", lambda r: case_compose_poisson_1(r, "subsampled"), 4),
-    ("compose_poisson_k", case_compose_poisson_k, 8),
+    ("compose_gaussian", case_compose_gaussian, 5),
+    ("compose_poisson_k1", lambda r: case_compose_poisson_1(r, "poisson"), 8),
+    ("compose_subsampled_k1", lambda r: case_compose_poisson_1(r, "subsampled"), 6),
+    ("compose_poisson_k", case_compose_poisson_k, 12),
     ("compose_subsampled_k", case_compose_subsampled_k, 2),
     ("compose_mixed", case_compose_mixed, 2),
     ("compose_large", case_compose_large, 1),

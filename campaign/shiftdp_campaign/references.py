@@ -33,12 +33,20 @@ U = 2.0**-52
 MP_REL = mp.mpf("1e-40")
 
 
+def dec(x):
+    """x as the package reads it: a float by its shortest round-trip decimal (``1e-5`` is
+    10⁻⁵, ``5e-324`` is 5·10⁻³²⁴), anything else exactly."""
+    if isinstance(x, (float, np.floating)):
+        return mp.mpf(repr(float(x)))
+    return mp.mpf(x)
+
+
 # --- μ-GDP --------------------------------------------------------------------------
 
 
 def gdp_delta_mp(mu, eps):
     """δ_μ(ε) in mpmath (60 digits)."""
-    mu, eps = mp.mpf(mu), mp.mpf(eps)
+    mu, eps = dec(mu), dec(eps)
     if mu == 0:
         return mp.mpf(0) if eps >= 0 else -mp.expm1(eps)
     return mp.ncdf(-eps / mu + mu / 2) - mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2)
@@ -46,7 +54,7 @@ def gdp_delta_mp(mu, eps):
 
 def gdp_epsilon_mp(mu, delta):
     """ε_μ(δ) by bisection on the decreasing δ_μ (80 steps after bracketing; 0 when δ_μ(0) ≤ δ)."""
-    mu, delta = mp.mpf(mu), mp.mpf(delta)
+    mu, delta = dec(mu), dec(delta)
     if gdp_delta_mp(mu, 0) <= delta:
         return mp.mpf(0)
     lo, hi = mp.mpf(0), mp.mpf(1)
@@ -106,7 +114,7 @@ def gdp_delta_np(mu, eps):
 
 def poisson_delta_mp(q, mu, eps, order):
     """δ(ε) of one Poisson-subsampled Gaussian step in mpmath (erfc), order 'remove' or 'add'."""
-    q, mu, eps = mp.mpf(q), mp.mpf(mu), mp.mpf(eps)
+    q, mu, eps = dec(q), dec(mu), dec(eps)
     phic = lambda x: mp.erfc(x / mp.sqrt(2)) / 2  # noqa: E731
     if mu == 0 or q == 0:
         return mp.mpf(0) if eps >= 0 else -mp.expm1(eps)
@@ -357,7 +365,7 @@ def compose_all(plds, tail=1e-28):
 
 
 def _check_size(d):
-    if d.mass.size > 4 * MAX_POINTS:
+    if d.mass.size > 2 * MAX_POINTS:
         raise MemoryError("reference grid too large")
     return d
 

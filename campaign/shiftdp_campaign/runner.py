@@ -54,6 +54,7 @@ def shard_child(seed, shard, cases, out, timeout, only):
             if i in done:
                 continue
             t0 = time.time()
+            checks.CURRENT["repro"] = None
             signal.setitimer(signal.ITIMER_REAL, timeout)
             try:
                 fam, recs = checks.run_case(seed, i, only)
@@ -67,8 +68,8 @@ def shard_child(seed, shard, cases, out, timeout, only):
                 import random
 
                 fam = checks.pick_family(random.Random(f"{seed}:{i}"), only)[0]
-                recs = [checks.rec(fam, "timeout", f"python -m shiftdp_campaign case --seed {seed} --case {i}",
-                                   seconds=round(dt, 1), case=i)]
+                pending = checks.CURRENT.get("repro") or f"python -m shiftdp_campaign case --seed {seed} --case {i}"
+                recs = [checks.rec(fam, "timeout", pending, seconds=round(dt, 1), case=i)]
             counts = collections.Counter(f"{r['family']}/{r['class']}" for r in recs)
             diff = sum(1 for r in recs if r.get("reference") is not None and r["class"] in ("pass", "violation", "wide"))
             keep = [r for r in recs if r["class"] not in ("pass", "pass-noref", "refused-ok")]
