@@ -39,7 +39,7 @@ from . import references as R
 # inputs but fails only on new defects.
 KNOWN = set()
 KNOWN_DEFECTS = {
-    "gdp-delta-below-f64": "GDP δ(ε) below 1e-308: MPFR ends on the wrong side of the truth (or 0)",
+    "gdp-delta-below-f64": "GDP δ(ε) far below f64 (beyond MPFR exponents): [0, 0] for a positive true δ",
     "gdp-delta-mu0-negative-eps": "shiftdp.delta(0, ε < 0) returns [0, 0]; the truth is 1 − e^ε",
 }
 

@@ -101,5 +101,7 @@ def test_references_agree_with_each_other():
     lo, hi = R.poisson_reference([("gaussian", None, 0.5, 8)], eps, h=1e-4)
     g8, _ = R.gdp_delta_np(0.5 * np.sqrt(8), eps)
     assert np.all(lo <= g8 * (1 + 1e-12)) and np.all(g8 <= hi * (1 + 1e-12))
-    e = R.gdp_epsilon_mp(1, 1e-5)
-    assert abs(R.gdp_delta_mp(1, e) - 1e-5) < 1e-40
+    import mpmath as mp
+
+    e = R.gdp_epsilon_mp(1, 1e-5)  # the float 1e-5 is read as the decimal 10⁻⁵, as shiftdp reads it
+    assert abs(R.gdp_delta_mp(1, e) - mp.mpf("1e-5")) < mp.mpf("1e-45")
