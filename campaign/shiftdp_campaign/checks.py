@@ -187,7 +187,7 @@ def case_gdp_epsilon(rng, n=400):
             continue
         # δ_μ is decreasing: the upper end needs δ_μ(upper) ≤ δ, the lower end δ_μ(lower) ≥ δ
         ends = [v.upper] + ([v.lower] if v.lower > 0 else [])
-        vals, rels = R.gdp_delta_np(np.full(len(ends), mu), np.array(ends))
+        vals, rels = R.gdp_delta_np(np.full(len(ends), mu), np.array(ends), exact_eps=True)
         cls = "pass"
         if any(math.isnan(x) for x in vals):
             out.append(rec("gdp_epsilon", "pass-noref", repro, engine=[v.lower, v.upper]))
@@ -196,7 +196,7 @@ def case_gdp_epsilon(rng, n=400):
             cls = "violation"
         if len(ends) > 1 and vals[1] < d * (1 - SLACK - rels[1]):
             cls = "violation"
-        if v.upper == 0 and R.gdp_delta_mp(mu, 0) > d * (1 + 1e-12):
+        if v.upper == 0 and R.gdp_delta_mp(mu, 0) > R.dec(d) * (1 + 1e-12):
             cls = "violation"
         refv = None
         if rng.random() < 0.005:  # the mpmath root as a second reference
@@ -334,8 +334,8 @@ def case_compose_gaussian(rng):
     relm = 4 * R.U * (len(parts) + 2)
 
     def ref(eps):
-        lo, rl = R.gdp_delta_np(np.full(eps.size, m * (1 - relm)), eps)
-        hi, rh = R.gdp_delta_np(np.full(eps.size, m * (1 + relm)), eps)
+        lo, rl = R.gdp_delta_np(np.full(eps.size, m * (1 - relm)), eps, exact_eps=True)
+        hi, rh = R.gdp_delta_np(np.full(eps.size, m * (1 + relm)), eps, exact_eps=True)
         return lo * (1 - rl), hi * (1 + rh)
 
     eps, dl = draw_queries(rng, eps_hi=max(1.0, 4 * m))

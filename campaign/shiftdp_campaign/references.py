@@ -44,9 +44,10 @@ def dec(x):
 # --- μ-GDP --------------------------------------------------------------------------
 
 
-def gdp_delta_mp(mu, eps):
-    """δ_μ(ε) in mpmath (60 digits)."""
-    mu, eps = dec(mu), dec(eps)
+def gdp_delta_mp(mu, eps, exact_eps=False):
+    """δ_μ(ε) in mpmath (60 digits); ``exact_eps`` reads a float ε by its exact binary value
+    (an end returned by shiftdp) instead of its shortest decimal (an input as typed)."""
+    mu, eps = dec(mu), (mp.mpf(float(eps)) if exact_eps else dec(eps))
     if mu == 0:
         return mp.mpf(0) if eps >= 0 else -mp.expm1(eps)
     return mp.ncdf(-eps / mu + mu / 2) - mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2)
@@ -81,8 +82,9 @@ def _log_diff(la, lb):
     return v, rel
 
 
-def gdp_delta_np(mu, eps):
-    """Vectorized δ_μ(ε) as (value, relative error bound), mpmath where the bound exceeds 1e-10."""
+def gdp_delta_np(mu, eps, exact_eps=False):
+    """Vectorized δ_μ(ε) as (value, relative error bound), mpmath where the bound exceeds 1e-10
+    (``exact_eps`` as in :func:`gdp_delta_mp`)."""
     mu = np.asarray(mu, dtype=float)
     eps = np.asarray(eps, dtype=float)
     mu, eps = np.broadcast_arrays(mu, eps)
@@ -102,7 +104,7 @@ def gdp_delta_np(mu, eps):
     rel = np.array(rel, dtype=float)
     for i in zip(*np.nonzero(bad)):
         try:
-            v[i] = float(gdp_delta_mp(mu[i], eps[i]))
+            v[i] = float(gdp_delta_mp(mu[i], eps[i], exact_eps))
             rel[i] = 1e-15
         except (OverflowError, ValueError, ZeroDivisionError):
             v[i], rel[i] = math.nan, math.inf  # no reference here (mpmath's erfc overflows)
