@@ -116,7 +116,7 @@ def main():
             verdict = "LOOSE"
         else:
             verdict = "ok"
-        rows.append([q, str(steps), eps, delta, c["sigma"][:9], at_text, below_text, verdict])
+        rows.append([q, str(steps), eps, delta, f"{sigma:.8g}", at_text, below_text, verdict])
     if a.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
