@@ -11,8 +11,9 @@ For each target it runs `shiftdp calibrate poisson ... --json`, then recomputes 
   calibrated σ is within its resolution of the smallest σ compose certifies.
 
 Verdict: `ok` when both hold, `LOOSE` when σ/(1+res) is certified too (the calibrator
-over-noises), `UNSOUND` when compose does not certify the calibrated σ, `error` when
-calibrate refuses.
+over-noises), `UNSOUND` when compose does not certify the calibrated σ, `REFUSED BELOW`
+when compose refuses σ/(1+res) (compose's smallest certified σ is then unknown: the
+engine's loss window stops below the target), `error` when calibrate refuses.
 
 Usage: scripts/calibration-table.py [--bin PATH] [--resolution R] [--markdown]
 (default binary: $CARGO_TARGET_DIR/release/shiftdp, else target/release/shiftdp).
@@ -96,7 +97,7 @@ def main():
         if c["compose"]:
             cmd = shlex.split(c["compose"])[1:]
             at, at_err = compose_epsilon(binary, cmd)
-            at_text = f"{at:.6f} ({c['tolerance']:g})" if at is not None else at_err
+            at_text = f"{at:.6f} ({c['tolerance']})" if at is not None else at_err
         else:
             at, at_text = None, "no compose command"
         # at σ/(1+res): μ = 1/σ' rounded up, its exact decimal (compose reads it as is)
@@ -109,11 +110,13 @@ def main():
         below_text = f"{below:.6f}" if below is not None else "refused"
         if at is None or at > target:
             verdict = "UNSOUND"
-        elif below is not None and below <= target:
+        elif below is None:
+            verdict = "REFUSED BELOW"
+        elif below <= target:
             verdict = "LOOSE"
         else:
             verdict = "ok"
-        rows.append([q, str(steps), eps, delta, c["sigma"][:9], at_text, below_text, verdict])
+        rows.append([q, str(steps), eps, delta, f"{sigma:.8g}", at_text, below_text, verdict])
     if a.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))

@@ -137,7 +137,15 @@ fn one_step_calibration_brackets_the_exact_noise() {
             }
         }
         let star = hi;
-        assert!(c.sigma >= star * (1.0 - 1e-6), "q = {q}: σ = {} < σ* = {star}", c.sigma);
-        assert!(c.sigma <= star * 1.005, "q = {q}: σ = {} ≫ σ* = {star}", c.sigma);
+        assert!(
+            c.sigma >= star * (1.0 - 1e-6),
+            "q = {q}: σ = {} < σ* = {star}",
+            c.sigma
+        );
+        assert!(
+            c.sigma <= star * 1.005,
+            "q = {q}: σ = {} ≫ σ* = {star}",
+            c.sigma
+        );
     }
 }

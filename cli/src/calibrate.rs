@@ -164,7 +164,7 @@ fn row(
         "epsilon": interval_f64(None, Some(c.epsilon), SafeEnd::Upper),
         "mu": mu.unwrap_or(Value::Null),
         "source": c.source,
-        "tolerance": c.tolerance,
+        "tolerance": c.tolerance.map(|t| format!("{t:e}")),
         "compose": compose,
         "sigma_below": f64_down(c.sigma_below, 17),
         "epsilon_below": c.epsilon_below.map(|e| interval_f64(None, Some(e), SafeEnd::Upper)),

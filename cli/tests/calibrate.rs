@@ -21,7 +21,16 @@ fn upper(v: &Value) -> f64 {
 /// Calibrates (q, T, ε, δ) at resolution 1e-3 and checks it against `compose`.
 fn check(q: &str, steps: &str, eps: &str, delta: &str) {
     let v = json(&[
-        "calibrate", "poisson", "--q", q, "--steps", steps, "--epsilon", eps, "--delta", delta,
+        "calibrate",
+        "poisson",
+        "--q",
+        q,
+        "--steps",
+        steps,
+        "--epsilon",
+        eps,
+        "--delta",
+        delta,
         "--json",
     ])
     .expect("calibrate poisson succeeds");
@@ -49,7 +58,12 @@ fn check(q: &str, steps: &str, eps: &str, delta: &str) {
         "--json",
     ])
     .expect("compose answers at σ/(1 + res)");
-    assert!(upper(&below) > target, "σ/(1 + res) = {}: ε ≤ {}", sigma / 1.001, upper(&below));
+    assert!(
+        upper(&below) > target,
+        "σ/(1 + res) = {}: ε ≤ {}",
+        sigma / 1.001,
+        upper(&below)
+    );
 }
 
 #[test]
@@ -66,11 +80,23 @@ fn calibrated_sigma_is_compose_tight() {
 fn calibrated_sigma_is_compose_tight_one_step_large_epsilon() {
     check("0.5", "1", "8", "1e-8");
     let v = json(&[
-        "calibrate", "poisson", "--q", "0.5", "--steps", "1", "--epsilon", "8", "--delta",
-        "1e-8", "--json",
+        "calibrate",
+        "poisson",
+        "--q",
+        "0.5",
+        "--steps",
+        "1",
+        "--epsilon",
+        "8",
+        "--delta",
+        "1e-8",
+        "--json",
     ])
     .unwrap();
     // the certified ε at the calibrated σ is within compose's default tolerance of 8
     let e = upper(&v["calibration"]);
-    assert!(e > 8.0 - 0.1, "ε ≤ {e} at the calibrated σ: far below the target 8");
+    assert!(
+        e > 8.0 - 0.1,
+        "ε ≤ {e} at the calibrated σ: far below the target 8"
+    );
 }
