@@ -63,7 +63,10 @@ fn tabulate_until(
     let used: Vec<f64> = values.borrow().iter().map(|x| x.0).collect();
     tabulate(&used, &|a| {
         let mut vs = values.borrow_mut();
-        let i = vs.iter().position(|x| x.0 == a).unwrap_or(0);
+        let i = vs
+            .iter()
+            .position(|x| x.0.to_bits() == a.to_bits())
+            .unwrap_or(0);
         vs.swap_remove(i).1
     })
 }
