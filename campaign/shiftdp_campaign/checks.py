@@ -33,16 +33,6 @@ import numpy as np
 
 from . import references as R
 
-# Known defects (filed in the campaign report): a violation matching one of these names is
-# classified ``known`` instead of ``violation`` when the name is in KNOWN. The long run
-# leaves KNOWN empty; the bounded test in the suite fills it so that it still calls these
-# inputs but fails only on new defects.
-KNOWN = set()
-KNOWN_DEFECTS = {
-    "gdp-delta-below-f64": "GDP δ(ε) far below f64 (beyond MPFR exponents): [0, 0] for a positive true δ",
-    "gdp-delta-mu0-negative-eps": "shiftdp.delta(0, ε < 0) returns [0, 0]; the truth is 1 − e^ε",
-}
-
 SLACK = 1e-12
 MAX_K = 300  # the largest count of a composition checked against the numpy PLD
 TOL = 5e-4  # compose's default tolerance (absolute for ε, relative for δ)
@@ -153,13 +143,9 @@ def case_gdp_delta(rng, n=400):
                 up, lo = mp.mpf(v.upper_decimal), mp.mpf(v.lower_decimal)
                 bad = up < t * (1 - 1e-12) or lo > t * (1 + 1e-12)
                 cls = "violation" if bad else "pass"
-                if bad and "gdp-delta-below-f64" in KNOWN:
-                    cls = "known"
                 r_ = float(t)
             else:
                 cls = judge_interval(v.lower, v.upper, r_, r_, rl) or "pass"
-                if cls == "violation" and m == 0 and e < 0 and "gdp-delta-mu0-negative-eps" in KNOWN:
-                    cls = "known"
             if cls == "pass" and r_ > 1e-290 and (v.upper - v.lower) > 10 * GDP_TOL * max(v.upper, 1e-300) and bits is None:
                 cls = "wide"
             out.append(rec("gdp_delta", cls, repro, ref="closed form (scipy/mpmath)", engine=[v.lower, v.upper], reference=[r_, r_]))

@@ -280,6 +280,7 @@ def compose(
         method=d["method"],
         gaussian_mu_upper=d["gaussian_mu_upper"],
         at_zero=d["at_zero"],
+        note=d["note"],
     )
 
 

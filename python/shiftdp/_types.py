@@ -248,7 +248,11 @@ class Composed:
     G(√Σkᵢμᵢ²)`` exactly, with ``gaussian_mu_upper`` the upper end of that μ and no grid.
     ``at_zero`` is true for an ε(δ) query whose certified δ(0) is already ≤ δ: the
     mechanism is (0, δ)-DP, the true ε(δ) of the privacy profile is ≤ 0, and the
-    interval ``[0, 0]`` is the clamp, not a bracket."""
+    interval ``[0, 0]`` is the clamp, not a bracket. ``note`` says why the interval is what
+    it is when that is not the named method's answer within the tolerance: a certified
+    fallback that set an end (the no-amplification bound ``G(√Σkᵢμᵢ²)``, with ``method``
+    then ``"gaussian closed form"``), or the grid limit that kept the width above the
+    tolerance and what would narrow it; ``None`` otherwise."""
 
     composition: str
     quantity: str
@@ -260,6 +264,7 @@ class Composed:
     method: str = "pld"
     gaussian_mu_upper: Optional[float] = None
     at_zero: bool = False
+    note: Optional[str] = None
 
     @property
     def upper(self) -> float:

@@ -443,10 +443,10 @@ fn compose<'py>(
             a.composed().map_or(1, |r| r.orders()),
             grids,
             c.clt_mu(),
-            (method, mu, a.at_zero()),
+            (method, mu, a.at_zero(), a.note.clone()),
         ))
     };
-    let (desc, iv, orders, grids, clt, (method, mu, at_zero)) = interruptible(py, run)?;
+    let (desc, iv, orders, grids, clt, (method, mu, at_zero, note)) = interruptible(py, run)?;
     let d = PyDict::new(py);
     d.set_item("composition", desc)?;
     d.set_item("interval", iv)?;
@@ -454,6 +454,7 @@ fn compose<'py>(
     d.set_item("method", method)?;
     d.set_item("gaussian_mu_upper", mu)?;
     d.set_item("at_zero", at_zero)?;
+    d.set_item("note", note)?;
     let gl = PyList::empty(py);
     for (h, bottom, top, points, fp, fo, inf) in grids {
         let g = PyDict::new(py);

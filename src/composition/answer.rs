@@ -5,7 +5,7 @@
 //! - **All Gaussian**: `⊗ᵢ G(μᵢ)^{⊗kᵢ} = G(√(Σ kᵢ μᵢ²))` exactly (DRS22 Cor 3.3), so
 //!   ε(δ) and δ(ε) are those of one Gaussian tradeoff, enclosed by
 //!   [`Gaussian::epsilon`] / [`Gaussian::delta`] (MPFR). No grid, no truncation: the
-//!   width is that of the conversion (≈ 1e-15), and δ below [`DELTA_FLOOR`](super::DELTA_FLOOR) is answered.
+//!   width is that of the conversion (≈ 1e-15), and δ below [`DELTA_FLOOR`] is answered.
 //! - **Otherwise**: a planner. The certified width of the PLD engine is a discretization
 //!   error `w ≈ α·k·h²` for `k` steps in all at grid step `h` (the mean-loss bias of the
 //!   two discretizations, a quarter per binary step once `h` is fine), and in the jobs

@@ -157,13 +157,24 @@ impl Component {
             Component::Curve(f) => f.is_symmetric(),
         }
     }
-    /// Display name.
+    /// Display name, each parameter by its shortest decimal that reads back to the same
+    /// f64 (in exponent form below 1e-5 and from 1e16 on, so that `G(5e-324)` is not
+    /// 324 digits long).
     pub fn name(&self) -> String {
+        let n = |x: f64| {
+            if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+                format!("{x:e}")
+            } else {
+                format!("{x}")
+            }
+        };
         match self {
-            Component::Gaussian { mu } => format!("G({mu})"),
-            Component::Subsampled { p, mu } => format!("C_{p}(G({mu}))"),
-            Component::PoissonRemove { p, mu } => format!("PoissonRemove_{p}(G({mu}))"),
-            Component::PoissonAdd { p, mu } => format!("PoissonAdd_{p}(G({mu}))"),
+            Component::Gaussian { mu } => format!("G({})", n(*mu)),
+            Component::Subsampled { p, mu } => format!("C_{}(G({}))", n(*p), n(*mu)),
+            Component::PoissonRemove { p, mu } => {
+                format!("PoissonRemove_{}(G({}))", n(*p), n(*mu))
+            }
+            Component::PoissonAdd { p, mu } => format!("PoissonAdd_{}(G({}))", n(*p), n(*mu)),
             Component::Curve(f) => f.name(),
         }
     }

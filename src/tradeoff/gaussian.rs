@@ -254,7 +254,15 @@ pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclo
     let mu = mu.with_prec(wp);
     let eps = eps.with_prec(wp);
     if mu.hi().is_zero() {
-        return Enclosure::from_u64(wp, 0);
+        // G(0) = Id (P = Q): δ(ε) = sup_S (P(S) − e^ε P(S)) = max(0, 1 − e^ε)
+        if !eps.lo().is_sign_negative() || eps.lo().is_zero() {
+            return Enclosure::from_u64(wp, 0);
+        }
+        let d = Enclosure::from_u64(wp, 1) - eps.exp();
+        if eps.hi().is_sign_negative() && !eps.hi().is_zero() {
+            return d;
+        }
+        return Enclosure::new(Float::with_val(wp, 0), d.hi().clone()).unwrap_or(d);
     }
     // e^ε beyond MPFR's range, or Φ(−ε/μ − μ/2) near or below it (−y²/2 < −4.5e8)
     let y0 = eps.mid_f64() / mu.mid_f64() + mu.mid_f64() / 2.0;
@@ -436,7 +444,7 @@ fn delta_parts_f64(mu: f64, eps: f64) -> Option<(f64, f64, f64)> {
 fn delta_f64(mu: &Enclosure, eps: &Enclosure) -> Option<Certified> {
     let (mlo, mhi) = (mu.lower_f64(), mu.upper_f64());
     let (elo, ehi) = (eps.lower_f64(), eps.upper_f64());
-    if mhi == 0.0 {
+    if mhi == 0.0 && elo >= 0.0 {
         return Some(Certified {
             enclosure: to_enclosure_f64(0.0, 0.0)?,
             path: Path::F64,
@@ -1352,6 +1360,32 @@ mod tests {
             if hi.to_f64() > 1e-2 {
                 proptest::prop_assert!(c.enclosure.rel_width_log2() <= -248.0,
                     "{mu_s} {d_s}: width 2^{}", c.enclosure.rel_width_log2());
+            }
+        }
+    }
+
+    /// `G(0) = Id`: `δ(ε) = max(0, 1 − e^ε)`, positive for every ε < 0 (the hockey-stick
+    /// divergence of a distribution from itself at a ratio `e^ε < 1`).
+    #[test]
+    fn delta_of_identity_at_negative_epsilon_is_one_minus_exp() {
+        for prec in [Precision::F64, Precision::Bits(128)] {
+            for eps in [-1.0f64, -1e-3, -40.0, -0.0, 0.0, 2.0] {
+                let c = Gaussian::delta(
+                    &Enclosure::from_f64(128, 0.0),
+                    &Enclosure::from_f64(128, eps),
+                    prec,
+                )
+                .unwrap();
+                let truth = (-eps.exp_m1()).max(0.0);
+                let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64());
+                assert!(
+                    lo <= truth * (1.0 + 1e-15) && truth * (1.0 - 1e-15) <= hi,
+                    "ε = {eps}: [{lo}, {hi}] vs {truth}"
+                );
+                assert!(
+                    hi - lo <= 1e-14 * truth.max(1e-300),
+                    "ε = {eps}: [{lo}, {hi}]"
+                );
             }
         }
     }
