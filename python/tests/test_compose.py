@@ -71,9 +71,14 @@ def test_bad_input(comps, kw, name):
     assert ei.value.name == name
 
 
-def test_below_floor_is_not_certified():
-    with pytest.raises(shiftdp.NotCertifiedError):
-        shiftdp.compose([SubsampledGaussian(0.1, 1.0)], delta=1e-200)
+def test_below_floor_is_answered_by_the_no_amplification_bound():
+    """Below the engine's δ floor the answer is the certified no-amplification bound:
+    C_p(G(μ)) ≥ G(μ), so ε(δ) of G(1) is an upper end, with a note saying so."""
+    c = shiftdp.compose([SubsampledGaussian(0.1, 1.0)], delta=1e-200)
+    ref = shiftdp.epsilon(1.0, 1e-200)
+    assert c.note and "no-amplification" in c.note
+    assert ref.lower <= c.upper <= ref.upper * (1 + 1e-12)
+    assert 0 <= c.lower <= c.upper
 
 
 def test_gaussian_lists_use_the_exact_closed_form():

@@ -3,7 +3,7 @@ thread and the interpreter stays usable (the long calls run on a worker thread w
 the caller polls for signals; python/src/lib.rs, ``interruptible``).
 
 Each case runs in a fresh interpreter (``subprocess``): SIGINT is raised by a timer
-thread one second into a call that takes 20 s or more (a composition of a hundred
+thread one second into a call that takes 20 s or more (thirty compositions of twelve
 components; a stochastic-batch analysis), and the child reports how long the interrupt took to arrive.
 The child then exits, which also ends the worker still computing in the background.
 """
@@ -41,10 +41,10 @@ CHILD = textwrap.dedent(
 )
 
 LONG_CALLS = {
-    # about 20 s: a hundred distinct components (one forward transform and one direct
-    # low-frequency DFT each), 10^6 steps, at grid 2^-14
-    "compose": "shiftdp.compose([shiftdp.PoissonGaussian(0.01 + 1e-5 * i, 0.5, 10**4) "
-    "for i in range(100)], delta=1e-10, grid=14)",
+    # about 20 s: thirty compositions of twelve distinct components (one forward
+    # transform and one direct low-frequency DFT each), 1.2·10^5 steps, at grid 2^-14
+    "compose": "for _ in range(30): shiftdp.compose([shiftdp.PoissonGaussian(0.01 + 1e-5 * i, "
+    "0.5, 10**4) for i in range(12)], delta=1e-10, grid=14)",
     "analyze": 'shiftdp.analyze("sgd", delta=1e-5, n=1000, batch=100, steps=200, eta=0.5, '
     'noise="0.01", sensitivity=2, smoothness=1, strong_convexity=0.5)',
 }
