@@ -947,7 +947,101 @@ fn epsilon_mills(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Option<Enclosu
         }
         x = x * (1.0 - 2f64.powi(-40 + k)) - 2f64.powi(-40 + k);
     }
+    if lo.is_zero() {
+        lo = epsilon_lower_one_sided_mills(&mu_lo, delta, bits, wp);
+    }
+    let hi = match epsilon_upper_first_term(&mu_hi, delta, bits, wp) {
+        Some(h) if h < hi => h,
+        _ => hi,
+    };
     Enclosure::new(lo, hi)
+}
+
+/// A certified upper end of ε(δ) from the first term alone, for where Mills' upper
+/// bound `φ(x)/x` is loose (`x = ε/μ − μ/2` near or below 1): the smallest ε probed with
+/// `Φ(−x) ≤ δ_lo`, at μ's upper end.
+///
+/// # Formula
+/// `δ(ε) = Φ(−x) − e^ε Φ(−x − μ) ≤ Φ(−x)`; δ increases in μ, so the bound at μ's upper
+/// end holds for μ, and δ(ε) ≤ δ certifies ε(δ) ≤ ε.
+///
+/// # Rounding
+/// ε is rounded up from the interval product `μ_hi(x + μ_hi/2)`; `x` is recomputed from
+/// that ε as an interval, and the bound is accepted on the upper end of `Φ(−x)`.
+fn epsilon_upper_first_term(
+    mu_hi: &Enclosure,
+    delta: &Enclosure,
+    bits: u32,
+    wp: u32,
+) -> Option<Float> {
+    let d_lo = Float::with_val(64, delta.lo()).to_f64();
+    let x0 = -special::phi_inv(d_lo);
+    if !x0.is_finite() || !mu_hi.is_finite() {
+        return None;
+    }
+    for k in 0..60 {
+        let x = x0 + 2f64.powi(-40 + k) * x0.abs().max(1.0);
+        let e = mu_hi.mul(&Enclosure::from_f64(wp, x).add(&mu_hi.half()));
+        let e_hi = e.hi().clone();
+        if !e_hi.is_finite() {
+            return None;
+        }
+        let xe = Enclosure::from_float(&e_hi).div(mu_hi).sub(&mu_hi.half());
+        if xe.neg().phi().hi() <= delta.lo() {
+            return Some(Float::with_val_round(bits, &e_hi, Round::Up).0);
+        }
+    }
+    None
+}
+
+/// A certified lower end of ε(δ) where Mills' two-sided bound cannot give one (the
+/// answer has `x = ε/μ − μ/2 ≤ 0`, i.e. δ ≳ 0.16 at a huge μ): the largest ε probed
+/// with `Φ(−x) − φ(x)/(x + μ) ≥ δ_hi`, else 0.
+///
+/// # Formula
+/// `δ(ε) = Φ(−x) − e^ε Φ(−x − μ)` and, for `x + μ > 0`, Mills' upper inequality on the
+/// second term only, `e^ε Φ(−x − μ) ≤ e^ε φ(x + μ)/(x + μ) = φ(x)/(x + μ)`, give
+/// `δ(ε) ≥ Φ(−x) − φ(x)/(x + μ)`; δ increases in μ, so the bound at μ's lower end holds
+/// for μ, and δ(ε) ≥ δ certifies ε(δ) ≥ ε (δ decreases in ε).
+///
+/// # Rounding
+/// ε is rounded down from the interval product `μ_lo(x + μ_lo/2)`; `x` is recomputed
+/// from that ε as an interval, and the bound is accepted on its lower end.
+fn epsilon_lower_one_sided_mills(
+    mu_lo: &Enclosure,
+    delta: &Enclosure,
+    bits: u32,
+    wp: u32,
+) -> Float {
+    let sqrt_2pi = Enclosure::pi(wp).mul(&Enclosure::from_u64(wp, 2)).sqrt();
+    let d_hi = Float::with_val(64, delta.hi()).to_f64();
+    let m = mu_lo.mid_f64();
+    let x0 = -special::phi_inv(d_hi);
+    if !(x0.is_finite() && m.is_finite()) {
+        return Float::with_val(bits, 0);
+    }
+    for k in 0..60 {
+        let x = x0 - 2f64.powi(-40 + k) * x0.abs().max(1.0);
+        if x + m <= 1.0 {
+            break;
+        }
+        let e = mu_lo.mul(&Enclosure::from_f64(wp, x).add(&mu_lo.half()));
+        let e_lo = e.lo().clone();
+        if !e_lo.is_sign_positive() || e_lo.is_zero() {
+            break;
+        }
+        let xe = Enclosure::from_float(&e_lo).div(mu_lo).sub(&mu_lo.half());
+        let xm = xe.add(mu_lo);
+        if !xm.is_positive() {
+            break;
+        }
+        let density = xe.square().half().neg().exp().div(&sqrt_2pi);
+        let low = xe.neg().phi().sub(&density.div(&xm));
+        if low.lo() >= delta.hi() {
+            return Float::with_val_round(bits, &e_lo, Round::Down).0;
+        }
+    }
+    Float::with_val(bits, 0)
 }
 
 /// Certified ε(δ) by Newton at `bits + 40` bits and probing both ends with interval
@@ -1387,6 +1481,31 @@ mod tests {
                     "ε = {eps}: [{lo}, {hi}]"
                 );
             }
+        }
+    }
+
+    /// ε(δ) of `G(10⁶)` at δ ≥ 0.16, where `x = ε/μ − μ/2 ≤ 0`: both ends are certified
+    /// and narrow. Reference from the mathematics: `δ(ε) = Φ(−x) − e^ε Φ(−x − μ)` with the
+    /// second term below `φ(x)/(x + μ) ≤ 4e-7`, so ε = μ(x + μ/2) with `Φ(−x) = δ` up to
+    /// a shift of x by about 1/μ, i.e. of ε by about 1.
+    #[test]
+    fn epsilon_at_huge_mu_and_large_delta_has_a_lower_end() {
+        let mu = 1e6;
+        for d in [0.2, 0.5, 0.9, 0.999999] {
+            let c = Gaussian::epsilon(
+                &Enclosure::from_f64(128, mu),
+                &Enclosure::from_f64(128, d),
+                Precision::F64,
+            )
+            .unwrap();
+            let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64());
+            let x = -special::phi_inv(d);
+            let est = mu * (x + mu / 2.0);
+            assert!(
+                lo <= est + 10.0 && est - 10.0 <= hi,
+                "δ = {d}: [{lo}, {hi}] vs {est}"
+            );
+            assert!(lo > 0.0 && (hi - lo) / hi < 1e-6, "δ = {d}: [{lo}, {hi}]");
         }
     }
 }
