@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peer-accountant benchmark (issue 16): create target/bench-venv with the PyPI releases of
+# Peer-accountant benchmark: create target/bench-venv with the PyPI releases of
 # the peers, install shiftdp from ./python, run `python -m shiftdp.bench run` on
 # bench/reference.json (or bench/reference.sample.json when the full suite is absent) and
 # print the summary. Extra arguments go to `python -m shiftdp.bench run`

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare shiftdp's certified composition with dp-accounting and prv-accountant.
 
-Objects compared (mind the difference, see issue 8):
+Objects compared (mind the difference):
   * C_p(G(mu))^{(x)t}: BSA24 Def 4.7, the *symmetrized* subsampled Gaussian. shiftdp
     `--subsampled-gaussian`; prv-accountant with a custom privacy random variable whose
     CDF is the PLD of C_p(G(mu)) derived in src/composition/pld.rs (same formulas here).

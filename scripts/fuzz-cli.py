@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The longer fuzz run of the command line (issue 19; the bounded run is
+"""The longer fuzz run of the command line (the bounded run is
 cli/tests/fuzz_cli.rs): `scripts/fuzz-cli.py SEED N` runs N random argument vectors of
 the numeric commands against target/release/shiftdp (or $SHIFTDP_BIN), each flag
 plausible 80 % of the time and extreme otherwise, and lists every run that exits with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long validation run (issue 19): ≥ 10⁶ soundness comparisons of every bound of the
+# The long validation run: ≥ 10⁶ soundness comparisons of every bound of the
 # five papers against exact instances, and of the certified conversions and the PLD
 # engine against independent evaluations — sharded over the cores, one deterministic
 # seed per shard, resumable (a finished shard's JSON is kept and not re-run).

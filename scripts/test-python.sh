@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python package (python/, issue 14): builds it from this checkout with maturin (from
+# The Python package (python/): builds it from this checkout with maturin (from
 # PyPI, through pip's build isolation) into a virtual environment under target/py-venv,
 # with pytest, mpmath, dp-accounting and prv-accountant (the reference of Opacus's PRV
 # accountant, for the consistency test of the Opacus-interface accountant) beside it, and

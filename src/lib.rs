@@ -113,7 +113,7 @@
 //! on privacy loss after rounding (μ, ε, δ, Rényi values rounded up; tradeoff values
 //! rounded down).
 #![deny(clippy::float_cmp)]
-// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code: every
 // failure is an `Error` naming what is wrong. Tests may unwrap.
 #![cfg_attr(
     not(test),

@@ -1,4 +1,4 @@
-//! Property tests of the certified composition engine (issue 8).
+//! Property tests of the certified composition engine.
 use proptest::prelude::*;
 use shiftdp::composition::{Component, Composition, Target};
 use shiftdp::precision::{Enclosure, Precision};
@@ -170,8 +170,8 @@ proptest! {
         if !a.at_zero() {
             // below δ = 1e-50 the engine at h = 2⁻¹⁰ may refuse honestly: its certified
             // δ at the window top (truncation and f64 FFT error) can exceed δ there
-            // (G(0.01)^⊗2 ⊗ G(1.0023) at δ = 1.6e-54: 3.2e-54 at ε = 20.43, the same at
-            // the start of issue 15's last session); above it, it must certify
+            // (G(0.01)^⊗2 ⊗ G(1.0023) at δ = 1.6e-54: 3.2e-54 at ε = 20.43); above it, it
+            // must certify
             match c.compose_for_delta(delta, Some(10)).and_then(|r| r.epsilon(delta)) {
                 Ok(e) => prop_assert!(e.lower <= a.interval.upper && a.interval.lower <= e.upper,
                     "closed form {:?} vs engine {:?}", a.interval, e),
@@ -185,7 +185,7 @@ proptest! {
     }
 }
 
-/// The issue 19 row: `--gaussian 0.0293 --gaussian '0.01404 x31' --delta 1.096e-32` gave
+/// A fuzzer row: `--gaussian 0.0293 --gaussian '0.01404 x31' --delta 1.096e-32` gave
 /// a certified interval of width 6.7 through the engine. The answer is now the closed
 /// form G(√(0.0293² + 31·0.01404²)), equal to `Gaussian::epsilon` at that μ.
 #[test]
@@ -206,7 +206,7 @@ fn gaussian_list_at_tiny_delta_meets_the_tolerance() {
     );
 }
 
-/// The issue 19 row `--subsampled-gaussian 0.00208 0.54 x5 --delta 4.466e-02`: δ is above
+/// A fuzzer row: `--subsampled-gaussian 0.00208 0.54 x5 --delta 4.466e-02`: δ is above
 /// δ(0), so the true ε(δ) is negative. The answer says so (`at_zero`), and the engine's
 /// certified δ(0) is indeed ≤ δ; a δ below δ(0) is not `at_zero`.
 #[test]
@@ -360,7 +360,7 @@ proptest! {
     }
 }
 
-/// A regression input of the all-Gaussian proptest (found while issue 15 was built):
+/// A regression input of the all-Gaussian proptest (the one-shot engine's own regression):
 /// tiny μ at a tiny δ, where the window top must reach the ε the query asks for. The
 /// default (one-shot) engine certifies it; the squaring engine refuses it honestly
 /// (`NotCertified`: its pessimistic mass at the window top exceeds δ).

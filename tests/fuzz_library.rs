@@ -1,4 +1,4 @@
-//! Fuzzing the public library functions (issue 19): each entry point, fed values at and
+//! Fuzzing the public library functions: each entry point, fed values at and
 //! beyond every boundary — 0, negative, subnormal, huge, ±inf, NaN, malformed decimals —
 //! returns `Ok` with no NaN in the reported ends, or an `Err`; never a panic (proptest
 //! turns a panic into a failure with the minimal input). The command line and the Python

@@ -153,7 +153,7 @@ fn statement(s: &str) -> String {
 
 /// Every hypothesis failure the BSA24 entry points raise names a label of the result's
 /// proof file, with the same statement (one contains the other): the code and the proof
-/// files cannot drift apart (issue 13: "c < 1 is H2 in one place and H3 in another").
+/// files cannot drift apart (so that "c < 1" is never H2 in one place and H3 in another).
 #[test]
 fn hypothesis_labels_agree_with_proof_files() {
     use shiftdp::bounds::{Bound, bsa24};

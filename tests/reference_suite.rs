@@ -1,4 +1,4 @@
-//! The benchmark's reference suite (`bench/reference.json`, issue 16) re-verified by the
+//! The benchmark's reference suite (`bench/reference.json`) re-verified by the
 //! library: a deterministic sample of ~25 entries across the families is recomputed here
 //! exactly as the Python generator (`python -m shiftdp.bench.reference`) computes it
 //! through the bindings (python/src/lib.rs), and each pair of certified intervals must
@@ -195,7 +195,7 @@ fn reference_suite_sample_recomputes() {
             let w: f64 = s(e, "rel_width").parse().unwrap();
             // the recomputed interval is about as narrow as stated: the stated width has
             // three significant digits and the engine that wrote the suite was repeated
-            // squaring; the default one-shot engine (issue 15) may be a little wider
+            // squaring; the default one-shot engine may be a little wider
             // (1.0002× on one entry); the overlap above is the soundness check
             assert!(
                 rel(rlo, rhi) <= w * 1.01 + 1e-15,

@@ -1,4 +1,4 @@
-//! Property and cross-check tests of the Rényi-DP module (SPEC §3, §6, §7; issue 6).
+//! Property and cross-check tests of the Rényi-DP module (SPEC §3, §6, §7).
 use proptest::prelude::*;
 use rug::Float;
 use rug::float::Constant;

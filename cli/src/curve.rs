@@ -146,7 +146,7 @@ pub fn run(cmd: &CurveCommand) -> Result<(Output, Format)> {
             "beta": super::interval(Some(f64_down(r.2, 18)), Some(f64_up(r.3, 18)), super::SafeEnd::Lower),
             // the f64 evaluation, not a bound: clamped into the bracket and printed
             // rounded down like the lower end, so lower ≤ value ≤ upper holds for the
-            // printed decimals (issue 18)
+            // printed decimals
             "value": {
                 "estimate": f64_down(r.1, 18),
                 "error": null,

@@ -10,7 +10,7 @@
 //! * otherwise a human-readable report;
 //! * any error is one line on stderr, `error: …`, and exit status 2; never a panic,
 //!   never NaN printed as a result.
-// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code: every
 // failure is an `Error` naming what is wrong. Tests may unwrap.
 #![cfg_attr(
     not(test),

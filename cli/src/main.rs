@@ -1,5 +1,5 @@
 //! The `shiftdp` command: see `shiftdp --help` and README.md.
-// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code: every
 // failure is an `Error` naming what is wrong. Tests may unwrap.
 #![cfg_attr(
     not(test),

@@ -401,7 +401,7 @@ fn curve_values_lie_in_their_printed_brackets() {
             let g = |k: &str| exact(p["beta"][k].as_str().unwrap());
             let v = exact(p["value"]["estimate"].as_str().unwrap());
             assert!(g("lower") <= g("upper"), "row {i}");
-            // the printed value lies in its printed bracket, exactly (issue 18)
+            // the printed value lies in its printed bracket, exactly
             assert!(g("lower") <= v && v <= g("upper"), "row {i}");
         }
     }
@@ -721,8 +721,7 @@ fn issue_19_table_rows_exit_cleanly() {
         assert!(!out.to_lowercase().contains("nan"), "{args:?}: {out}");
         assert!(out.contains("μ ≤"), "{args:?}: {out}");
     }
-    // `schedule gd --steps 10⁸` was refused (10⁷ steps at most); issue 15 streams it and
-    // answers (its value is checked against Thm 4.2 in tests/schedules.rs)
+    // `schedule gd --steps 10⁸` is streamed and answered (its value is checked against Thm 4.2 in tests/schedules.rs)
     let (code, out, err) = run(&[
         "schedule",
         "gd",

@@ -1,4 +1,4 @@
-//! Bounded fuzzing of the command line (issue 19): argument vectors for every numeric
+//! Bounded fuzzing of the command line: argument vectors for every numeric
 //! command, each flag drawn mostly from plausible values and sometimes from the extremes
 //! (0, negative, subnormal, 1e±400, NaN/inf spellings, huge integers, empty, garbage).
 //! Property: the command exits 0 with no NaN in its output, or exits 2 with one error line

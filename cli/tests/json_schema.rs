@@ -1,5 +1,5 @@
 //! Every `--json` command's output validates against `schema/shiftdp-output.schema.json`
-//! (schema v1, issue 18 item 1): `schema_version` is 1 everywhere, every Interval has
+//! (schema v1): `schema_version` is 1 everywhere, every Interval has
 //! lower ≤ upper, and no JSON float appears (reals are decimal strings).
 use serde_json::Value;
 use std::process::Command;

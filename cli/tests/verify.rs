@@ -1,5 +1,5 @@
 //! `shiftdp verify` end to end: the reduced run over proofs/ and ERRATA.md passes, claims
-//! are judged correctly (issue 7 acceptance), and a broken obligation or evidence that no
+//! are judged correctly, and a broken obligation or evidence that no
 //! longer reproduces fails the command.
 use std::path::Path;
 use std::process::Command;

@@ -22,7 +22,7 @@
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
 //! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
 //! in the same direction. No midpoint is ever returned for a bound.
-// No `unwrap`/`expect`/`panic!` reachable from input in non-test code (issue 19): every
+// No `unwrap`/`expect`/`panic!` reachable from input in non-test code: every
 // failure is an `Error` naming what is wrong. Tests may unwrap.
 #![cfg_attr(
     not(test),

@@ -1,4 +1,4 @@
-"""The peer-accountant benchmark (issue 16): classification, the runner on the sample
+"""The peer-accountant benchmark: classification, the runner on the sample
 fixture with dp_accounting, and the report files."""
 
 import json

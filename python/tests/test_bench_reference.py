@@ -1,4 +1,4 @@
-"""bench/reference.json (issue 16): the committed reference suite is well formed."""
+"""bench/reference.json: the committed reference suite is well formed."""
 
 import json
 import pathlib

@@ -92,7 +92,7 @@ def test_gaussian_lists_use_the_exact_closed_form():
 
 
 def test_delta_above_delta_of_zero_is_flagged_not_bracketed():
-    """δ ≥ δ(0): (0, δ)-DP holds and ε(δ) is ≤ 0; the result says so (issue 19)."""
+    """δ ≥ δ(0): (0, δ)-DP holds and ε(δ) is ≤ 0; the result says so."""
     c = shiftdp.compose([SubsampledGaussian(0.00208, 0.54, count=5)], delta=4.466e-2)
     assert c.at_zero and c.upper == 0.0
     assert "ε(δ) ≤ 0" in repr(c)

@@ -1,4 +1,4 @@
-"""Fuzzing the public Python API (issue 19): every function, called with values at and
+"""Fuzzing the public Python API: every function, called with values at and
 beyond every boundary (0, negative, subnormal, ±1e400-style overflow, NaN, ±inf, huge
 integers, empty and malformed strings, wrong types), either returns a result without
 NaN or raises a ``ShiftdpError`` (a ``ValueError``) or ``TypeError`` — never another

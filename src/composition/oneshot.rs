@@ -5,7 +5,7 @@
 //! Repeated squaring ([`Dist::power`]) needs `2⌈log₂ k⌉` zero-padded convolutions of
 //! length `2n` for `k` steps; this needs two transforms of length `M = n` (the window
 //! itself, a power of two) per order, whatever `k`. It is what makes 10⁶-step runs
-//! affordable (issue 15). The proof is `proofs/composition-one-shot.md`; the symbols
+//! affordable. The proof is `proofs/composition-one-shot.md`; the symbols
 //! below are the ones used there.
 //!
 //! # Formula

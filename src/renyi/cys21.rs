@@ -470,7 +470,7 @@ mod tests {
         let p5 = Cys21Params::new(1.0, 1.0, 1.0, 1.0, 2.5, 10).unwrap();
         assert!(h(p5.cor2(2.0, 1, 64)).starts_with("H1"));
         // α ≤ 1 is outside the domain of a Rényi order: a Parameter error, as in every
-        // Rényi module (issue 13: one error kind per invalid input), not a hypothesis
+        // Rényi module (one error kind per invalid input), not a hypothesis
         assert!(
             matches!(p.thm1(1.0, 1, 64), Err(Error::Parameter { ref name, .. }) if name == "alpha")
         );

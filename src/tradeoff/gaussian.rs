@@ -1196,7 +1196,7 @@ impl Tradeoff for Gaussian {
 mod tests {
     use super::*;
 
-    /// Regression (issue 19 audit): the Ziv loops compared relative widths with
+    /// Regression: the Ziv loops compared relative widths with
     /// `2f64.powi(−bits)`, which is 0 beyond ~1074 bits, so δ(ε) at 4096 bits never met
     /// its target, doubled the working precision six times (44 s) and gave up. At every
     /// precision the enclosure must now be certified, as tight as asked, and inside the

@@ -1,4 +1,4 @@
-//! `shiftdp verify`: every result of proofs/ as a checked obligation (issue 7).
+//! `shiftdp verify`: every result of proofs/ as a checked obligation.
 //!
 //! * [`outcome`] — what a check returns ([`Outcome`], [`Status`]), the interface of
 //!   named checks ([`Builtin`]) and the report model ([`Run`]);
@@ -6,9 +6,9 @@
 //! * [`run`] — executors of the generic obligation kinds and the parallel runner;
 //! * [`builtins`] — the registry of named checks;
 //! * [`bsa24`] — named checks of BSA24 results that are not instance dominations;
-//! * [`remarks_bsa24`] — BSA24's statements made in passing (issue 17, ERRATA FB…);
-//! * [`remarks_renyi`] — statements made in passing by CYS21 and YS22 (issue 17);
-//! * [`remarks_at22`] — statements made in passing by AT22 (issue 17);
+//! * [`remarks_bsa24`] — BSA24's statements made in passing (ERRATA FB…);
+//! * [`remarks_renyi`] — statements made in passing by CYS21 and YS22;
+//! * [`remarks_at22`] — statements made in passing by AT22;
 //! * [`expr`] — claim expressions evaluated at MPFR precision;
 //! * [`claim`] — checking a researcher's own bound;
 //! * [`errata`] — ERRATA.md entries and their evidence;

@@ -1,9 +1,9 @@
-//! Statements made in passing by AT22 (issue 17): the burn-in threshold T̄, numbers
+//! Statements made in passing by AT22: the burn-in threshold T̄, numbers
 //! quoted in the proof of Thm 4.1 (App. A.4), remarks of §5 and App. B on how the
 //! numerical bounds behave and are computed, footnotes 5, 12 and 15, and the differences
 //! between the full and the NeurIPS versions — each implemented **as printed** and checked
 //! against the toolkit's certified computation. ERRATA.md, section "Statements made in
-//! passing (issue 17)", keys `FA*`, records the verdicts.
+//! passing", keys `FA*`, records the verdicts.
 //!
 //! Every check is a function parametrized by the statement's value or reading, so that
 //! the unit tests show that a perturbed statement is rejected by the same code. A

@@ -1,7 +1,7 @@
-//! Statements BSA24 makes *in passing* (issue 17): remarks, thresholds, numbers quoted in
+//! Statements BSA24 makes *in passing*: remarks, thresholds, numbers quoted in
 //! the text and approximations used in place of bounds, each implemented as printed and
 //! checked against the toolkit's own certified computation over the setting it speaks
-//! about. ERRATA.md, section "Statements made in passing (issue 17)", entries `FB1`…,
+//! about. ERRATA.md, section "Statements made in passing", entries `FB1`…,
 //! records every outcome.
 //!
 //! Source: `bok-su-altschuler-2024-shifted-interpolation-fdp.txt` (an OCR transcription;

@@ -1,8 +1,8 @@
-//! Statements made in passing by CYS21 and YS22 (issue 17): remarks around the
+//! Statements made in passing by CYS21 and YS22: remarks around the
 //! theorems, numbers quoted in the discussion of the figures, footnotes that say how a
 //! quantity was computed, thresholds and approximations — each implemented **as printed**
 //! and checked against the toolkit's certified computation over the setting it speaks
-//! about. ERRATA.md, section "Statements made in passing (issue 17)", keys `FC*` and
+//! about. ERRATA.md, section "Statements made in passing", keys `FC*` and
 //! `FY*`, records the verdicts.
 //!
 //! Every check is a function parametrized by the statement's value or formula (a

@@ -1,4 +1,4 @@
-"""The reference suite of the accountant benchmark (issue 16): certified intervals for
+"""The reference suite of the accountant benchmark: certified intervals for
 the standard accounting problems, written to ``bench/reference.json``.
 
     python -m shiftdp.bench.reference --out bench/reference.json [--quick] [--jobs 2]
