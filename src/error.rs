@@ -99,3 +99,12 @@ impl Error {
 
 /// Result alias.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Builds a hypothesis error.
+pub(crate) fn hyp(result: &str, hypothesis: &str, detail: impl Into<String>) -> Error {
+    Error::Hypothesis {
+        result: result.to_string(),
+        hypothesis: hypothesis.to_string(),
+        detail: detail.into(),
+    }
+}

@@ -1,6 +1,6 @@
 //! Every AT22 builtin of `shiftdp verify` runs and passes at a small sample count
 //! (each compares two independent computations, so a wrong bound makes it fail).
-use shiftdp::renyi::at22_obligations::builtins;
+use shiftdp::verify::at22_obligations::builtins;
 use shiftdp::verify::{Ctx, Status};
 
 #[test]

@@ -214,7 +214,7 @@ fn builtins_pass_and_have_unique_names() {
         samples: Some(2),
         ..Default::default()
     };
-    let all = shiftdp::check::builtins::builtins();
+    let all = shiftdp::verify::check_builtins::builtins();
     assert_eq!(all.len(), 4);
     let mut names: Vec<&str> = all.iter().map(|b| b.name).collect();
     names.sort();

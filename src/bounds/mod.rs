@@ -11,11 +11,13 @@
 pub mod bsa24;
 pub mod bsa24_sgd;
 
+pub(crate) use crate::error::hyp;
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
 pub use crate::provenance::ResultId;
-use crate::renyi::RenyiCurve;
 use crate::settings::{Algorithm, Setting};
+pub use crate::tradeoff::RdpBound;
+use crate::tradeoff::RenyiCurve;
 use crate::tradeoff::{Certified, Gaussian, Path};
 
 /// The tradeoff function a bound certifies: `T(A(S), A(S′)) ≥ f` for adjacent S, S′.
@@ -43,17 +45,6 @@ pub enum BoundKind {
         /// The certified curve α ↦ ε(α).
         curve: RenyiCurve,
     },
-}
-
-/// A Rényi-DP result for one run, before it is tagged with its id: the curve, the
-/// hypotheses checked and the notes (parameter translations, readings).
-pub struct RdpBound {
-    /// The curve.
-    pub curve: RenyiCurve,
-    /// Hypotheses checked.
-    pub hypotheses: Vec<String>,
-    /// Notes (translations, readings).
-    pub notes: Vec<String>,
 }
 
 /// A privacy bound with its provenance. Only the library builds one (the BSA24
@@ -239,13 +230,4 @@ pub fn bounds_for(setting: &Setting) -> Vec<(ResultId, Result<Bound>)> {
         ],
     };
     list.into_iter().map(|(id, f)| (id, f(setting))).collect()
-}
-
-/// Builds a hypothesis error.
-pub(crate) fn hyp(result: &str, hypothesis: &str, detail: impl Into<String>) -> Error {
-    Error::Hypothesis {
-        result: result.to_string(),
-        hypothesis: hypothesis.to_string(),
-        detail: detail.into(),
-    }
 }

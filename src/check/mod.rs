@@ -34,7 +34,6 @@
 //! (BSA24), §4 and Prop 5.1; J. Altschuler, K. Talwar, *Privacy of noisy stochastic
 //! gradient descent* (AT22), Thm 4.1 (clamped construction).
 pub mod at22;
-pub mod builtins;
 pub mod catalogue;
 pub mod common;
 pub mod conversions;

@@ -32,6 +32,7 @@
 //! iterations without more privacy loss*, NeurIPS 2022 (Props 2.17, 3.2, 5.6,
 //! Lemma 2.12, eqs. (3.6), (B.1)–(B.3)); I. Mironov, K. Talwar, L. Zhang, *Rényi
 //! differential privacy of the sampled Gaussian mechanism* (2019), Thm 11.
+use super::RdpBound;
 pub use super::at22_lemma_2_12::{LEMMA_2_12, alpha_star, alpha_star_conditions, lemma_2_12};
 pub use super::at22_pabi::{pabi_rho, recipe_3_6, recipe_b1_rho};
 pub use super::at22_params::{
@@ -45,7 +46,6 @@ pub use super::at22_recipes::{
 };
 use super::at22_theorems::QReading;
 use super::cys21::ToolkitTranslation;
-use crate::bounds::RdpBound;
 use crate::error::Result;
 use crate::precision::Enclosure;
 use crate::renyi::RenyiCurve;
@@ -55,7 +55,7 @@ use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
 use crate::settings::{Algorithm, Setting};
 
 /// AT22 Lemma 2.12.
-use crate::bounds::hyp;
+use crate::error::hyp;
 
 /// The same run in CYS21/YS22's σ′ convention is not used by AT22; this returns the
 /// toolkit translation of an AT22 run given its Lipschitz constant (L = 2L_AT).

@@ -4,8 +4,8 @@
 //! # References
 //! J. Altschuler, K. Talwar, NeurIPS 2022, Lemma 2.12; I. Mironov, K. Talwar, L. Zhang,
 //! arXiv:1908.10530 (2019), Thm 11.
-use crate::bounds::hyp;
 use crate::error::Result;
+use crate::error::hyp;
 use crate::precision::Enclosure;
 
 /// Result id of Lemma 2.12.

@@ -5,7 +5,7 @@
 //! [`PabiGap`], [`At22Run`]), each field with its AT22 symbol and the direction in which
 //! a caller rounds it. Shared by [`super::at22_pabi`], [`super::at22_recipes`],
 //! [`super::at22_theorems`] and [`super::at22`].
-use crate::bounds::hyp;
+use crate::error::hyp;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::settings::Setting;

@@ -5,8 +5,8 @@
 use super::at22_params::*;
 pub use super::at22_params::{PabiGap, RecipeBInputs};
 use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
-use crate::bounds::hyp;
 use crate::error::Result;
+use crate::error::hyp;
 use crate::precision::Enclosure;
 use crate::precision::rounding::mul_down_f64;
 use crate::settings::Setting;

@@ -42,7 +42,7 @@ pub const THM_5_8: &str = crate::provenance::ResultId::At22Thm5_8.as_str();
 /// AT22 Thm 4.1.
 pub const THM_4_1: &str = crate::provenance::ResultId::At22Thm4_1.as_str();
 
-use crate::bounds::hyp;
+use crate::error::hyp;
 use crate::renyi::curve::check_order;
 
 /// Inputs outside their domain (non-finite or ≤ 0) are [`Error::Parameter`], as in

@@ -64,7 +64,7 @@ const R_COR1: &str = "CYS21 Cor 1";
 const R_THM3: &str = "CYS21 Thm 3 (eq. 17)";
 const R_COR2: &str = "CYS21 Cor 2 (eq. 18)";
 
-use crate::bounds::hyp;
+use crate::error::hyp;
 use crate::renyi::curve::check_order;
 
 impl Cys21Params {

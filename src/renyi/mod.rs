@@ -28,18 +28,17 @@
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019).
 pub mod at22;
 pub mod at22_lemma_2_12;
-pub mod at22_obligations;
 pub mod at22_pabi;
 pub mod at22_params;
 pub mod at22_recipes;
 pub mod at22_theorems;
 pub mod conversion;
-pub mod curve;
+pub use crate::tradeoff::renyi_curve as curve;
 pub mod cys21;
 pub mod sampled_gaussian;
 pub mod table1;
 pub mod ys22;
 
 pub use conversion::{BestConversion, Conversion, DpFromRdp, best_conversion, convert};
-pub use curve::RenyiCurve;
+pub use curve::{RdpBound, RenyiCurve};
 pub use table1::table1_rdp_epsilon;

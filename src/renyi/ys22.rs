@@ -47,7 +47,7 @@ const R43: &str = "YS22 Thm 4.3";
 const R53: &str = "YS22 Cor 5.3";
 const RBASE: &str = crate::provenance::ResultId::Ys22Baseline.as_str();
 
-use crate::bounds::hyp;
+use crate::error::hyp;
 
 /// Result of the Thm 4.3 recursion.
 #[derive(Debug, Clone)]

@@ -15,10 +15,12 @@ pub mod approx_dp;
 pub mod function;
 pub mod gaussian;
 pub mod piecewise;
+pub mod renyi_curve;
 pub mod subsample;
 
 pub use approx_dp::ApproxDp;
 pub use function::{Identity, LAW_TOL, Tradeoff, check_tradeoff_laws};
 pub use gaussian::{Certified, Gaussian, Path};
 pub use piecewise::PiecewiseLinear;
+pub use renyi_curve::{RdpBound, RenyiCurve};
 pub use subsample::SubsampledGaussian;

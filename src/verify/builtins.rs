@@ -10,8 +10,8 @@ pub fn registry() -> Vec<Builtin> {
     let mut v: Vec<Builtin> = vec![];
     v.extend(super::bsa24::builtins());
     v.extend(super::remarks_bsa24::builtins());
-    v.extend(crate::check::builtins::builtins());
-    v.extend(crate::renyi::at22_obligations::builtins());
+    v.extend(super::check_builtins::builtins());
+    v.extend(super::at22_obligations::builtins());
     v.extend(super::remarks_renyi::builtins());
     v.extend(super::remarks_at22::builtins());
     v.sort_by_key(|b| b.name);

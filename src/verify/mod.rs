@@ -13,8 +13,10 @@
 //! * [`claim`] — checking a researcher's own bound;
 //! * [`errata`] — ERRATA.md entries and their evidence;
 //! * [`report`] — the HTML and Markdown report.
+pub mod at22_obligations;
 pub mod bsa24;
 pub mod builtins;
+pub mod check_builtins;
 pub mod claim;
 pub mod errata;
 pub mod expr;

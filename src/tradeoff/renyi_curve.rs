@@ -11,9 +11,8 @@
 //! * **computed** by a closure returning a certified enclosure at any order in a range.
 //!
 //! # Rounding
-//! [`RenyiCurve::eval`] returns an enclosure whose upper end is the bound; all uses in
-//! [`conversion`](super::conversion) take that upper end (the conversions increase
-//! with ε_α).
+//! [`RenyiCurve::eval`] returns an enclosure whose upper end is the bound; the
+//! conversions to (ε, δ)-DP take that upper end (they increase with ε_α).
 //!
 //! # References
 //! * I. Mironov, *Rényi differential privacy*, CSF 2017.
@@ -38,7 +37,7 @@ enum Kind {
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::RenyiCurve;
+/// use shiftdp::tradeoff::RenyiCurve;
 /// // G(1) has ε(α) = α/2 at every order
 /// let c = RenyiCurve::linear(0.5).unwrap();
 /// let e = c.eval(4.0, 128).unwrap();
@@ -270,7 +269,7 @@ impl RenyiCurve {
 ///
 /// # Example
 /// ```
-/// use shiftdp::renyi::curve::tabulate;
+/// use shiftdp::tradeoff::renyi_curve::tabulate;
 /// use shiftdp::precision::Enclosure;
 /// // G(1): ε(α) = α/2; between grid orders the next larger order's value is used
 /// let c = tabulate(&[2.0, 4.0], &|a| Ok(Enclosure::from_f64(64, a / 2.0))).unwrap();
@@ -297,6 +296,17 @@ pub fn tabulate(orders: &[f64], f: &dyn Fn(f64) -> Result<Enclosure>) -> Result<
         }));
     }
     RenyiCurve::tabulated(&pts)
+}
+
+/// A Rényi-DP result for one run, before it is tagged with its id: the curve, the
+/// hypotheses checked and the notes (parameter translations, readings).
+pub struct RdpBound {
+    /// The curve.
+    pub curve: RenyiCurve,
+    /// Hypotheses checked.
+    pub hypotheses: Vec<String>,
+    /// Notes (translations, readings).
+    pub notes: Vec<String>,
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //!
 //! # Example
 //! ```
-//! use shiftdp::renyi::at22_obligations::builtins;
+//! use shiftdp::verify::at22_obligations::builtins;
 //! use shiftdp::verify::{Ctx, Status};
 //! let b = builtins();
 //! assert!(b.iter().all(|x| x.name.starts_with("at22/")));
@@ -17,19 +17,19 @@
 //! ```
 //!
 //! # References
-//! AT22 (see [`super::at22`] and [`super::at22_theorems`]).
-use super::at22::{
-    PabiGap, RecipeBInputs, alpha_star, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2,
-};
-use super::at22_theorems::*;
-use super::sampled_gaussian::{SampledGaussian, SgmOrder};
+//! AT22 (see [`crate::renyi::at22`] and [`crate::renyi::at22_theorems`]).
+use super::{Builtin, Ctx, Outcome};
 use crate::check::SplitMix64;
 use crate::exact::{ClampedInstance, Instance, Order, PairKind};
 use crate::precision::Enclosure;
+use crate::renyi::at22::{
+    PabiGap, RecipeBInputs, alpha_star, pabi_rho, recipe_3_6, recipe_b_with, recipe_b2,
+};
+use crate::renyi::at22_theorems::*;
+use crate::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
 use crate::schedules::ScheduleProblem;
 use crate::schedules::builders::{CyclicOrder, noisy_cgd};
 use crate::schedules::kkt::solve_kkt;
-use crate::verify::{Builtin, Ctx, Outcome};
 
 /// Every AT22 builtin.
 pub fn builtins() -> Vec<Builtin> {
@@ -128,7 +128,7 @@ fn recipe_5_3_vs_schedule(ctx: &Ctx) -> Outcome {
             d,
             c: Some(c),
         };
-        let b3 = super::at22::b_term(alpha, &zero, &gap, k as u64, 128).mid_f64();
+        let b3 = crate::renyi::at22::b_term(alpha, &zero, &gap, k as u64, 128).mid_f64();
         let Some(opt) = pabi_from_gap(alpha, c, &vec![eta * s1; k], d) else {
             return Outcome::error("schedule solver failed");
         };
@@ -234,11 +234,11 @@ fn lemma_2_12_both_orders(ctx: &Ctx) -> Outcome {
             continue;
         };
         let alpha = 1.0 + (star - 1.0) * (0.05 + 0.95 * rng.unit());
-        if !super::at22::alpha_star_conditions(alpha, q, sigma) {
+        if !crate::renyi::at22::alpha_star_conditions(alpha, q, sigma) {
             continue;
         }
         // the library's Lemma 2.12 bound (it checks the hypotheses itself)
-        let bound = match super::at22::lemma_2_12(alpha, q, sigma, 128) {
+        let bound = match crate::renyi::at22::lemma_2_12(alpha, q, sigma, 128) {
             Ok(b) => b.lower_f64(),
             Err(e) => {
                 return Outcome::error(format!(

@@ -17,7 +17,7 @@
 //!
 //! # Example
 //! ```
-//! use shiftdp::check::builtins::builtins;
+//! use shiftdp::verify::check_builtins::builtins;
 //! use shiftdp::verify::{Ctx, Status};
 //! let ctx = Ctx { samples: Some(2), ..Ctx::default() };
 //! for b in builtins() {
@@ -27,10 +27,10 @@
 //!
 //! # References
 //! CYS21 Thm 3 (eq. 17); YS22 Thm 3.3, Thm 4.2, Thm 4.3 (eq. 6), Cor 5.3 (eqs. 12–13).
-use super::common::SplitMix64;
+use super::{Builtin, Ctx, Outcome};
+use crate::check::SplitMix64;
 use crate::renyi::cys21::{Cys21Params, squared_loss_exact};
 use crate::renyi::ys22::{Cor53Params, Ys22Params};
-use crate::verify::{Builtin, Ctx, Outcome};
 use rug::Float;
 use rug::ops::Pow;
 
@@ -211,7 +211,7 @@ fn thm3_below_exact(ctx: &Ctx) -> Outcome {
             ratios.push(ex.lower_f64() / lb.upper_f64());
         }
     }
-    let Some(t) = crate::verify::outcome::ratio_summary(&ratios) else {
+    let Some(t) = super::outcome::ratio_summary(&ratios) else {
         return Outcome::error(
             "no point where both the lower bound and the exact value are finite",
         );
