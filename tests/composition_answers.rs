@@ -63,6 +63,35 @@ fn one_poisson_step_with_large_epsilon_is_bracketed() {
     }
 }
 
+/// One Poisson step at a sampling rate near 1 and a large μ: the add direction's losses
+/// pile up just below `ln(1/(1 − p))`, which the single steps' window must hold (else
+/// that mass goes to +∞ and nothing is answered). Answered within the tolerance and
+/// bracketing the closed-form profile.
+#[test]
+fn one_poisson_step_near_full_sampling_is_bracketed() {
+    for (p, mu, delta) in [
+        (0.999, 2.998918649216121, 0.00141),
+        (0.95, 3.0, 1e-3),
+        (0.99, 10.0, 1e-10),
+        (0.9566806773726722, 1.711332308987156, 4.6e-12),
+    ] {
+        let c = Composition::new()
+            .with(Component::poisson(p, mu).unwrap(), 1)
+            .unwrap();
+        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
+        let iv = a.interval;
+        assert!(
+            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
+            "p={p} μ={mu}: upper {iv:?} too small"
+        );
+        assert!(
+            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
+            "p={p} μ={mu}: lower {iv:?} too large"
+        );
+        assert!(a.width <= 5e-4, "p={p} μ={mu}: {iv:?}");
+    }
+}
+
 /// Ten Poisson steps, ε(1e-6) ≈ 34.7: answered within the tolerance, below the
 /// no-amplification bound and overlapping the repeated-squaring engine's interval
 /// (an independent implementation of the composition).

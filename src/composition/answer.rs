@@ -346,7 +346,9 @@ impl Composition {
             |a: &Answer| matches!(target, Target::Epsilon(_)) && a.interval.upper < DELTA_FLOOR;
         if last.width > tolerance && !below_floor(&last) {
             let ratio = (last.width / (0.9 * tolerance)).max(1.0);
-            let mut e = (last.grid_exp() + (ratio.log(4.0)).ceil() as i32).min(cap);
+            // (a subnormal tolerance makes the ratio +∞: the step is capped, not summed)
+            let step = ratio.log(4.0).ceil().min(f64::from(cap)) as i32;
+            let mut e = last.grid_exp().saturating_add(step).min(cap);
             for _ in 0..2 {
                 if e <= last.grid_exp() {
                     break;

@@ -64,7 +64,9 @@ pub struct Dist {
     pub opt: Side,
 }
 
-fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64) {
+/// Tilted, scaled masses and the log scale; the third value is the pessimistic mass
+/// whose tilt underflows even at the top point (moved to `+∞`, never dropped).
+fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64, f64) {
     let mut ls = f64::NEG_INFINITY;
     for (i, &v) in m.iter().enumerate() {
         if v > 0.0 {
@@ -72,7 +74,7 @@ fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64) {
         }
     }
     if ls == f64::NEG_INFINITY {
-        return (vec![0.0; m.len()], 0.0);
+        return (vec![0.0; m.len()], 0.0, 0.0);
     }
     let mut c = vec![0.0; m.len()];
     let mut carry = 0.0; // pessimistic mass whose tilt underflows: moved up
@@ -93,13 +95,13 @@ fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64) {
             c[i] = v * x.exp() * (1.0 - 4.0 * U - 2.0 * U * x.abs());
         }
     }
-    (c, ls)
+    (c, ls, carry)
 }
 
 impl Dist {
     /// Tilts a single-step discretization.
     pub fn from_single(s: &SingleStep, g: Grid, lambda: f64) -> Dist {
-        let ((cp, lp), (co, lo)) = rayon::join(
+        let ((cp, lp, spill), (co, lo, _)) = rayon::join(
             || tilt(&s.pess, &g, lambda, true),
             || tilt(&s.opt, &g, lambda, false),
         );
@@ -110,7 +112,7 @@ impl Dist {
                 c: cp,
                 ln_scale: lp,
                 err: 0.0,
-                inf: s.pess_inf,
+                inf: (s.pess_inf + spill) * (1.0 + U),
             },
             opt: Side {
                 c: co,

@@ -178,6 +178,22 @@ impl Component {
             Component::Curve(f) => f.name(),
         }
     }
+    /// The largest finite privacy loss of one step, for the components whose losses are
+    /// bounded above: `ln(1/(1 − p))` for [`Component::PoissonAdd`] (its loss
+    /// `−ln(1 − p + p e^{μx − μ²/2})` increases to that value as `x → −∞`), the steepest
+    /// segment's `ln(Δβ/Δα)` for a curve; `None` for the unbounded Gaussian losses.
+    pub fn loss_sup(&self) -> Option<f64> {
+        match self {
+            Component::PoissonAdd { p, mu } if *p < 1.0 && *mu > 0.0 => Some(-(-p).ln_1p()),
+            Component::Curve(f) => f
+                .vertices()
+                .windows(2)
+                .filter(|w| w[1].0 > w[0].0 && w[0].1 > w[1].1)
+                .map(|w| ((w[0].1 - w[1].1) / (w[1].0 - w[0].0)).ln())
+                .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l)))),
+            _ => None,
+        }
+    }
     /// The single-step discretization of this component on a grid (pessimistic and
     /// optimistic, untilted).
     pub fn single_step(&self, g: &Grid) -> pld::SingleStep {
@@ -531,7 +547,7 @@ impl Composition {
                 // support (the result's window may start far above it)
                 let gs = Grid {
                     h: g.h,
-                    lo: single_lo.max(-(g.n as i64) / 2),
+                    lo: single_lo,
                     n: g.n,
                 };
                 let singles: Vec<(Dist, u64)> = self
@@ -774,15 +790,41 @@ impl Composition {
         // the one-shot engine's cyclic window is a power of two: the extra points go
         // below the window as far as the squaring engine's bottom would reach (more ε
         // answered tightly), the rest above it (which only shrinks the aliasing bound)
-        let (lo, n) = match self.engine {
+        //
+        // The one-shot engine's single steps share the window's length and start at the
+        // bottom `a_floor` would give them; a component whose losses are bounded above
+        // (the add direction of a Poisson subsampled Gaussian: most of its mass sits just
+        // below ln(1/(1−p))) must have its whole support on that window, or its
+        // pessimistic mass above the single steps' top goes to +∞: the window is
+        // lengthened to hold `[a_floor, min(sup, b)]`.
+        let single_lo = (a_floor / h).floor() as i64;
+        let (lo, n, single_lo) = match self.engine {
             Engine::OneShot => {
-                let m = n.next_power_of_two();
+                let need_top = self
+                    .parts
+                    .iter()
+                    .filter_map(|(c, _)| c.loss_sup())
+                    .fold(f64::NEG_INFINITY, f64::max)
+                    .min(b_est);
+                let n_single = if need_top.is_finite() {
+                    let span = (need_top / h).ceil() - single_lo as f64 + 2.0;
+                    if span.is_finite() && span <= max_points as f64 {
+                        span as usize
+                    } else {
+                        n
+                    }
+                } else {
+                    n
+                };
+                let m = n.max(n_single).next_power_of_two();
                 let room = ((lo as f64 - a_floor / h).max(0.0) as usize).min(m - n);
-                (lo - room as i64, m)
+                // the single steps' window starts at a_floor's point, but no lower than
+                // half a window below 0
+                (lo - room as i64, m, single_lo.max(-(m as i64) / 2))
             }
-            Engine::RepeatedSquaring => (lo, n),
+            Engine::RepeatedSquaring => (lo, n, single_lo),
         };
-        Ok((Grid { h, lo, n }, lambda, (a_floor / h).floor() as i64))
+        Ok((Grid { h, lo, n }, lambda, single_lo))
     }
 }
 

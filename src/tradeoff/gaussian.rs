@@ -886,7 +886,9 @@ fn epsilon_mpfr(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Result<Enclosur
 /// The upper end ε_hi is accepted once the upper bound on `ln δ(ε_hi)` at μ's upper end
 /// is ≤ `ln δ_lo` (rounded down), the lower end once the lower bound on
 /// `ln δ(ε_lo)` at μ's lower end is ≥ `ln δ_hi` (rounded up); both bounds are interval
-/// evaluations. The lower end is 0 when no such ε_lo is found (ε ≥ 0 always holds).
+/// evaluations. The lower end is the larger of that ε_lo and
+/// [`epsilon_lower_one_sided_mills`]'s (0 when neither finds one: ε ≥ 0 always holds);
+/// the upper end the smaller of ε_hi and [`epsilon_upper_first_term`]'s.
 fn epsilon_mills(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Option<Enclosure> {
     let wp = bits + 40;
     let ln_d_lo = rounding::ln_down(wp, delta.lo());
@@ -947,8 +949,11 @@ fn epsilon_mills(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Option<Enclosu
         }
         x = x * (1.0 - 2f64.powi(-40 + k)) - 2f64.powi(-40 + k);
     }
-    if lo.is_zero() {
-        lo = epsilon_lower_one_sided_mills(&mu_lo, delta, bits, wp);
+    // the one-sided bound is tighter wherever the second term is small next to the first
+    // (x + μ large), which Mills' two-sided bracket is not (its gap is ln(1 + 1/x²))
+    let one_sided = epsilon_lower_one_sided_mills(&mu_lo, delta, bits, wp);
+    if one_sided > lo {
+        lo = one_sided;
     }
     let hi = match epsilon_upper_first_term(&mu_hi, delta, bits, wp) {
         Some(h) if h < hi => h,
@@ -957,17 +962,42 @@ fn epsilon_mills(mu: &Enclosure, delta: &Enclosure, bits: u32) -> Option<Enclosu
     Enclosure::new(lo, hi)
 }
 
-/// A certified upper end of ε(δ) from the first term alone, for where Mills' upper
-/// bound `φ(x)/x` is loose (`x = ε/μ − μ/2` near or below 1): the smallest ε probed with
-/// `Φ(−x) ≤ δ_lo`, at μ's upper end.
+/// The start of the one-sided probes: `x₀ = −Φ⁻¹(δ)` solves `Φ(−x) = δ`, and one Newton
+/// step on `Φ(−x) − φ(x)/(x + μ) = δ` (derivative ≈ −φ(x)) moves it to
+/// `x₀ − 1/(x₀ + μ)` where μ dominates x (the second term a small fraction of the first).
+fn one_sided_start(d: f64, mu: f64) -> Option<f64> {
+    let x0 = -special::phi_inv(d);
+    if !(x0.is_finite() && mu.is_finite()) {
+        return None;
+    }
+    Some(if mu > 4.0 * x0.abs() + 4.0 {
+        x0 - 1.0 / (x0 + mu)
+    } else {
+        x0
+    })
+}
+
+/// `φ(x)` as an interval, `x` an enclosure.
+fn density(xe: &Enclosure, wp: u32) -> Enclosure {
+    let sqrt_2pi = Enclosure::pi(wp).mul(&Enclosure::from_u64(wp, 2)).sqrt();
+    xe.square().half().neg().exp().div(&sqrt_2pi)
+}
+
+/// A certified upper end of ε(δ) from Mills' lower inequality on the second term, for
+/// where Mills' upper bound `φ(x)/x` on the first is loose (`x = ε/μ − μ/2` near or
+/// below one) or the two-sided bracket's gap `ln(1 + 1/x²)` is wider than the stated
+/// accuracy: the smallest ε probed with `Φ(−x) − φ(x)(x + μ)/(1 + (x + μ)²) ≤ δ_lo`, at
+/// μ's upper end.
 ///
 /// # Formula
-/// `δ(ε) = Φ(−x) − e^ε Φ(−x − μ) ≤ Φ(−x)`; δ increases in μ, so the bound at μ's upper
-/// end holds for μ, and δ(ε) ≤ δ certifies ε(δ) ≤ ε.
+/// `δ(ε) = Φ(−x) − e^ε Φ(−x − μ)`, `e^ε φ(x + μ) = φ(x)`, and for `x + μ > 0` Mills'
+/// `Φ(−y) ≥ φ(y)·y/(1 + y²)` give `δ(ε) ≤ Φ(−x) − φ(x)(x + μ)/(1 + (x + μ)²)` (else
+/// `δ(ε) ≤ Φ(−x)`); δ increases in μ, so the bound at μ's upper end holds for μ, and
+/// δ(ε) ≤ δ certifies ε(δ) ≤ ε.
 ///
 /// # Rounding
 /// ε is rounded up from the interval product `μ_hi(x + μ_hi/2)`; `x` is recomputed from
-/// that ε as an interval, and the bound is accepted on the upper end of `Φ(−x)`.
+/// that ε as an interval, and the bound is accepted on its upper end.
 fn epsilon_upper_first_term(
     mu_hi: &Enclosure,
     delta: &Enclosure,
@@ -975,10 +1005,8 @@ fn epsilon_upper_first_term(
     wp: u32,
 ) -> Option<Float> {
     let d_lo = Float::with_val(64, delta.lo()).to_f64();
-    let x0 = -special::phi_inv(d_lo);
-    if !x0.is_finite() || !mu_hi.is_finite() {
-        return None;
-    }
+    let x0 = one_sided_start(d_lo, mu_hi.mid_f64())?;
+    let one = Enclosure::from_u64(wp, 1);
     for k in 0..60 {
         let x = x0 + 2f64.powi(-40 + k) * x0.abs().max(1.0);
         let e = mu_hi.mul(&Enclosure::from_f64(wp, x).add(&mu_hi.half()));
@@ -987,16 +1015,25 @@ fn epsilon_upper_first_term(
             return None;
         }
         let xe = Enclosure::from_float(&e_hi).div(mu_hi).sub(&mu_hi.half());
-        if xe.neg().phi().hi() <= delta.lo() {
+        let xm = xe.add(mu_hi);
+        let first = xe.neg().phi();
+        let bound = if xm.is_positive() {
+            let second = density(&xe, wp).mul(&xm).div(&xm.square().add(&one));
+            first.sub(&second)
+        } else {
+            first
+        };
+        if bound.hi() <= delta.lo() {
             return Some(Float::with_val_round(bits, &e_hi, Round::Up).0);
         }
     }
     None
 }
 
-/// A certified lower end of ε(δ) where Mills' two-sided bound cannot give one (the
-/// answer has `x = ε/μ − μ/2 ≤ 0`, i.e. δ ≳ 0.16 at a huge μ): the largest ε probed
-/// with `Φ(−x) − φ(x)/(x + μ) ≥ δ_hi`, else 0.
+/// A certified lower end of ε(δ) from Mills' upper inequality on the second term only,
+/// where Mills' two-sided bound cannot give one (the answer has `x = ε/μ − μ/2 ≤ 0`,
+/// i.e. δ ≳ 0.16 at a huge μ) or gives a bracket wider than the stated accuracy: the
+/// largest ε probed with `Φ(−x) − φ(x)/(x + μ) ≥ δ_hi`, else 0.
 ///
 /// # Formula
 /// `δ(ε) = Φ(−x) − e^ε Φ(−x − μ)` and, for `x + μ > 0`, Mills' upper inequality on the
@@ -1013,13 +1050,11 @@ fn epsilon_lower_one_sided_mills(
     bits: u32,
     wp: u32,
 ) -> Float {
-    let sqrt_2pi = Enclosure::pi(wp).mul(&Enclosure::from_u64(wp, 2)).sqrt();
     let d_hi = Float::with_val(64, delta.hi()).to_f64();
     let m = mu_lo.mid_f64();
-    let x0 = -special::phi_inv(d_hi);
-    if !(x0.is_finite() && m.is_finite()) {
+    let Some(x0) = one_sided_start(d_hi, m) else {
         return Float::with_val(bits, 0);
-    }
+    };
     for k in 0..60 {
         let x = x0 - 2f64.powi(-40 + k) * x0.abs().max(1.0);
         if x + m <= 1.0 {
@@ -1035,8 +1070,7 @@ fn epsilon_lower_one_sided_mills(
         if !xm.is_positive() {
             break;
         }
-        let density = xe.square().half().neg().exp().div(&sqrt_2pi);
-        let low = xe.neg().phi().sub(&density.div(&xm));
+        let low = xe.neg().phi().sub(&density(&xe, wp).div(&xm));
         if low.lo() >= delta.hi() {
             return Float::with_val_round(bits, &e_lo, Round::Down).0;
         }
@@ -1506,6 +1540,30 @@ mod tests {
                 "δ = {d}: [{lo}, {hi}] vs {est}"
             );
             assert!(lo > 0.0 && (hi - lo) / hi < 1e-6, "δ = {d}: [{lo}, {hi}]");
+        }
+    }
+
+    /// At a huge μ and a small δ the second term of δ(ε) is a factor `x/(x + μ)` of the
+    /// first, so the bracket must reach the f64 path's stated relative accuracy (1e-11),
+    /// which Mills' two-sided bracket alone (gap `ln(1 + 1/x²)` in ln δ) does not.
+    #[test]
+    fn epsilon_at_huge_mu_and_small_delta_is_within_the_stated_accuracy() {
+        for (mu, d) in [(1e6, 1e-100), (3e4, 1e-30), (1e5, 1e-12)] {
+            let c = Gaussian::epsilon(
+                &Enclosure::from_f64(128, mu),
+                &Enclosure::from_f64(128, d),
+                Precision::F64,
+            )
+            .unwrap();
+            let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64());
+            // first-order estimate: δ ≈ Φ(−x), ε = μ(x + μ/2)
+            let x = -special::phi_inv(d);
+            let est = mu * (x + mu / 2.0);
+            assert!((hi - lo) / hi < 1e-11, "μ = {mu}, δ = {d}: [{lo}, {hi}]");
+            assert!(
+                (lo - est).abs() / est < 1e-6,
+                "μ = {mu}, δ = {d}: [{lo}, {hi}] vs {est}"
+            );
         }
     }
 }
