@@ -92,6 +92,55 @@ fn one_poisson_step_near_full_sampling_is_bracketed() {
     }
 }
 
+/// Small losses (pμ ≈ 2e-3) at δ ≈ 1e-12: the planner's coarse grid resolves the
+/// losses, so the tilt it derives reaches the target (with a step wider than the losses'
+/// spread its cumulants described the rounding, and the interval was [0, 0.05]).
+/// One step brackets the closed-form profile within a few tolerances; four steps are
+/// within the tolerance and overlap the repeated-squaring engine's interval.
+#[test]
+fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
+    for (p, mu, delta) in [
+        (0.027939649148293565, 0.07986291363163833, 1.36e-12),
+        (0.017107899459852038, 0.0825891209534985, 2.04e-12),
+    ] {
+        let c = Composition::new()
+            .with(Component::poisson(p, mu).unwrap(), 1)
+            .unwrap();
+        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
+        let iv = a.interval;
+        assert!(
+            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
+            "p={p} μ={mu}: upper {iv:?} too small"
+        );
+        assert!(
+            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
+            "p={p} μ={mu}: lower {iv:?} too large"
+        );
+        // within a few tolerances (FFT round-off at δ ≈ 1e-12; it was 0.05 wide)
+        assert!(a.width <= 2e-3, "p={p} μ={mu}: {iv:?}");
+    }
+    let c = Composition::new()
+        .with(
+            Component::poisson(0.05320741142853158, 0.0903649602618916).unwrap(),
+            4,
+        )
+        .unwrap();
+    let a = c.answer(Target::Delta(3.28e-13), 5e-4, None).unwrap();
+    assert!(a.width <= 5e-4, "{:?}", a.interval);
+    let sq = c
+        .clone()
+        .with_engine(Engine::RepeatedSquaring)
+        .compose(Target::Delta(3.28e-13), Some(12))
+        .unwrap()
+        .epsilon(3.28e-13)
+        .unwrap();
+    assert!(
+        a.interval.lower <= sq.upper && sq.lower <= a.interval.upper,
+        "{:?} vs repeated squaring {sq:?}",
+        a.interval
+    );
+}
+
 /// Ten Poisson steps, ε(1e-6) ≈ 34.7: answered within the tolerance, below the
 /// no-amplification bound and overlapping the repeated-squaring engine's interval
 /// (an independent implementation of the composition).

@@ -337,9 +337,11 @@ impl Composition {
             }
             Err(e) => return Err(e),
         };
-        // the width before the last refinement: one that did not halve it says the
-        // width is not the discretization's
-        let mut before = f64::INFINITY;
+        // a refinement that did not halve the width: (its grid, its width). The width is
+        // then the FFT round-off and truncation at this target, which a finer grid (more
+        // points, a longer transform) does not narrow and may widen: the narrower of the
+        // two certified answers is kept
+        let mut stalled: Option<(i32, f64)> = None;
         // δ(ε) certified below the floor: its relative width is that of the truncation
         // bound, which no grid narrows
         let below_floor =
@@ -353,8 +355,16 @@ impl Composition {
                 if e <= last.grid_exp() {
                     break;
                 }
-                before = last.width;
-                last = run(e)?;
+                // a finer grid that cannot certify leaves the coarser answer standing
+                let Ok(next) = run(e) else { break };
+                if next.width > 0.5 * last.width {
+                    stalled = Some((e, next.width));
+                    if next.width < last.width {
+                        last = next;
+                    }
+                    break;
+                }
+                last = next;
                 if last.width <= tolerance {
                     break;
                 }
@@ -367,9 +377,9 @@ impl Composition {
                 format!(
                     "where δ(ε) is certified below the engine's floor {DELTA_FLOOR:e}: the upper end is the truncation bound, which no grid narrows"
                 )
-            } else if last.width > 0.5 * before {
+            } else if let Some((e2, w2)) = stalled {
                 format!(
-                    "where a finer grid did not narrow it ({before:.3e} one grid coarser): the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
+                    "where a finer grid did not narrow it (width {w2:.3e} at h = 2^-{e2}): the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
                 )
             } else if e >= MAX_GRID_EXP {
                 format!(

@@ -605,8 +605,7 @@ impl Composition {
         // the coarse grid holds every component's single-step losses: those of G(μ)
         // (and of its subsampled versions, whose losses lie between those of G(μ) and
         // of Id) are N(μ²/2, μ²) under P, so ±(μ²/2 + 40μ) is beyond any mass the
-        // cumulants see; curves have bounded losses within the default ±64
-        let h0 = 2f64.powi(-6);
+        // cumulants see; curves have bounded losses within ±64
         let w0 = self
             .parts
             .iter()
@@ -615,10 +614,33 @@ impl Composition {
                 | Component::Subsampled { mu, .. }
                 | Component::PoissonRemove { mu, .. }
                 | Component::PoissonAdd { mu, .. } => (0.5 * mu * mu + 40.0 * mu).ceil(),
-                Component::Curve(_) => 0.0,
+                Component::Curve(_) => 64.0,
             })
-            .fold(64.0, f64::max)
+            .fold(1.0, f64::max)
             .min(1e4);
+        // its step resolves the smallest component's loss spread (about pμ for a
+        // subsampled G(μ), μ for G(μ)): a step wider than the spread rounds every loss
+        // up one cell and the cumulants (hence the tilt) describe the rounding, not the
+        // losses; between 2⁻¹⁴ and 2⁻⁶, and at most 2¹⁶ cells either side
+        let spread = self
+            .parts
+            .iter()
+            .map(|(c, _)| match c {
+                Component::Gaussian { mu } => *mu,
+                Component::Subsampled { p, mu }
+                | Component::PoissonRemove { p, mu }
+                | Component::PoissonAdd { p, mu } => p * mu,
+                Component::Curve(_) => f64::INFINITY,
+            })
+            .filter(|s| *s > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        let e0 = if spread.is_finite() {
+            (-(spread / 4.0).log2()).ceil().clamp(6.0, 14.0) as i32
+        } else {
+            6
+        };
+        let e0 = e0.min((16.0 - w0.log2().ceil()) as i32).max(6);
+        let h0 = 2f64.powi(-e0);
         let g0 = Grid {
             h: h0,
             lo: -(w0 / h0) as i64,
