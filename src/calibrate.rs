@@ -74,7 +74,7 @@ use crate::settings::{Algorithm, RawSetting, Setting};
 
 /// `shiftdp compose`'s default width goal for the ε interval: the composition
 /// accountant's first tolerance.
-pub const COMPOSE_TOLERANCE: f64 = 5e-4;
+pub const COMPOSE_TOLERANCE: f64 = crate::composition::DEFAULT_TOLERANCE;
 
 /// One certified evaluation of ε(δ) at a noise σ.
 #[derive(Debug, Clone, PartialEq)]

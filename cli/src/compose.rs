@@ -41,8 +41,9 @@ pub struct ComposeArgs {
     /// until the interval is narrower than --tolerance).
     #[arg(long)]
     pub grid: Option<i32>,
-    /// Width goal for the ε interval (default 5e-4).
-    #[arg(long, default_value = "5e-4")]
+    /// Width goal: absolute for the ε interval, relative for the δ interval
+    /// (default 5e-4, the library's `composition::DEFAULT_TOLERANCE`).
+    #[arg(long, default_value_t = shiftdp::composition::DEFAULT_TOLERANCE)]
     pub tolerance: f64,
     /// Write the composed PLD (pessimistic, untilted: `loss mass` per line, then
     /// `inf mass`) of order 1 to this file.

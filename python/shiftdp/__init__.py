@@ -33,6 +33,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from . import _core, plot
 from ._core import (
+    DEFAULT_TOLERANCE,
     DomainError,
     HypothesisError,
     MemoryLimitError,
@@ -59,6 +60,7 @@ from ._types import (
 )
 
 __all__ = [
+    "DEFAULT_TOLERANCE",
     "plot",
     "epsilon",
     "delta",
@@ -228,7 +230,7 @@ def compose(
     *,
     delta: Optional[float] = None,
     epsilon: Optional[float] = None,
-    tolerance: float = 5e-4,
+    tolerance: float = _core.DEFAULT_TOLERANCE,
     grid: Optional[int] = None,
 ) -> Composed:
     """Certified composition ``⊗ f_i^{⊗k_i}`` through privacy-loss distributions.
@@ -381,8 +383,8 @@ def analyze(
 
 
 def _calibration(t: Any) -> Calibration:
-    sigma, eps, source, below, eps_below, n = t
-    return Calibration(sigma, eps, source, below, eps_below, n)
+    sigma, eps, source, below, eps_below, n, tol = t
+    return Calibration(sigma, eps, source, below, eps_below, n, tol)
 
 
 def calibrate_dpsgd(

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from copy import deepcopy
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import _check
+from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
 
 __all__ = ["CertifiedAccountant", "MECHANISM"]
@@ -49,7 +49,7 @@ class _Methods:
 
     history: List[Tuple[float, float, int]]
 
-    def __init__(self, *, tolerance: float = 5e-4) -> None:
+    def __init__(self, *, tolerance: float = _core.DEFAULT_TOLERANCE) -> None:
         # history of (noise_multiplier, sample_rate, num_steps), as Opacus keeps it
         self.history = []
         self.tolerance = _check.real("tolerance", tolerance)

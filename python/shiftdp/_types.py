@@ -76,6 +76,31 @@ class Interval:
 
 
 @dataclass(frozen=True)
+class CompositionCheck:
+    """A bound that is a composition, certified two ways (both upper bounds on the ε of one
+    mechanism; the smaller is the entry's ``epsilon``): ``theorem_epsilon`` is the result's
+    own evaluation, ``composition_epsilon`` the composition of ``object`` refined to
+    :data:`shiftdp.DEFAULT_TOLERANCE` (what :func:`shiftdp.compose` reports for it, at
+    grid ``2^-grid_exp``), ``None`` if it could not be certified."""
+
+    object: str
+    theorem_epsilon: float
+    composition_epsilon: Optional[float]
+    grid_exp: Optional[int]
+    composition_tighter: bool
+
+    @classmethod
+    def _from_core(cls, d: Dict[str, Any]) -> "CompositionCheck":
+        return cls(
+            object=d["object"],
+            theorem_epsilon=d["theorem_epsilon"],
+            composition_epsilon=d["composition_epsilon"],
+            grid_exp=d["grid_exp"],
+            composition_tighter=d["composition_tighter"],
+        )
+
+
+@dataclass(frozen=True)
 class Entry:
     """One result of the five papers for a run (a row of ``shiftdp compare --json``).
 
@@ -101,6 +126,7 @@ class Entry:
     notes: List[str] = field(default_factory=list)
     reason_kind: Optional[str] = None
     hypothesis: Optional[str] = None
+    composition: Optional["CompositionCheck"] = None
 
     @property
     def applicable(self) -> bool:
@@ -127,6 +153,7 @@ class Entry:
             notes=list(d["notes"]),
             reason_kind=d["reason_kind"],
             hypothesis=d["hypothesis"],
+            composition=CompositionCheck._from_core(d["composition"]) if d.get("composition") else None,
         )
 
     def _repr_html_(self) -> str:
@@ -305,7 +332,9 @@ class Calibration:
     (``shiftdp calibrate``): ``sigma`` was evaluated and certifies ``epsilon`` ≤ target (a
     larger σ is at least as private); at ``sigma_below`` (within the search resolution)
     the target could not be certified (``epsilon_below`` is its certified ε, or None).
-    ``source`` names the accountant or result that certifies it."""
+    ``source`` names the accountant or result that certifies it; ``tolerance`` is the
+    composition engine's width goal at which ``sigma`` is certified, when the engine was
+    used (``compose(..., tolerance=...)`` at ``sigma`` reproduces ``epsilon``)."""
 
     sigma: float
     epsilon: float
@@ -313,6 +342,7 @@ class Calibration:
     sigma_below: float
     epsilon_below: Optional[float]
     evaluations: int
+    tolerance: Optional[float] = None
 
     def __float__(self) -> float:
         return self.sigma

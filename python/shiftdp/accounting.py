@@ -67,6 +67,7 @@ import numbers
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
+from ._core import DEFAULT_TOLERANCE
 from ._types import Composed, Gaussian, Interval, PoissonGaussian, SubsampledGaussian
 
 __all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
@@ -120,7 +121,7 @@ def _accountant_class() -> type:
         def __init__(
             self,
             neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE,
-            tolerance: float = 5e-4,
+            tolerance: float = DEFAULT_TOLERANCE,
         ) -> None:
             if neighboring_relation not in (
                 NeighboringRelation.ADD_OR_REMOVE_ONE,

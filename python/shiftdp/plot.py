@@ -101,7 +101,7 @@ def epsilon_vs_steps(
     steps: Iterable[int],
     *,
     delta: float,
-    tolerance: float = 5e-4,
+    tolerance: float = _core.DEFAULT_TOLERANCE,
 ) -> EpsilonCurve:
     """Certified ε(δ) after k repetitions of one step, for each k in ``steps``.
 

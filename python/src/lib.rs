@@ -393,7 +393,7 @@ fn composition(parts: &[(String, f64, f64, i64)]) -> Result<Composition, Error> 
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
 /// a composition of `(kind, p, mu, count)` components.
 #[pyfunction]
-#[pyo3(signature = (components, target, value, tolerance=5e-4, grid=None))]
+#[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
 fn compose<'py>(
     py: Python<'py>,
     components: Vec<(String, f64, f64, i64)>,
@@ -626,6 +626,22 @@ fn analyze<'py>(
         )?;
         d.set_item("eligible_for_best", e.eligible)?;
         d.set_item("best", Some(i) == best)?;
+        let check = match e.answer().and_then(|ans| ans.composition.as_ref()) {
+            Some(c) => {
+                let cd = PyDict::new(py);
+                cd.set_item("object", &c.object)?;
+                cd.set_item("theorem_epsilon", c.theorem.upper_f64())?;
+                cd.set_item(
+                    "composition_epsilon",
+                    c.composition.as_ref().map(|x| x.upper_f64()),
+                )?;
+                cd.set_item("grid_exp", c.grid_exp)?;
+                cd.set_item("composition_tighter", c.composition_tighter)?;
+                Some(cd)
+            }
+            None => None,
+        };
+        d.set_item("composition", check)?;
         entries.append(d)?;
     }
     let out = PyDict::new(py);
@@ -737,8 +753,9 @@ fn exact_mu(
     Ok((ends(&mu, bits, "exact instance".to_string()), pos))
 }
 
-/// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations)` of a calibration.
-type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize);
+/// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations, tolerance)` of a
+/// calibration.
+type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize, Option<f64>);
 
 fn calibration_tuple(c: shiftdp::calibrate::Calibration) -> CalibrationTuple {
     (
@@ -748,6 +765,7 @@ fn calibration_tuple(c: shiftdp::calibrate::Calibration) -> CalibrationTuple {
         c.sigma_below,
         c.epsilon_below,
         c.evaluations,
+        c.tolerance,
     )
 }
 
@@ -948,6 +966,7 @@ fn schedule(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("DEFAULT_TOLERANCE", shiftdp::composition::DEFAULT_TOLERANCE)?;
     m.add("ShiftdpError", py.get_type::<ShiftdpError>())?;
     m.add("ParameterError", py.get_type::<ParameterError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;

@@ -76,3 +76,19 @@ def test_bad_settings():
         shiftdp.analyze("cgd", **{**TABLE1, "eta": float("nan")})
     with pytest.raises(TypeError):
         shiftdp.analyze("cgd", learning_rate=1, **TABLE1)
+
+
+def test_a_composition_bound_reports_both_evaluations():
+    """BSA24 Thm 4.8 is C_0.01(G(0.2))^⊗10: its entry carries the theorem's own evaluation
+    and the refined composition, and the reported ε is the smaller; the composition is
+    what ``compose`` certifies for the same object at the default width goal."""
+    a = shiftdp.analyze("sgd", n=100, batch=1, steps=10, eta=1, noise=5, sensitivity=1, delta=1e-5)
+    e = next(x for x in a.entries if x.id == "BSA24 Thm 4.8")
+    c = e.composition
+    assert c is not None and c.composition_epsilon is not None
+    assert c.composition_tighter == (c.composition_epsilon < c.theorem_epsilon)
+    assert e.epsilon.upper == pytest.approx(min(c.composition_epsilon, c.theorem_epsilon), rel=1e-12)
+    r = shiftdp.compose([shiftdp.SubsampledGaussian(0.01, 0.2, 10)], delta=1e-5)
+    assert abs(r.interval.upper - c.composition_epsilon) <= 1e-15
+    # a bound that is not a composition has none
+    assert all(x.composition is None for x in a.entries if x.id.startswith("AT22"))

@@ -15,6 +15,10 @@ def test_dpsgd_sigma_certifies_and_below_does_not():
     mu = math.nextafter(1.0 / c.sigma, math.inf)
     r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu, 100)], delta=1e-5)
     assert r.interval.upper <= 1.0
+    # at the width goal the calibration reports, compose certifies the same ε
+    assert c.tolerance is not None and 0 < c.tolerance <= shiftdp.DEFAULT_TOLERANCE
+    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu, 100)], delta=1e-5, tolerance=c.tolerance)
+    assert r.interval.upper <= c.epsilon * (1 + 1e-12)
     # 10 % less noise cannot meet the target: its certified lower end exceeds it
     r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, 1.0 / (0.9 * c.sigma), 100)], delta=1e-5)
     assert r.interval.lower > 1.0

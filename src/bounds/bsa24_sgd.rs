@@ -31,7 +31,7 @@ pub const THM_4_10: &str = ResultId::Bsa24Thm4_10.as_str();
 
 /// Width goal of [`SgdFamily::composition_epsilon`]: that of `shiftdp compose`, so
 /// that a bound and the composition command certify the same interval.
-pub const COMPOSITION_TOLERANCE: f64 = 5e-4;
+pub const COMPOSITION_TOLERANCE: f64 = crate::composition::DEFAULT_TOLERANCE;
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]

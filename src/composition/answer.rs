@@ -75,6 +75,12 @@ pub enum Method {
     },
 }
 
+/// The default width goal of a composition query: absolute for an ε interval, relative
+/// for a δ interval. Every surface that composes (the `compose` command, calibration,
+/// the composition of a bound's family, the Python accountants) defaults to it, so that
+/// they certify the same interval for the same query.
+pub const DEFAULT_TOLERANCE: f64 = 5e-4;
+
 /// A certified answer to one query: ε(δ) for [`Target::Delta`], δ(ε) for
 /// [`Target::Epsilon`].
 #[derive(Debug, Clone)]

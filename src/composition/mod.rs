@@ -47,6 +47,7 @@ use crate::error::{Error, Result};
 use crate::precision::rounding::{next_down_f64, next_up_f64};
 use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
+pub use answer::DEFAULT_TOLERANCE;
 use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
 use rayon::prelude::*;
