@@ -45,8 +45,8 @@ pub struct VerifyArgs {
     /// Write index.html and report.md (with plots) to this directory.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Only results whose id contains this text (case-insensitive; an ERRATA entry also
-    /// by an alias, `errata e1`), or a builtin name.
+    /// Only results whose id contains this text (case-insensitive), or a builtin name;
+    /// `errata ID` selects the ERRATA entry whose id or alias is ID (`errata S6`).
     #[arg(long)]
     pub only: Option<String>,
     /// ERRATA file whose evidence is checked (default: ERRATA.md beside proofs/).
@@ -295,15 +295,16 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
                     }
                     None => parse_errata(&text)?,
                 };
-                // `--only` matches an entry by its key or any alias (`errata e1`)
+                // `--only "errata ID"` selects the entry whose key or alias is ID; any
+                // other text selects the entries whose `errata KEY` contains it
                 let entries: Vec<_> = entries
                     .into_iter()
-                    .filter(|e| {
-                        only.as_ref().is_none_or(|o| {
-                            std::iter::once(&e.key)
-                                .chain(&e.aliases)
-                                .any(|k| format!("errata {k}").to_lowercase().contains(o.as_str()))
-                        })
+                    .filter(|e| match only.as_deref() {
+                        None => true,
+                        Some(o) => match o.strip_prefix("errata ") {
+                            Some(id) => e.answers_to(id),
+                            None => format!("errata {}", e.key).to_lowercase().contains(o),
+                        },
                     })
                     .collect();
                 entries

@@ -1,11 +1,12 @@
 //! ERRATA.md checked by `verify`: every entry names evidence that must still reproduce.
 //!
 //! # Format
-//! An entry is a heading `## KEY. title` (or a bold paragraph start `**KEY. …**` /
-//! `**KEY (…)…**`), KEY being one to four capital letters followed by digits (`BSA1`,
-//! `AT3`, `E1`). A line `Aliases: E1, S1, X1` inside an entry lists the ids the finding
+//! An entry is a heading `## KEY. title`, KEY being one to four capital letters
+//! followed by digits (`BSA1`, `AT3`, `E1`); it runs to the next heading. A line `Aliases: E1, S1, X1` inside an entry lists the ids the finding
 //! had before (or in other documents): a record or a lookup by an alias resolves to the
-//! entry. Keys and aliases are unique across the file.
+//! entry. Keys and aliases are unique across the file. Lines inside fenced code blocks
+//! are text (a `# comment` does not end an entry), and an HTML anchor line
+//! (`<a id="bsa1"></a>`) belongs to no entry.
 //!
 //! The evidence records live in a TOML file of `[[evidence]]` tables (the project's is
 //! `errata/evidence.toml`; fenced `toml` blocks of the Markdown file are read too):
@@ -113,16 +114,7 @@ fn is_id(s: &str) -> bool {
 }
 
 fn key_of(line: &str) -> Option<(String, String)> {
-    let (body, heading) = if let Some(r) = line.strip_prefix("## ") {
-        (r, true)
-    } else if let Some(r) = line
-        .strip_prefix("**")
-        .or_else(|| line.strip_prefix("- **"))
-    {
-        (r, false)
-    } else {
-        return None;
-    };
+    let body = line.strip_prefix("## ")?;
     let letters: String = body
         .chars()
         .take_while(|c| c.is_ascii_uppercase())
@@ -132,14 +124,10 @@ fn key_of(line: &str) -> Option<(String, String)> {
     if letters.is_empty() || letters.len() > 4 || digits.is_empty() {
         return None;
     }
-    let after = &rest[digits.len()..];
-    if !(after.starts_with('.') || (!heading && after.starts_with(" ("))) {
+    if !rest[digits.len()..].starts_with('.') {
         return None;
     }
-    Some((
-        format!("{letters}{digits}"),
-        body.trim_end_matches("**").trim().to_string(),
-    ))
+    Some((format!("{letters}{digits}"), body.trim().to_string()))
 }
 
 /// The ids of an `Aliases:` line (`Aliases: E1, S1, X1`, optionally bulleted or
@@ -210,6 +198,8 @@ pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
             if let Some(e) = entries.last_mut() {
                 e.text.push('\u{0}');
             }
+        } else if !in_fence && line.trim_start().starts_with("<a id=") {
+            // an HTML anchor before the next heading belongs to no entry's text
         } else if let Some(e) = entries.last_mut()
             && !e.text.contains('\u{0}')
         {
