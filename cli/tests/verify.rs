@@ -160,7 +160,7 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
 #[test]
 fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
     // Thm 4.5's closed form: a valid bound everywhere on cgd-strong (`<=` passes), but
-    // equal to the worst-position optimum only for l ≥ 2 (ERRATA S6): the `=` claim's
+    // equal to the worst-position optimum only for l ≥ 2 (ERRATA BSA8): the `=` claim's
     // counterexample has b = n
     let thm45 = "sqrt(1 + c^(2*l-2)*(1-c^2)/(1-c^l)^2*(1-c^(l*(E-1)))/(1+c^(l*(E-1))))*L/(b*sigma)";
     let (code, v) = claim(&format!("mu <= {thm45}"), "cgd-strong", &["--samples", "6"]);

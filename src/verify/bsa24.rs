@@ -61,17 +61,17 @@ pub fn builtins() -> Vec<Builtin> {
         },
         Builtin {
             name: "bsa24/thm-4-5-optimum-by-batches-per-epoch",
-            about: "Thm 4.5 equals the worst-position optimum for l ≥ 2; for l = 1 it lies above it and the optimum is Thm 4.2 (ERRATA S6)",
+            about: "Thm 4.5 equals the worst-position optimum for l ≥ 2; for l = 1 it lies above it and the optimum is Thm 4.2 (ERRATA BSA8)",
             run: thm_4_5_by_l,
         },
         Builtin {
             name: "bsa24/thm-4-6-over-optimum-by-start-gap",
-            about: "Thm 4.6 over the worst-position optimum: up to 1.81 with identical starts (z_τ = min(D, gap)), at most 1.09 with the paper's z_τ = D (ERRATA BSA)",
+            about: "Thm 4.6 over the worst-position optimum: up to 1.81 with identical starts (z_τ = min(D, gap)), at most 1.09 with the paper's z_τ = D (ERRATA BSA7)",
             run: thm_4_6_by_start_gap,
         },
         Builtin {
             name: "bsa24/errata-e2-thm-4-9-negative-at-tau-0",
-            about: "ERRATA E2: Thm 4.9 as printed has a negative Gaussian parameter at τ = 0",
+            about: "ERRATA BSA2: Thm 4.9 as printed has a negative Gaussian parameter at τ = 0",
             run: errata_e2,
         },
         Builtin {

@@ -12,7 +12,7 @@
 //!
 //! # Conventions
 //! AT22 state results with the Lipschitz constant L_AT; the toolkit's gradient
-//! sensitivity is L = 2L_AT (ERRATA A6), so `Q = S_α(b/n, bσ₂/(2L_AT)) = S_α(b/n, bσ₂/L)`.
+//! sensitivity is L = 2L_AT (ERRATA SD6), so `Q = S_α(b/n, bσ₂/(2L_AT)) = S_α(b/n, bσ₂/L)`.
 //! Noise is N(0, η²σ²) per step.
 //!
 //! Identities are checked by overlap of enclosures. A strict inequality passes only when certain; a non-strict one (≤) fails only when
@@ -1298,7 +1298,7 @@ pub fn burn_in(k: f64, ctx: &Ctx) -> Outcome {
 /// {4, 8} (Thm 3.1's σ′ > 4), α ∈ {1.5, 2, 10, 100}, and (q, σ′, α) = (0.2, 4, 1000): the
 /// Gaussian value α/(2σ′²) is ≤ (n/b)²·Q with Q read as `reading` (certified lower end).
 /// As printed (one order) Q ≤ log(1/(1−q)) for every α, so the ratio grows without bound
-/// in α; over both orders (ERRATA T1) it stays ≤ (n/b)² ≤ 25.
+/// in α; over both orders (ERRATA AT1) it stays ≤ (n/b)² ≤ 25.
 pub fn footnote_12(reading: QReading, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
     let mut r = SplitMix64::new(ctx.seed);
@@ -1377,7 +1377,7 @@ pub fn footnote_12(reading: QReading, ctx: &Ctx) -> Outcome {
 /// after the threshold, but at the slower rate of T^c ≪ T for RDP"*; Example 5.9:
 /// ε ≲ αDLT^c/(nσ²).
 ///
-/// Checked with the toolkit's (5.7) (τ ≤ T − 2, ERRATA T3; Q as printed) at a fixed split
+/// Checked with the toolkit's (5.7) (τ ≤ T − 2, ERRATA AT3; Q as printed) at a fixed split
 /// (q = 0.1, b/L = 1, σ₁ = σ₂ = 2, D = 1, α = 4), η_t = t^{−c} for c ∈ {0.25, 0.5}: the
 /// growth exponent log(ε(4T₀)/ε(T₀))/log 4 at T₀ = 64 000 is within 0.04 of
 /// `claimed(c)` (printed: c), in the regime after the threshold (T − τ ≤ 0.05·T; checked).
@@ -1441,7 +1441,7 @@ pub fn rate_exponent(claimed: &dyn Fn(f64) -> f64, ctx: &Ctx) -> Outcome {
 /// Prop 5.6 gaps z_t = c·z_{t−1} − a_t from z_τ = D stay ≥ 0 and end at z_T = 0 (to the
 /// working precision); Σ a_t² equals the printed value c^{−τ}βD² and the Cauchy–Schwarz
 /// optimum D²(1−c²)/(c^{−2T̃} − 1), which is the toolkit's (B.3) PABI term ([`b_term`],
-/// Q = 0) times 2η²σ₁²/α. (ERRATA A3 checks that value against the KKT solver.)
+/// Q = 0) times 2η²σ₁²/α. (ERRATA AT14 checks that value against the KKT solver.)
 pub fn footnote_15(offset: u64, ctx: &Ctx) -> Outcome {
     let mut r = SplitMix64::new(ctx.seed);
     let n = ctx.samples_or(20);
