@@ -111,12 +111,13 @@ fn every_obligation_names_an_existing_test() {
             }
         }
     }
-    // ERRATA.md evidence records name tests too
+    // the ERRATA evidence records name tests too
     let errata =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ERRATA.md")).unwrap();
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("errata/evidence.toml"))
+            .unwrap();
     for line in errata.lines() {
         if let Some(rest) = line.trim().strip_prefix("test = \"") {
-            check_test_record(&sources, rest, "ERRATA.md");
+            check_test_record(&sources, rest, "errata/evidence.toml");
             checked += 1;
         }
     }

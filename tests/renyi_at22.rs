@@ -97,7 +97,7 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
 
 /// (5.7) with constant η is (3.6) with one step fewer in the PABI term: at every split
 /// (5.7) ≥ (3.6); with decaying η the printed shifts a_t ∝ η_t are feasible, so (5.7)'s
-/// PABI term ≥ the schedule optimum αD²/(2σ₁²Σ_{t=τ}^{T−1}η_t²) (ERRATA.md T3).
+/// PABI term ≥ the schedule optimum αD²/(2σ₁²Σ_{t=τ}^{T−1}η_t²) (ERRATA.md AT3).
 #[test]
 fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
     let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
@@ -355,7 +355,7 @@ fn thm_4_1_instance_between_lower_and_upper_bound() {
     );
 }
 
-/// ERRATA.md T1: with Q = S_α as printed (D_α(N₀ ‖ mixture)), (B.2) is exceeded by the
+/// ERRATA.md AT1: with Q = S_α as printed (D_α(N₀ ‖ mixture)), (B.2) is exceeded by the
 /// reverse order of the Thm 4.1 instance — even in AT22's own convention (L-Lipschitz
 /// losses, Q = S_α(b/n, bσ/(2L))); with Q in both orders it is not.
 #[test]
@@ -470,7 +470,7 @@ fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
 /// The library's (B.2)/(B.3) objective `at22::b_term` (which the recipes certify their
 /// value with) against an independent computation: its PABI part is (α/2)× the KKT
 /// optimum of the schedule problem with s ≡ 0, contraction c (1 for (B.2)), noise ησ₁
-/// and fixed gap z_τ = D over T̃ steps (AT22 footnote 15, ERRATA.md A3), and the rest is
+/// and fixed gap z_τ = D over T̃ steps (AT22 footnote 15, ERRATA.md AT14), and the rest is
 /// T̃·Q for a certified Q.
 #[test]
 fn b3_term_is_the_schedule_optimum() {

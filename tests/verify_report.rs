@@ -72,10 +72,11 @@ fn synthetic_run() -> Run {
         }],
     };
     let error = ResultRun {
-        id: "ERRATA E1".into(),
-        title: "Thm 4.2 as printed".into(),
-        path: "ERRATA.md".into(),
-        statement: "evidence: `cargo test errata_e1`".into(),
+        id: "ERRATA BSA1".into(),
+        title: "BSA1. Thm 4.2 (§4.1) — root covers one factor (aliases E1, S1, X1)".into(),
+        path: "ERRATA.md#bsa1".into(),
+        statement: "Aliases: E1, S1, X1\n\n**Class:** wrong statement. **Where:** Thm 4.2.\n"
+            .into(),
         runs: vec![ObligationRun {
             label: "builtin".into(),
             kind: "builtin".into(),
@@ -148,7 +149,7 @@ fn writes_html_markdown_and_plot_files() {
 fn html_contains_every_id_status_and_counterexample() {
     let run = synthetic_run();
     let html = render_html(&run);
-    for id in ["BSA24 Thm 4.2", "claim", "ERRATA E1"] {
+    for id in ["BSA24 Thm 4.2", "claim", "ERRATA BSA1"] {
         assert!(html.contains(id), "{id}");
     }
     // overall and per-result badges
@@ -170,6 +171,21 @@ fn html_contains_every_id_status_and_counterexample() {
     ] {
         assert!(html.contains(p), "{p}");
     }
+    // the ERRATA findings table links the finding to its evidence section, with its class
+    let idx = html
+        .find("id=\"errata-index\"")
+        .expect("ERRATA findings table");
+    let table = &html[idx..idx + html[idx..].find("</table>").unwrap()];
+    assert!(
+        table.contains("<a href=\"#errata-bsa1\">BSA1</a>"),
+        "{table}"
+    );
+    assert!(table.contains("<td>wrong statement</td>"), "{table}");
+    assert!(
+        table.contains("Thm 4.2 (§4.1) — root covers one factor"),
+        "{table}"
+    );
+    assert!(html.contains("<section id=\"errata-bsa1\""));
     // summary row of the failing claim: 0/1 passed, worst margin −0.51
     assert!(html.contains("<a href=\"#claim\">claim</a>"));
     assert!(html.contains("0/1") && html.contains("-0.5100"));

@@ -2,7 +2,8 @@
 //! [--only TEXT] [--errata FILE] [--claim EXPR --setting FAMILY [--region R]]`.
 //!
 //! Runs every obligation of the proofs/ files (default: `proofs/`), the evidence of
-//! every ERRATA.md entry (default: `ERRATA.md` beside the proofs directory, if present),
+//! every ERRATA.md entry (default: `ERRATA.md` beside the proofs directory, if present;
+//! its records are read from `errata/evidence.toml` beside it when that file exists),
 //! or — with `--claim` — a researcher's own bound, in parallel with a progress bar on a
 //! terminal. The command exits 1 when any obligation fails or cannot be run
 //! (`status` in the JSON is then `fail` or `error`).
@@ -18,7 +19,7 @@ use shiftdp::check::region::parse_region;
 use shiftdp::error::{Error, Result};
 use shiftdp::verify::builtins;
 use shiftdp::verify::claim::check_claim;
-use shiftdp::verify::errata::{parse_errata, run_errata_with};
+use shiftdp::verify::errata::{parse_errata, parse_errata_with_evidence, run_errata_with};
 use shiftdp::verify::proofs::{proof_paths, read_proof};
 use shiftdp::verify::run::run_files;
 use shiftdp::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
@@ -44,7 +45,8 @@ pub struct VerifyArgs {
     /// Write index.html and report.md (with plots) to this directory.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Only results whose id contains this text (case-insensitive), or a builtin name.
+    /// Only results whose id contains this text (case-insensitive), or a builtin name;
+    /// `errata ID` selects the ERRATA entry whose id or alias is ID (`errata S6`).
     #[arg(long)]
     pub only: Option<String>,
     /// ERRATA file whose evidence is checked (default: ERRATA.md beside proofs/).
@@ -129,12 +131,12 @@ pub fn run_human(run: &Run) -> String {
             r.id,
             r.runs.len()
         ));
-        // a claim's certified-precision margin is printed whatever its status
-        for o in r
-            .runs
-            .iter()
-            .filter(|o| o.outcome.status == Status::Pass && o.kind == "claim-certified")
-        {
+        // a claim's certified-precision margin, and what a builtin run by name found,
+        // are printed whatever their status
+        for o in r.runs.iter().filter(|o| {
+            o.outcome.status == Status::Pass
+                && matches!(o.kind.as_str(), "claim-certified" | "builtin")
+        }) {
             s.push_str(&format!("      pass {}: {}\n", o.label, o.outcome.summary));
         }
         for o in r.runs.iter().filter(|o| o.outcome.status != Status::Pass) {
@@ -280,15 +282,29 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             let errata_entries = if let Some(path) = errata {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| Error::param("errata", path.display(), &e.to_string()))?;
-                let entries = parse_errata(&text)?;
+                // the evidence records: errata/evidence.toml beside the ERRATA file
+                let evidence = path
+                    .parent()
+                    .map(|d| d.join("errata").join("evidence.toml"))
+                    .filter(|p| p.is_file());
+                let entries = match evidence {
+                    Some(ev) => {
+                        let records = std::fs::read_to_string(&ev)
+                            .map_err(|e| Error::param("errata", ev.display(), &e.to_string()))?;
+                        parse_errata_with_evidence(&text, &records)?
+                    }
+                    None => parse_errata(&text)?,
+                };
+                // `--only "errata ID"` selects the entry whose key or alias is ID; any
+                // other text selects the entries whose `errata KEY` contains it
                 let entries: Vec<_> = entries
                     .into_iter()
-                    .filter(|e| {
-                        only.as_ref().is_none_or(|o| {
-                            format!("errata {}", e.key)
-                                .to_lowercase()
-                                .contains(o.as_str())
-                        })
+                    .filter(|e| match only.as_deref() {
+                        None => true,
+                        Some(o) => match o.strip_prefix("errata ") {
+                            Some(id) => e.answers_to(id),
+                            None => format!("errata {}", e.key).to_lowercase().contains(o),
+                        },
                     })
                     .collect();
                 entries

@@ -252,7 +252,7 @@ fn lemma_2_12_holds_on_grid() {
 }
 
 /// The first-order T̃ of (B.3): with (1 − c²) in β it is the stationary point of the
-/// continuous objective; with the printed (1 − c)² it is not (ERRATA.md A1).
+/// continuous objective; with the printed (1 − c)² it is not (ERRATA.md AT6).
 #[test]
 fn b3_first_order_point_needs_one_minus_c_squared() {
     let (alpha, d, eta, s1, q, c) = (4.0f64, 1.0f64, 0.1f64, 1.0f64, 1e-3f64, 0.95f64);

@@ -15,7 +15,7 @@ use shiftdp::tradeoff::{Gaussian, Tradeoff};
 use shiftdp_cli::exact::{ExactArgs, run};
 
 /// BSA24 Thm 4.2 read as `√((1 − c^t)/(1 + c^t) · (1 + c)/(1 − c)) · L/(nσ)`
-/// (the reading adopted in ERRATA.md X1), generic over the precision.
+/// (the reading adopted in ERRATA.md BSA1), generic over the precision.
 fn thm42<R: Real>(c: &R, t: u64, l: &R, n: u64, sigma: &R) -> R {
     let one = c.lit(1.0);
     let ct = c.powu(t);

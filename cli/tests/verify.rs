@@ -75,14 +75,25 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
             .count();
     assert!(ids.iter().filter(|i| !i.starts_with("ERRATA")).count() >= nproofs);
     for key in [
-        "ERRATA E1",
-        "ERRATA E2",
-        "ERRATA R1",
-        "ERRATA A1",
-        "ERRATA I1",
+        "ERRATA BSA1",
+        "ERRATA CYS1",
+        "ERRATA YS1",
+        "ERRATA AT1",
+        "ERRATA SD1",
     ] {
         assert!(ids.contains(&key), "{key} missing from the run");
     }
+    // an entry's title lists its earlier ids
+    let title = |id: &str| {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .map(|r| r["title"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert!(title("ERRATA BSA1").contains("aliases E1, S1, X1"));
     let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
     assert!(html.contains("BSA24 Thm 4.2") && html.contains("<svg"));
     assert!(rep.join("report.md").is_file());
@@ -149,7 +160,7 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
 #[test]
 fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
     // Thm 4.5's closed form: a valid bound everywhere on cgd-strong (`<=` passes), but
-    // equal to the worst-position optimum only for l ≥ 2 (ERRATA S6): the `=` claim's
+    // equal to the worst-position optimum only for l ≥ 2 (ERRATA BSA8): the `=` claim's
     // counterexample has b = n
     let thm45 = "sqrt(1 + c^(2*l-2)*(1-c^2)/(1-c^l)^2*(1-c^(l*(E-1)))/(1+c^(l*(E-1))))*L/(b*sigma)";
     let (code, v) = claim(&format!("mu <= {thm45}"), "cgd-strong", &["--samples", "6"]);
@@ -381,4 +392,62 @@ fn claims_are_compared_at_the_certified_precision_with_their_margin() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("relative -1.000e-18"), "{text}");
+}
+
+#[test]
+fn errata_evidence_file_beside_the_errata_is_read_and_aliases_resolve() {
+    // the project's ERRATA: an old id selects its merged entry
+    let (code, v) = run_json(&["verify", "--only", "errata S1", "--samples", "2", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["ERRATA BSA1"]);
+    // a file of one's own: the records in errata/evidence.toml beside it, keyed by alias
+    let dir = tmpdir("errata-evidence");
+    std::fs::create_dir_all(dir.join("errata")).unwrap();
+    let errata = dir.join("ERRATA.md");
+    std::fs::write(
+        &errata,
+        "# Index\n<a id=\"x1\"></a>\n## X1. printed Thm 4.2\nAliases: E9\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("errata/evidence.toml"),
+        "[[evidence]]\nentry = \"E9\"\nclaim = \"mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)\"\nsetting = \"gd-strong\"\nexpect = \"fail\"\n",
+    )
+    .unwrap();
+    let proofs =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs/bsa24-cor-5-2.md");
+    let (code, v) = run_json(&[
+        "verify",
+        proofs.to_str().unwrap(),
+        "--errata",
+        errata.to_str().unwrap(),
+        "--only",
+        "errata e9",
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let r = &v["results"][0];
+    assert_eq!(r["id"], "ERRATA X1");
+    assert_eq!(r["status"], "pass");
+    assert_eq!(r["obligations"][0]["kind"], "errata-claim");
+    // a record naming an id that no entry has is an error
+    std::fs::write(
+        dir.join("errata/evidence.toml"),
+        "[[evidence]]\nentry = \"E10\"\nnote = \"n\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args(["verify", "--errata", errata.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("E10"));
 }

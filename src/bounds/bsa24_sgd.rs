@@ -5,7 +5,7 @@
 //!
 //! * Thm 4.8: `C_p(G(u))^{⊗t}`.
 //! * Thm 4.9: `G(2√2 u (c^{t−τ+1} − cᵗ)/(1 − c)) ⊗ C_p(G(2√2 u)) ⊗ C_p(G(2u))^{⊗(t−τ)}`.
-//!   Reading adopted (ERRATA E2): as printed, but with τ ∈ {1, …, t}. At τ = 0 the
+//!   Reading adopted (ERRATA BSA2): as printed, but with τ ∈ {1, …, t}. At τ = 0 the
 //!   printed Gaussian parameter is `−2√2 u cᵗ < 0`, which is no tradeoff function; the
 //!   formula accounts for steps 1…τ−1 in the Gaussian term, step τ in the single
 //!   `C_p(G(2√2u))` and steps τ+1…t in the `t − τ` factors — t steps in all — so the
@@ -326,7 +326,7 @@ pub fn thm_4_9(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
     let c = super::bsa24::strong_contraction_pub(THM_4_9, s, &mut hyps)?;
     hyps.push(format!(
-        "p = b/n = {p}; τ optimized over 1..={} (ERRATA E2)",
+        "p = b/n = {p}; τ optimized over 1..={} (ERRATA BSA2)",
         s.t
     ));
     Ok(composed(
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn printed_thm_4_9_gaussian_parameter_is_negative_at_tau_zero() {
-        // ERRATA E2 evidence: (c^{t+1} − c^t)/(1 − c) = −c^t < 0
+        // ERRATA BSA2 evidence: (c^{t+1} − c^t)/(1 − c) = −c^t < 0
         let (c, t) = (0.9f64, 10u64);
         let printed = (c.powi(t as i32 + 1) - c.powi(t as i32)) / (1.0 - c);
         assert!(printed < 0.0);

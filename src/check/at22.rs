@@ -1,5 +1,5 @@
 //! AT22 (Altschuler, Talwar, NeurIPS 2022) in the validator: Props 2.17, 3.2, 5.6, (B.1),
-//! the cyclic variant and the recipes (B.2)/(B.3) (adopted reading of ERRATA T1), from
+//! the cyclic variant and the recipes (B.2)/(B.3) (adopted reading of ERRATA AT1), from
 //! [`crate::renyi::at22`], checked against Gaussian instances and clamped walks (see
 //! [`super::renyi`] for the shared parts).
 use super::catalogue::{Entry, curvatures};
@@ -93,7 +93,7 @@ fn at22_cyclic(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 pub const B_ORDERS: [f64; 3] = [2.0, 4.0, 8.0];
 
 /// (B.2) / (B.3) in the adopted reading (Q over both orders of the sampled Gaussian
-/// pair, ERRATA T1; the printed one-order Q is violated by clamped walks, see the builtin
+/// pair, ERRATA AT1; the printed one-order Q is violated by clamped walks, see the builtin
 /// `at22/errata-t1-printed-b2-violated-by-linear-walk`) at [`B_ORDERS`], through
 /// [`at22::recipe_b_for_setting`] (the translation `compare` uses; its row tabulates 13
 /// orders, more than the validator's sample counts need).
@@ -109,7 +109,7 @@ fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
     B_ORDERS
         .iter()
         .map(|&a| {
-            // the adopted reading (ERRATA T1): Q over both orders, as `compare` reports
+            // the adopted reading (ERRATA AT1): Q over both orders, as `compare` reports
             let v = at22::recipe_b_for_setting(s, a, QReading::BothOrders, bits.min(64))?;
             Ok((a, v.upper_f64()))
         })
@@ -211,7 +211,7 @@ pub fn entries() -> Vec<Entry> {
         entry(
             at22::EQ_B2,
             Sgd,
-            "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1); Q over both orders (ERRATA T1)",
+            "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1); Q over both orders (ERRATA AT1)",
             6,
             sample_sgd_b2,
             i_at22_b2,
@@ -220,7 +220,7 @@ pub fn entries() -> Vec<Entry> {
         entry(
             at22::EQ_B3,
             Sgd,
-            "as (B.2) with m ∈ [0.01, 0.9M] (c < 1); Q over both orders (ERRATA T1)",
+            "as (B.2) with m ∈ [0.01, 0.9M] (c < 1); Q over both orders (ERRATA AT1)",
             6,
             sample_sgd_b3,
             i_at22_b3,

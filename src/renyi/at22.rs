@@ -265,7 +265,7 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                     "noise split σ₁ by golden-section search, T̃ by first-order point".into(),
                     "Q read in both orders of the sampled Gaussian pair: the printed \
                      order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
-                     Thm 4.1 instance (ERRATA.md T1)"
+                     Thm 4.1 instance (ERRATA.md AT1)"
                         .into(),
                 ],
             });

@@ -90,7 +90,7 @@ pub fn recipe_b2(alpha: f64, x: &RecipeBInputs, bits: u32) -> Result<Enclosure> 
 
 /// [`recipe_b2`] (`x.c` = None) or [`recipe_b3`] (`x.c` = Some(c)) with Q read as
 /// `reading` ([`QReading::BothOrders`]: the larger of the two orders of the sampled
-/// Gaussian pair, which the toolkit's `compare` uses; ERRATA.md T1).
+/// Gaussian pair, which the toolkit's `compare` uses; ERRATA.md AT1).
 ///
 /// # Errors
 /// As [`recipe_b2`] / [`recipe_b3`].
@@ -254,7 +254,7 @@ fn recipe_b(
 }
 
 /// The first-order T̃ of (B.3), with (1 − c²) (AT22 App. B.3 prints (1 − c)²; see
-/// ERRATA.md A1): T̃ = −log((2−β+√((2−β)²−4))/2)/(2 log c),
+/// ERRATA.md AT6): T̃ = −log((2−β+√((2−β)²−4))/2)/(2 log c),
 /// β = 2A(1−c²) log c / Q, A = αD²/(2η²σ₁²).
 ///
 /// # Formula

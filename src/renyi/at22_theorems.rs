@@ -1,7 +1,7 @@
 //! AT22 results beyond the recipes of [`super::at22`]: the strongly convex recipe (5.3),
 //! the non-uniform step-size recipe (5.7), Thms 3.1, 5.1, 5.8 with the explicit
 //! constants their proofs give, the Thm 4.1 lower bound and its clamped-walk
-//! construction, and the reading of Q in both orders (see ERRATA.md, T1).
+//! construction, and the reading of Q in both orders (see ERRATA.md AT1).
 //!
 //! # Parameter model
 //! The recipes take a noise split as [`SplitInputs`], the theorems a run as [`At22Run`]
@@ -61,7 +61,7 @@ fn positive_finite(_result: &str, values: &[(&str, f64)]) -> Result<()> {
 pub enum QReading {
     /// As printed: `Q = S_α(q, σ) = D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(1,σ²))` (AT22 Def 2.10).
     AsPrinted,
-    /// `Q = max{D_α(μ₀ ‖ μ), D_α(μ ‖ μ₀)}`: both orders (ERRATA.md T1: the printed
+    /// `Q = max{D_α(μ₀ ‖ μ), D_α(μ ‖ μ₀)}`: both orders (ERRATA.md AT1: the printed
     /// order is exceeded by the reverse order of the Thm 4.1 instance).
     BothOrders,
 }
@@ -207,7 +207,7 @@ pub fn recipe_5_3(
 /// # Formula
 /// AT22 eq. (5.7), shifts a_t = Dη_t/Σ η_t over t = τ+1..T−1. At τ = T − 1 the printed
 /// PABI term is 0/0 (empty sum; no shift can close the gap D): τ ranges over
-/// {0, …, T−2} (ERRATA.md T3). Q = S_α(b/n, bσ₂/L) read as `reading` (the ratio
+/// {0, …, T−2} (ERRATA.md AT3). Q = S_α(b/n, bσ₂/L) read as `reading` (the ratio
 /// m_t/(η_tσ₂) does not depend on η_t).
 ///
 /// The split (q = b/n, b/L, σ₁, σ₂, D) is `x` ([`SplitInputs`] states the rounding of

@@ -322,7 +322,7 @@ impl Cys21Params {
     ///
     /// # Formula
     /// As printed: `α S_g²/((2−η)σ²η²) · (1 − e^{−(2−η)ηK/2})`. The η² is an OCR/typo
-    /// for n² (ERRATA.md R1): eq. 16 with the LSI constant c = (2−η)/(2σ′²) stated
+    /// for n² (ERRATA.md CYS1): eq. 16 with the LSI constant c = (2−η)/(2σ′²) stated
     /// just above Cor 2 gives `α S_g²/((2−η)σ′² n²) · (1 − e^{−(2−η)ηK/2})`, which is
     /// what is computed.
     ///

@@ -1,7 +1,7 @@
 //! Exact (KKT) solver of the shift-schedule problem at a fixed start time τ, with
 //! active nonnegativity constraints, generic over the precision.
 //!
-//! # Formula (derivation, see also ERRATA.md E1, S1–S6)
+//! # Formula (derivation, see also ERRATA.md BSA1, BSA7, BSA8, BSA10, BSA11, SD5)
 //! Write P_{k} = Π_{j=k+1}^{t} c_j (so P_t = 1), and with the start gap z_τ put
 //!
 //! ```text

@@ -71,17 +71,17 @@ pub fn builtins() -> Vec<Builtin> {
         },
         Builtin {
             name: "at22/errata-t1-printed-q-below-reverse-instance",
-            about: "ERRATA T1: (B.2) with printed Q (AT22 convention) < reverse order of Thm 4.1 instance",
+            about: "ERRATA AT1: (B.2) with printed Q (AT22 convention) < reverse order of Thm 4.1 instance",
             run: errata_t1,
         },
         Builtin {
             name: "at22/errata-t1-printed-b2-violated-by-linear-walk",
-            about: "ERRATA T1: at natural parameters (α = 2, T = 14) a clamped linear walk's reverse order exceeds printed (B.2); both-orders (B.2) dominates it",
+            about: "ERRATA AT1: at natural parameters (α = 2, T = 14) a clamped linear walk's reverse order exceeds printed (B.2); both-orders (B.2) dominates it",
             run: errata_t1_linear_walk,
         },
         Builtin {
             name: "at22/errata-t3-5-7-printed-shifts-not-optimal",
-            about: "ERRATA T3: (5.7)'s PABI term exceeds the schedule optimum for decaying η",
+            about: "ERRATA AT3: (5.7)'s PABI term exceeds the schedule optimum for decaying η",
             run: errata_t3,
         },
     ]

@@ -1,10 +1,15 @@
 //! ERRATA.md checked by `verify`: every entry names evidence that must still reproduce.
 //!
 //! # Format
-//! An entry is a heading `## KEY. title` or a bold paragraph start `**KEY. …**` /
-//! `**KEY (…)…**`, KEY being capital letters followed by digits (`E1`, `R7`, `A3`).
-//! Each entry has the statement as printed, the reading adopted and the evidence in
-//! prose, and at least one record in a fenced `toml` block of the file:
+//! An entry is a heading `## KEY. title`, KEY being one to four capital letters
+//! followed by digits (`BSA1`, `AT3`, `E1`); it runs to the next heading. A line `Aliases: E1, S1, X1` inside an entry lists the ids the finding
+//! had before (or in other documents): a record or a lookup by an alias resolves to the
+//! entry. Keys and aliases are unique across the file. Lines inside fenced code blocks
+//! are text (a `# comment` does not end an entry), and an HTML anchor line
+//! (`<a id="bsa1"></a>`) belongs to no entry.
+//!
+//! The evidence records live in a TOML file of `[[evidence]]` tables (the project's is
+//! `errata/evidence.toml`; fenced `toml` blocks of the Markdown file are read too):
 //!
 //! ```toml
 //! [[evidence]]
@@ -68,8 +73,10 @@ pub enum Evidence {
 /// An ERRATA entry with its evidence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    /// `E1`, `R7`, …
+    /// `BSA1`, `AT3`, …
     pub key: String,
+    /// Earlier ids of the same finding (`E1`, `S1`, …), from its `Aliases:` line.
+    pub aliases: Vec<String>,
     /// The heading / first line.
     pub title: String,
     /// Its text.
@@ -78,34 +85,65 @@ pub struct Entry {
     pub evidence: Vec<Evidence>,
 }
 
+impl Entry {
+    /// Whether `id` is the entry's key or one of its aliases (ASCII case-insensitive).
+    pub fn answers_to(&self, id: &str) -> bool {
+        let id = id.trim();
+        self.key.eq_ignore_ascii_case(id) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(id))
+    }
+}
+
+/// The entry whose key or alias is `id` (ASCII case-insensitive).
+///
+/// # Example
+/// ```
+/// use shiftdp::verify::errata::{parse_errata, resolve};
+/// let e = parse_errata("## BSA1. Thm 4.2\nAliases: E1, S1\n").unwrap();
+/// assert_eq!(resolve(&e, "s1").unwrap().key, "BSA1");
+/// assert!(resolve(&e, "S2").is_none());
+/// ```
+pub fn resolve<'a>(entries: &'a [Entry], id: &str) -> Option<&'a Entry> {
+    entries.iter().find(|e| e.answers_to(id))
+}
+
+/// An id: one to four capital letters followed by digits.
+fn is_id(s: &str) -> bool {
+    let letters = s.chars().take_while(|c| c.is_ascii_uppercase()).count();
+    let digits = &s[letters..];
+    (1..=4).contains(&letters) && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
 fn key_of(line: &str) -> Option<(String, String)> {
-    let (body, heading) = if let Some(r) = line.strip_prefix("## ") {
-        (r, true)
-    } else if let Some(r) = line
-        .strip_prefix("**")
-        .or_else(|| line.strip_prefix("- **"))
-    {
-        (r, false)
-    } else {
-        return None;
-    };
+    let body = line.strip_prefix("## ")?;
     let letters: String = body
         .chars()
         .take_while(|c| c.is_ascii_uppercase())
         .collect();
     let rest = &body[letters.len()..];
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    if letters.is_empty() || letters.len() > 3 || digits.is_empty() {
+    if letters.is_empty() || letters.len() > 4 || digits.is_empty() {
         return None;
     }
-    let after = &rest[digits.len()..];
-    if !(after.starts_with('.') || (!heading && after.starts_with(" ("))) {
+    if !rest[digits.len()..].starts_with('.') {
         return None;
     }
-    Some((
-        format!("{letters}{digits}"),
-        body.trim_end_matches("**").trim().to_string(),
-    ))
+    Some((format!("{letters}{digits}"), body.trim().to_string()))
+}
+
+/// The ids of an `Aliases:` line (`Aliases: E1, S1, X1`, optionally bulleted or
+/// emphasized), or `None` for any other line.
+fn aliases_of(line: &str) -> Option<Vec<String>> {
+    let t = line
+        .trim()
+        .trim_start_matches("- ")
+        .trim_start_matches(['*', '_']);
+    let rest = t.strip_prefix("Aliases:")?;
+    Some(
+        rest.split([',', ';'])
+            .map(|a| a.trim().trim_matches(['*', '_', '`', '.', ' ']).to_string())
+            .filter(|a| !a.is_empty())
+            .collect(),
+    )
 }
 
 fn status_of(s: Option<&str>) -> Result<Status> {
@@ -119,10 +157,12 @@ fn status_of(s: Option<&str>) -> Result<Status> {
     }
 }
 
-/// Parses ERRATA.md.
+/// Parses ERRATA.md: its entries, their aliases, and the evidence records of any fenced
+/// `toml` block in it.
 ///
 /// # Errors
-/// [`Error::Parse`] on invalid TOML or a record without `entry` or evidence kind.
+/// [`Error::Parse`] on a key or alias used twice, an alias that is not an id, invalid
+/// TOML, or a record without `entry` or evidence kind, or for an unknown entry.
 ///
 /// # Example
 /// ```
@@ -134,9 +174,13 @@ fn status_of(s: Option<&str>) -> Result<Status> {
 /// ```
 pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
     let mut entries: Vec<Entry> = vec![];
+    let mut in_fence = false;
     for line in text.lines() {
-        if let Some((key, title)) = key_of(line) {
-            if entries.iter().any(|e| e.key == key) {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if !in_fence && let Some((key, title)) = key_of(line) {
+            if resolve(&entries, &key).is_some() {
                 return Err(Error::Parse {
                     input: key,
                     reason: "duplicate ERRATA key".into(),
@@ -144,18 +188,24 @@ pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
             }
             entries.push(Entry {
                 key,
+                aliases: vec![],
                 title,
                 text: String::new(),
                 evidence: vec![],
             });
-        } else if line.starts_with("# ") || line.starts_with("## ") {
+        } else if !in_fence && (line.starts_with("# ") || line.starts_with("## ")) {
             // a section heading without a key ends the previous entry's text
             if let Some(e) = entries.last_mut() {
                 e.text.push('\u{0}');
             }
+        } else if !in_fence && line.trim_start().starts_with("<a id=") {
+            // an HTML anchor before the next heading belongs to no entry's text
         } else if let Some(e) = entries.last_mut()
             && !e.text.contains('\u{0}')
         {
+            if !in_fence && let Some(aliases) = aliases_of(line) {
+                e.aliases.extend(aliases);
+            }
             e.text.push_str(line);
             e.text.push('\n');
         }
@@ -163,65 +213,117 @@ pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
     for e in &mut entries {
         e.text = e.text.replace('\u{0}', "");
     }
-    for block in fenced_blocks(text, "toml") {
-        if !block.contains("[[evidence]]") {
-            continue;
-        }
-        let table: toml::Table = block.parse().map_err(|e: toml::de::Error| Error::Parse {
-            input: "ERRATA.md evidence block".into(),
-            reason: e.to_string(),
-        })?;
-        for rec in table
-            .get("evidence")
-            .and_then(|v| v.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let t = rec.as_table().ok_or_else(|| Error::Parse {
-                input: "ERRATA.md".into(),
-                reason: "[[evidence]] must be a table".into(),
-            })?;
-            let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
-            let key = s("entry").ok_or_else(|| Error::Parse {
-                input: format!("{t}"),
-                reason: "evidence needs `entry`".into(),
-            })?;
-            let ev = if let Some(claim) = s("claim") {
-                Evidence::Claim {
-                    claim,
-                    setting: s("setting").ok_or_else(|| Error::Parse {
-                        input: key.clone(),
-                        reason: "a claim needs `setting`".into(),
-                    })?,
-                    expect: status_of(s("expect").as_deref())?,
-                }
-            } else if let Some(name) = s("builtin") {
-                Evidence::Builtin {
-                    name,
-                    expect: status_of(s("expect").as_deref())?,
-                }
-            } else if let Some(test) = s("test") {
-                Evidence::Test { test }
-            } else if let Some(note) = s("note") {
-                Evidence::Note { note }
-            } else {
+    let mut seen: Vec<String> = vec![];
+    for e in &entries {
+        for id in std::iter::once(&e.key).chain(&e.aliases) {
+            if !is_id(id) {
                 return Err(Error::Parse {
-                    input: key,
-                    reason: "evidence needs `claim`, `builtin`, `test` or `note`".into(),
+                    input: id.clone(),
+                    reason: format!(
+                        "alias of ERRATA {} is not an id (letters then digits)",
+                        e.key
+                    ),
                 });
-            };
-            match entries.iter_mut().find(|e| e.key == key) {
-                Some(e) => e.evidence.push(ev),
-                None => {
-                    return Err(Error::Parse {
-                        input: key,
-                        reason: "evidence for an ERRATA key that has no entry".into(),
-                    });
-                }
             }
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(id)) {
+                return Err(Error::Parse {
+                    input: id.clone(),
+                    reason: "ERRATA key or alias used twice".into(),
+                });
+            }
+            seen.push(id.clone());
+        }
+    }
+    for block in fenced_blocks(text, "toml") {
+        if block.contains("[[evidence]]") {
+            attach_evidence(&mut entries, block, "ERRATA.md evidence block")?;
         }
     }
     Ok(entries)
+}
+
+/// [`parse_errata`], then the records of an evidence file (`errata/evidence.toml`).
+///
+/// # Errors
+/// As [`parse_errata`] and [`attach_evidence`].
+///
+/// # Example
+/// ```
+/// use shiftdp::verify::errata::parse_errata_with_evidence;
+/// let md = "## AT1. Q is one order\nAliases: T1\n";
+/// let toml = "[[evidence]]\nentry = \"T1\"\nnote = \"n\"\n";
+/// let e = parse_errata_with_evidence(md, toml).unwrap();
+/// assert_eq!(e[0].evidence.len(), 1);
+/// ```
+pub fn parse_errata_with_evidence(markdown: &str, evidence: &str) -> Result<Vec<Entry>> {
+    let mut entries = parse_errata(markdown)?;
+    attach_evidence(&mut entries, evidence, "errata evidence file")?;
+    Ok(entries)
+}
+
+/// Adds the `[[evidence]]` records of a TOML text to the entries they name (by key or
+/// alias); `source` names the text in errors.
+///
+/// # Errors
+/// [`Error::Parse`] on invalid TOML, a record without `entry` or evidence kind, or a
+/// record whose `entry` is neither a key nor an alias.
+pub fn attach_evidence(entries: &mut [Entry], toml_text: &str, source: &str) -> Result<()> {
+    let table: toml::Table = toml_text
+        .parse()
+        .map_err(|e: toml::de::Error| Error::Parse {
+            input: source.into(),
+            reason: e.to_string(),
+        })?;
+    for rec in table
+        .get("evidence")
+        .and_then(|v| v.as_array())
+        .into_iter()
+        .flatten()
+    {
+        let t = rec.as_table().ok_or_else(|| Error::Parse {
+            input: source.into(),
+            reason: "[[evidence]] must be a table".into(),
+        })?;
+        let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        let key = s("entry").ok_or_else(|| Error::Parse {
+            input: format!("{t}"),
+            reason: "evidence needs `entry`".into(),
+        })?;
+        let ev = if let Some(claim) = s("claim") {
+            Evidence::Claim {
+                claim,
+                setting: s("setting").ok_or_else(|| Error::Parse {
+                    input: key.clone(),
+                    reason: "a claim needs `setting`".into(),
+                })?,
+                expect: status_of(s("expect").as_deref())?,
+            }
+        } else if let Some(name) = s("builtin") {
+            Evidence::Builtin {
+                name,
+                expect: status_of(s("expect").as_deref())?,
+            }
+        } else if let Some(test) = s("test") {
+            Evidence::Test { test }
+        } else if let Some(note) = s("note") {
+            Evidence::Note { note }
+        } else {
+            return Err(Error::Parse {
+                input: key,
+                reason: "evidence needs `claim`, `builtin`, `test` or `note`".into(),
+            });
+        };
+        match entries.iter_mut().find(|e| e.answers_to(&key)) {
+            Some(e) => e.evidence.push(ev),
+            None => {
+                return Err(Error::Parse {
+                    input: key,
+                    reason: "evidence for an ERRATA key that has no entry".into(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn expectation(o: Outcome, expect: Status, what: &str) -> Outcome {
@@ -342,11 +444,84 @@ pub fn run_errata_with(
             }
             ResultRun {
                 id: format!("ERRATA {}", e.key),
-                title: e.title.clone(),
-                path: "ERRATA.md".into(),
+                title: if e.aliases.is_empty() {
+                    e.title.clone()
+                } else {
+                    format!("{} (aliases {})", e.title, e.aliases.join(", "))
+                },
+                path: format!("ERRATA.md#{}", e.key.to_lowercase()),
                 statement: e.text.trim().to_string(),
                 runs,
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD: &str = "# Index\n## BSA1. Thm 4.2 — root\nAliases: E1, S1, X1\nAs printed …\n```python\n# a comment, not a heading\nprint(1)\n```\nmore\n## AT1. Q\n- *Aliases:* T1\n";
+
+    #[test]
+    fn aliases_resolve_to_their_entry_and_records_attach_by_alias() {
+        let toml = "[[evidence]]\nentry = \"S1\"\nnote = \"a\"\n\n[[evidence]]\nentry = \"AT1\"\nbuiltin = \"x/y\"\nexpect = \"fail\"\n";
+        let e = parse_errata_with_evidence(MD, toml).unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].aliases, ["E1", "S1", "X1"]);
+        assert_eq!(e[1].aliases, ["T1"]);
+        for (id, key) in [
+            ("E1", "BSA1"),
+            ("x1", "BSA1"),
+            ("bsa1", "BSA1"),
+            ("T1", "AT1"),
+        ] {
+            assert_eq!(resolve(&e, id).unwrap().key, key, "{id}");
+        }
+        assert!(resolve(&e, "T2").is_none());
+        assert_eq!(e[0].evidence.len(), 1);
+        assert!(matches!(
+            &e[1].evidence[0],
+            Evidence::Builtin {
+                expect: Status::Fail,
+                ..
+            }
+        ));
+        // a fenced code block's `# comment` does not end the entry's text
+        assert!(e[0].text.contains("more"));
+    }
+
+    #[test]
+    fn duplicate_ids_unknown_entries_and_bad_records_are_errors() {
+        let dup = "## BSA1. a\nAliases: E1\n## BSA2. b\nAliases: E1\n";
+        assert!(
+            matches!(parse_errata(dup), Err(Error::Parse { reason, .. }) if reason.contains("used twice"))
+        );
+        let dup_key = "## BSA1. a\n## BSA1. b\n";
+        assert!(
+            matches!(parse_errata(dup_key), Err(Error::Parse { reason, .. }) if reason.contains("duplicate"))
+        );
+        let bad_alias = "## BSA1. a\nAliases: E 1\n";
+        assert!(
+            matches!(parse_errata(bad_alias), Err(Error::Parse { reason, .. }) if reason.contains("not an id"))
+        );
+        let unknown = "[[evidence]]\nentry = \"Q9\"\nnote = \"n\"\n";
+        assert!(
+            matches!(parse_errata_with_evidence(MD, unknown), Err(Error::Parse { reason, .. }) if reason.contains("no entry"))
+        );
+        let kindless = "[[evidence]]\nentry = \"E1\"\n";
+        assert!(parse_errata_with_evidence(MD, kindless).is_err());
+        let bad_expect = "[[evidence]]\nentry = \"E1\"\nbuiltin = \"x\"\nexpect = \"maybe\"\n";
+        assert!(parse_errata_with_evidence(MD, bad_expect).is_err());
+    }
+
+    #[test]
+    fn an_entry_without_evidence_is_an_error_run() {
+        let e = parse_errata(MD).unwrap();
+        let runs = run_errata(&e, &Ctx::default());
+        assert_eq!(runs[0].id, "ERRATA BSA1");
+        assert!(runs[0].title.contains("aliases E1, S1, X1"));
+        assert_eq!(runs[0].path, "ERRATA.md#bsa1");
+        assert_eq!(runs[0].runs[0].outcome.status, Status::Error);
+    }
 }

@@ -231,7 +231,7 @@ pub struct ObligationRun {
 /// One result (a proofs/ file, a claim, or an ERRATA entry) with its obligations.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResultRun {
-    /// Result id, e.g. `"BSA24 Thm 4.2"`, `"claim"` or `"ERRATA E1"`.
+    /// Result id, e.g. `"BSA24 Thm 4.2"`, `"claim"` or `"ERRATA BSA1"`.
     pub id: String,
     /// Title (the proofs file's heading after the id).
     pub title: String,

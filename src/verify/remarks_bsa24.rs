@@ -33,12 +33,12 @@ pub fn builtins() -> Vec<Builtin> {
     vec![
         Builtin {
             name: "bsa24/remark-4-1-thm-4-2-beats-thm-4-1-for-t-gt-1",
-            about: "FB1 (§4.1): Thm 4.2 < Thm 4.1 exactly for t > 1 (equal at t = 1), adopted reading of Thm 4.2 (ERRATA E1)",
+            about: "FB1 (§4.1): Thm 4.2 < Thm 4.1 exactly for t > 1 (equal at t = 1), adopted reading of Thm 4.2 (ERRATA BSA1)",
             run: fb1_adopted,
         },
         Builtin {
             name: "bsa24/remark-4-1-thm-4-2-beats-thm-4-1-printed-e1",
-            about: "FB1 (§4.1) with Thm 4.2 as transcribed (ERRATA E1): the remark fails (expected fail)",
+            about: "FB1 (§4.1) with Thm 4.2 as transcribed (ERRATA BSA1): the remark fails (expected fail)",
             run: fb1_printed_e1,
         },
         Builtin {
@@ -154,7 +154,7 @@ pub(crate) type MuThm42 = fn(&Enclosure, u64, &Enclosure) -> Enclosure;
 ///
 /// # Formula
 /// With u = L/(nσ): Thm 4.1 `μ = u√t`; Thm 4.2 `μ = √((1 − cᵗ)/(1 + cᵗ)·(1 + c)/(1 − c))·u`
-/// (ERRATA E1). The statement with threshold `t0` is checked as an *exact* threshold:
+/// (ERRATA BSA1). The statement with threshold `t0` is checked as an *exact* threshold:
 /// `μ_4.2 < μ_4.1` certified for every t > t0 and not certified for t ≤ t0, over
 /// c ∈ {0, 0.1, 0.5, 0.9, 0.99, 0.999, 0.999999} and t ∈ {1, …, 40, 10², 10³, 10⁴, 10⁶}.
 /// At t = 1 both equal u (one Gaussian mechanism), so the printed t0 = 1 is exact.

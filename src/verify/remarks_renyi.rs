@@ -63,7 +63,7 @@ pub fn builtins() -> Vec<Builtin> {
         },
         Builtin {
             name: "cys21/remark-cor2-within-4-over-2-minus-eta-printed",
-            about: "CYS21 §4 after Cor 2: eq. (18) as printed (η², ERRATA R1) within 4/(2−η) of (17): FAILS (FC6)",
+            about: "CYS21 §4 after Cor 2: eq. (18) as printed (η², ERRATA CYS1) within 4/(2−η) of (17): FAILS (FC6)",
             run: |c| cor2_within(1.0, &cor2_printed, c),
         },
         Builtin {
@@ -78,7 +78,7 @@ pub fn builtins() -> Vec<Builtin> {
         },
         Builtin {
             name: "cys21/remark-thm2-tighter-than-cor1-printed",
-            about: "CYS21 §4: eq. (18) as printed (η², ERRATA R1) below Cor 1: FAILS (FC8)",
+            about: "CYS21 §4: eq. (18) as printed (η², ERRATA CYS1) below Cor 1: FAILS (FC8)",
             run: |c| thm2_tighter(&cor2_printed, c),
         },
         Builtin {
@@ -591,7 +591,7 @@ fn ratio_within(
 /// ε = αS_g²/(σ²n²)(1 − e^{−ηK}) for this same ERM objective. This upper bound matches
 /// the lower bound at every step K, up to a small constant of 4."*
 ///
-/// Checked with Cor 1 as stated (λ = 1 for ½‖θ − x‖², β = 1; ERRATA R3 for the printed
+/// Checked with Cor 1 as stated (λ = 1 for ½‖θ − x‖², β = 1; ERRATA CYS3 for the printed
 /// exponent): `Cor 1/(17) ≤ constant` at every K (printed 4) and the ratio tends to the
 /// constant as K → ∞ (4/(1 + e^{−ηK/2})). (R3's printed expression over (17) is exactly 4.)
 pub fn cor1_within(constant: f64, ctx: &Ctx) -> Outcome {
@@ -603,12 +603,12 @@ pub fn cor1_within(constant: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// Cor 2 of CYS21 in the adopted reading (ERRATA R1): n² in place of the printed η².
+/// Cor 2 of CYS21 in the adopted reading (ERRATA CYS1): n² in place of the printed η².
 pub fn cor2_adopted(q: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
     q.cor2(alpha, k, bits)
 }
 
-/// Cor 2 of CYS21 exactly as printed (eq. 18, ERRATA R1):
+/// Cor 2 of CYS21 exactly as printed (eq. 18, ERRATA CYS1):
 /// `αS_g²/((2−η)σ²η²)·(1 − e^{−(2−η)ηK/2})`.
 pub fn cor2_printed(q: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
     let two_m = e(bits, 2.0) - e(bits, q.eta);
@@ -623,7 +623,7 @@ pub fn cor2_printed(q: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<En
 /// 4/(2−η) ≈ 2."*
 ///
 /// Checked: `cor2/(17) ≤ scale·4/(2−η)` at every K (printed scale 1), reached as K → ∞.
-/// With Cor 2 in the ERRATA R1 reading ([`cor2_adopted`]: n² for the printed η², limit
+/// With Cor 2 in the ERRATA CYS1 reading ([`cor2_adopted`]: n² for the printed η², limit
 /// αS_g²/((2−η)σ²n²)) it holds; with eq. (18) as printed ([`cor2_printed`]) the ratio
 /// carries an extra n²/η² and it fails.
 pub fn cor2_within(scale: f64, cor2: &Cys21Bound, ctx: &Ctx) -> Outcome {
@@ -1258,7 +1258,7 @@ pub fn thm4_2_below_worst(worst: &dyn Fn(u64) -> u64, ctx: &Ctx) -> Outcome {
 /// baseline Thm 2.1).
 ///
 /// Checked in the Fig 1 setting (n/b = 25; the ratio does not depend on α) for
-/// K = 1, …, 500 epochs (Thm 2.1's K as printed, ERRATA R6): the ratio
+/// K = 1, …, 500 epochs (Thm 2.1's K as printed, ERRATA YS5): the ratio
 /// Thm 2.1 / Thm 3.3(j₀ = 0) lies in `[lo·n/b, hi·n/b]`, certified. Printed reading
 /// ("approximately", taken as within a factor 2): `[0.5, 2]`; adopted: `[1, ∞)`.
 pub fn first_batch_factor(lo: f64, hi: f64, ctx: &Ctx) -> Outcome {

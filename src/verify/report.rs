@@ -415,6 +415,7 @@ pub fn render_html(run: &Run) -> String {
         ));
     }
     h.push_str("</tbody>\n</table>\n");
+    h.push_str(&errata_index_html(run, &slugs));
     // one section per result
     for (r, slug) in run.results.iter().zip(&slugs) {
         let st = r.status();
@@ -507,6 +508,62 @@ fn obligations_html(runs: &[ObligationRun]) -> String {
             esc(&opt_num(out.min_margin)),
             esc(&tight(out.tightness)),
             esc(&out.summary)
+        ));
+    }
+    h.push_str("</tbody>\n</table>\n");
+    h
+}
+
+/// The class an ERRATA entry states on its `**Class:** …` line, if any.
+fn errata_class(statement: &str) -> &str {
+    statement
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("**Class:**"))
+        .and_then(|rest| rest.split('.').next())
+        .map_or("", str::trim)
+}
+
+/// The ERRATA findings of a run as one table in ERRATA.md's order (by paper, then
+/// class): each finding's id links to its evidence section, and each of its plots is
+/// linked by number. Empty when the run has no ERRATA result.
+fn errata_index_html(run: &Run, slugs: &[String]) -> String {
+    let rows: Vec<(&ResultRun, &String)> = run
+        .results
+        .iter()
+        .zip(slugs)
+        .filter(|(r, _)| r.id.starts_with("ERRATA "))
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from(
+        "<h2 id=\"errata-index\">ERRATA findings</h2>\n<table class=\"summary errata\">\n\
+         <thead><tr><th>Finding</th><th>Class</th><th>Where — verdict</th><th>Evidence</th>\
+         <th>Plots</th></tr></thead>\n<tbody>\n",
+    );
+    for (r, slug) in rows {
+        let s = summarize(r);
+        let plots: Vec<String> = (0..plots_of(r).len())
+            .map(|i| format!("<a href=\"#{slug}-plot-{i}\">{}</a>", i + 1))
+            .collect();
+        let title = r
+            .title
+            .split_once(". ")
+            .map_or(r.title.as_str(), |(_, t)| t);
+        h.push_str(&format!(
+            "<tr><td><a href=\"#{slug}\">{}</a></td><td>{}</td><td>{}</td>\
+             <td>{} <span class=\"num\">{}/{}</span></td><td>{}</td></tr>\n",
+            esc(r.id.trim_start_matches("ERRATA ")),
+            esc(errata_class(&r.statement)),
+            esc(title),
+            badge(s.status),
+            s.passed,
+            s.total,
+            if plots.is_empty() {
+                "—".to_string()
+            } else {
+                plots.join(" ")
+            },
         ));
     }
     h.push_str("</tbody>\n</table>\n");
