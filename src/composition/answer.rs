@@ -343,11 +343,16 @@ impl Composition {
             }
             Err(e) => return Err(e),
         };
-        // a refinement that did not halve the width: (its grid, its width). The width is
-        // then the FFT round-off and truncation at this target, which a finer grid (more
-        // points, a longer transform) does not narrow and may widen: the narrower of the
-        // two certified answers is kept
-        let mut stalled: Option<(i32, f64)> = None;
+        // why the last refinement stopped short of the tolerance, for the note
+        enum Stop {
+            /// A finer grid did not halve the width (the FFT round-off and truncation at
+            /// this target, which more points do not narrow and may widen): the other
+            /// grid tried and its width; the narrower certified answer is kept.
+            Stalled(i32, f64),
+            /// A finer grid could not certify: its grid; the coarser answer stands.
+            Failed(i32),
+        }
+        let mut stop: Option<Stop> = None;
         // δ(ε) certified below the floor: its relative width is that of the truncation
         // bound, which no grid narrows
         let below_floor =
@@ -361,12 +366,17 @@ impl Composition {
                 if e <= last.grid_exp() {
                     break;
                 }
-                // a finer grid that cannot certify leaves the coarser answer standing
-                let Ok(next) = run(e) else { break };
+                let Ok(next) = run(e) else {
+                    stop = Some(Stop::Failed(e));
+                    break;
+                };
                 if next.width > 0.5 * last.width {
-                    stalled = Some((e, next.width));
+                    // both are certified intervals of the same query: keep the narrower
                     if next.width < last.width {
+                        stop = Some(Stop::Stalled(last.grid_exp(), last.width));
                         last = next;
+                    } else {
+                        stop = Some(Stop::Stalled(e, next.width));
                     }
                     break;
                 }
@@ -383,9 +393,13 @@ impl Composition {
                 format!(
                     "where δ(ε) is certified below the engine's floor {DELTA_FLOOR:e}: the upper end is the truncation bound, which no grid narrows"
                 )
-            } else if let Some((e2, w2)) = stalled {
+            } else if let Some(Stop::Stalled(e2, w2)) = stop {
                 format!(
-                    "where a finer grid did not narrow it (width {w2:.3e} at h = 2^-{e2}): the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
+                    "where the grid h = 2^-{e2} gave width {w2:.3e}: a binary step did not halve it, so the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
+                )
+            } else if let Some(Stop::Failed(e2)) = stop {
+                format!(
+                    "where the finer grid h = 2^-{e2} could not certify the query (window or δ floor); a larger δ or ε target narrows it"
                 )
             } else if e >= MAX_GRID_EXP {
                 format!(

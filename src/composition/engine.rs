@@ -86,7 +86,8 @@ fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64, f64) {
                 continue;
             }
             if tot.ln() + x < -700.0 {
-                carry = tot;
+                // (the sum is rounded up, so the carried mass never loses any)
+                carry = tot * (1.0 + 2.0 * U);
                 continue;
             }
             carry = 0.0;
