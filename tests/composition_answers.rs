@@ -141,6 +141,31 @@ fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
     );
 }
 
+/// A δ(ε) target whose tilt is the smallest the planner tries (λ* ≈ 1e-5): the tilted
+/// variance comes from a second difference, which at a step of 1e-3·λ* was all round-off,
+/// so the window's bottom sat at −1, above the remove order's losses (down to
+/// ln(1 − p) ≈ −1.07), and the optimistic side carried that mass as a 1e-3 aliasing error.
+#[test]
+fn a_tiny_tilt_keeps_the_window_below_the_losses() {
+    let (p, mu, eps) = (0.6574419848661828, 2.347440406377757, 0.7119549874938365);
+    let c = Composition::new()
+        .with(Component::poisson(p, mu).unwrap(), 1)
+        .unwrap();
+    let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
+    let iv = r.delta(eps).unwrap();
+    let d = poisson_one_step_delta(p, mu, eps);
+    assert!(
+        iv.lower <= d * (1.0 + 1e-6) && d * (1.0 - 1e-6) <= iv.upper,
+        "{iv:?} vs {d}"
+    );
+    assert!(iv.width() <= 1e-3 * d, "{iv:?}");
+    assert!(
+        r.info.iter().all(|g| g.bottom < (-p).ln_1p()),
+        "{:?}",
+        r.info
+    );
+}
+
 /// Ten Poisson steps, ε(1e-6) ≈ 34.7: answered within the tolerance, below the
 /// no-amplification bound and overlapping the repeated-squaring engine's interval
 /// (an independent implementation of the composition).

@@ -709,7 +709,8 @@ impl Composition {
             .max(e_est + 1.0)
             + 0.5;
         // tilted mean and variance at λ*
-        let dl = 1e-3 * lam_star;
+        // (a step relative to a tiny λ* would make the second difference all round-off)
+        let dl = 1e-3 * lam_star.max(0.1);
         let (tm, t0, tp) = (t_of(lam_star - dl), t_of(lam_star), t_of(lam_star + dl));
         let mean = (tp - tm) / (2.0 * dl);
         let var = ((tp - 2.0 * t0 + tm) / (dl * dl)).max(1e-6);
