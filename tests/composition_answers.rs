@@ -40,26 +40,33 @@ fn poisson_one_step_delta(p: f64, mu: f64, eps: f64) -> f64 {
     remove.max(add).max(0.0)
 }
 
+/// One Poisson step's certified ε(δ) at the default tolerance, checked to bracket the
+/// closed-form profile: `δ(upper) ≤ δ ≤ δ(lower)`. Returns the answer's interval and width.
+fn one_step_bracketed(p: f64, mu: f64, delta: f64) -> (shiftdp::composition::Interval, f64) {
+    let c = Composition::new()
+        .with(Component::poisson(p, mu).unwrap(), 1)
+        .unwrap();
+    let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
+    let iv = a.interval;
+    assert!(
+        poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
+        "p={p} μ={mu}: upper {iv:?} too small"
+    );
+    assert!(
+        poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
+        "p={p} μ={mu}: lower {iv:?} too large"
+    );
+    (iv, a.width)
+}
+
 /// One Poisson step at ε above 3 (few steps, large ε): answered, and the interval
 /// brackets the closed-form profile — `δ(upper) ≤ δ ≤ δ(lower)`.
 #[test]
 fn one_poisson_step_with_large_epsilon_is_bracketed() {
     for (p, mu, delta) in [(0.2, 1.5, 1e-10), (0.1, 1.0, 1e-8), (0.5, 2.0, 1e-12)] {
-        let c = Composition::new()
-            .with(Component::poisson(p, mu).unwrap(), 1)
-            .unwrap();
-        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
-        let iv = a.interval;
+        let (iv, width) = one_step_bracketed(p, mu, delta);
         assert!(iv.lower > 2.5, "p={p} μ={mu}: {iv:?}");
-        assert!(
-            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
-            "p={p} μ={mu}: upper {iv:?} too small"
-        );
-        assert!(
-            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
-            "p={p} μ={mu}: lower {iv:?} too large"
-        );
-        assert!(a.width <= 5e-4, "{iv:?}");
+        assert!(width <= 5e-4, "{iv:?}");
     }
 }
 
@@ -75,20 +82,8 @@ fn one_poisson_step_near_full_sampling_is_bracketed() {
         (0.99, 10.0, 1e-10),
         (0.9566806773726722, 1.711332308987156, 4.6e-12),
     ] {
-        let c = Composition::new()
-            .with(Component::poisson(p, mu).unwrap(), 1)
-            .unwrap();
-        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
-        let iv = a.interval;
-        assert!(
-            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
-            "p={p} μ={mu}: upper {iv:?} too small"
-        );
-        assert!(
-            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
-            "p={p} μ={mu}: lower {iv:?} too large"
-        );
-        assert!(a.width <= 5e-4, "p={p} μ={mu}: {iv:?}");
+        let (iv, width) = one_step_bracketed(p, mu, delta);
+        assert!(width <= 5e-4, "p={p} μ={mu}: {iv:?}");
     }
 }
 
@@ -103,21 +98,9 @@ fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
         (0.027939649148293565, 0.07986291363163833, 1.36e-12),
         (0.017107899459852038, 0.0825891209534985, 2.04e-12),
     ] {
-        let c = Composition::new()
-            .with(Component::poisson(p, mu).unwrap(), 1)
-            .unwrap();
-        let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
-        let iv = a.interval;
-        assert!(
-            poisson_one_step_delta(p, mu, iv.upper) <= delta * (1.0 + 1e-6),
-            "p={p} μ={mu}: upper {iv:?} too small"
-        );
-        assert!(
-            poisson_one_step_delta(p, mu, iv.lower) >= delta * (1.0 - 1e-6),
-            "p={p} μ={mu}: lower {iv:?} too large"
-        );
+        let (iv, width) = one_step_bracketed(p, mu, delta);
         // within a few tolerances (FFT round-off at δ ≈ 1e-12; it was 0.05 wide)
-        assert!(a.width <= 2e-3, "p={p} μ={mu}: {iv:?}");
+        assert!(width <= 2e-3, "p={p} μ={mu}: {iv:?}");
     }
     let c = Composition::new()
         .with(

@@ -977,12 +977,6 @@ fn one_sided_start(d: f64, mu: f64) -> Option<f64> {
     })
 }
 
-/// `φ(x)` as an interval, `x` an enclosure.
-fn density(xe: &Enclosure, wp: u32) -> Enclosure {
-    let sqrt_2pi = Enclosure::pi(wp).mul(&Enclosure::from_u64(wp, 2)).sqrt();
-    xe.square().half().neg().exp().div(&sqrt_2pi)
-}
-
 /// A certified upper end of ε(δ) from Mills' lower inequality on the second term, for
 /// where Mills' upper bound `φ(x)/x` on the first is loose (`x = ε/μ − μ/2` near or
 /// below one) or the two-sided bracket's gap `ln(1 + 1/x²)` is wider than the stated
@@ -1018,7 +1012,7 @@ fn epsilon_upper_first_term(
         let xm = xe.add(mu_hi);
         let first = xe.neg().phi();
         let bound = if xm.is_positive() {
-            let second = density(&xe, wp).mul(&xm).div(&xm.square().add(&one));
+            let second = xe.npdf().mul(&xm).div(&xm.square().add(&one));
             first.sub(&second)
         } else {
             first
@@ -1070,7 +1064,7 @@ fn epsilon_lower_one_sided_mills(
         if !xm.is_positive() {
             break;
         }
-        let low = xe.neg().phi().sub(&density(&xe, wp).div(&xm));
+        let low = xe.neg().phi().sub(&xe.npdf().div(&xm));
         if low.lo() >= delta.hi() {
             return Float::with_val_round(bits, &e_lo, Round::Down).0;
         }
@@ -1518,6 +1512,23 @@ mod tests {
         }
     }
 
+    /// `Gaussian::epsilon(μ, δ)` on the f64 path as `(lower, upper)`, and the first-order
+    /// estimate `ε = μ(x + μ/2)` with `Φ(−x) = δ` (the second term of δ(ε) dropped).
+    fn huge_mu_epsilon(mu: f64, d: f64) -> (f64, f64, f64) {
+        let c = Gaussian::epsilon(
+            &Enclosure::from_f64(128, mu),
+            &Enclosure::from_f64(128, d),
+            Precision::F64,
+        )
+        .unwrap();
+        let x = -special::phi_inv(d);
+        (
+            c.enclosure.lower_f64(),
+            c.enclosure.upper_f64(),
+            mu * (x + mu / 2.0),
+        )
+    }
+
     /// ε(δ) of `G(10⁶)` at δ ≥ 0.16, where `x = ε/μ − μ/2 ≤ 0`: both ends are certified
     /// and narrow. Reference from the mathematics: `δ(ε) = Φ(−x) − e^ε Φ(−x − μ)` with the
     /// second term below `φ(x)/(x + μ) ≤ 4e-7`, so ε = μ(x + μ/2) with `Φ(−x) = δ` up to
@@ -1526,15 +1537,7 @@ mod tests {
     fn epsilon_at_huge_mu_and_large_delta_has_a_lower_end() {
         let mu = 1e6;
         for d in [0.2, 0.5, 0.9, 0.999999] {
-            let c = Gaussian::epsilon(
-                &Enclosure::from_f64(128, mu),
-                &Enclosure::from_f64(128, d),
-                Precision::F64,
-            )
-            .unwrap();
-            let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64());
-            let x = -special::phi_inv(d);
-            let est = mu * (x + mu / 2.0);
+            let (lo, hi, est) = huge_mu_epsilon(mu, d);
             assert!(
                 lo <= est + 10.0 && est - 10.0 <= hi,
                 "δ = {d}: [{lo}, {hi}] vs {est}"
@@ -1549,16 +1552,7 @@ mod tests {
     #[test]
     fn epsilon_at_huge_mu_and_small_delta_is_within_the_stated_accuracy() {
         for (mu, d) in [(1e6, 1e-100), (3e4, 1e-30), (1e5, 1e-12)] {
-            let c = Gaussian::epsilon(
-                &Enclosure::from_f64(128, mu),
-                &Enclosure::from_f64(128, d),
-                Precision::F64,
-            )
-            .unwrap();
-            let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64());
-            // first-order estimate: δ ≈ Φ(−x), ε = μ(x + μ/2)
-            let x = -special::phi_inv(d);
-            let est = mu * (x + mu / 2.0);
+            let (lo, hi, est) = huge_mu_epsilon(mu, d);
             assert!((hi - lo) / hi < 1e-11, "μ = {mu}, δ = {d}: [{lo}, {hi}]");
             assert!(
                 (lo - est).abs() / est < 1e-6,
