@@ -14,4 +14,5 @@ fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check dp-accounting prv-accountant
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./python
 cargo build --release -q -p shiftdp-cli
+cargo build --release -q -p shiftdp --example fft_floor
 exec "$VENV/bin/python" scripts/bench_scale.py "$@"

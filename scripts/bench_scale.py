@@ -3,9 +3,13 @@
 
 One paired session: for every job, shiftdp and each peer run alternately, `--reps`
 times, in the same process (in-process timings: the call only, imports done), and the
-table reports medians and the paired ratio (median of peer/shiftdp over the pairs).
-Whole-process wall time and peak memory (``/usr/bin/time -v``: maximum resident set
-size) are measured once per tool and job in a separate process.
+table reports medians of the CPU time (``time.process_time``: user + system of every
+thread, which the load of a shared machine distorts far less than wall time) and of the
+wall time, and the paired ratios (median of peer/shiftdp over the pairs). Beside each
+shiftdp job: its FFT floor, two forward transforms of its grid per order composed (the
+factors' transform and the inverse), timed by ``examples/fft_floor.rs`` with plans made
+beforehand. Whole-process wall time, CPU time and peak memory (``/usr/bin/time -v``:
+maximum resident set size) are measured once per tool and job in a separate process.
 
 Jobs (δ = 1e-5; σ = 1.1 is the noise multiplier, shiftdp's μ = 1/σ, typed as the
 decimal 0.9090909 and read upward, so shiftdp's ε is for a slightly larger μ):
@@ -27,25 +31,61 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CLI = os.path.join(ROOT, "target", "release", "shiftdp")
+FFT_FLOOR = os.path.join(ROOT, "target", "release", "examples", "fft_floor")
 Q, SIGMA, MU_TXT, DELTA = 0.01, 1.1, "0.9090909", 1e-5
 
 
 def shiftdp_poisson(t, tol):
     import shiftdp
 
-    c = shiftdp.compose(
+    return shiftdp.compose(
         [shiftdp.PoissonGaussian(p=Q, mu=float(MU_TXT), count=t)], delta=DELTA, tolerance=tol
     )
-    return c.interval
 
 
 def shiftdp_cp():
     import shiftdp
 
-    c = shiftdp.compose(
+    return shiftdp.compose(
         [shiftdp.SubsampledGaussian(p=0.025, mu=2.0 / 3.0, count=8000)], delta=DELTA, tolerance=1e-3
     )
-    return c.interval
+
+
+# A training schedule in five segments (batch size and noise change between phases):
+# (q, σ, steps), 4.6·10⁵ steps in all.
+SEGMENTS = [(0.004, 0.8, 20_000), (0.01, 1.1, 100_000), (0.02, 1.5, 120_000), (0.01, 2.0, 150_000), (0.005, 0.9, 70_000)]
+
+
+def shiftdp_segments(tol=1e-3):
+    import shiftdp
+
+    return shiftdp.compose(
+        [shiftdp.PoissonGaussian(p=q, mu=1.0 / s, count=t) for q, s, t in SEGMENTS], delta=DELTA, tolerance=tol
+    )
+
+
+def dpa_segments(vdi=1e-4):
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+
+    acc = PLDAccountant(dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=vdi)
+    for q, s, t in SEGMENTS:
+        acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(s)), t)
+    return acc.get_epsilon(DELTA)
+
+
+def fft_floor(composed):
+    """CPU seconds of two forward transforms of each order's grid (None without grid)."""
+    grids = getattr(composed, "grid", None) or []
+    if not grids or not os.path.exists(FFT_FLOOR):
+        return None
+    points = [int(g["points"]) for g in grids]
+    r = subprocess.run([FFT_FLOOR] + [str(p) for p in sorted(set(points))], capture_output=True, text=True)
+    per = {}
+    for line in r.stdout.splitlines():
+        o = json.loads(line)
+        per[o["points"]] = o["cpu_s"]
+    return sum(2 * per[p] for p in points)
 
 
 def dpa_pld(t, vdi=1e-4):
@@ -70,12 +110,15 @@ def prv(t, eps_error=0.07):
 
 
 def timed(f):
-    t0 = time.perf_counter()
+    """(CPU seconds, wall seconds, value) of one call."""
+    c0, t0 = time.process_time(), time.perf_counter()
     v = f()
-    return time.perf_counter() - t0, v
+    return time.process_time() - c0, time.perf_counter() - t0, v
 
 
 def interval(v):
+    if hasattr(v, "interval"):
+        v = v.interval
     if hasattr(v, "lower"):
         return f"[{v.lower:.6f}, {v.upper:.6f}] (width {v.upper - v.lower:.1e})"
     if isinstance(v, tuple):
@@ -84,15 +127,17 @@ def interval(v):
 
 
 def whole_process(argv):
-    """(wall seconds, peak RSS MiB, stdout) of one process."""
+    """(wall seconds, CPU seconds, peak RSS MiB, exit code, stdout, stderr) of one process."""
     t0 = time.perf_counter()
     r = subprocess.run(["/usr/bin/time", "-v"] + argv, capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    rss = None
+    rss, cpu = None, 0.0
     for line in r.stderr.splitlines():
         if "Maximum resident set size" in line:
             rss = int(line.split(":")[1]) / 1024
-    return wall, rss, r.returncode, r.stdout.strip(), r.stderr
+        if "User time (seconds)" in line or "System time (seconds)" in line:
+            cpu += float(line.split(":")[1])
+    return wall, cpu, rss, r.returncode, r.stdout.strip(), r.stderr
 
 
 def py_cmd(body):
@@ -108,23 +153,30 @@ def main():
     rows = []
 
     def paired(name, ours, peers):
-        ts = {"shiftdp": []}
+        cpu = {"shiftdp": []}
+        wall = {"shiftdp": []}
         vals = {}
         for p, _ in peers:
-            ts[p] = []
+            cpu[p], wall[p] = [], []
         for _ in range(reps):
-            dt, v = timed(ours)
-            ts["shiftdp"].append(dt)
+            c, w, v = timed(ours)
+            cpu["shiftdp"].append(c)
+            wall["shiftdp"].append(w)
             vals["shiftdp"] = v
             for p, f in peers:
-                dt, v = timed(f)
-                ts[p].append(dt)
+                c, w, v = timed(f)
+                cpu[p].append(c)
+                wall[p].append(w)
                 vals[p] = v
-        med = {k: statistics.median(v) for k, v in ts.items()}
+        med = {k: (statistics.median(cpu[k]), statistics.median(wall[k])) for k in cpu}
+
+        def ratio(ts, p):
+            return statistics.median([b / s for s, b in zip(ts["shiftdp"], ts[p])])
+
         for p, _ in peers:
-            ratio = statistics.median([b / s for s, b in zip(ts["shiftdp"], ts[p])])
-            rows.append((name, p, med[p], ratio, interval(vals[p])))
-        rows.append((name, "shiftdp", med["shiftdp"], 1.0, interval(vals["shiftdp"])))
+            rows.append((name, p, med[p], (ratio(cpu, p), ratio(wall, p)), None, interval(vals[p])))
+        floor = fft_floor(vals["shiftdp"])
+        rows.append((name, "shiftdp", med["shiftdp"], (1.0, 1.0), floor, interval(vals["shiftdp"])))
         print(f"done: {name}", file=sys.stderr)
 
     # warm-up imports (not timed)
@@ -150,17 +202,23 @@ def main():
         lambda: shiftdp_poisson(1_000_000, 1e-3),
         [("dp_accounting PLD vdi=1e-4", lambda: dpa_pld(1_000_000))],
     )
+    paired(
+        "5 segments, 4.6e5 steps δ=1e-5 (shiftdp width ≤ 1e-3)",
+        shiftdp_segments,
+        [("dp_accounting PLD vdi=1e-4", dpa_segments)],
+    )
     paired("C_0.025(G(2/3))^8000 δ=1e-5", shiftdp_cp, [])
 
-    print("\n## In-process, paired (median of %d; ratio = median of peer/shiftdp per pair)\n" % reps)
-    print("| job | tool | median (s) | paired ratio peer/shiftdp | value |")
-    print("|---|---|---:|---:|---|")
-    for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.2f} | {r[4]} |")
+    print("\n## In-process, paired (median of %d; ratios = median of peer/shiftdp per pair)\n" % reps)
+    print("| job | tool | CPU (s) | wall (s) | ratio peer/shiftdp CPU | wall | FFT floor CPU (s) | shiftdp / floor | value |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    for name, tool, (c, w), (rc, rw), floor, val in rows:
+        fl = f"{floor:.3f} | {c / floor:.1f}×" if floor else " | "
+        print(f"| {name} | {tool} | {c:.3f} | {w:.3f} | {rc:.2f} | {rw:.2f} | {fl} | {val} |")
 
-    print("\n## Whole process (one run each): wall time and peak memory\n")
-    print("| job | tool | wall (s) | peak RSS (MiB) | exit | output |")
-    print("|---|---|---:|---:|---:|---|")
+    print("\n## Whole process (one run each): wall time, CPU time and peak memory\n")
+    print("| job | tool | wall (s) | CPU (s) | peak RSS (MiB) | exit | output |")
+    print("|---|---|---:|---:|---:|---:|---|")
     jobs = [
         ("Poisson T=1e5", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x100000", "--delta", "1e-5", "--tolerance", "1e-3", "--json"],
          py_cmd("from bench_scale import dpa_pld; print(dpa_pld(100000))")),
@@ -172,17 +230,17 @@ def main():
     if not a.quick:
         jobs.append(("Poisson T=1e7 (1e-2)", [CLI, "compose", "--poisson-gaussian", "0.01", MU_TXT, "x10000000", "--delta", "1e-5", "--tolerance", "1e-2", "--json"], None))
     for name, ours, peer in jobs:
-        wall, rss, rc, out, err = whole_process(ours)
+        wall, cpu, rss, rc, out, err = whole_process(ours)
         if rc == 0:
             e = json.loads(out)["epsilon"]
             lo, up = float(e["lower"]), float(e["upper"])
             desc = f"ε ∈ [{lo:.6f}, {up:.6f}], width {up - lo:.1e}"
         else:
             desc = err.strip().splitlines()[0] if err.strip() else "error"
-        print(f"| {name} | shiftdp CLI | {wall:.2f} | {rss:.0f} | {rc} | {desc[:160]} |")
+        print(f"| {name} | shiftdp CLI | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {rc} | {desc[:160]} |")
         if peer:
-            wall, rss, rc, out, err = whole_process(peer)
-            print(f"| {name} | dp_accounting PLD vdi=1e-4 (python -c) | {wall:.2f} | {rss:.0f} | {rc} | ε = {out[:40]} |")
+            wall, cpu, rss, rc, out, err = whole_process(peer)
+            print(f"| {name} | dp_accounting PLD vdi=1e-4 (python -c) | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {rc} | ε = {out[:40]} |")
 
 
 if __name__ == "__main__":

@@ -131,25 +131,32 @@ impl Dist {
         let n = g.n;
         let m = (2 * n - 1).next_power_of_two();
         let nu = m.trailing_zeros() as f64;
-        let (fwd, inv) = super::fft_plans::plans(m);
+        let fwd = super::fft_plans::forward(m);
+        let mut scratch = super::fft_plans::scratch(&fwd);
+        // the two sides packed as one complex vector, zero-padded to m
         let pack = |d: &Dist| -> Vec<Complex<f64>> {
-            let mut v = vec![Complex::new(0.0, 0.0); m];
-            for (vi, (a, b)) in v.iter_mut().zip(d.pess.c.iter().zip(&d.opt.c)) {
-                *vi = Complex::new(*a, *b);
-            }
+            let mut v = Vec::with_capacity(m);
+            v.extend(
+                d.pess
+                    .c
+                    .iter()
+                    .zip(&d.opt.c)
+                    .map(|(a, b)| Complex::new(*a, *b)),
+            );
+            v.resize(m, Complex::new(0.0, 0.0));
             v
         };
         let mut x = pack(self);
-        fwd.process(&mut x);
+        fwd.process_with_scratch(&mut x, &mut scratch);
         let y = if same {
             None
         } else {
             let mut y = pack(other);
-            fwd.process(&mut y);
+            fwd.process_with_scratch(&mut y, &mut scratch);
             Some(y)
         };
         let yref = y.as_ref().unwrap_or(&x);
-        let mut z = vec![Complex::new(0.0, 0.0); m];
+        let mut z = Vec::with_capacity(m);
         for k in 0..m {
             let km = (m - k) % m;
             let (xa, xb) = (x[k], x[km].conj());
@@ -158,9 +165,9 @@ impl Dist {
             let (ya, yb) = (yref[k], yref[km].conj());
             let a2 = (ya + yb) * 0.5;
             let b2 = (ya - yb) * Complex::new(0.0, -0.5);
-            z[k] = a1 * a2 + Complex::new(0.0, 1.0) * (b1 * b2);
+            z.push(a1 * a2 + Complex::new(0.0, 1.0) * (b1 * b2));
         }
-        inv.process(&mut z);
+        super::fft_plans::inverse_in_place(&fwd, &mut z, &mut scratch);
         let scale = 1.0 / m as f64; // exact: m is a power of two
         // FFT error bound (ℓ¹) for the packed transform
         let e_nu = percival(nu);
@@ -284,21 +291,35 @@ impl Dist {
 
     /// Prepares O(1) evaluation of certified δ(ε) bounds.
     pub fn prepare(&self) -> Prepared {
+        self.clone().into_prepared()
+    }
+
+    /// [`Dist::prepare`], consuming the distribution: each side's values become its
+    /// suffix sums `A_j` in place (no second copy of the window is held).
+    pub fn into_prepared(self) -> Prepared {
+        let Dist {
+            grid,
+            lambda,
+            pess,
+            opt,
+        } = self;
+        let (pess_err, opt_err, pess_inf, opt_inf) = (pess.err, opt.err, pess.inf, opt.inf);
+        let (pess_ln_scale, opt_ln_scale) = (pess.ln_scale, opt.ln_scale);
         let (pess, opt) = rayon::join(
-            || SidePrep::new(&self.pess, &self.grid, self.lambda),
-            || SidePrep::new(&self.opt, &self.grid, self.lambda),
+            || SidePrep::new(pess.c, pess.ln_scale, &grid, lambda),
+            || SidePrep::new(opt.c, opt.ln_scale, &grid, lambda),
         );
         Prepared {
             pess,
             opt,
-            grid: self.grid,
-            lambda: self.lambda,
-            pess_err: self.pess.err,
-            opt_err: self.opt.err,
-            pess_inf: self.pess.inf,
-            opt_inf: self.opt.inf,
-            pess_ln_scale: self.pess.ln_scale,
-            opt_ln_scale: self.opt.ln_scale,
+            grid,
+            lambda,
+            pess_err,
+            opt_err,
+            pess_inf,
+            opt_inf,
+            pess_ln_scale,
+            opt_ln_scale,
         }
     }
 }
@@ -327,14 +348,18 @@ pub struct SidePrep {
 }
 
 impl SidePrep {
-    fn new(s: &Side, g: &Grid, lambda: f64) -> SidePrep {
+    /// The suffix sums of a side's values `c` (`n` of them; `A` is computed in `c`'s
+    /// buffer, `c_j` read before `A_j` overwrites it).
+    fn new(c: Vec<f64>, ln_scale: f64, g: &Grid, lambda: f64) -> SidePrep {
         let n = g.n;
-        let mut a = vec![0.0; n + 1];
+        debug_assert_eq!(c.len(), n);
+        let mut a = c;
+        a.resize(n + 1, 0.0);
         let mut b = vec![0.0; n + 1];
         let ra = (-lambda * g.h).exp();
         let rb = (-(lambda + 1.0) * g.h).exp();
         for j in (0..n).rev() {
-            let c = s.c[j];
+            let c = a[j];
             a[j] = c + ra * a[j + 1];
             b[j] = c + rb * b[j + 1];
         }
@@ -344,7 +369,7 @@ impl SidePrep {
             b,
             rel,
             abs: (n as f64 + 1.0) * 1e-320,
-            ln_scale: s.ln_scale,
+            ln_scale,
             lambda,
         }
     }

@@ -270,9 +270,11 @@ pub const MAX_POINTS_ONE_SHOT: usize = 1 << 28;
 /// Bytes per window point of one order of the one-shot engine at its peak, beyond the
 /// distinct components: the packed transform (16) and the FFT's scratch (16), both
 /// half-spectrum products (16) and their magnitude bounds (8), the two read-out sides
-/// (16), the prepared suffix sums (32), the cached plans of this and the coarser
-/// lengths (≤ 2 × 16 per point); measured 134 bytes per point for one component and
-/// 183 for two (2²¹ points, `C_0.999999(G(0.0136))` with and without `G(0.02)`).
+/// (16), the prepared suffix sums (32), the cached forward plans of this and the
+/// coarser lengths (≤ 2 × 16 per point); measured 134 bytes per point for one component
+/// and 183 for two (2²¹ points, `C_0.999999(G(0.0136))` with and without `G(0.02)`)
+/// before the buffers were reused in place (68 bytes per point since, at 2 × 2²³ points
+/// of a Poisson pair), so the estimate is an upper bound with room.
 const ONE_SHOT_BYTES_PER_POINT: u64 = 128;
 /// Bytes per window point and distinct component of the one-shot engine: the
 /// single-step vectors (16, freed once tilted) and their tilted copies (16), the
@@ -559,8 +561,7 @@ impl Composition {
                         (Dist::from_single(&s, gs, lambda), *k)
                     })
                     .collect();
-                let refs: Vec<(&Dist, u64)> = singles.iter().map(|(d, k)| (d, *k)).collect();
-                oneshot::power_product(&refs, g.lo)
+                oneshot::power_product(singles, g.lo)
             }
             Engine::RepeatedSquaring => {
                 let mut total: Option<Dist> = None;
@@ -578,7 +579,6 @@ impl Composition {
                 })
             }
         };
-        let prep = d.prepare();
         let gi = GridInfo {
             h: g.h,
             bottom: g.bottom(),
@@ -589,6 +589,7 @@ impl Composition {
             fft_error_opt: d.opt.err,
             infinity_mass: d.pess.inf,
         };
+        let prep = d.into_prepared();
         (prep, gi)
     }
 

@@ -86,14 +86,17 @@ struct Unit {
 }
 
 impl Unit {
-    fn new(s: &Side) -> Unit {
+    /// The side rescaled in place (its values are not needed afterwards).
+    fn new(s: Side) -> Unit {
         let n = s.c.len();
         let sum: f64 = s.c.iter().sum();
         let first = s.c.iter().position(|&v| v > 0.0).unwrap_or(0);
         let last = s.c.iter().rposition(|&v| v > 0.0).unwrap_or(0);
+        let mut c = s.c;
         if !(sum > 0.0 && sum.is_finite()) {
+            c.fill(0.0);
             return Unit {
-                c: vec![0.0; n],
+                c,
                 ln_scale: s.ln_scale,
                 err: s.err,
                 err_abs: s.err,
@@ -105,7 +108,9 @@ impl Unit {
             };
         }
         let inv = 1.0 / sum;
-        let c: Vec<f64> = s.c.iter().map(|v| v * inv).collect();
+        // (the values outside [first, last] are 0 and stay 0: their pages, never
+        // written, are not touched)
+        c[first..=last].iter_mut().for_each(|v| *v *= inv);
         let ln_sum = sum.ln();
         // c′e^{s′} = c e^{s} up to the rounding of 1/Σ, of each product and of s + ln Σ
         // (|Δs′| ≤ 2U(|s| + |ln Σ|) + U|ln Σ|): relative ≤ 8U(1 + |s| + |ln Σ|)
@@ -519,7 +524,7 @@ const DIRECT_ERR: f64 = 2.0 * TABLE_TWIDDLE_ERR + 170.0 * U;
 /// Never for the inputs [`Composition`](super::Composition) builds; a grid length that
 /// is not a power of two or an empty list is a caller's bug and is caught by a debug
 /// assertion, returning a vacuous result (`δ ≤ 1`) in release builds.
-pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
+pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     let Some((d0, _)) = factors.first() else {
         debug_assert!(false, "power_product needs a factor");
         return vacuous(
@@ -551,7 +556,8 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
     let nu = m.trailing_zeros() as f64;
     let e1 = percival(nu);
     let sqm = (m as f64).sqrt() * (1.0 + U);
-    let (fwd, inv) = super::fft_plans::plans(m);
+    let fwd = super::fft_plans::forward(m);
+    let mut scratch = super::fft_plans::scratch(&fwd);
     let n_total: u64 = factors
         .iter()
         .map(|(_, k)| *k)
@@ -560,20 +566,31 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
 
     let mut pa = Acc::new(half);
     let mut qa = Acc::new(half);
-    let mut x = vec![C64::new(0.0, 0.0); m];
+    // every entry is written before it is read (no zero fill of m values)
+    let mut x: Vec<C64> = Vec::with_capacity(m);
     // the two real sides' transforms, unpacked from the complex one on the fly
     let unpack_a = |x: &[C64], j: usize| (x[j] + x[(m - j) % m].conj()) * 0.5;
     let unpack_b = |x: &[C64], j: usize| (x[j] - x[(m - j) % m].conj()) * C64::new(0.0, -0.5);
     // supports kept for the aliasing bounds
     let mut units: Vec<(Support, Support, u64)> = Vec::with_capacity(factors.len());
+    // each factor is consumed: its sides become the rescaled units (no copy)
     for (d, k) in factors {
-        let (a, b) = rayon::join(|| Unit::new(&d.pess), || Unit::new(&d.opt));
-        for (xi, (av, bv)) in x.iter_mut().zip(a.c.iter().zip(&b.c)) {
-            *xi = C64::new(*av, *bv);
-        }
+        let Dist { pess, opt, .. } = d;
+        let (a, b) = rayon::join(|| Unit::new(pess), || Unit::new(opt));
+        // the sides are 0 outside their supports (pages never written are not read)
+        let (lo_s, hi_s) = (a.first.min(b.first), a.last.max(b.last));
+        x.clear();
+        x.resize(lo_s, C64::new(0.0, 0.0));
+        x.extend(
+            a.c[lo_s..=hi_s]
+                .iter()
+                .zip(&b.c[lo_s..=hi_s])
+                .map(|(av, bv)| C64::new(*av, *bv)),
+        );
+        x.resize(m, C64::new(0.0, 0.0));
         let xn2: f64 = x.iter().map(|z| z.norm_sqr()).sum();
         let xn = (xn2 * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U);
-        fwd.process(&mut x);
+        fwd.process_with_scratch(&mut x, &mut scratch);
         let ex = sqm * xn * e1 * (1.0 + 4.0 * U) + sqm * (a.err + b.err);
         // full-spectrum norms of the two unpacked half spectra (as `half_norm`)
         let (mut na, mut nb) = (0.0, 0.0);
@@ -586,8 +603,8 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
             |s: f64| (s * (1.0 + (2.0 * half as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U);
         let e_a = (ex + 2.0 * U * round_norm(na)) * (1.0 + 4.0 * U);
         let e_b = (ex + 2.0 * U * round_norm(nb)) * (1.0 + 4.0 * U);
-        pa.prune(&|j| unpack_a(&x, j), e_a, *k);
-        qa.prune(&|j| unpack_b(&x, j), e_b, *k);
+        pa.prune(&|j| unpack_a(&x, j), e_a, k);
+        qa.prune(&|j| unpack_b(&x, j), e_b, k);
         // survivors recomputed by a direct sum when that is affordable: its error does
         // not grow with √M‖x‖₂, which the power would multiply by k
         let mut keep: Vec<usize> = pa.idx.iter().chain(&qa.idx).copied().collect();
@@ -595,7 +612,7 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
         keep.dedup();
         let support = a.last.max(b.last) + 1 - a.first.min(b.first);
         let affordable = (keep.len() as f64) * (support as f64) <= 8.0 * m as f64 * nu;
-        if affordable && *k > 1 && !keep.is_empty() {
+        if affordable && k > 1 && !keep.is_empty() {
             let first = a.first.min(b.first);
             let last = a.last.max(b.last);
             let direct = direct_pairs(&a.c, &b.c, first, last, &keep, &Twiddles::new(m));
@@ -609,31 +626,34 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
             let ea_d = (DIRECT_ERR * a.sum_up + a.err) * (1.0 + 4.0 * U);
             let eb_d = (DIRECT_ERR * b.sum_up + b.err) * (1.0 + 4.0 * U);
             let (fa, fb) = (full(&pa.idx), full(&qa.idx));
-            pa.multiply(&|j| direct[at(j)].0, *k, ea_d * fa, ea_d, &a);
-            qa.multiply(&|j| direct[at(j)].1, *k, eb_d * fb, eb_d, &b);
+            pa.multiply(&|j| direct[at(j)].0, k, ea_d * fa, ea_d, &a);
+            qa.multiply(&|j| direct[at(j)].1, k, eb_d * fb, eb_d, &b);
         } else {
-            pa.multiply(&|j| unpack_a(&x, j), *k, e_a, e_a, &a);
-            qa.multiply(&|j| unpack_b(&x, j), *k, e_b, e_b, &b);
+            pa.multiply(&|j| unpack_a(&x, j), k, e_a, e_a, &a);
+            qa.multiply(&|j| unpack_b(&x, j), k, e_b, e_b, &b);
         }
         let (sa, sb) = rayon::join(|| a.support(), || b.support());
-        units.push((sa, sb, *k));
+        units.push((sa, sb, k));
     }
     let err_p = pa.error(nf, m);
     let err_q = qa.error(nf, m);
     // Z = P + iQ on the full spectrum (P and Q are zero off their survivors):
     // Z_j = P_j + iQ_j and Z_{M−j} = conj(P_j) + i·conj(Q_j), each one rounding as the
-    // dense formula (adding to an exact 0 is exact)
+    // dense formula (adding to an exact 0 is exact). The inverse transform is the
+    // conjugate of the forward transform of conj(Z) (`fft_plans`), so x holds conj(Z):
+    // conj(Z_j) = conj(P_j) + conj(iQ_j), conj(Z_{M−j}) = P_j + conj(i·conj(Q_j)), the
+    // same operations as Z's with the signs of the imaginary parts flipped (exact)
     x.fill(C64::new(0.0, 0.0));
     for (&j, p) in pa.idx.iter().zip(&pa.z) {
-        x[j] += *p;
+        x[j] += p.conj();
         if j != 0 && j != m - j {
-            x[m - j] += p.conj();
+            x[m - j] += *p;
         }
     }
     for (&j, q) in qa.idx.iter().zip(&qa.z) {
-        x[j] += C64::new(-q.im, q.re);
+        x[j] += C64::new(-q.im, -q.re);
         if j != 0 && j != m - j {
-            x[m - j] += C64::new(q.im, q.re);
+            x[m - j] += C64::new(q.im, -q.re);
         }
     }
     let zn = {
@@ -641,7 +661,9 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
         (s * (1.0 + (m as f64 + 4.0) * U)).sqrt() * (1.0 + 2.0 * U)
     };
     let z_err = err_p + err_q + 2.0 * U * (pa.norm(m) + qa.norm(m));
-    inv.process(&mut x);
+    // x ← conj(inverse DFT of Z): the forward transform of conj(Z)
+    fwd.process_with_scratch(&mut x, &mut scratch);
+    drop(scratch);
     // ℓ¹ error of each side of z = ẑ/M
     let fft_l1 = (zn * e1 + z_err) * (1.0 + 8.0 * U);
 
@@ -649,12 +671,14 @@ pub(crate) fn power_product(factors: &[(&Dist, u64)], out_lo: i64) -> Dist {
     // window position r (loss (lo + r)h) holds I = r + lo − N·lo_s (mod M)
     let shift = (g.lo as i128 - n_total as i128 * gs.lo as i128).rem_euclid(m as i128) as usize;
     let scale = 1.0 / m as f64;
-    let mut cp = vec![0.0; m];
-    let mut co = vec![0.0; m];
+    // (one more place for the sentinel of the suffix sums, `Dist::into_prepared`)
+    let mut cp = Vec::with_capacity(m + 1);
+    let mut co = Vec::with_capacity(m + 1);
     for r in 0..m {
+        // z = conj(x): its real part is x's, its imaginary part −x's
         let v = x[(r + shift) & (m - 1)];
-        cp[r] = (v.re * scale).max(0.0);
-        co[r] = (v.im * scale).max(0.0);
+        cp.push((v.re * scale).max(0.0));
+        co.push((-v.im * scale).max(0.0));
     }
     drop(x);
 
@@ -879,7 +903,7 @@ mod tests {
             };
             let s = pld::discretize(&pld::kind_pieces(Kind::Gaussian(0.5), &g, 0.0), &g);
             let d1 = Dist::from_single(&s, g, 1.0);
-            let d = power_product(&[(&d1, 16)], g.lo);
+            let d = power_product(vec![(d1, 16)], g.lo);
             let p = d.prepare();
             for eps in [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 5.0] {
                 let (lo, up) = p.delta_bounds(eps);
@@ -907,7 +931,7 @@ mod tests {
             Dist::from_single(&s, g, 0.5)
         };
         let (a, b) = (single(0.3), single(0.1));
-        let d = power_product(&[(&a, 20), (&b, 300)], g.lo + 512);
+        let d = power_product(vec![(a, 20), (b, 300)], g.lo + 512);
         let mu = (20.0 * 0.09 + 300.0 * 0.01f64).sqrt();
         let p = d.prepare();
         for eps in [0.5, 1.0, 2.0, 4.0] {
