@@ -193,12 +193,19 @@ fn reference_suite_sample_recomputes() {
                 "{id}: stated [{slo:e}, {shi:e}] and recomputed [{rlo:e}, {rhi:e}] do not overlap"
             );
             let w: f64 = s(e, "rel_width").parse().unwrap();
-            // the recomputed interval is about as narrow as stated: the stated width has
+            // the recomputed interval is about as narrow as stated (the stated width has
             // three significant digits and the engine that wrote the suite was repeated
-            // squaring; the default one-shot engine may be a little wider
-            // (1.0002× on one entry); the overlap above is the soundness check
+            // squaring; the default one-shot engine may be a little wider, 1.0002× on
+            // one entry), or it meets the tolerance `compose` asks, 1e-4 (absolute for
+            // ε, relative for δ): the planner spends the points that tolerance needs,
+            // not those of the grid that wrote the suite; the overlap above is the
+            // soundness check
+            let meets = || match target(&e["query"]) {
+                Target::Delta(_) => rhi - rlo <= 1e-4,
+                Target::Epsilon(_) => rel(rlo, rhi) <= 1e-4,
+            };
             assert!(
-                rel(rlo, rhi) <= w * 1.01 + 1e-15,
+                rel(rlo, rhi) <= w * 1.01 + 1e-15 || meets(),
                 "{id}: recomputed width {} > stated {w}",
                 rel(rlo, rhi)
             );

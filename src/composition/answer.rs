@@ -8,23 +8,26 @@
 //!   width is that of the conversion (≈ 1e-15), and δ below [`DELTA_FLOOR`] is answered.
 //! - **Otherwise**: a planner. The certified width of the PLD engine is a discretization
 //!   error `w ≈ α·k·h²` for `k` steps in all at grid step `h` (the mean-loss bias of the
-//!   two discretizations, a quarter per binary step once `h` is fine), and in the jobs
-//!   measured (Poisson and subsampled Gaussians, `k` from 10³ to 10⁶, see the README's
-//!   benchmarks) `α` lies in `[0.13, 1.1]`, with `α ≈ 0.5` typical. The planner first
-//!   composes at the grid that model predicts with `α = ½`:
-//!   `e₁ = ⌈log₂ √(k / (2·tolerance))⌉` (at most 18, and never more than two binary
-//!   steps coarser than [`Composition::default_grid_exp`], so that a loose tolerance
-//!   still gets an informative grid);
-//!   if its width is within `tolerance` (absolute for ε, relative to the upper end for
-//!   δ) that is the answer, else the measured width predicts the grid
-//!   `e = e₁ + ⌈log₄(width / 0.9·tolerance)⌉`, composed once, plus at most one finer
-//!   step if the prediction fell short (never finer than 2⁻¹⁸). Every grid is capped
-//!   at the finest whose windows hold at most [`PLANNER_POINTS`] points per order and
-//!   whose memory estimate is within the guard's limit: the planner goes coarser and
-//!   reports the width instead of refusing. A first run that cannot certify (window
-//!   top, δ floor) is followed by one at the engine's default grid. With a grid given,
-//!   that grid only. An answer wider than the tolerance carries a [`Answer::note`]
-//!   saying why and what would narrow it.
+//!   two discretizations), and in the jobs measured (Poisson and subsampled Gaussians,
+//!   `k` from 10³ to 10⁶, see the README's benchmarks) `α` lies in `[0.13, 1.1]`, with
+//!   `α ≈ 0.5` typical. The one-shot engine's cost is its transform length `M`, a power
+//!   of two per order, so the planner chooses `M` and then the **finest** step whose
+//!   window fits `M` points: `h` from a ladder of six significant bits
+//!   (`k·2^{−s}`, `k ∈ [32, 64]`, [`Grid::step_at_least`]; every `t_j = j·h` stays
+//!   exact), not a power of two that would leave up to half the transform as padding.
+//!   First `M₁`, the length the window needs at the step that model predicts with
+//!   `α = ½` ([`Composition::predicted_step`]: `h = √(2·tolerance/k)`, never more than
+//!   two binary steps coarser than [`Composition::default_grid_exp`], so that a loose
+//!   tolerance still gets an informative grid); if its width is within `tolerance`
+//!   (absolute for ε, relative to the upper end for δ) that is the answer, else the
+//!   measured width predicts the step `h·√(0.9·tolerance/width)` and its length (at
+//!   least double), composed once, plus at most one doubling if the prediction fell
+//!   short (never finer than 2⁻¹⁸). Every length is capped at [`PLANNER_POINTS`] per
+//!   order and at the memory guard's limit: the planner goes coarser and reports the
+//!   width instead of refusing. A first run that cannot certify (window top, δ floor)
+//!   is followed by one at the engine's default grid. With a grid given, `h = 2^{−e}`
+//!   exactly and that grid only. An answer wider than the tolerance carries a
+//!   [`Answer::note`] saying why and what would narrow it.
 //! - **Fallback**: the no-amplification bound
 //!   ([`Composition::no_amplification_mu`]): every subsampled Gaussian replaced by
 //!   `G(μᵢ)`, the composition `G(√Σkᵢμᵢ²)` is below the true one, so its closed-form
@@ -49,7 +52,8 @@
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
 //! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`Answer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
-use super::{Composed, Composition, DELTA_FLOOR, Interval, Target};
+use super::pld::Grid;
+use super::{Composed, Composition, DELTA_FLOOR, Interval, Step, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::precision::enclosure::Enclosure;
@@ -70,7 +74,9 @@ pub enum Method {
     Pld {
         /// The composed PLD at the final grid.
         composed: Box<Composed>,
-        /// Final grid exponent e (step `h = 2^{−e}`).
+        /// The binary exponent nearest the final grid step: `h ≈ 2^{−e}` (`h = 2^{−e}`
+        /// exactly for a grid given; the planner's steps lie on a finer ladder, and
+        /// each order's `h` is in [`Composed::info`]).
         grid_exp: i32,
     },
 }
@@ -223,12 +229,12 @@ impl Composition {
                 if let Some(fb) = fallback
                     && fb.interval.upper < a.interval.upper
                 {
-                    let (engine, exp) = (a.interval, a.grid_exp());
+                    let (engine, h) = (a.interval, last_step(&a));
                     a.interval.upper = fb.interval.upper;
                     a.interval.lower = a.interval.lower.min(fb.interval.upper);
                     a.width = width_of(target, a.interval);
                     a.note = Some(format!(
-                        "upper end from the no-amplification bound G(μ), μ = √Σkᵢμᵢ² ≤ {:e} (every subsampled Gaussian replaced by G(μᵢ)): below the PLD engine's [{:e}, {:e}] at h = 2^-{exp}; the lower end is the engine's",
+                        "upper end from the no-amplification bound G(μ), μ = √Σkᵢμᵢ² ≤ {:e} (every subsampled Gaussian replaced by G(μᵢ)): below the PLD engine's [{:e}, {:e}] at h = {h:.4e}; the lower end is the engine's",
                         fb.mu_upper(),
                         engine.lower,
                         engine.upper,
@@ -279,9 +285,9 @@ impl Composition {
     fn answer_pld(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
         // the windows (grid-independent) once for every grid tried
         let windows = self.windows(target);
-        let run = |e: i32| -> Result<Answer> {
-            let r = self.compose_planned(target, Some(e), Some(&windows))?;
-            let exp = (-r.info[0].h.log2()).round() as i32;
+        let run = |step: Step| -> Result<Answer> {
+            let r = self.compose_planned(target, step, Some(&windows))?;
+            let exp = (-coarsest_step(&r).log2()).round() as i32;
             let interval = match target {
                 Target::Delta(d) => r.epsilon(d)?,
                 Target::Epsilon(eps) => r.delta(eps)?,
@@ -298,7 +304,7 @@ impl Composition {
             })
         };
         if let Some(e) = grid {
-            let mut a = run(e)?;
+            let mut a = run(Step::Exp(e))?;
             if a.width > tolerance {
                 a.note = Some(format!(
                     "width {:.3e} > tolerance {tolerance:e} at the grid given, h = 2^-{e}; a finer --grid narrows it",
@@ -307,16 +313,21 @@ impl Composition {
             }
             return Ok(a);
         }
-        // the finest grid within the planner's budget: the windows' points (a power of
-        // two per order) and the memory guard's estimate
+        // the planner's budget: transform lengths (a power of two per order) up to
+        // PLANNER_POINTS whose memory estimate is within the guard's limit, and steps no
+        // finer than 2^-MAX_GRID_EXP
         let limit = crate::memory::limit_bytes();
-        let fits = |e: i32| {
-            self.planned_points(&windows, e).is_some_and(|p| {
-                p <= PLANNER_POINTS.saturating_mul(windows.len() as u64)
-                    && self.planned_bytes(p) <= limit
-            })
+        let orders = windows.len() as u64;
+        let fits = |m: u64| m <= PLANNER_POINTS && self.planned_bytes(m * orders) <= limit;
+        let points_at = |h: f64| {
+            self.planned_points(&windows, Step::At(Grid::step_at_least(h)))
+                .map(|(_, most)| most)
         };
-        let Some(cap) = (MIN_GRID_EXP..=MAX_GRID_EXP).rev().find(|&e| fits(e)) else {
+        let coarsest = self
+            .planned_points(&windows, Step::Exp(MIN_GRID_EXP))
+            .map(|(_, most)| most)
+            .filter(|&m| fits(m));
+        let Some(m_min) = coarsest else {
             let (a, b) = windows
                 .iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), w| {
@@ -330,27 +341,48 @@ impl Composition {
                 ),
             });
         };
-        // the planner: the grid the width model w ≈ k·h²/2 predicts, then the grid the
-        // measured width predicts (the discretization error is O(h²): a quarter per
-        // binary step), then one more step if that fell short
-        let e1 = self.predicted_grid_exp(tolerance).min(cap);
-        let mut last = match run(e1) {
+        let mut m_cap = m_min;
+        while fits(m_cap * 2) {
+            m_cap *= 2;
+        }
+        if let Some(m) = points_at(2f64.powi(-MAX_GRID_EXP)) {
+            m_cap = m_cap.min(m.max(m_min));
+        }
+        let points = |a: &Answer| -> u64 {
+            a.composed().map_or(0, |r| {
+                r.info.iter().map(|g| g.points as u64).max().unwrap_or(0)
+            })
+        };
+        // the planner: the transform length whose finest step the width model
+        // w ≈ k·h²/2 predicts, then the length the measured width predicts (the
+        // discretization error is O(h²)), then one more doubling if that fell short
+        let m1 = points_at(self.predicted_step(tolerance))
+            .unwrap_or(m_cap)
+            .clamp(m_min, m_cap);
+        let mut last = match run(Step::Points(m1 as usize)) {
             Ok(a) => a,
             // a run that cannot certify (window top, δ floor) says nothing about the
             // width: go on at the engine's default grid if that is finer
-            Err(_) if self.default_grid_exp().min(cap) > e1 => {
-                run(self.default_grid_exp().min(cap))?
+            Err(e) => {
+                let m = points_at(2f64.powi(-self.default_grid_exp()))
+                    .unwrap_or(m_cap)
+                    .min(m_cap);
+                if m > m1 {
+                    run(Step::Points(m as usize))?
+                } else {
+                    return Err(e);
+                }
             }
-            Err(e) => return Err(e),
         };
         // why the last refinement stopped short of the tolerance, for the note
         enum Stop {
             /// A finer grid did not halve the width (the FFT round-off and truncation at
             /// this target, which more points do not narrow and may widen): the other
-            /// grid tried and its width; the narrower certified answer is kept.
-            Stalled(i32, f64),
-            /// A finer grid could not certify: its grid; the coarser answer stands.
-            Failed(i32),
+            /// grid's step and its width; the narrower certified answer is kept.
+            Stalled(f64, f64),
+            /// A finer grid could not certify: its points per order; the coarser
+            /// answer stands.
+            Failed(u64),
         }
         let mut stop: Option<Stop> = None;
         // δ(ε) certified below the floor: its relative width is that of the truncation
@@ -359,24 +391,27 @@ impl Composition {
             |a: &Answer| matches!(target, Target::Epsilon(_)) && a.interval.upper < DELTA_FLOOR;
         if last.width > tolerance && !below_floor(&last) {
             let ratio = (last.width / (0.9 * tolerance)).max(1.0);
-            // (a subnormal tolerance makes the ratio +∞: the step is capped, not summed)
-            let step = ratio.log(4.0).ceil().min(f64::from(cap)) as i32;
-            let mut e = last.grid_exp().saturating_add(step).min(cap);
+            // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
+            let h_pred = (last_step(&last) / ratio.sqrt()).max(2f64.powi(-MAX_GRID_EXP));
+            let mut m = points_at(h_pred).unwrap_or(m_cap).min(m_cap);
+            if m <= points(&last) {
+                m = (2 * points(&last)).min(m_cap);
+            }
             for _ in 0..2 {
-                if e <= last.grid_exp() {
+                if m <= points(&last) {
                     break;
                 }
-                let Ok(next) = run(e) else {
-                    stop = Some(Stop::Failed(e));
+                let Ok(next) = run(Step::Points(m as usize)) else {
+                    stop = Some(Stop::Failed(m));
                     break;
                 };
                 if next.width > 0.5 * last.width {
                     // both are certified intervals of the same query: keep the narrower
                     if next.width < last.width {
-                        stop = Some(Stop::Stalled(last.grid_exp(), last.width));
+                        stop = Some(Stop::Stalled(last_step(&last), last.width));
                         last = next;
                     } else {
-                        stop = Some(Stop::Stalled(e, next.width));
+                        stop = Some(Stop::Stalled(last_step(&next), next.width));
                     }
                     break;
                 }
@@ -384,39 +419,36 @@ impl Composition {
                 if last.width <= tolerance {
                     break;
                 }
-                e = (e + 1).min(cap);
+                m = (2 * m).min(m_cap);
             }
         }
         if last.width > tolerance {
-            let e = last.grid_exp();
+            let h = last_step(&last);
+            let finer = (-h.log2()).floor() as i32 + 1;
             let why = if below_floor(&last) {
                 format!(
                     "where δ(ε) is certified below the engine's floor {DELTA_FLOOR:e}: the upper end is the truncation bound, which no grid narrows"
                 )
-            } else if let Some(Stop::Stalled(e2, w2)) = stop {
+            } else if let Some(Stop::Stalled(h2, w2)) = stop {
                 format!(
-                    "where the grid h = 2^-{e2} gave width {w2:.3e}: a binary step did not halve it, so the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
+                    "where the grid h = {h2:.4e} gave width {w2:.3e}: a finer grid did not halve it, so the width is the FFT round-off and truncation at this target, not the discretization; a larger δ or ε target narrows it"
                 )
-            } else if let Some(Stop::Failed(e2)) = stop {
+            } else if let Some(Stop::Failed(m2)) = stop {
                 format!(
-                    "where the finer grid h = 2^-{e2} could not certify the query (window or δ floor); a larger δ or ε target narrows it"
+                    "where the finer grid of {m2} points per order could not certify the query (window or δ floor); a larger δ or ε target narrows it"
                 )
-            } else if e >= MAX_GRID_EXP {
+            } else if h <= 2f64.powi(-MAX_GRID_EXP) {
+                format!("the planner's finest grid; --grid {finer} (up to 24) narrows it")
+            } else if points(&last) >= m_cap {
                 format!(
-                    "the planner's finest grid; --grid {} (up to 24) narrows it",
-                    e + 1
-                )
-            } else if e >= cap {
-                format!(
-                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {} with more memory (--memory-limit) narrows it",
+                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {finer} with more memory (--memory-limit) narrows it",
                     crate::memory::human(limit),
-                    e + 1
                 )
             } else {
-                format!("a finer --grid ({}) narrows it", e + 1)
+                format!("a finer --grid ({finer}) narrows it")
             };
             last.note = Some(format!(
-                "width {:.3e} > tolerance {tolerance:e} at h = 2^-{e}, {why}",
+                "width {:.3e} > tolerance {tolerance:e} at h = {h:.4e}, {why}",
                 last.width
             ));
         }
@@ -472,14 +504,18 @@ impl Composition {
     }
 }
 
+/// The coarsest grid step of a composition's orders (each order has its own window and
+/// may have its own step).
+fn coarsest_step(r: &Composed) -> f64 {
+    r.info.iter().map(|g| g.h).fold(0.0, f64::max)
+}
+
+/// The coarsest grid step of a PLD answer (`2^{−MAX_GRID_EXP}` for a closed form).
+fn last_step(a: &Answer) -> f64 {
+    a.composed().map_or(2f64.powi(-MAX_GRID_EXP), coarsest_step)
+}
+
 impl Answer {
-    /// The final grid exponent of a PLD answer ([`MAX_GRID_EXP`] for a closed form).
-    fn grid_exp(&self) -> i32 {
-        match self.method {
-            Method::Pld { grid_exp, .. } => grid_exp,
-            Method::GaussianClosedForm { .. } => MAX_GRID_EXP,
-        }
-    }
     /// μ of a closed-form answer (0 otherwise).
     fn mu_upper(&self) -> f64 {
         match self.method {
@@ -523,6 +559,30 @@ impl Composition {
             return MAX_GRID_EXP;
         }
         (e.max(f64::from(floor)) as i32).clamp(floor, MAX_GRID_EXP)
+    }
+
+    /// The planner's first grid step for `tolerance`: `h = √(2·tolerance/k)` (the width
+    /// model `k·h²/2 ≤ tolerance`, `k` the number of steps in all), between
+    /// `2^{−MAX_GRID_EXP}` and four times the step of [`Composition::default_grid_exp`]
+    /// (the bounds of [`Composition::predicted_grid_exp`]).
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::{Component, Composition};
+    /// let c = Composition::new()
+    ///     .with(Component::poisson(0.01, 1.0 / 1.1).unwrap(), 1_000_000)
+    ///     .unwrap();
+    /// // √(2 · 1e−3 / 10⁶) = 4.47e−5
+    /// assert!((c.predicted_step(1e-3) - 4.4721e-5).abs() < 1e-8);
+    /// ```
+    pub fn predicted_step(&self, tolerance: f64) -> f64 {
+        let k = self.total_count().max(1) as f64;
+        let h = (2.0 * tolerance / k).sqrt();
+        let coarse = (self.default_grid_exp() - 2).clamp(MIN_GRID_EXP, MAX_GRID_EXP);
+        if h.is_nan() {
+            return 2f64.powi(-MAX_GRID_EXP);
+        }
+        h.clamp(2f64.powi(-MAX_GRID_EXP), 2f64.powi(-coarse))
     }
 }
 

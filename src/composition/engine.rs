@@ -377,7 +377,8 @@ impl SidePrep {
     /// `Σ_{t_j > ε} m_j (1 − e^{ε − t_j})` bounded up (`upper`) or down.
     fn eval(&self, g: &Grid, eps: f64, upper: bool) -> f64 {
         let n = g.n;
-        let j0f = ((eps / g.h).floor() + 1.0 - g.lo as f64).max(0.0);
+        // the first window position with t_j > ε
+        let j0f = (g.floor_index(eps) + 1.0 - g.lo as f64).max(0.0);
         let j0 = if j0f >= n as f64 { n } else { j0f as usize };
         if j0 >= n {
             return 0.0;

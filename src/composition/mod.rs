@@ -431,7 +431,8 @@ impl Composition {
     /// [`Error::Parameter`] for an empty composition or a bad target / grid;
     /// [`Error::NotCertified`] if the window would exceed [`MAX_POINTS`].
     pub fn compose(&self, target: Target, grid_exp: Option<i32>) -> Result<Composed> {
-        self.compose_planned(target, grid_exp, None)
+        let step = Step::Exp(grid_exp.unwrap_or_else(|| self.default_grid_exp()));
+        self.compose_planned(target, step, None)
     }
 
     /// The windows of the orders [`Composition::compose`] computes (one if symmetric):
@@ -456,7 +457,7 @@ impl Composition {
     pub(crate) fn compose_planned(
         &self,
         target: Target,
-        grid_exp: Option<i32>,
+        step: Step,
         windows: Option<&[Window]>,
     ) -> Result<Composed> {
         if self.parts.is_empty() {
@@ -470,7 +471,7 @@ impl Composition {
                 }
             }
         }
-        if let Some(e) = grid_exp
+        if let Step::Exp(e) = step
             && !(4..=24).contains(&e)
         {
             return Err(Error::param("grid", e, "grid exponent must be in 4..=24"));
@@ -484,7 +485,7 @@ impl Composition {
         let plans = comps
             .iter()
             .zip(&windows)
-            .map(|(c, w)| c.layout(w, grid_exp))
+            .map(|(c, w)| c.layout(w, step))
             .collect::<Result<Vec<_>>>()?;
         let points: u64 = plans.iter().map(|(g, _, _)| g.n as u64).sum();
         crate::memory::check(
@@ -521,15 +522,16 @@ impl Composition {
         crate::memory::bytes_of(points, per_point).saturating_add(FIXED_BYTES)
     }
 
-    /// Grid points of the windows of every order at `h = 2^{−e}` (`None` when a
-    /// window does not fit the engine's point limit).
-    pub(crate) fn planned_points(&self, windows: &[Window], e: i32) -> Option<u64> {
-        let mut points = 0u64;
+    /// Grid points of the windows of every order at `step` (`None` when a window
+    /// does not fit the engine's point limit), and the largest of one order.
+    pub(crate) fn planned_points(&self, windows: &[Window], step: Step) -> Option<(u64, u64)> {
+        let (mut points, mut most) = (0u64, 0u64);
         for (c, w) in self.orders().iter().zip(windows) {
-            let (g, _, _) = c.layout(w, Some(e)).ok()?;
+            let (g, _, _) = c.layout(w, step).ok()?;
             points = points.saturating_add(g.n as u64);
+            most = most.max(g.n as u64);
         }
-        Some(points)
+        Some((points, most))
     }
 
     fn compose_one(
@@ -771,15 +773,45 @@ impl Composition {
         }
     }
 
-    /// The grid half of a plan: the window of `w` at `h = 2^{−e}` (`e = grid_exp`, else
-    /// [`Composition::default_grid_exp`]), the tilt kept within the f64 range over it,
-    /// and the grid index where the single steps' window starts (the one-shot engine's;
-    /// the squaring engine uses the window itself); refused when it needs more points
-    /// than the engine's limit.
-    fn layout(&self, w: &Window, grid_exp: Option<i32>) -> Result<(Grid, f64, i64)> {
+    /// The grid half of a plan at `step`: for [`Step::Exp`] the window of `w` at
+    /// `h = 2^{−e}`; for [`Step::Points`] the finest step `h` of
+    /// [`Grid::step_at_least`]'s ladder (six significant bits) whose window fits the
+    /// points given, so that the transform's length, a power of two, is spent on
+    /// resolution rather than on padding (the discretization width is `O(h²)`).
+    fn layout(&self, w: &Window, step: Step) -> Result<(Grid, f64, i64)> {
+        match step {
+            Step::Exp(e) => self.layout_at(w, 2f64.powi(-e)),
+            Step::At(h) => self.layout_at(w, h),
+            Step::Points(m) => {
+                // the points the window needs at step h: about L/h, L the longer of the
+                // window and the single steps' span (see `layout_at`)
+                let need_top = self
+                    .parts
+                    .iter()
+                    .filter_map(|(c, _)| c.loss_sup())
+                    .fold(f64::NEG_INFINITY, f64::max)
+                    .min(w.b);
+                let len = (w.b - w.a).max(need_top - w.a_floor);
+                let mut h = Grid::step_at_least((len / (m as f64 - 4.0)).max(f64::MIN_POSITIVE));
+                for _ in 0..16 {
+                    let plan = self.layout_at(w, h)?;
+                    if plan.0.n <= m {
+                        return Ok(plan);
+                    }
+                    h = Grid::step_at_least(h * (1.0 + 1.0 / 32.0));
+                }
+                self.layout_at(w, h)
+            }
+        }
+    }
+
+    /// [`Composition::layout`] at the grid step `h` (a value of [`Grid`]'s ladder): the
+    /// window of `w`, the tilt kept within the f64 range over it, and the grid index
+    /// where the single steps' window starts (the one-shot engine's; the squaring
+    /// engine uses the window itself); refused when it needs more points than the
+    /// engine's limit.
+    fn layout_at(&self, w: &Window, h: f64) -> Result<(Grid, f64, i64)> {
         let (a_est, b_est, a_floor, lam_star) = (w.a, w.b, w.a_floor, w.lam_star);
-        let e = grid_exp.unwrap_or_else(|| self.default_grid_exp());
-        let h = 2f64.powi(-e);
         let lo = (a_est / h).floor() as i64;
         let hi = (b_est / h).ceil() as i64;
         // the window in f64 first: a huge target (ε = 1e308) or window must be refused,
@@ -806,7 +838,7 @@ impl Composition {
             return Err(Error::NotCertified {
                 what: "composition".into(),
                 reason: format!(
-                    "window [{a_est:.1}, {b_est:.1}] at h = 2^-{e} needs {n_f:.0} points > {max_points}; use a coarser grid"
+                    "window [{a_est:.1}, {b_est:.1}] at h = {h:e} needs {n_f:.0} points > {max_points}; use a coarser grid"
                 ),
             });
         }
@@ -863,6 +895,18 @@ fn windows_of(orders: &[Composition], target: Target) -> Vec<Window> {
         }
         _ => orders.iter().map(|c| c.window(target)).collect(),
     }
+}
+
+/// How the grid step of a composition is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Step {
+    /// `h = 2^{−e}`.
+    Exp(i32),
+    /// The finest step of [`Grid::step_at_least`]'s ladder whose window fits this many
+    /// points per order (the one-shot engine's transform length, a power of two).
+    Points(usize),
+    /// This step (a value of [`Grid::step_at_least`]'s ladder).
+    At(f64),
 }
 
 /// The grid-independent part of a plan (see [`Composition::window`]): the privacy-loss
@@ -1108,7 +1152,7 @@ mod tests {
                 assert_eq!(w.len(), if c.is_symmetric() { 1 } else { 2 });
                 for e in [9, 11] {
                     let a = c.compose(target, Some(e)).unwrap();
-                    let b = c.compose_planned(target, Some(e), Some(&w)).unwrap();
+                    let b = c.compose_planned(target, Step::Exp(e), Some(&w)).unwrap();
                     assert_eq!(a.info.len(), b.info.len());
                     for (x, y) in a.info.iter().zip(&b.info) {
                         assert_eq!((x.bottom, x.top, x.points), (y.bottom, y.top, y.points));
@@ -1127,7 +1171,7 @@ mod tests {
         let w = sym.windows(Target::Delta(1e-6));
         let a = asym.compose(Target::Delta(1e-6), Some(9)).unwrap();
         let b = asym
-            .compose_planned(Target::Delta(1e-6), Some(9), Some(&w))
+            .compose_planned(Target::Delta(1e-6), Step::Exp(9), Some(&w))
             .unwrap();
         assert_eq!(
             a.epsilon(1e-6).unwrap().upper.to_bits(),
@@ -1160,6 +1204,50 @@ mod tests {
             );
             assert!(iv.width() < 1e-3 * tu.max(1e-6) + 1e-9, "eps={eps}: {iv:?}");
         }
+    }
+
+    /// A step of the planner's ladder that is not a power of two (h = 37·2⁻¹⁵) encloses
+    /// the closed form of G(0.3)^{⊗25} = G(1.5), and the Poisson pair's ε(δ) on it
+    /// overlaps the one at the power-of-two grid.
+    #[test]
+    fn ladder_step_encloses_closed_form() {
+        let h = Grid::step_at_least(37.0 * 2f64.powi(-15));
+        assert_eq!(h.to_bits(), (37.0 * 2f64.powi(-15)).to_bits());
+        let c = Composition::new()
+            .with(Component::gaussian(0.3).unwrap(), 25)
+            .unwrap();
+        let w = c.windows(Target::Epsilon(2.0));
+        let r = c
+            .compose_planned(Target::Epsilon(2.0), Step::At(h), Some(&w))
+            .unwrap();
+        assert_eq!(r.info[0].h.to_bits(), h.to_bits());
+        for eps in [0.5, 1.0, 2.0, 3.0, 5.0] {
+            let iv = r.delta(eps).unwrap();
+            let (tl, tu) = gdp_delta(1.5, eps);
+            assert!(
+                iv.lower <= tu && tl <= iv.upper,
+                "eps={eps}: {iv:?} vs {tl}"
+            );
+        }
+        let p = Composition::new()
+            .with(Component::poisson(0.05, 0.8).unwrap(), 300)
+            .unwrap();
+        let t = Target::Delta(1e-6);
+        let w = p.windows(t);
+        let a = p.compose_planned(t, Step::At(Grid::step_at_least(3e-3)), Some(&w));
+        let b = p.compose_planned(t, Step::Exp(9), Some(&w));
+        let (a, b) = (
+            a.unwrap().epsilon(1e-6).unwrap(),
+            b.unwrap().epsilon(1e-6).unwrap(),
+        );
+        assert!(a.lower <= b.upper && b.lower <= a.upper, "{a:?} vs {b:?}");
+        // and the planner's fitted step uses the transform's length
+        let f = p
+            .compose_planned(t, Step::Points(1 << 12), Some(&w))
+            .unwrap();
+        assert!(f.info.iter().all(|g| g.points <= 1 << 12));
+        let e = f.epsilon(1e-6).unwrap();
+        assert!(e.lower <= b.upper && b.lower <= e.upper, "{e:?} vs {b:?}");
     }
 
     #[test]

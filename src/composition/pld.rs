@@ -62,9 +62,13 @@ pub(crate) const TINY: f64 = 1e-290;
 const GROUP_MARGIN: f64 = 1e-12;
 
 /// The discretization window: grid `t_j = j h`, indices `lo ≤ j < lo + n`.
+///
+/// The step is `h = k·2^{−s}` with an integer `k < 2⁷` (a power of two, or a value of
+/// [`Grid::step_at_least`]), so that every `t_j = j·h` with `|j| < 2⁴⁵` is exact in f64
+/// and index computations can be checked by exact products ([`Grid::floor_index`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
-    /// Grid step, a power of two.
+    /// Grid step `k·2^{−s}`, `k < 2⁷`.
     pub h: f64,
     /// Index of the lowest grid point.
     pub lo: i64,
@@ -72,8 +76,68 @@ pub struct Grid {
     pub n: usize,
 }
 
+/// Indices beyond which [`Grid::floor_index`] and [`Grid::ceil_index`] do not correct
+/// the quotient (`j·h` is no longer exact there; such losses are far outside any window).
+const EXACT_INDEX: f64 = 35_184_372_088_832.0; // 2⁴⁵
+
 impl Grid {
-    /// Loss value `t_j` of window position `i` (exact: h is a power of two).
+    /// The smallest step `k·2^{−s}` with an integer `k ∈ [32, 64]` (six significant bits)
+    /// that is `≥ x`, for a finite `x > 0`: the grid steps the planner chooses between
+    /// powers of two.
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::pld::Grid;
+    /// assert_eq!(Grid::step_at_least(0.75), 0.75);
+    /// assert_eq!(Grid::step_at_least(2f64.powi(-14)), 2f64.powi(-14));
+    /// let h = Grid::step_at_least(4.27e-5);
+    /// assert!(h >= 4.27e-5 && h <= 4.27e-5 * (1.0 + 1.0 / 32.0));
+    /// ```
+    pub fn step_at_least(x: f64) -> f64 {
+        // 2^{e−5} ≤ x/32 … : x = m·2^{e−5} with m ∈ [32, 64)
+        let e = x.log2().floor() as i32;
+        let unit = 2f64.powi(e - 5);
+        let mut k = (x / unit).ceil();
+        // (the quotient is exact: unit is a power of two; guard the log's rounding)
+        while k * unit < x {
+            k += 1.0;
+        }
+        k * unit
+    }
+
+    /// The largest integer `j` (as f64) with `j·h ≤ x`: the quotient `⌊x/h⌋`, corrected
+    /// by exact products (`x/h` is rounded when `h` is not a power of two). Unchanged
+    /// for `|x/h| ≥ 2⁴⁵` and non-finite `x`.
+    pub fn floor_index(&self, x: f64) -> f64 {
+        let mut j = (x / self.h).floor();
+        if j.is_nan() || j.abs() >= EXACT_INDEX {
+            return j;
+        }
+        while j * self.h > x {
+            j -= 1.0;
+        }
+        while (j + 1.0) * self.h <= x {
+            j += 1.0;
+        }
+        j
+    }
+
+    /// The smallest integer `j` (as f64) with `j·h ≥ x` (as [`Grid::floor_index`]).
+    pub fn ceil_index(&self, x: f64) -> f64 {
+        let mut j = (x / self.h).ceil();
+        if j.is_nan() || j.abs() >= EXACT_INDEX {
+            return j;
+        }
+        while j * self.h < x {
+            j += 1.0;
+        }
+        while (j - 1.0) * self.h >= x {
+            j -= 1.0;
+        }
+        j
+    }
+
+    /// Loss value `t_j` of window position `i` (exact: see the type's doc).
     pub fn t(&self, i: usize) -> f64 {
         (self.lo + i as i64) as f64 * self.h
     }
@@ -389,12 +453,12 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
         let b = loss_at(zc);
         (
             if a.is_finite() {
-                (a / g.h).ceil() as i64
+                g.ceil_index(a) as i64
             } else {
                 i64::MAX / 4
             },
             if b.is_finite() {
-                ((b / g.h).ceil() as i64).saturating_neg()
+                (g.ceil_index(b) as i64).saturating_neg()
             } else {
                 i64::MIN / 4
             },
@@ -410,7 +474,7 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
         let j0 = if sym {
             0
         } else {
-            ((ln1p / g.h).floor() as i64).max(g.lo)
+            (g.floor_index(ln1p) as i64).max(g.lo)
         };
         let jwin = g.lo + g.n as i64 - 1;
         let jtop = jwin.min(j_cut_hi.max(j0 + 1));
@@ -457,7 +521,7 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
         let jmax = if sym {
             0
         } else {
-            ((-ln1p / g.h).ceil() as i64).max(0)
+            (g.ceil_index(-ln1p) as i64).max(0)
         };
         let jtop = (g.lo + g.n as i64 - 1).min(jmax);
         // mirrored bin [t_{j}, t_{j+1}] ↔ f_p bin [−t_{j+1}, −t_j]
@@ -604,7 +668,7 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
         }
         let (llo, lhi) = loss_bounds(pc);
         let bin = pc.bin.or_else(|| {
-            let j = (llo / g.h).floor();
+            let j = g.floor_index(llo);
             if j.is_finite() && lhi <= (j + 1.0) * g.h {
                 Some(j as i64)
             } else {
@@ -630,7 +694,7 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
                 if lhi == f64::INFINITY {
                     pess_inf += pc.q.hi;
                 } else {
-                    let j = (lhi / g.h).ceil() as i64;
+                    let j = g.ceil_index(lhi) as i64;
                     put(&mut pess, &mut pess_inf, j, pc.q.hi);
                 }
             }
@@ -671,7 +735,7 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
                     let j = if l == f64::NEG_INFINITY {
                         i64::MIN / 2
                     } else {
-                        ((l / g.h).floor() as i64).min(top + 1)
+                        (g.floor_index(l) as i64).min(top + 1)
                     };
                     cur = Some((j, r * q, r * p, 1));
                     r = 0.0;
@@ -725,6 +789,33 @@ pub(crate) fn kind_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The ladder step is the smallest `k·2^{e−5}` (k ≤ 64) at or above x, and the
+        /// indices of a ladder grid are exact floors and ceilings: `j·h ≤ x < (j+1)·h`
+        /// and `(j−1)·h < x ≤ j·h`, checked in exact rational arithmetic.
+        #[test]
+        fn ladder_steps_and_indices_are_exact(
+            lx in -30.0f64..2.0,
+            y in -1e4f64..1e4,
+            frac in 0.0f64..1.0,
+        ) {
+            let x = 2f64.powf(lx);
+            let h = Grid::step_at_least(x);
+            let q = |v: f64| rug::Rational::from_f64(v).unwrap();
+            prop_assert!(q(h) >= q(x));
+            prop_assert!(q(h) <= q(x) * rug::Rational::from((33, 32)));
+            let g = Grid { h, lo: 0, n: 2 };
+            // y itself, and a point exactly on the grid (where rounding matters most)
+            let on = (y / h).round() * h;
+            for v in [y, on, on + frac * h, on - frac * h] {
+                let (f, c) = (g.floor_index(v), g.ceil_index(v));
+                prop_assert!(q(f) * q(h) <= q(v) && q(v) < (q(f) + 1) * q(h), "floor at {v}");
+                prop_assert!((q(c) - 1) * q(h) < q(v) && q(v) <= q(c) * q(h), "ceil at {v}");
+            }
+        }
+    }
 
     /// `in_order` hands every value to `visit` once, in index order, across chunk
     /// boundaries (2¹⁴) and for an empty range.
