@@ -15,21 +15,6 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay` (the position of `purge_delay` in mimalloc 3's
-/// `mi_option_e`; a test checks its default of 10 ms).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Freed memory stays mapped for [`PURGE_DELAY_MS`] before mimalloc returns it to the
-/// system (default 10 ms): a composition frees and reallocates buffers of the same size
-/// (both orders, the planner's grids, the transforms' scratch) within that time, and
-/// each re-fault of a freed buffer costs the kernel a zero-fill of every page.
-const PURGE_DELAY_MS: std::os::raw::c_long = 1000;
-
-fn keep_freed_pages() {
-    // SAFETY: mi_option_set only stores an integer in mimalloc's option table
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
-}
-
 /// Compute and verify privacy bounds for noisy gradient methods (f-DP, GDP, (ε,δ), RDP).
 #[derive(Debug, Parser)]
 #[command(name = "shiftdp", version, about, long_about = None)]
@@ -100,7 +85,6 @@ fn emit(out: &Output, json: bool) {
 }
 
 fn main() -> ExitCode {
-    keep_freed_pages();
     let args = match Cli::try_parse() {
         Ok(a) => a,
         Err(e) => {
@@ -187,25 +171,5 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The option index names mimalloc's purge delay: its documented default is 10 ms
-    /// (unless the environment sets it).
-    #[test]
-    fn purge_delay_option_is_mimallocs() {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-            // SAFETY: mi_option_get only reads mimalloc's option table
-            let v = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
-            assert_eq!(v, 10);
-        }
-        keep_freed_pages();
-        // SAFETY: as above
-        let v = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
-        assert_eq!(v, PURGE_DELAY_MS);
     }
 }

@@ -52,21 +52,6 @@ use std::time::Duration;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay` (the position of `purge_delay` in mimalloc 3's
-/// `mi_option_e`; a test checks its default of 10 ms).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Freed memory stays mapped for [`PURGE_DELAY_MS`] before mimalloc returns it to the
-/// system (default 10 ms): a composition frees and reallocates buffers of the same size
-/// (both orders, the planner's grids, the transforms' scratch) within that time, and
-/// each re-fault of a freed buffer costs the kernel a zero-fill of every page.
-const PURGE_DELAY_MS: std::os::raw::c_long = 1000;
-
-fn keep_freed_pages() {
-    // SAFETY: mi_option_set only stores an integer in mimalloc's option table
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
-}
-
 create_exception!(
     shiftdp,
     ShiftdpError,
@@ -980,7 +965,6 @@ fn schedule(
 /// The module `shiftdp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    keep_freed_pages();
     let py = m.py();
     m.add("DEFAULT_TOLERANCE", shiftdp::composition::DEFAULT_TOLERANCE)?;
     m.add("ShiftdpError", py.get_type::<ShiftdpError>())?;
