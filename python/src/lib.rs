@@ -36,7 +36,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rug::Float;
 use shiftdp::composition::answer::Method;
-use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Target};
+use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Reuse, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
@@ -390,8 +390,31 @@ fn composition(parts: &[(String, f64, f64, i64)]) -> Result<Composition, Error> 
     Ok(c)
 }
 
+/// The PLD of the last composition answered without a grid given, for the next query of
+/// the same composition at the same tolerance (`Composition::answer_reusing`): an
+/// accountant asked ε at several δ, or a loop over targets, composes once.
+static KEPT: std::sync::Mutex<Option<Reuse>> = std::sync::Mutex::new(None);
+
+/// Forgets the kept PLD (its memory is freed).
+#[pyfunction]
+fn clear_kept_composition() {
+    if let Ok(mut k) = KEPT.lock() {
+        *k = None;
+    }
+}
+
+/// Whether a composed PLD is kept for the next query.
+#[pyfunction]
+fn has_kept_composition() -> bool {
+    KEPT.lock()
+        .map(|k| k.as_ref().is_some_and(|r| !r.is_empty()))
+        .unwrap_or(false)
+}
+
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
-/// a composition of `(kind, p, mu, count)` components.
+/// a composition of `(kind, p, mu, count)` components. Without a grid, the PLD of the
+/// previous query is asked first when it was the same composition at the same tolerance
+/// (see [`KEPT`]).
 #[pyfunction]
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
 fn compose<'py>(
@@ -410,7 +433,23 @@ fn compose<'py>(
             "epsilon" => Target::Epsilon(finite("epsilon", value)?),
             other => return Err(Error::param("target", other, "one of delta, epsilon")),
         };
-        let a = c.answer(t, tolerance, grid)?;
+        let a = match grid {
+            Some(_) => c.answer(t, tolerance, grid)?,
+            None => {
+                // taken out for the computation (other threads compose meanwhile) and
+                // put back after it
+                let mut reuse = KEPT
+                    .lock()
+                    .ok()
+                    .and_then(|mut k| k.take())
+                    .unwrap_or_default();
+                let a = c.answer_reusing(t, tolerance, &mut reuse);
+                if let Ok(mut k) = KEPT.lock() {
+                    *k = Some(reuse);
+                }
+                a?
+            }
+        };
         let names: Vec<String> = c
             .parts()
             .iter()
@@ -980,6 +1019,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_kept_composition, m)?)?;
+    m.add_function(wrap_pyfunction!(has_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;

@@ -130,3 +130,24 @@ def test_long_calls_release_the_interpreter():
     assert result["r"].upper > 0
     # thousands of iterations per second of the call, not a handful
     assert ticks > 1000 * elapsed * 0.1, (ticks, elapsed)
+
+
+def test_kept_composition_answers_other_targets():
+    # one composition, several δ: the second query is answered from the kept PLD (same
+    # grid), within the tolerance, and overlaps a fresh composition at that δ
+    comps = [PoissonGaussian(0.02, 0.8, 3000)]
+    shiftdp.clear_kept_composition()
+    a = shiftdp.compose(comps, delta=1e-5, tolerance=1e-3)
+    assert shiftdp._core.has_kept_composition()
+    b = shiftdp.compose(comps, delta=1.2e-5, tolerance=1e-3)
+    assert b.grid == a.grid
+    assert b.upper <= a.upper and b.upper - b.lower <= 1e-3
+    shiftdp.clear_kept_composition()
+    assert not shiftdp._core.has_kept_composition()
+    c = shiftdp.compose(comps, delta=1.2e-5, tolerance=1e-3)
+    assert max(b.lower, c.lower) <= min(b.upper, c.upper)
+    # another composition, or another tolerance, is composed afresh
+    d = shiftdp.compose([PoissonGaussian(0.02, 0.8, 3001)], delta=1.2e-5, tolerance=1e-3)
+    assert d.lower >= c.lower - 1e-3
+    e = shiftdp.compose(comps, delta=1.2e-5, tolerance=5e-4)
+    assert e.upper - e.lower <= 5e-4

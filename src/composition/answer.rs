@@ -58,6 +58,7 @@ use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::precision::enclosure::Enclosure;
 use crate::tradeoff::Gaussian;
+use std::sync::Arc;
 
 /// Working precision of the all-Gaussian closed form.
 const GAUSSIAN_BITS: u32 = 128;
@@ -72,8 +73,8 @@ pub enum Method {
     },
     /// The certified PLD engine.
     Pld {
-        /// The composed PLD at the final grid.
-        composed: Box<Composed>,
+        /// The composed PLD at the final grid (shared with a [`Reuse`] that keeps it).
+        composed: Arc<Composed>,
         /// The binary exponent nearest the final grid step: `h ≈ 2^{−e}` (`h = 2^{−e}`
         /// exactly for a grid given; the planner's steps lie on a finer ladder, and
         /// each order's `h` is in [`Composed::info`]).
@@ -171,6 +172,55 @@ impl Composition {
     /// assert!(a.interval.contains(4.3771780956812) && a.width < 1e-12);
     /// ```
     pub fn answer(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
+        self.answer_with(target, tolerance, grid, None)
+    }
+
+    /// [`Composition::answer`] that first asks the PLD `reuse` kept from an earlier
+    /// answer of **this** composition at the same tolerance (several δ or ε of one
+    /// training run: one composition, many queries), and keeps the PLD it composes in
+    /// `reuse` for the next query. The kept PLD is used when its certified interval at
+    /// the new target is within `tolerance` (it was planned for another target, so its
+    /// window and tilt may not fit this one: then the query is composed afresh); a
+    /// `grid` given always composes. The answer is the one `answer` would certify
+    /// from that PLD, with the same closed-form bounds applied.
+    ///
+    /// # Errors
+    /// As [`Composition::answer`].
+    ///
+    /// # Example
+    /// ```
+    /// use shiftdp::composition::{Component, Composition, Reuse, Target};
+    /// let c = Composition::new().with(Component::poisson(0.01, 1.0).unwrap(), 1000).unwrap();
+    /// let mut reuse = Reuse::default();
+    /// let a = c.answer_reusing(Target::Delta(1e-5), 1e-3, &mut reuse).unwrap();
+    /// let b = c.answer_reusing(Target::Delta(2e-5), 1e-3, &mut reuse).unwrap();
+    /// assert!(b.interval.upper <= a.interval.upper && b.width <= 1e-3);
+    /// ```
+    pub fn answer_reusing(
+        &self,
+        target: Target,
+        tolerance: f64,
+        reuse: &mut Reuse,
+    ) -> Result<Answer> {
+        let kept = reuse
+            .kept
+            .as_ref()
+            .filter(|(c, t, _)| c == self && t.to_bits() == tolerance.to_bits())
+            .map(|(_, _, r)| r.clone());
+        let a = self.answer_with(target, tolerance, None, kept)?;
+        if let Method::Pld { composed, .. } = &a.method {
+            reuse.kept = Some((self.clone(), tolerance, composed.clone()));
+        }
+        Ok(a)
+    }
+
+    fn answer_with(
+        &self,
+        target: Target,
+        tolerance: f64,
+        grid: Option<i32>,
+        kept: Option<Arc<Composed>>,
+    ) -> Result<Answer> {
         if !(tolerance > 0.0 && tolerance.is_finite()) {
             return Err(Error::param(
                 "tolerance",
@@ -224,7 +274,12 @@ impl Composition {
                 });
             }
         }
-        match self.answer_pld(target, tolerance, grid) {
+        let reused = kept.and_then(|r| reused_answer(r, target, tolerance));
+        let engine = match reused {
+            Some(a) => Ok(a),
+            None => self.answer_pld(target, tolerance, grid),
+        };
+        match engine {
             Ok(mut a) => {
                 if let Some(fb) = fallback
                     && fb.interval.upper < a.interval.upper
@@ -296,7 +351,7 @@ impl Composition {
                 interval,
                 width: width_of(target, interval),
                 method: Method::Pld {
-                    composed: Box::new(r),
+                    composed: Arc::new(r),
                     grid_exp: exp,
                 },
                 target,
@@ -502,6 +557,44 @@ impl Composition {
             .ok()
             .map(|a| a.interval.lower)
     }
+}
+
+/// A composed PLD kept between queries of one composition
+/// ([`Composition::answer_reusing`]): the composition and tolerance it answered, and the
+/// PLD. Empty by default.
+#[derive(Debug, Clone, Default)]
+pub struct Reuse {
+    kept: Option<(Composition, f64, Arc<Composed>)>,
+}
+
+impl Reuse {
+    /// Whether a PLD is kept.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_none()
+    }
+}
+
+/// The kept PLD's certified answer to `target`, if it is within `tolerance`.
+fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<Answer> {
+    let interval = match target {
+        Target::Delta(d) => r.epsilon(d).ok()?,
+        Target::Epsilon(eps) => r.delta(eps).ok()?,
+    };
+    let width = width_of(target, interval);
+    if width > tolerance || (matches!(target, Target::Epsilon(_)) && interval.upper < DELTA_FLOOR) {
+        return None;
+    }
+    let exp = (-coarsest_step(&r).log2()).round() as i32;
+    Some(Answer {
+        interval,
+        width,
+        method: Method::Pld {
+            composed: r,
+            grid_exp: exp,
+        },
+        target,
+        note: None,
+    })
 }
 
 /// The coarsest grid step of a composition's orders (each order has its own window and

@@ -47,7 +47,7 @@ use crate::error::{Error, Result};
 use crate::precision::rounding::{next_down_f64, next_up_f64};
 use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
-pub use answer::DEFAULT_TOLERANCE;
+pub use answer::{DEFAULT_TOLERANCE, Reuse};
 use engine::{Dist, Prepared};
 use pld::{Grid, Kind};
 use rayon::prelude::*;
@@ -685,12 +685,59 @@ impl Composition {
         // tilts from 1e-5 (millions of steps: the composed losses are in the
         // hundreds of thousands) to 1e4 (δ near the floor with tiny μ), the ratio 1.05
         let lams: Vec<f64> = (-156..270).map(|i| 0.02 * 1.05f64.powi(i)).collect();
-        let ts: Vec<f64> = lams.par_iter().map(|&l| t_of(l)).collect();
-        let argmin = |f: &dyn Fn(usize) -> f64| -> usize {
+        // K(λ) at every fourth tilt, then at the three either side of each criterion's
+        // coarse minimum: the criteria below are quasi-convex in λ (K is convex), so
+        // their minimum over all the tilts lies strictly between the coarse minimum's
+        // neighbours; unevaluated tilts count as +∞
+        let mut ts = vec![f64::NAN; lams.len()];
+        let fill = |ts: &mut Vec<f64>, idx: Vec<usize>| {
+            let vals: Vec<(usize, f64)> = idx
+                .into_par_iter()
+                .filter(|&i| ts[i].is_nan())
+                .map(|i| (i, t_of(lams[i])))
+                .collect();
+            for (i, v) in vals {
+                ts[i] = v;
+            }
+        };
+        fill(&mut ts, (0..lams.len()).step_by(4).collect());
+        let argmin_over = |ts: &[f64], f: &dyn Fn(usize) -> f64| -> usize {
             (0..lams.len())
+                .filter(|&i| !ts[i].is_nan())
                 .min_by(|&a, &b| f(a).total_cmp(&f(b)))
                 .unwrap_or(0)
         };
+        let ld_target = match target {
+            Target::Delta(d) => -d.ln(),
+            Target::Epsilon(_) => 0.0,
+        };
+        let ltail_of = |d: f64| -(d.max(1e-300)).ln() + 23.0;
+        {
+            let target_crit = |ts: &[f64], i: usize| match target {
+                Target::Delta(_) => (ts[i] + ld_target) / lams[i],
+                Target::Epsilon(e) => ts[i] - lams[i] * e,
+            };
+            let c1 = argmin_over(&ts, &|i| target_crit(&ts, i));
+            let mut near: Vec<usize> = vec![];
+            let around = |c: usize, near: &mut Vec<usize>| {
+                near.extend(c.saturating_sub(3)..=(c + 3).min(lams.len() - 1));
+            };
+            around(c1, &mut near);
+            fill(&mut ts, near);
+            // the tail criterion needs δ of the target (known now for a δ target; for an
+            // ε target the coarse-then-refined tilt gives it)
+            let c1 = argmin_over(&ts, &|i| target_crit(&ts, i));
+            let d_guess = match target {
+                Target::Delta(d) => d,
+                Target::Epsilon(e) => (ts[c1] - lams[c1] * e).exp().clamp(1e-300, 1.0),
+            };
+            let lt = ltail_of(d_guess);
+            let c2 = argmin_over(&ts, &|i| (ts[i] + lt) / lams[i]);
+            let mut near: Vec<usize> = vec![];
+            around(c2, &mut near);
+            fill(&mut ts, near);
+        }
+        let argmin = |f: &dyn Fn(usize) -> f64| -> usize { argmin_over(&ts, f) };
         let (lam_star, d_t, e_est) = match target {
             Target::Delta(d) => {
                 let ld = -d.ln();
@@ -703,10 +750,11 @@ impl Composition {
                 (lams[i], d, e)
             }
         };
-        let ltail = -(d_t.max(1e-300)).ln() + 23.0; // Chernoff tail ≤ δ · 1e-10
+        let ltail = ltail_of(d_t); // Chernoff tail ≤ δ · 1e-10
         let b_est = lams
             .iter()
             .zip(&ts)
+            .filter(|(_, t)| !t.is_nan())
             .map(|(&l, &t)| (t + ltail) / l)
             .fold(f64::INFINITY, f64::min)
             .max(e_est + 1.0)
@@ -1248,6 +1296,46 @@ mod tests {
         assert!(f.info.iter().all(|g| g.points <= 1 << 12));
         let e = f.epsilon(1e-6).unwrap();
         assert!(e.lower <= b.upper && b.lower <= e.upper, "{e:?} vs {b:?}");
+    }
+
+    /// A kept PLD answers only its own composition at its own tolerance: another
+    /// composition gets its own answer (equal to a fresh one), and a kept answer at a
+    /// new target encloses the fresh one's truth (they overlap).
+    #[test]
+    fn reuse_answers_only_its_own_composition() {
+        let a = Composition::new()
+            .with(Component::poisson(0.05, 0.8).unwrap(), 200)
+            .unwrap();
+        let b = Composition::new()
+            .with(Component::poisson(0.05, 0.8).unwrap(), 201)
+            .unwrap();
+        let mut reuse = Reuse::default();
+        a.answer_reusing(Target::Delta(1e-6), 1e-3, &mut reuse)
+            .unwrap();
+        assert!(!reuse.is_empty());
+        let kept = a
+            .answer_reusing(Target::Delta(2e-6), 1e-3, &mut reuse)
+            .unwrap();
+        let fresh = a.answer(Target::Delta(2e-6), 1e-3, None).unwrap();
+        assert!(kept.width <= 1e-3);
+        assert!(
+            kept.interval.lower <= fresh.interval.upper
+                && fresh.interval.lower <= kept.interval.upper
+        );
+        let other = b
+            .answer_reusing(Target::Delta(2e-6), 1e-3, &mut reuse)
+            .unwrap();
+        let other_fresh = b.answer(Target::Delta(2e-6), 1e-3, None).unwrap();
+        assert_eq!(
+            (
+                other.interval.lower.to_bits(),
+                other.interval.upper.to_bits()
+            ),
+            (
+                other_fresh.interval.lower.to_bits(),
+                other_fresh.interval.upper.to_bits()
+            )
+        );
     }
 
     #[test]
