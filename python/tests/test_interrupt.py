@@ -19,6 +19,10 @@ CHILD = textwrap.dedent(
     import signal, sys, threading, time
     import shiftdp
 
+    # Python's own handler, whatever was inherited: a shell without job control starts
+    # background commands with SIGINT ignored, and Python then installs none
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
     def long_call():
         {call}
 
