@@ -495,9 +495,11 @@ impl Composition {
             } else if h <= 2f64.powi(-MAX_GRID_EXP) {
                 format!("the planner's finest grid; --grid {finer} (up to 24) narrows it")
             } else if points(&last) >= m_cap {
+                let next = 2 * points(&last);
                 format!(
-                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {finer} with more memory (--memory-limit) narrows it",
+                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {finer} narrows it: {next} points per order, about {} of memory (--memory-limit)",
                     crate::memory::human(limit),
+                    crate::memory::human(self.planned_bytes(next.saturating_mul(orders))),
                 )
             } else {
                 format!("a finer --grid ({finer}) narrows it")
