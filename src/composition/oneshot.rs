@@ -149,6 +149,14 @@ impl Unit {
     }
 }
 
+/// Relative size below which a term of [`Support::log_mgf_up`]'s sum is bounded instead
+/// of computed: `e^{−60} ≈ 8.76e−27`, so that even 2²⁸ such terms change the sum (whose
+/// largest term is 1) by less than 3e−18 relative.
+const DROP: f64 = -60.0;
+/// An upper bound on `e^{DROP + 0.005}` (= 8.80e−27), the most a dropped term can be:
+/// its computed exponent is within `8U(750 + |θt| + |mx| + 1) < 0.005` of the true one.
+const E_DROP: f64 = 8.81e-27;
+
 /// The support of a [`Unit`] with `ln c` (what the aliasing bounds need).
 struct Support {
     first: usize,
@@ -180,12 +188,27 @@ impl Support {
         if mx == f64::NEG_INFINITY {
             return f64::NEG_INFINITY;
         }
+        // terms below e^{DROP} of the largest are not exponentiated: each is counted as
+        // E_DROP ≥ e^{DROP}·(1 + 5e−3), room for the rounding of its exponent (below)
+        let tmax = g.top().abs().max(g.bottom().abs());
+        let drop_below = if 8.0 * U * (750.0 + (theta * tmax).abs() + mx.abs() + 1.0) < 5e-3 {
+            DROP
+        } else {
+            f64::NEG_INFINITY
+        };
         let mut s = 0.0;
+        let mut dropped = 0usize;
         for (i, &l) in self.lnc.iter().enumerate() {
             if l > f64::NEG_INFINITY {
-                s += (term(i, l) - mx).exp();
+                let x = term(i, l) - mx;
+                if x < drop_below {
+                    dropped += 1;
+                } else {
+                    s += x.exp();
+                }
             }
         }
+        s += dropped as f64 * E_DROP;
         s *= 1.0 + self.rel;
         if le > f64::NEG_INFINITY {
             s += (le - mx).exp();
@@ -193,7 +216,6 @@ impl Support {
         let terms = (self.lnc.len() + 1) as f64;
         // each term: ln c (|ln c| ≤ 750), θt, two subtractions and exp: relative
         // ≤ 8U(|ln c| + |θt| + |mx| + 1); the sum (terms)·U; the final ln and addition
-        let tmax = g.top().abs().max(g.bottom().abs());
         let margin = 8.0 * U * (750.0 + (theta * tmax).abs() + mx.abs() + 1.0)
             + 2.0 * terms * U
             + 4.0 * U * (mx.abs() + 1.0);
