@@ -2,8 +2,9 @@
 //! quoted in the proof of Thm 4.1 (App. A.4), remarks of §5 and App. B on how the
 //! numerical bounds behave and are computed, footnotes 5, 12 and 15, and the differences
 //! between the full and the NeurIPS versions — each implemented **as printed** and checked
-//! against the toolkit's certified computation. ERRATA.md, section "Statements made in
-//! passing", keys `FA*`, records the verdicts.
+//! against the toolkit's certified computation. ERRATA.md records the verdicts in its
+//! AT22 entries (the functions keep the old ids `fa*`; each entry's `Aliases:` line maps
+//! them).
 //!
 //! Every check is a function parametrized by the statement's value or reading, so that
 //! the unit tests show that a perturbed statement is rejected by the same code. A
@@ -173,7 +174,7 @@ fn err(what: &str, e: impl std::fmt::Display) -> Outcome {
     Outcome::error(format!("{what}: {e}"))
 }
 
-/// **FA1.** AT22 §1.2, footnote 5 (NeurIPS footnote 3): *"Details: Noisy-SGD updates on
+/// **AT4.** AT22 §1.2, footnote 5 (NeurIPS footnote 3): *"Details: Noisy-SGD updates on
 /// adjacent datasets differ by at most ηL/b if the different datapoint is in the current
 /// batch (i.e., with probability b/n), and otherwise are identical."*
 ///
@@ -222,7 +223,7 @@ pub fn update_difference(factor: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FA2.** AT22 App. A.4, proof of Thm 4.1: *"P[Z + D/10 ≥ 0] ≥ P[N(0.1D, 0.001D²) ≥ 0]
+/// **AT5.** AT22 App. A.4, proof of Thm 4.1: *"P[Z + D/10 ≥ 0] ≥ P[N(0.1D, 0.001D²) ≥ 0]
 /// = P[N(0,1) ≥ −0.1/√0.001] ≈ 0.999993"*, and then *"P[w″_T ≥ 0] ≥ 0.99993 − 0.1 ≥
 /// ½e^{0.1} + 0.01"*.
 ///
@@ -330,7 +331,7 @@ impl A4Values {
     };
 }
 
-/// **FA3.** AT22 §4 (proof sketch of Thm 4.1) and App. A.4, every number quoted in the
+/// **AT7.** AT22 §4 (proof sketch of Thm 4.1) and App. A.4, every number quoted in the
 /// argument (with footnote 13's constants c_σ = 10⁻³, c_D = 10³, c_α = 10⁻⁷, ᾱ = 10²,
 /// T̄ = 0.75Dn/(Lη)):
 /// 1. *"for T ≥ T̄, the quantity in (4.1) is greater than 0.005"*: at the largest
@@ -468,7 +469,7 @@ pub enum Denominator {
     NSquared,
 }
 
-/// **FA4.** AT22 Thm 4.1, (4.1): the NeurIPS version prints *"Then NOISY-SGD is not
+/// **AT2.** AT22 Thm 4.1, (4.1): the NeurIPS version prints *"Then NOISY-SGD is not
 /// (ᾱ, ε)-RDP for ε ≤ c_α ᾱL²/(η²σ²)·min{T, T̄}"*; the full version has n²σ² in the
 /// denominator.
 ///
@@ -581,7 +582,7 @@ fn toolkit_contraction(m: f64, big_m: f64, eta: f64) -> Option<Enclosure> {
     Setting::new(Algorithm::Gd, &raw).ok()?.c.clone()
 }
 
-/// **FA6.** AT22 Remark 5.2: *"In the common setting of η ≤ 1/M, then c = 1 − ηm ≤
+/// **AT12.** AT22 Remark 5.2: *"In the common setting of η ≤ 1/M, then c = 1 − ηm ≤
 /// exp(−ηm) … Another important example is η = 2/(M + m), i.e., when the stepsize is
 /// optimized to minimize the contraction coefficient c. In this case, c = (κ−1)/(κ+1)
 /// ≤ e^{−1/κ} where κ := M/m ≥ 1"*.
@@ -682,7 +683,7 @@ fn b3_eta_factor(m: f64, big_m: f64, eta: f64, k: u64, b: u32) -> Enclosure {
     c2k.clone() * (e(b, 1.0) - c.square()) / ((e(b, 1.0) - c2k) * e(b, eta).square())
 }
 
-/// **FA7.** AT22 App. B.3, last paragraph: *"We remark that this bound exploits strong
+/// **AT19.** AT22 App. B.3, last paragraph: *"We remark that this bound exploits strong
 /// convexity via the contraction factor c < 1, which exponentially decays the last term
 /// in (B.3). This contraction is best when c is minimal, i.e., when the stepsize is
 /// η = 2/(M + m), and it appears that one pays a price in privacy for any deviation from
@@ -792,7 +793,7 @@ fn b2_point(r: &mut SplitMix64) -> (f64, f64, f64, f64, f64, f64, u64) {
     )
 }
 
-/// **FA8.** AT22 App. B.2 (and B.3), "Numerical computation of privacy bound": *"In order
+/// **AT8.** AT22 App. B.2 (and B.3), "Numerical computation of privacy bound": *"In order
 /// to solve for the smallest noise σ² given an RDP budget, one can use the aforementioned
 /// computation of the RDP budget given σ² in order to binary search for σ² (since the RDP
 /// is increasing in σ)."*
@@ -972,7 +973,7 @@ pub enum SearchReading {
     NearGridMinimum(f64),
 }
 
-/// **FA9.** AT22 App. B.2 (and B.3): *"This bound (B.2) can be efficiently computed via
+/// **AT10.** AT22 App. B.2 (and B.3): *"This bound (B.2) can be efficiently computed via
 /// ternary search over σ₁ ∈ [0, σ], where for each candidate σ₁ we compute Q to high
 /// precision … and then evaluate the resulting minimization over T̃ by setting it to
 /// min(T − 1, D/(ησ₁)√(α/(2Q))), modulo a possible floor or ceiling."*
@@ -1062,7 +1063,7 @@ pub fn ternary_search(reading: SearchReading, q_reading: QReading, ctx: &Ctx) ->
     )
 }
 
-/// **FA10.** AT22 App. B.1, "Numerical computation of privacy bound": *"This bound (B.1)
+/// **AT20.** AT22 App. B.1, "Numerical computation of privacy bound": *"This bound (B.1)
 /// can be efficiently computed by taking T̃ to be (D̃n)/(2ηL), modulo a possible floor or
 /// ceiling, if this is at most T."*
 ///
@@ -1147,7 +1148,7 @@ fn burn_in_points(ctx: &Ctx) -> Vec<(u64, u64, f64, f64, f64, f64)> {
     v
 }
 
-/// **FA11.** AT22 §1.2: *"after a small burn-in period of T̄ ≍ nD/(Lη) iterations,
+/// **AT11.** AT22 §1.2: *"after a small burn-in period of T̄ ≍ nD/(Lη) iterations,
 /// Noisy-SGD leaks no further privacy"*; *"Observe that the privacy bound in Theorem 1.3
 /// … stops increasing when T ≥ T̄"*; Thm 3.1 defines T̄ := ⌈Dn/(Lη)⌉ (the NeurIPS §1.3:
 /// "only pay for the privacy loss from the final T̄ = (Dn)/(Lη) iterations").
@@ -1287,7 +1288,7 @@ pub fn burn_in(k: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FA12.** AT22 footnote 12 (to (3.6)): *"While Lemma 2.12 requires b < n/5, the case
+/// **AT21.** AT22 footnote 12 (to (3.6)): *"While Lemma 2.12 requires b < n/5, the case
 /// b ≥ n/5 has an alternate proof … replace (3.4) with the upper bound
 /// D_α(N(0, η²σ₂²I) ‖ N(m_t, η²σ₂²I)) = α‖m_t‖²/(2η²σ₂²) = 2αL²/b²σ₂² by using the
 /// well-known formula for the Rényi divergence between Gaussians. This is tight up to a
@@ -1371,7 +1372,7 @@ pub fn footnote_12(reading: QReading, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FA13.** AT22 §1.2 (non-uniform stepsizes) and Example 5.9: *"Noisy-SGD is sometimes
+/// **ERRATA AT22.** AT22 §1.2 (non-uniform stepsizes) and Example 5.9: *"Noisy-SGD is sometimes
 /// run with decaying stepsizes η_t = t^{−c} for c ∈ (0, 1). The bound in Theorem 1.3
 /// extends identically, with η replaced by η_T. This means that the privacy increases
 /// after the threshold, but at the slower rate of T^c ≪ T for RDP"*; Example 5.9:
@@ -1430,7 +1431,7 @@ pub fn rate_exponent(claimed: &dyn Fn(f64) -> f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FA14.** AT22 footnote 15 (App. B.3): *"improve the bound on ② in (5.2) to
+/// **AT14.** AT22 footnote 15 (App. B.3): *"improve the bound on ② in (5.2) to
 /// α/(2η²σ₁²) times the minimal value of Σ_{t=τ+1}^T a_t² when optimizing over
 /// a_{τ+1}, …, a_T subject to Σ_{t=τ+1}^T c^{τ−t}a_t = D. This has a closed-form solution:
 /// a_t = c^{−t}βD, where β = c^{τ+2}(1 − c^{−2})/(1 − c^{−2(T−τ)}), yielding value

@@ -1,8 +1,8 @@
 //! Statements BSA24 makes *in passing*: remarks, thresholds, numbers quoted in
 //! the text and approximations used in place of bounds, each implemented as printed and
 //! checked against the toolkit's own certified computation over the setting it speaks
-//! about. ERRATA.md, section "Statements made in passing", entries `FB1`…,
-//! records every outcome.
+//! about. ERRATA.md records every outcome in its BSA24 entries (the functions keep the
+//! old ids `fb1`…; each entry's `Aliases:` line and the old-id table map them).
 //!
 //! Source: `bok-su-altschuler-2024-shifted-interpolation-fdp.txt` (an OCR transcription;
 //! its appendices and footnote texts are not in it). Each check function takes the
@@ -142,13 +142,13 @@ fn setting(alg: Algorithm, pairs: &[(&str, String)]) -> crate::error::Result<Set
 }
 
 // ---------------------------------------------------------------------------------------
-// FB1
+// BSA9
 // ---------------------------------------------------------------------------------------
 
 /// A formula for Thm 4.2's μ: `(c, t, L/(nσ)) ↦ μ`.
 pub(crate) type MuThm42 = fn(&Enclosure, u64, &Enclosure) -> Enclosure;
 
-/// **FB1.** §4.1, paragraph after Thm 4.3: "Theorem 4.2 is exactly tight in all
+/// **BSA9.** §4.1, paragraph after Thm 4.3: "Theorem 4.2 is exactly tight in all
 /// parameters, and improves over the composition-based analysis (Theorem 4.1) for all
 /// t > 1."
 ///
@@ -206,7 +206,7 @@ fn fb1_printed_e1(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB2
+// BSA3
 // ---------------------------------------------------------------------------------------
 
 /// A threshold T(r) on t as a function of r = Dn/(ηL).
@@ -217,22 +217,22 @@ fn ceil_rat(r: &Rational) -> Rational {
     Rational::from(c)
 }
 
-/// The printed threshold of FB2: `4Dn/(ηL)`.
+/// The printed threshold of BSA3: `4Dn/(ηL)`.
 pub(crate) fn fb2_printed_threshold(r: &Rational) -> Rational {
     Rational::from(4) * r.clone()
 }
 
-/// The adopted threshold of FB2: `3Dn/(ηL) + ⌈Dn/(ηL)⌉`.
+/// The adopted threshold of BSA3: `3Dn/(ηL) + ⌈Dn/(ηL)⌉`.
 pub(crate) fn fb2_adopted_threshold(r: &Rational) -> Rational {
     Rational::from(3) * r.clone() + ceil_rat(r)
 }
 
-/// Values of r = Dn/(ηL) at which FB2 is checked (n = η = L = 1, D = r).
+/// Values of r = Dn/(ηL) at which BSA3 is checked (n = η = L = 1, D = r).
 const FB2_R: [&str; 11] = [
     "0.1", "0.5", "1", "1.1", "2.5", "3", "7.3", "10", "12.01", "40.7", "100.5",
 ];
 
-/// **FB2.** §4.1, after Thm 4.3: "Theorem 4.3 is tight up to a constant factor [AT22],
+/// **BSA3.** §4.1, after Thm 4.3: "Theorem 4.3 is tight up to a constant factor [AT22],
 /// and for t > 4Dn/(ηL) it dominates Theorem 4.1 since its convergent nature outweighs
 /// the slightly suboptimal constant."
 ///
@@ -349,7 +349,7 @@ fn fb2_adopted(_ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB3 and FB4: "roughly" thresholds of §4.2
+// BSA4 and BSA12: "roughly" thresholds of §4.2
 // ---------------------------------------------------------------------------------------
 
 /// How close a threshold must be to the exact crossing.
@@ -380,18 +380,18 @@ impl Closeness {
 /// A threshold on E for Thm 4.5 as a function of (c, l).
 pub(crate) type CyclicThreshold = fn(&Enclosure, u64) -> f64;
 
-/// `K = c^{2l−2}(1 − c²)/(1 − cˡ)²`, the printed FB3 threshold (nearest f64).
+/// `K = c^{2l−2}(1 − c²)/(1 − cˡ)²`, the printed BSA4 threshold (nearest f64).
 pub(crate) fn fb3_printed_threshold(c: &Enclosure, l: u64) -> f64 {
     let one = Enclosure::from_u64(c.prec(), 1);
     (c.powu(2 * l - 2) * (one.clone() - c.square()) / (one - c.powu(l)).square()).mid_f64()
 }
 
-/// The adopted FB3 threshold: E = 1 (Thm 4.5 ≤ Thm 4.4 at every E).
+/// The adopted BSA4 threshold: E = 1 (Thm 4.5 ≤ Thm 4.4 at every E).
 pub(crate) fn fb3_adopted_threshold(_c: &Enclosure, _l: u64) -> f64 {
     1.0
 }
 
-/// Grid of FB3: (c, l); the last point is BSA24 Table 1's (c = 0.9999, l = 40).
+/// Grid of BSA4: (c, l); the last point is BSA24 Table 1's (c = 0.9999, l = 40).
 const FB3_GRID: [(&str, u64); 16] = [
     ("0.5", 1),
     ("0.9", 1),
@@ -411,7 +411,7 @@ const FB3_GRID: [(&str, u64); 16] = [
     ("0.9999", 40),
 ];
 
-/// **FB3.** §4.2, after Thm 4.6: "The convergent nature of these bounds ensures that
+/// **BSA4.** §4.2, after Thm 4.6: "The convergent nature of these bounds ensures that
 /// they dominate Theorem 4.4 when NoisyCGD is run long enough. This threshold is roughly
 /// E ≈ c^{2l−2}(1 − c²)/(1 − cˡ)² for Theorem 4.5 […]".
 ///
@@ -497,16 +497,16 @@ fn fb3_adopted(ctx: &Ctx) -> Outcome {
 /// A threshold on E for Thm 4.6 as a function of (r = Db/(ηL), l).
 pub(crate) type ConvexCyclicThreshold = fn(&Rational, u64) -> f64;
 
-/// The printed FB4 threshold `4Db/(ηlL) = 4r/l`.
+/// The printed BSA12 threshold `4Db/(ηlL) = 4r/l`.
 pub(crate) fn fb4_printed_threshold(r: &Rational, l: u64) -> f64 {
     (Rational::from(4) * r.clone() / Rational::from(l)).to_f64()
 }
 
-/// Grid of FB4: r = Db/(ηL) (b = η = L = 1, D = r) and l.
+/// Grid of BSA12: r = Db/(ηL) (b = η = L = 1, D = r) and l.
 const FB4_R: [&str; 7] = ["0.5", "1", "2.5", "10.5", "40", "100.3", "1000.7"];
 const FB4_L: [u64; 5] = [1, 2, 4, 10, 40];
 
-/// **FB4.** §4.2, same sentence as FB3: "[…] and E ≈ 4Db/(ηℓL) for Theorem 4.6."
+/// **BSA12.** §4.2, same sentence as BSA4: "[…] and E ≈ 4Db/(ηℓL) for Theorem 4.6."
 ///
 /// # Formula
 /// With u = L/(bσ), r = Db/(ηL): `μ_4.6² = u²(1 + (3r + ⌈r⌉)/l)`, `μ_4.4² = u² E`; so
@@ -608,7 +608,7 @@ fn fb4(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB5
+// BSA13
 // ---------------------------------------------------------------------------------------
 
 /// `Φ(−√x)(1 + e^{2x})` over `x ∈ [a, b]`: a certified lower bound (Φ(−√x) decreases and
@@ -652,7 +652,7 @@ fn fb5_improves(x: &str, bits: u32) -> crate::error::Result<Option<bool>> {
     })
 }
 
-/// **FB5.** §5.2, after Cor 5.4: "Unlike the strongly convex case […] we are unaware of
+/// **BSA13.** §5.2, after Cor 5.4: "Unlike the strongly convex case […] we are unaware of
 /// any results in this setting beyond the standard analysis [MT07] on the exponential
 /// mechanism. That yields (2LD, 0)-DP, and our result provides nontrivial improvement in
 /// privacy when LD > 0.677; see §D.4." (§D.4 is not in the transcription.)
@@ -742,7 +742,7 @@ fn fb5(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB6
+// BSA14
 // ---------------------------------------------------------------------------------------
 
 /// A formula for the stationary variance of LMC on `F = m‖x‖²/2`: `(η, m) ↦ v`.
@@ -754,7 +754,7 @@ pub(crate) fn fb6_printed_variance(eta: &Enclosure, m: &Enclosure) -> Enclosure 
     two.clone() / ((two - eta.clone() * m.clone()) * m.clone())
 }
 
-/// **FB6.** Remark 5.3: with `F(x) = m‖x‖²/2`, `F′(x) = m‖x − (L/m)v‖²/2`, "for the latter
+/// **BSA14.** Remark 5.3: with `F(x) = m‖x‖²/2`, `F′(x) = m‖x − (L/m)v‖²/2`, "for the latter
 /// we have π(η) = N(0, 2/((2 − ηm)m) I_d) and π′(η) = N((L/m)v, 2/((2 − ηm)m) I_d) which
 /// yields T(π(η), π′(η)) = G(√((2 − ηm)/2) L/√m)."
 ///
@@ -849,7 +849,7 @@ fn fb6(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB7, FB8: "a factor of 2 in Rényi DP, and thus by even more in (ε, δ)-DP"
+// BSA15, BSA5: "a factor of 2 in Rényi DP, and thus by even more in (ε, δ)-DP"
 // ---------------------------------------------------------------------------------------
 
 /// Thm 4.2's μ and CYS21 Cor 1's ε(α = 2) on the NoisyGD setting (n, η, σ, L = 1,
@@ -887,7 +887,7 @@ fn thm_4_2_and_cys21(
     Ok((mu, c.cor1(2.0, t, bits)?))
 }
 
-/// **FB7.** §1.1: "For example, for the strongly convex setting, our exact bound improves
+/// **BSA15.** §1.1: "For example, for the strongly convex setting, our exact bound improves
 /// over previous results by a factor of 2 in Rényi DP".
 ///
 /// # Formula
@@ -952,7 +952,7 @@ fn fb7(ctx: &Ctx) -> Outcome {
     check_rdp_factor(2.0, ctx.bits)
 }
 
-/// What FB8's "by even more in (ε, δ)-DP" is read as.
+/// What BSA5's "by even more in (ε, δ)-DP" is read as.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum EpsClaim {
     /// As printed: the ε improvement factor is at least the RDP factor (≈ 2).
@@ -962,7 +962,7 @@ pub(crate) enum EpsClaim {
     BetweenRdpRouteAnd(f64),
 }
 
-/// **FB8.** §1.1, same sentence as FB7: "[…] by a factor of 2 in Rényi DP, and thus by
+/// **BSA5.** §1.1, same sentence as BSA15: "[…] by a factor of 2 in Rényi DP, and thus by
 /// even more in (ε, δ)-DP due to the intrinsic lossiness of Rényi DP that we overcome by
 /// directly analyzing in f-DP."
 ///
@@ -1051,10 +1051,10 @@ fn fb8_adopted(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB9
+// BSA6
 // ---------------------------------------------------------------------------------------
 
-/// **FB9.** §1.1: "In practice, improving the privacy by a factor of two enables training
+/// **BSA6.** §1.1: "In practice, improving the privacy by a factor of two enables training
 /// for twice as long or with half the noise, while satisfying the same privacy budget."
 ///
 /// # Formula
@@ -1115,10 +1115,10 @@ fn fb9_adopted(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB10
+// BSA16
 // ---------------------------------------------------------------------------------------
 
-/// **FB10.** §4.4: Table 1 caption "Our results provide better privacy than both GDP
+/// **BSA16.** §4.4: Table 1 caption "Our results provide better privacy than both GDP
 /// Composition and RDP bounds in all cases", and the text "Table 1 demonstrates that for
 /// this problem, our privacy guarantees are tighter, enabling longer training for the same
 /// privacy budget".
@@ -1192,7 +1192,7 @@ fn fb10(_ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB11
+// BSA17
 // ---------------------------------------------------------------------------------------
 
 /// A claimed μ of `G(c)^{⊗t}`.
@@ -1203,7 +1203,7 @@ pub(crate) fn fb11_printed(c: &Enclosure, t: u64) -> Enclosure {
     c.clone() * Enclosure::from_u64(c.prec(), t).sqrt()
 }
 
-/// **FB11.** §3.1, (3.3) and the sentence after it: "the composition theorem
+/// **BSA17.** §3.1, (3.3) and the sentence after it: "the composition theorem
 /// simultaneously 'unrolls' both processes, at some price G(c) in each iteration. (These
 /// prices are collected via a basic GDP identity, Lemma A.2.)", ending in `G(c√t)`.
 ///
@@ -1262,7 +1262,7 @@ fn fb11(ctx: &Ctx) -> Outcome {
 }
 
 // ---------------------------------------------------------------------------------------
-// FB12
+// BSA18
 // ---------------------------------------------------------------------------------------
 
 /// The side of the certified value an approximation falls on.
@@ -1275,7 +1275,7 @@ pub(crate) enum Side {
     Conservative,
 }
 
-/// Cases of FB12: (p, μ, k) with p√k = 1, then two at other μ.
+/// Cases of BSA18: (p, μ, k) with p√k = 1, then two at other μ.
 const FB12_CASES: [(f64, f64, u64); 6] = [
     (0.1, 1.0, 100),
     (0.05, 1.0, 400),
@@ -1285,7 +1285,7 @@ const FB12_CASES: [(f64, f64, u64); 6] = [
     (0.01, 2.0, 2_500),
 ];
 
-/// **FB12.** §4.3, after Thm 4.10: "We remark that for finite but large t, one can set
+/// **BSA18.** §4.3, after Thm 4.10: "We remark that for finite but large t, one can set
 /// t − τ to be sufficiently large and apply CLT (Lemma A.5) to approximate the composition
 /// of C_p(G(·)); see Lemma A.11." (Lemmas A.5 and A.11 are in the appendix, which is not
 /// in the transcription: the CLT is taken in the form of DRS22 Thm 6 that SPEC §3 and
@@ -1379,7 +1379,7 @@ fn clt_row(
     Ok((a.interval, clt, ex.enclosure.mid_f64()))
 }
 
-/// FB12's builtin: at δ = 10⁻⁵ the CLT is conservative in every case of [`FB12_CASES`]
+/// BSA18's builtin: at δ = 10⁻⁵ the CLT is conservative in every case of [`FB12_CASES`]
 /// with a gap shrinking in p ([`check_clt`]); at δ = 10⁻⁸ it is *optimistic* (below the
 /// certified lower end) at p = 0.1, μ = 1, k = 100: not a bound.
 fn fb12(ctx: &Ctx) -> Outcome {

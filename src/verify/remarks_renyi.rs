@@ -2,8 +2,8 @@
 //! theorems, numbers quoted in the discussion of the figures, footnotes that say how a
 //! quantity was computed, thresholds and approximations — each implemented **as printed**
 //! and checked against the toolkit's certified computation over the setting it speaks
-//! about. ERRATA.md, section "Statements made in passing", keys `FC*` and
-//! `FY*`, records the verdicts.
+//! about. ERRATA.md records the verdicts in its CYS21 and YS22 entries (the unit tests
+//! keep the old ids `fc*`, `fy*` in their names; each entry's `Aliases:` line maps them).
 //!
 //! Every check is a function parametrized by the statement's value or formula (a
 //! constant, a threshold, a reading), so that the unit tests can show that a perturbed
@@ -201,7 +201,7 @@ fn cys21_point(r: &mut SplitMix64, lambda: f64, s_g: f64) -> Option<Cys21Params>
     Cys21Params::new(sigma, s_g, lambda, beta, eta, n).ok()
 }
 
-/// **FC1.** CYS21 §1 (Introduction), the "simplified theorem": *"Under 1-strongly convex
+/// **CYS5.** CYS21 §1 (Introduction), the "simplified theorem": *"Under 1-strongly convex
 /// and β-smooth loss function ℓ(θ; x) with total gradient sensitivity 1, the noisy GD
 /// Algorithm 1, with initial parameter vector θ₀ ∼ Π_C(N(0, 2σ²I_d)) and step size
 /// η < 1/β, satisfies (α, ε)-Rényi DP with ε = O(α/(σ²n²)(1 − e^{−ηK/2}))"*.
@@ -268,7 +268,7 @@ pub fn cor1_curve(lambda: f64, alpha: f64, k: u64, bits: u32) -> Result<Enclosur
 const FIG1_KS: [u64; 9] = [1, 10, 100, 500, 1000, 2000, 5000, 10_000, 50_000];
 const FIG1_K_INF: u64 = 100_000_000;
 
-/// **FC2.** CYS21 §3.3, discussion of Figure 1: *"The RDP order α linearly scales the
+/// **CYS6.** CYS21 §3.3, discussion of Figure 1: *"The RDP order α linearly scales the
 /// asymptotic guarantee, but does not affect the convergence rate of RDP guarantee.
 /// However, the strong convexity parameter λ positively affects the asymptotic guarantee
 /// as well as the convergence rate; the larger the strong convexity parameter λ is, the
@@ -383,7 +383,7 @@ pub fn fig1_roles(curve: &Fig1Curve, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FC3.** CYS21 Figure 1 caption: *"The expressions for computing the privacy loss
+/// **CYS7.** CYS21 Figure 1 caption: *"The expressions for computing the privacy loss
 /// are: our analysis: ε = αS_g²/(λσ²n²)·(1 − e^{−ληK/2}); and Baseline composition-based
 /// analysis (derived by moment accountant \[1\] with details in Appendix E):
 /// ε = αS_g²/(4n²σ²)·ηK"*, setting α ∈ {10, 20, 30}, λ ∈ {1, 2, 4}, β = 4, S_g = 4,
@@ -449,7 +449,7 @@ pub fn fig1_caption(four: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FC4.** CYS21 §4, after Cor 2: *"When the number of iterations K is small, however,
+/// **CYS8.** CYS21 §4, after Cor 2: *"When the number of iterations K is small, however,
 /// composition-based bound grows at the same rate with the lower bound, as discussed in
 /// Appendix E."*
 ///
@@ -520,7 +520,7 @@ fn k_grid() -> Vec<u64> {
     v
 }
 
-/// The ratio checks of FC5/FC6: `upper/lower ≤ bound` at every K of [`k_grid`] and
+/// The ratio checks of CYS9/CYS1: `upper/lower ≤ bound` at every K of [`k_grid`] and
 /// `upper/lower ≥ bound·(1 − 10⁻⁶)` at K = 10⁷ (the constant is the supremum).
 fn ratio_within(
     what: &str,
@@ -587,13 +587,13 @@ fn ratio_within(
     )
 }
 
-/// **FC5.** CYS21 §4, after Thm 3: *"Meanwhile, Corollary 1 gives our RDP upper bound
+/// **CYS9.** CYS21 §4, after Thm 3: *"Meanwhile, Corollary 1 gives our RDP upper bound
 /// ε = αS_g²/(σ²n²)(1 − e^{−ηK}) for this same ERM objective. This upper bound matches
 /// the lower bound at every step K, up to a small constant of 4."*
 ///
 /// Checked with Cor 1 as stated (λ = 1 for ½‖θ − x‖², β = 1; ERRATA CYS3 for the printed
 /// exponent): `Cor 1/(17) ≤ constant` at every K (printed 4) and the ratio tends to the
-/// constant as K → ∞ (4/(1 + e^{−ηK/2})). (R3's printed expression over (17) is exactly 4.)
+/// constant as K → ∞ (4/(1 + e^{−ηK/2})). (CYS3's printed expression over (17) is exactly 4.)
 pub fn cor1_within(constant: f64, ctx: &Ctx) -> Outcome {
     ratio_within(
         "Cor 1 (λ = 1)",
@@ -618,7 +618,7 @@ pub fn cor2_printed(q: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Result<En
         * one_minus_exp(x))
 }
 
-/// **FC6.** CYS21 §4, after Cor 2: *"This RDP guarantee converges fast to
+/// **CYS1.** CYS21 §4, after Cor 2: *"This RDP guarantee converges fast to
 /// O(αS_g²/(σ²η²)), which matches the lower bound at every step K, up to a constant of
 /// 4/(2−η) ≈ 2."*
 ///
@@ -635,7 +635,7 @@ pub fn cor2_within(scale: f64, cor2: &Cys21Bound, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FC7.** CYS21 §4, before Cor 2: *"For squared-norm loss function, Theorem 2 gives the
+/// **CYS10.** CYS21 §4, before Cor 2: *"For squared-norm loss function, Theorem 2 gives the
 /// following tighter RDP upper-bound for Noisy GD, because all intermediate Gaussian
 /// distributions satisfy c-LSI with c = (2−η)/(2σ²)"*.
 ///
@@ -697,11 +697,11 @@ pub fn lsi_constant(scale: f64, ctx: &Ctx) -> Outcome {
 /// A CYS21 bound on the squared loss as a function of (params, α, K, bits).
 pub type Cys21Bound = dyn Fn(&Cys21Params, f64, u64, u32) -> Result<Enclosure>;
 
-/// **FC8.** CYS21 §4, before Cor 2: *"Moreover, Theorem 2 facilitates a smaller RDP upper
+/// **CYS11.** CYS21 §4, before Cor 2: *"Moreover, Theorem 2 facilitates a smaller RDP upper
 /// bound than Corollary 1 by bounding the LSI constant throughout Noisy GD exactly."*
 ///
 /// Checked at random points of the squared loss (λ = β = 1, η ∈ (0, 1)) and K ∈
-/// `k_grid` (1 … 10⁷): `tighter` (Cor 2 in the R1 reading) is strictly below Cor 1 (certified
+/// `k_grid` (1 … 10⁷): `tighter` (Cor 2 in the CYS1 reading) is strictly below Cor 1 (certified
 /// ends). With eq. (18) as printed ([`cor2_printed`]) it is not (unit test).
 pub fn thm2_tighter(tighter: &Cys21Bound, ctx: &Ctx) -> Outcome {
     let mut r = SplitMix64::new(ctx.seed);
@@ -747,7 +747,7 @@ pub fn thm2_tighter(tighter: &Cys21Bound, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FC9.** CYS21 Thm 4: *"… then the noisy GD Algorithm 1 is (α, ε′)-Rényi
+/// **CYS12.** CYS21 Thm 4: *"… then the noisy GD Algorithm 1 is (α, ε′)-Rényi
 /// differentially private … by setting noise variance σ² = 4αL²/(λε′n²) …
 /// Equivalently, for ε ≤ 2log(1/δ) and δ > 0, Algorithm 1 is (ε, δ)-differentially
 /// private … by setting noise variance σ² = 8L²(ε + 2log(1/δ))/(λε²n²)"*.
@@ -895,7 +895,7 @@ fn ys22_params(q: &Ys22Params) -> Vec<(String, String)> {
     ]
 }
 
-/// **FY1.** YS22 footnote 4 (to Fig 2 and eq. 5): *"When α − 1 and ε₀^{n/b−j₀}(α) are
+/// **YS1.** YS22 footnote 4 (to Fig 2 and eq. 5): *"When α − 1 and ε₀^{n/b−j₀}(α) are
 /// large, the second term in Equation (5) might overflow. In the experiments, we compute
 /// this log-sum-exp term with the shifted approximation
 /// ε₀¹ + log Avg_{0≤j₀<n/b} e^{(α−1)(ε₀^{n/b−j₀}(α) − ε₀¹(α))}."*
@@ -973,7 +973,7 @@ pub fn footnote_4(reading: Fn4Reading, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY2.** YS22 Figure 2 caption: *"Composition: derived from Section 3.3. of Mironov
+/// **YS7.** YS22 Figure 2 caption: *"Composition: derived from Section 3.3. of Mironov
 /// et al. \[29\] that approximately equals (b/n)·αηS_g²/(4σ²b²)·K."* An approximation, not
 /// a bound.
 ///
@@ -1023,7 +1023,7 @@ pub fn fig2_composition_approx(scale: f64, tol: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY3.** YS22 §4.2: *"In Figure 2 (b), we compare our Rényi DP bound Theorem 4.3 with
+/// **YS2.** YS22 §4.2: *"In Figure 2 (b), we compare our Rényi DP bound Theorem 4.3 with
 /// the baseline composition-based privacy bound for DP-SGD [1, 28]. We observe that for a
 /// range of RDP orders α = 10, 15, 20, our privacy dynamics bound significantly improves
 /// over the baseline composition-based bound (after 50 epochs)."*
@@ -1077,7 +1077,7 @@ pub fn thm4_3_after(claims: &[(f64, u64)], ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY4.** YS22 §4.1: *"Hence, our Rényi DP bound in Theorem 4.2 is strictly smaller than
+/// **YS8.** YS22 §4.1: *"Hence, our Rényi DP bound in Theorem 4.2 is strictly smaller than
 /// composition-based privacy bound for DP-SGD [1, 29] after 1/(λη) + n/b epochs. This is
 /// because the first term in Equation (5) is strictly smaller than the composition-based
 /// privacy bound after 1/(λη) epochs, and the second term in Equation (5) is strictly
@@ -1180,7 +1180,7 @@ pub fn thm4_2_threshold(scale: f64, ctx: &Ctx) -> Outcome {
     .with_margin(1.0 - worst)
 }
 
-/// **FY5.** YS22 §4.1, after Thm 4.2: *"The above Rényi DP bound Theorem 4.2 is always
+/// **YS9.** YS22 §4.1, after Thm 4.2: *"The above Rényi DP bound Theorem 4.2 is always
 /// smaller than the Rényi DP bound in Theorem 3.3 for the worst-case fixed mini-batch
 /// sequence (i.e., when the differing data point is in the last mini-batch of each
 /// pass)."*
@@ -1252,7 +1252,7 @@ pub fn thm4_2_below_worst(worst: &dyn Fn(u64) -> u64, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY6.** YS22 §3.2, after Thm 3.3: *"In Figure 1 we observe that for data points in
+/// **YS4.** YS22 §3.2, after Thm 3.3: *"In Figure 1 we observe that for data points in
 /// the first batch B⁰, our new privacy dynamics bound is smaller by a multiplicative
 /// factor of approximately n/b (where b/n is the batch sampling ratio)"* (than the naive
 /// baseline Thm 2.1).
@@ -1310,7 +1310,7 @@ pub enum GrowthReading {
     Adopted,
 }
 
-/// **FY7.** YS22 §4.1 ("Comparison with prior amplification by sub-sampling bounds"):
+/// **YS3.** YS22 §4.1 ("Comparison with prior amplification by sub-sampling bounds"):
 /// *"Observe that only the first term of the Rényi DP bound Equation (5) increases with
 /// the number of epochs K, and its growth rate is strictly smaller than
 /// ε₀^{⌊n/b⌋} < (b/n)·αηS_g²/(4σ²b²)."*
@@ -1404,7 +1404,7 @@ pub fn first_term_growth(reading: GrowthReading, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY8.** YS22 §4.2, after Thm 4.3: *"Observe that in the above recursion, the term
+/// **YS10.** YS22 §4.2, after Thm 4.3: *"Observe that in the above recursion, the term
 /// S_k^{j+1}(α) is strictly smaller than e^{(α−1)αηS_g²/(4σ²b²)}·S_k^j(α) (i.e., the Rényi
 /// DP bound for one step of noisy gradient descent on dataset with size b)"*.
 ///
@@ -1511,7 +1511,7 @@ fn thm4_3_epochs(q: &Ys22Params, alpha: f64, kmax: u64, bits: u32) -> Vec<Enclos
         .collect()
 }
 
-/// **FY9.** YS22 §4.2: *"However, our privacy bound under 'sample without replacement' in
+/// **YS11.** YS22 §4.2: *"However, our privacy bound under 'sample without replacement' in
 /// Figure 2 (b) is larger than our privacy bound under 'shuffle and partition' in Figure
 /// 2 (a)"*.
 ///
@@ -1561,7 +1561,7 @@ pub fn fig2_order(above: bool, ctx: &Ctx) -> Outcome {
     )
 }
 
-/// **FY10.** YS22 §2, after Thm 2.1: *"However, as we also show in Figure 1, this naive
+/// **YS12.** YS22 §2, after Thm 2.1: *"However, as we also show in Figure 1, this naive
 /// privacy dynamics baseline slowly converges to a huge constant, which is significantly
 /// worse than the bounds derived by composition [29, 1]."*
 ///
