@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, the API docs (rustdoc -D warnings), unit +
 # integration + property + doc tests of the library (all features, including `testing`)
 # and of the `shiftdp` command, then the Python package's pytest suite
-# (scripts/test-python.sh).
+# (scripts/test-python.sh), with ERRATA.md's commands run by this checkout's release binary.
 #
 # Clippy covers the whole workspace, the Python bindings (python/, crate shiftdp-py)
 # included; `cargo test` excludes shiftdp-py: it is a cdylib for the Python interpreter
@@ -17,4 +17,6 @@ cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
 # the API documentation builds without a broken or private intra-doc link
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --exclude shiftdp-py --all-features --quiet
 cargo test --workspace --exclude shiftdp-py --all-features --quiet 2>&1
-./scripts/test-python.sh
+# the release binary of this checkout runs ERRATA.md's commands (test_errata.py)
+cargo build --release --quiet -p shiftdp-cli
+SHIFTDP_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/shiftdp" ./scripts/test-python.sh
