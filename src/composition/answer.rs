@@ -202,11 +202,14 @@ impl Composition {
         tolerance: f64,
         reuse: &mut Reuse,
     ) -> Result<Answer> {
+        // taken out: a PLD of another composition or tolerance, or one too wide for this
+        // target, is freed before anything is composed (the memory guard does not
+        // count it)
         let kept = reuse
             .kept
-            .as_ref()
+            .take()
             .filter(|(c, t, _)| c == self && t.to_bits() == tolerance.to_bits())
-            .map(|(_, _, r)| r.clone());
+            .map(|(_, _, r)| r);
         let a = self.answer_with(target, tolerance, None, kept)?;
         if let Method::Pld { composed, .. } = &a.method {
             reuse.kept = Some((self.clone(), tolerance, composed.clone()));

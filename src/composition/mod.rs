@@ -431,7 +431,9 @@ impl Composition {
     /// [`Error::Parameter`] for an empty composition or a bad target / grid;
     /// [`Error::NotCertified`] if the window would exceed [`MAX_POINTS`].
     pub fn compose(&self, target: Target, grid_exp: Option<i32>) -> Result<Composed> {
-        let step = Step::Exp(grid_exp.unwrap_or_else(|| self.default_grid_exp()));
+        // (the default exponent exceeds 24 only beyond 2.8·10¹¹ steps, where the window
+        // is refused at any grid)
+        let step = Step::Exp(grid_exp.unwrap_or_else(|| self.default_grid_exp().min(24)));
         self.compose_planned(target, step, None)
     }
 
@@ -829,7 +831,7 @@ impl Composition {
     fn layout(&self, w: &Window, step: Step) -> Result<(Grid, f64, i64)> {
         match step {
             Step::Exp(e) => self.layout_at(w, 2f64.powi(-e)),
-            Step::At(h) => self.layout_at(w, h),
+            Step::At(h) => self.layout_exact(w, h),
             Step::Points(m) => {
                 // the points the window needs at step h: about L/h, L the longer of the
                 // window and the single steps' span (see `layout_at`)
@@ -842,14 +844,33 @@ impl Composition {
                 let len = (w.b - w.a).max(need_top - w.a_floor);
                 let mut h = Grid::step_at_least((len / (m as f64 - 4.0)).max(f64::MIN_POSITIVE));
                 for _ in 0..16 {
-                    let plan = self.layout_at(w, h)?;
+                    let plan = self.layout_exact(w, h)?;
                     if plan.0.n <= m {
                         return Ok(plan);
                     }
                     h = Grid::step_at_least(h * (1.0 + 1.0 / 32.0));
                 }
-                self.layout_at(w, h)
+                self.layout_exact(w, h)
             }
+        }
+    }
+
+    /// [`Composition::layout_at`] at a ladder step `h`, or at the power of two above it
+    /// when the window's indices reach `2⁴⁵`: there a ladder step's grid points `j·h`
+    /// (`k·j` with `k ≤ 64`) and the exact index corrections of [`Grid::floor_index`]
+    /// stop being exact, while a power of two keeps `j·h` exact up to `2⁵³`.
+    fn layout_exact(&self, w: &Window, h: f64) -> Result<(Grid, f64, i64)> {
+        let plan = self.layout_at(w, h)?;
+        let (g, _, single_lo) = plan;
+        let reach =
+            g.lo.unsigned_abs()
+                .max((g.lo + g.n as i64).unsigned_abs())
+                .max(single_lo.unsigned_abs())
+                .max(single_lo.saturating_add(g.n as i64).unsigned_abs()) as f64;
+        if reach < 2f64.powi(45) {
+            Ok(plan)
+        } else {
+            self.layout_at(w, 2f64.powi(h.log2().ceil() as i32))
         }
     }
 

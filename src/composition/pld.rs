@@ -82,8 +82,8 @@ const EXACT_INDEX: f64 = 35_184_372_088_832.0; // 2⁴⁵
 
 impl Grid {
     /// The smallest step `k·2^{−s}` with an integer `k ∈ [32, 64]` (six significant bits)
-    /// that is `≥ x`, for a finite `x > 0`: the grid steps the planner chooses between
-    /// powers of two.
+    /// that is `≥ x`, for `x ∈ [2⁻¹⁰⁰⁰, 2¹⁰⁰⁰]` (outside, the nearest end): the grid steps
+    /// the planner chooses between powers of two.
     ///
     /// # Example
     /// ```
@@ -94,6 +94,8 @@ impl Grid {
     /// assert!(h >= 4.27e-5 && h <= 4.27e-5 * (1.0 + 1.0 / 32.0));
     /// ```
     pub fn step_at_least(x: f64) -> f64 {
+        // (outside [2⁻¹⁰⁰⁰, 2¹⁰⁰⁰] the nearest end; NaN stays NaN)
+        let x = x.clamp(2f64.powi(-1000), 2f64.powi(1000));
         // 2^{e−5} ≤ x/32 … : x = m·2^{e−5} with m ∈ [32, 64)
         let e = x.log2().floor() as i32;
         let unit = 2f64.powi(e - 5);
@@ -790,6 +792,21 @@ pub(crate) fn kind_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Inputs outside the ladder's range give its nearest end (NaN stays NaN), never a
+    /// panic or 0.
+    #[test]
+    fn ladder_step_of_extreme_inputs() {
+        let lo = 2f64.powi(-1000);
+        for x in [0.0, -1.0, f64::MIN_POSITIVE, 1e-320, f64::NEG_INFINITY] {
+            assert_eq!(Grid::step_at_least(x).to_bits(), lo.to_bits(), "{x}");
+        }
+        assert_eq!(
+            Grid::step_at_least(f64::INFINITY).to_bits(),
+            2f64.powi(1000).to_bits()
+        );
+        assert!(Grid::step_at_least(f64::NAN).is_nan());
+    }
 
     proptest! {
         /// The ladder step is the smallest `k·2^{e−5}` (k ≤ 64) at or above x, and the
