@@ -441,7 +441,16 @@ def dpa_checks(family, parts, eps):
         if st != "ok":
             continue  # already classified by the main queries
         iv = v.interval
-        cls = judge_interval(iv.lower, iv.upper, l_ * (1 - 1e-6) - 1e-15, h_ * (1 + 1e-6) + 1e-15) or "pass"
+        if not l_ <= h_:
+            # dp_accounting's optimistic δ above its pessimistic one: its double-precision
+            # FFT composition has no accuracy at this δ (seed 30, case 877: 1.05e-14
+            # against 1e-15 where δ ≈ 1e-17), so it is no reference here
+            out.append(rec(family, "pass-noref", repro, ref="dp_accounting PLD (optimistic/pessimistic)",
+                           engine=[iv.lower, iv.upper], reference=[float(l_), float(h_)],
+                           error="dp_accounting: optimistic δ above pessimistic δ"))
+            continue
+        # dp_accounting's absolute round-off is of order 1e-14 at these sizes
+        cls = judge_interval(iv.lower, iv.upper, l_ * (1 - 1e-6) - 1e-13, h_ * (1 + 1e-6) + 1e-13) or "pass"
         out.append(rec(family, cls, repro, ref="dp_accounting PLD (optimistic/pessimistic)",
                        engine=[iv.lower, iv.upper], reference=[float(l_), float(h_)]))
     return out
