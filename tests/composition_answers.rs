@@ -27,6 +27,17 @@ fn gdp_eps(mu: f64, delta: f64) -> (f64, f64) {
 /// `δ_{Q‖P}(ε) = Q(x > x₀) − e^ε P(x > x₀)` with `q/p(x₀) = e^ε`, and
 /// `δ_{P‖Q}(ε) = P(x < x₁) − e^ε Q(x < x₁)` with `q/p(x₁) = e^{−ε}` (0 when
 /// `e^{−ε} ≤ 1 − p`). In f64: a reference to compare at a relative 1e-6 only.
+/// ε(δ) of `c` by the repeated-squaring engine at `h = 2^{−grid}`: an independent
+/// implementation of the composition to compare the one-shot answers with.
+fn squaring_epsilon(c: &Composition, delta: f64, grid: i32) -> shiftdp::composition::Interval {
+    c.clone()
+        .with_engine(Engine::RepeatedSquaring)
+        .compose(Target::Delta(delta), Some(grid))
+        .unwrap()
+        .epsilon(delta)
+        .unwrap()
+}
+
 fn poisson_one_step_delta(p: f64, mu: f64, eps: f64) -> f64 {
     let x_of = |r: f64| ((r - 1.0 + p) / p).ln() / mu + 0.5 * mu;
     let x0 = x_of(eps.exp());
@@ -110,13 +121,7 @@ fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
         .unwrap();
     let a = c.answer(Target::Delta(3.28e-13), 5e-4, None).unwrap();
     assert!(a.width <= 5e-4, "{:?}", a.interval);
-    let sq = c
-        .clone()
-        .with_engine(Engine::RepeatedSquaring)
-        .compose(Target::Delta(3.28e-13), Some(12))
-        .unwrap()
-        .epsilon(3.28e-13)
-        .unwrap();
+    let sq = squaring_epsilon(&c, 3.28e-13, 12);
     assert!(
         a.interval.lower <= sq.upper && sq.lower <= a.interval.upper,
         "{:?} vs repeated squaring {sq:?}",
@@ -166,13 +171,7 @@ fn ten_poisson_steps_with_large_epsilon_are_answered() {
     );
     let (_, g_up) = gdp_eps(40f64.sqrt(), 1e-6);
     assert!(iv.upper <= g_up, "{iv:?} vs G(√40): {g_up}");
-    let r = c
-        .clone()
-        .with_engine(Engine::RepeatedSquaring)
-        .compose(Target::Delta(1e-6), Some(10))
-        .unwrap()
-        .epsilon(1e-6)
-        .unwrap();
+    let r = squaring_epsilon(&c, 1e-6, 10);
     assert!(
         r.lower <= iv.upper && iv.lower <= r.upper,
         "{iv:?} vs {r:?}"

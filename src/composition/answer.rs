@@ -647,22 +647,13 @@ impl Composition {
     /// assert_eq!(c.predicted_grid_exp(1e-3), 13);
     /// ```
     pub fn predicted_grid_exp(&self, tolerance: f64) -> i32 {
-        let k = self.total_count().max(1) as f64;
-        let e = (0.5 * k / tolerance).sqrt().log2().ceil();
-        // never more than two binary steps coarser than the engine's default grid: a
-        // loose tolerance (calibration asks with f64::MAX for "one composition") still
-        // gets an informative answer
-        let floor = (self.default_grid_exp() - 2).clamp(MIN_GRID_EXP, MAX_GRID_EXP);
-        if e.is_nan() {
-            return MAX_GRID_EXP;
-        }
-        (e.max(f64::from(floor)) as i32).clamp(floor, MAX_GRID_EXP)
+        // h is clamped to [2^{−MAX_GRID_EXP}, 2^{−coarse}]: the exponent to [coarse, MAX]
+        (-self.predicted_step(tolerance).log2()).ceil() as i32
     }
 
     /// The planner's first grid step for `tolerance`: `h = √(2·tolerance/k)` (the width
     /// model `k·h²/2 ≤ tolerance`, `k` the number of steps in all), between
-    /// `2^{−MAX_GRID_EXP}` and four times the step of [`Composition::default_grid_exp`]
-    /// (the bounds of [`Composition::predicted_grid_exp`]).
+    /// `2^{−MAX_GRID_EXP}` and four times the step of [`Composition::default_grid_exp`].
     ///
     /// # Example
     /// ```

@@ -703,56 +703,38 @@ impl Composition {
             }
         };
         fill(&mut ts, (0..lams.len()).step_by(4).collect());
-        let argmin_over = |ts: &[f64], f: &dyn Fn(usize) -> f64| -> usize {
-            (0..lams.len())
-                .filter(|&i| !ts[i].is_nan())
-                .min_by(|&a, &b| f(a).total_cmp(&f(b)))
-                .unwrap_or(0)
+        // the evaluated tilt minimizing `crit`, after evaluating the three tilts either side
+        // of the coarse minimum
+        let refine = |ts: &mut Vec<f64>, crit: &dyn Fn(&[f64], usize) -> f64| -> usize {
+            let argmin = |ts: &[f64]| {
+                (0..lams.len())
+                    .filter(|&i| !ts[i].is_nan())
+                    .min_by(|&a, &b| crit(ts, a).total_cmp(&crit(ts, b)))
+                    .unwrap_or(0)
+            };
+            let c = argmin(ts);
+            fill(
+                ts,
+                (c.saturating_sub(3)..=(c + 3).min(lams.len() - 1)).collect(),
+            );
+            argmin(ts)
         };
-        let ld_target = match target {
-            Target::Delta(d) => -d.ln(),
-            Target::Epsilon(_) => 0.0,
-        };
-        let ltail_of = |d: f64| -(d.max(1e-300)).ln() + 23.0;
-        {
-            let target_crit = |ts: &[f64], i: usize| match target {
-                Target::Delta(_) => (ts[i] + ld_target) / lams[i],
-                Target::Epsilon(e) => ts[i] - lams[i] * e,
-            };
-            let c1 = argmin_over(&ts, &|i| target_crit(&ts, i));
-            let mut near: Vec<usize> = vec![];
-            let around = |c: usize, near: &mut Vec<usize>| {
-                near.extend(c.saturating_sub(3)..=(c + 3).min(lams.len() - 1));
-            };
-            around(c1, &mut near);
-            fill(&mut ts, near);
-            // the tail criterion needs δ of the target (known now for a δ target; for an
-            // ε target the coarse-then-refined tilt gives it)
-            let c1 = argmin_over(&ts, &|i| target_crit(&ts, i));
-            let d_guess = match target {
-                Target::Delta(d) => d,
-                Target::Epsilon(e) => (ts[c1] - lams[c1] * e).exp().clamp(1e-300, 1.0),
-            };
-            let lt = ltail_of(d_guess);
-            let c2 = argmin_over(&ts, &|i| (ts[i] + lt) / lams[i]);
-            let mut near: Vec<usize> = vec![];
-            around(c2, &mut near);
-            fill(&mut ts, near);
-        }
-        let argmin = |f: &dyn Fn(usize) -> f64| -> usize { argmin_over(&ts, f) };
+        // Chernoff: δ at ε and ε at δ from the tilt minimizing the bound
         let (lam_star, d_t, e_est) = match target {
             Target::Delta(d) => {
                 let ld = -d.ln();
-                let i = argmin(&|i| (ts[i] + ld) / lams[i]);
-                (lams[i], d, (ts[i] + ld) / lams[i])
+                let crit = |ts: &[f64], i: usize| (ts[i] + ld) / lams[i];
+                let i = refine(&mut ts, &crit);
+                (lams[i], d, crit(&ts, i))
             }
             Target::Epsilon(e) => {
-                let i = argmin(&|i| ts[i] - lams[i] * e);
+                let i = refine(&mut ts, &|ts, i| ts[i] - lams[i] * e);
                 let d = (ts[i] - lams[i] * e).exp().clamp(1e-300, 1.0);
                 (lams[i], d, e)
             }
         };
-        let ltail = ltail_of(d_t); // Chernoff tail ≤ δ · 1e-10
+        let ltail = -(d_t.max(1e-300)).ln() + 23.0; // Chernoff tail ≤ δ · 1e-10
+        refine(&mut ts, &|ts, i| (ts[i] + ltail) / lams[i]);
         let b_est = lams
             .iter()
             .zip(&ts)
@@ -835,12 +817,7 @@ impl Composition {
             Step::Points(m) => {
                 // the points the window needs at step h: about L/h, L the longer of the
                 // window and the single steps' span (see `layout_at`)
-                let need_top = self
-                    .parts
-                    .iter()
-                    .filter_map(|(c, _)| c.loss_sup())
-                    .fold(f64::NEG_INFINITY, f64::max)
-                    .min(w.b);
+                let need_top = self.single_steps_top(w.b);
                 let len = (w.b - w.a).max(need_top - w.a_floor);
                 let mut h = Grid::step_at_least((len / (m as f64 - 4.0)).max(f64::MIN_POSITIVE));
                 for _ in 0..16 {
@@ -853,6 +830,17 @@ impl Composition {
                 self.layout_exact(w, h)
             }
         }
+    }
+
+    /// The top the one-shot engine's single steps must reach (see
+    /// [`Composition::layout_at`]): the largest bounded loss of a component, at most `b`
+    /// (−∞ when every component's losses are unbounded).
+    fn single_steps_top(&self, b: f64) -> f64 {
+        self.parts
+            .iter()
+            .filter_map(|(c, _)| c.loss_sup())
+            .fold(f64::NEG_INFINITY, f64::max)
+            .min(b)
     }
 
     /// [`Composition::layout_at`] at a ladder step `h`, or at the power of two above it
@@ -926,12 +914,7 @@ impl Composition {
         let single_lo = (a_floor / h).floor() as i64;
         let (lo, n, single_lo) = match self.engine {
             Engine::OneShot => {
-                let need_top = self
-                    .parts
-                    .iter()
-                    .filter_map(|(c, _)| c.loss_sup())
-                    .fold(f64::NEG_INFINITY, f64::max)
-                    .min(b_est);
+                let need_top = self.single_steps_top(b_est);
                 let n_single = if need_top.is_finite() {
                     let span = (need_top / h).ceil() - single_lo as f64 + 2.0;
                     if span.is_finite() && span <= max_points as f64 {
