@@ -124,19 +124,10 @@ impl Grid {
         j
     }
 
-    /// The smallest integer `j` (as f64) with `j·h ≥ x` (as [`Grid::floor_index`]).
+    /// The smallest integer `j` (as f64) with `j·h ≥ x`: `−⌊−x/h⌋` by
+    /// [`Grid::floor_index`] (negation is exact).
     pub fn ceil_index(&self, x: f64) -> f64 {
-        let mut j = (x / self.h).ceil();
-        if j.is_nan() || j.abs() >= EXACT_INDEX {
-            return j;
-        }
-        while j * self.h < x {
-            j += 1.0;
-        }
-        while (j - 1.0) * self.h >= x {
-            j -= 1.0;
-        }
-        j
+        -self.floor_index(-x)
     }
 
     /// Loss value `t_j` of window position `i` (exact: see the type's doc).
