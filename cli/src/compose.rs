@@ -218,6 +218,11 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             json!({"name": "pld", "grid_exponent": grid_exp}),
             String::new(),
         ),
+        Method::PureDp { epsilon } => (
+            json!({"name": "pure dp", "epsilon": f64_up(*epsilon, 17),
+                   "formula": "every loss bounded: (Σkᵢℓ̄ᵢ, 0)-DP by basic composition"}),
+            String::new(),
+        ),
     };
     let grids: Vec<serde_json::Value> = infos
         .iter()
@@ -240,7 +245,9 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         Method::GaussianClosedForm { mu_upper } if exact => {
             interval_f64(None, Some(*mu_upper), SafeEnd::Upper)
         }
-        Method::GaussianClosedForm { .. } | Method::Pld { .. } => serde_json::Value::Null,
+        Method::GaussianClosedForm { .. } | Method::Pld { .. } | Method::PureDp { .. } => {
+            serde_json::Value::Null
+        }
     };
     let poisson_note = if a.poisson_gaussian.is_empty() {
         "".to_string()

@@ -475,6 +475,7 @@ fn compose<'py>(
                 ("gaussian closed form", "gaussian", Some(*mu_upper))
             }
             Method::Pld { .. } => ("pld", "pld", None),
+            Method::PureDp { .. } => ("pure dp", "pure dp", None),
         };
         Ok((
             names.join(" ⊗ "),

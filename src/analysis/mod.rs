@@ -539,7 +539,8 @@ fn poisson_composition_check(
         .ok();
     let grid_exp = a.as_ref().and_then(|a| match &a.method {
         crate::composition::answer::Method::Pld { grid_exp, .. } => Some(*grid_exp),
-        crate::composition::answer::Method::GaussianClosedForm { .. } => None,
+        crate::composition::answer::Method::GaussianClosedForm { .. }
+        | crate::composition::answer::Method::PureDp { .. } => None,
     });
     let composition = a.and_then(|a| {
         Enclosure::new(

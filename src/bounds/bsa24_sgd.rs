@@ -155,7 +155,8 @@ impl SgdFamily {
             .answer(Target::Delta(delta), COMPOSITION_TOLERANCE, None)?;
         let grid = match &a.method {
             crate::composition::answer::Method::Pld { grid_exp, .. } => *grid_exp,
-            crate::composition::answer::Method::GaussianClosedForm { .. } => 0,
+            crate::composition::answer::Method::GaussianClosedForm { .. }
+            | crate::composition::answer::Method::PureDp { .. } => 0,
         };
         Ok((a.interval, grid))
     }

@@ -13,7 +13,7 @@
 //!   `α ≈ 0.5` typical. The one-shot engine's cost is its transform length `M`, a power
 //!   of two per order, so the planner chooses `M` and then the **finest** step whose
 //!   window fits `M` points: `h` from a ladder of six significant bits
-//!   (`k·2^{−s}`, `k ∈ [32, 64]`, [`Grid::step_at_least`]; every `t_j = j·h` stays
+//!   (`k·2^{−s}`, `k ∈ [32, 64]`, [`super::pld::Grid::step_at_least`]; every `t_j = j·h` stays
 //!   exact), not a power of two that would leave up to half the transform as padding.
 //!   First `M₁`, the length the window needs at the step that model predicts with
 //!   `α = ½` ([`Composition::predicted_step`]: `h = √(2·tolerance/k)`, never more than
@@ -52,7 +52,6 @@
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
 //! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`Answer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
-use super::pld::Grid;
 use super::{Composed, Composition, DELTA_FLOOR, Interval, Step, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
@@ -70,6 +69,13 @@ pub enum Method {
     GaussianClosedForm {
         /// Upper end of the enclosure of μ (rounded up to f64).
         mu_upper: f64,
+    },
+    /// Every component a mechanism of bounded loss: the composition is
+    /// `(ε_pure, 0)`-DP with `ε_pure = Σ kᵢ ℓ̄ᵢ` ([`Composition::pure_epsilon`]), and the
+    /// query lies at or beyond it (δ(ε) = 0 for `ε ≥ ε_pure`).
+    PureDp {
+        /// The upper bound `ε_pure` (rounded up).
+        epsilon: f64,
     },
     /// The certified PLD engine.
     Pld {
@@ -118,7 +124,7 @@ impl Answer {
     pub fn composed(&self) -> Option<&Composed> {
         match &self.method {
             Method::Pld { composed, .. } => Some(composed),
-            Method::GaussianClosedForm { .. } => None,
+            Method::GaussianClosedForm { .. } | Method::PureDp { .. } => None,
         }
     }
 }
@@ -246,6 +252,67 @@ impl Composition {
         if let Some(mu) = self.gaussian_mu() {
             return gaussian_answer(&mu, target);
         }
+        let pure = self.pure_epsilon();
+        if let (Some(ep), Target::Epsilon(e)) = (pure, target)
+            && e >= ep
+        {
+            return Ok(Answer {
+                interval: Interval {
+                    lower: 0.0,
+                    upper: 0.0,
+                },
+                width: 0.0,
+                method: Method::PureDp { epsilon: ep },
+                target,
+                note: Some(format!(
+                    "every loss is bounded: the composition is (ε, 0)-DP with ε = Σkᵢℓ̄ᵢ ≤ {ep:e} ≤ the ε asked, so δ = 0 exactly"
+                )),
+            });
+        }
+        let answer = self.answer_bounded(target, tolerance, grid, kept);
+        match (pure, target) {
+            (Some(ep), Target::Delta(_)) => match answer {
+                Ok(mut a) if a.interval.upper > ep => {
+                    let engine = a.interval;
+                    a.interval.upper = ep;
+                    a.interval.lower = a.interval.lower.min(ep);
+                    a.width = width_of(target, a.interval);
+                    a.note = Some(format!(
+                        "upper end from pure DP: every loss is bounded and Σkᵢℓ̄ᵢ ≤ {ep:e} is below the PLD engine's [{:e}, {:e}]",
+                        engine.lower, engine.upper
+                    ));
+                    Ok(a)
+                }
+                Err(e @ (Error::NotCertified { .. } | Error::MemoryLimit { .. })) => {
+                    let interval = Interval {
+                        lower: 0.0,
+                        upper: ep,
+                    };
+                    Ok(Answer {
+                        interval,
+                        width: width_of(target, interval),
+                        method: Method::PureDp { epsilon: ep },
+                        target,
+                        note: Some(format!(
+                            "the PLD engine cannot answer ({e}); upper end from pure DP: every loss is bounded and Σkᵢℓ̄ᵢ ≤ {ep:e}; lower end 0"
+                        )),
+                    })
+                }
+                a => a,
+            },
+            _ => answer,
+        }
+    }
+
+    /// [`Composition::answer_with`] after the pure-DP bound: the closed forms and the
+    /// engine.
+    fn answer_bounded(
+        &self,
+        target: Target,
+        tolerance: f64,
+        grid: Option<i32>,
+        kept: Option<Arc<Composed>>,
+    ) -> Result<Answer> {
         let bound = self
             .no_amplification_mu()
             .map(|mu| gaussian_answer(&mu, target));
@@ -378,7 +445,7 @@ impl Composition {
         let orders = windows.len() as u64;
         let fits = |m: u64| m <= PLANNER_POINTS && self.planned_bytes(m * orders) <= limit;
         let points_at = |h: f64| {
-            self.planned_points(&windows, Step::At(Grid::step_at_least(h)))
+            self.planned_points(&windows, Step::At(self.step_at_least(h)))
                 .map(|(_, most)| most)
         };
         let coarsest = self
@@ -533,12 +600,36 @@ impl Composition {
                 | super::Component::Subsampled { mu, .. }
                 | super::Component::PoissonRemove { mu, .. }
                 | super::Component::PoissonAdd { mu, .. } => mu,
+                super::Component::Mechanism(m) => &m.gaussian_dominating_mu()?,
                 super::Component::Curve(_) => return None,
             };
             let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
             s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
         }
         Some(s.sqrt())
+    }
+
+    /// `ε_pure = Σᵢ kᵢ ℓ̄ᵢ`, rounded up, when every component is a mechanism whose losses
+    /// are bounded above in both orders by `ℓ̄ᵢ` ([`super::mechanism::Mechanism::loss_sup`])
+    /// with no mass at `+∞`: then every composed loss is `≤ ε_pure` in both orders, so
+    /// `δ(ε) = E_Q[(1 − e^{ε − L})₊] = 0` for `ε ≥ ε_pure` — the composition is
+    /// `(ε_pure, 0)`-DP (basic composition of pure DP, DMNS06 / DRS22 §3).
+    pub fn pure_epsilon(&self) -> Option<f64> {
+        let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
+        for (c, k) in self.parts() {
+            let super::Component::Mechanism(m) = c else {
+                return None;
+            };
+            let inv = m.inverse();
+            if m.q_at_plus_infinity().hi > 0.0 || inv.q_at_plus_infinity().hi > 0.0 {
+                return None;
+            }
+            let sup = m.loss_sup()?.max(inv.loss_sup()?).max(0.0);
+            s = s + Enclosure::from_f64(GAUSSIAN_BITS, sup)
+                .mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
+        }
+        let e = s.upper_f64();
+        e.is_finite().then_some(e)
     }
 
     /// The certified lower end of ε(δ) or δ(ε) of the Gaussian components alone, `None`
@@ -618,7 +709,7 @@ impl Answer {
     fn mu_upper(&self) -> f64 {
         match self.method {
             Method::GaussianClosedForm { mu_upper } => mu_upper,
-            Method::Pld { .. } => 0.0,
+            Method::Pld { .. } | Method::PureDp { .. } => 0.0,
         }
     }
 }

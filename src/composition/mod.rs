@@ -40,6 +40,7 @@
 pub mod answer;
 pub mod engine;
 pub mod fft_plans;
+pub mod mechanism;
 pub mod oneshot;
 pub mod pld;
 
@@ -49,8 +50,10 @@ use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
 pub use answer::{DEFAULT_TOLERANCE, Reuse};
 use engine::{Dist, Prepared};
+use mechanism::Mechanism;
 use pld::{Grid, Kind};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Smallest δ the PLD engine certifies (the double just below the decimal `1e-100`
 /// included); below it its queries return [`Error::NotCertified`] and
@@ -62,7 +65,7 @@ pub const DELTA_FLOOR: f64 = 1e-100;
 pub const MAX_POINTS: usize = 1 << 21;
 
 /// One component of a composition.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Component {
     /// `G(μ)`.
     Gaussian {
@@ -93,6 +96,26 @@ pub enum Component {
     },
     /// A numerically represented tradeoff function (e.g. `f_{ε,δ}`).
     Curve(PiecewiseLinear),
+    /// One order of a [`Mechanism`]'s dominating pair (Laplace, randomized response,
+    /// mixtures of Gaussians, their Poisson-subsampled versions, …).
+    Mechanism(Arc<dyn Mechanism>),
+}
+
+/// Components are equal when they are the same variant with equal parameters;
+/// mechanisms compare by [`Mechanism::name`], which prints every parameter exactly.
+impl PartialEq for Component {
+    fn eq(&self, o: &Component) -> bool {
+        use Component::*;
+        match (self, o) {
+            (Gaussian { mu: a }, Gaussian { mu: b }) => a == b,
+            (Subsampled { p: a, mu: b }, Subsampled { p: c, mu: d })
+            | (PoissonRemove { p: a, mu: b }, PoissonRemove { p: c, mu: d })
+            | (PoissonAdd { p: a, mu: b }, PoissonAdd { p: c, mu: d }) => a == c && b == d,
+            (Curve(a), Curve(b)) => a == b,
+            (Mechanism(a), Mechanism(b)) => a.name() == b.name(),
+            _ => false,
+        }
+    }
 }
 
 fn check_p_mu(p: f64, mu: f64) -> Result<()> {
@@ -139,9 +162,14 @@ impl Component {
     pub fn approx_dp(eps: f64, delta: f64) -> Result<Component> {
         Ok(Component::Curve(ApproxDp::new(eps, delta)?.to_piecewise()))
     }
+    /// A mechanism's order as a component.
+    pub fn mechanism(m: impl Mechanism + 'static) -> Component {
+        Component::Mechanism(Arc::new(m))
+    }
     /// The component of the other order of the pair (`f⁻¹`).
     pub fn inverse(&self) -> Component {
         match self {
+            Component::Mechanism(m) => Component::Mechanism(m.inverse()),
             Component::PoissonRemove { p, mu } => Component::PoissonAdd { p: *p, mu: *mu },
             Component::PoissonAdd { p, mu } => Component::PoissonRemove { p: *p, mu: *mu },
             Component::Curve(f) => Component::Curve(f.inverse()),
@@ -156,6 +184,7 @@ impl Component {
                 *p == 0.0 || *mu == 0.0
             }
             Component::Curve(f) => f.is_symmetric(),
+            Component::Mechanism(m) => m.is_symmetric(),
         }
     }
     /// Display name, each parameter by its shortest decimal that reads back to the same
@@ -177,6 +206,7 @@ impl Component {
             }
             Component::PoissonAdd { p, mu } => format!("PoissonAdd_{}(G({}))", n(*p), n(*mu)),
             Component::Curve(f) => f.name(),
+            Component::Mechanism(m) => m.name(),
         }
     }
     /// The largest finite privacy loss of one step, for the components whose losses are
@@ -192,6 +222,7 @@ impl Component {
                 .filter(|w| w[1].0 > w[0].0 && w[0].1 > w[1].1)
                 .map(|w| ((w[0].1 - w[1].1) / (w[1].0 - w[0].0)).ln())
                 .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l)))),
+            Component::Mechanism(m) => m.loss_sup(),
             _ => None,
         }
     }
@@ -209,6 +240,7 @@ impl Component {
             Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g, cut),
             Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g, cut),
             Component::Curve(f) => pld::curve_pieces(f),
+            Component::Mechanism(m) => mechanism::pieces(m.as_ref(), g),
         }
     }
 }
@@ -261,6 +293,9 @@ pub enum Engine {
 pub struct Composition {
     parts: Vec<(Component, u64)>,
     engine: Engine,
+    /// Atoms `(loss, weight)` of both orders of the mechanism components off every
+    /// dyadic grid, the planner's alignment targets ([`Composition::step_at_least`]).
+    align: Vec<(f64, f64)>,
 }
 
 /// Largest window (grid points) of the one-shot engine; below it the memory guard
@@ -354,6 +389,26 @@ impl Composition {
         if count == 0 {
             return Err(Error::param("count", 0, "repetition count must be ≥ 1"));
         }
+        if let Component::Mechanism(m) = &c {
+            let k = count as f64;
+            match m.atom_lattice() {
+                mechanism::Lattice::NoAtoms => {}
+                mechanism::Lattice::Unit(u) => self.align.push((u, k)),
+                mechanism::Lattice::Irregular => {
+                    for o in [m.clone(), m.inverse()] {
+                        let atoms = o.atoms();
+                        if atoms.len() <= 64 {
+                            self.align.extend(
+                                atoms
+                                    .iter()
+                                    .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
+                                    .map(|a| (a.loss.0, k * a.q.hi)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
         self.parts.push((c, count));
         Ok(self)
     }
@@ -366,6 +421,7 @@ impl Composition {
         Composition {
             parts: self.parts.iter().map(|(c, k)| (c.inverse(), *k)).collect(),
             engine: self.engine,
+            align: self.align.clone(),
         }
     }
     /// Whether every component is symmetric (then one order suffices).
@@ -621,6 +677,7 @@ impl Composition {
                 | Component::PoissonRemove { mu, .. }
                 | Component::PoissonAdd { mu, .. } => (0.5 * mu * mu + 40.0 * mu).ceil(),
                 Component::Curve(_) => 64.0,
+                Component::Mechanism(m) => m.loss_reach().ceil().min(1e4),
             })
             .fold(1.0, f64::max)
             .min(1e4);
@@ -637,6 +694,7 @@ impl Composition {
                 | Component::PoissonRemove { p, mu }
                 | Component::PoissonAdd { p, mu } => p * mu,
                 Component::Curve(_) => f64::INFINITY,
+                Component::Mechanism(m) => m.loss_spread(),
             })
             .filter(|s| *s > 0.0)
             .fold(f64::INFINITY, f64::min);
@@ -819,17 +877,85 @@ impl Composition {
                 // window and the single steps' span (see `layout_at`)
                 let need_top = self.single_steps_top(w.b);
                 let len = (w.b - w.a).max(need_top - w.a_floor);
-                let mut h = Grid::step_at_least((len / (m as f64 - 4.0)).max(f64::MIN_POSITIVE));
+                let mut h = self.step_at_least((len / (m as f64 - 4.0)).max(f64::MIN_POSITIVE));
                 for _ in 0..16 {
                     let plan = self.layout_exact(w, h)?;
                     if plan.0.n <= m {
                         return Ok(plan);
                     }
-                    h = Grid::step_at_least(h * (1.0 + 1.0 / 32.0));
+                    h = self.step_at_least(h * (1.0 + 1.0 / 32.0));
                 }
                 self.layout_exact(w, h)
             }
         }
+    }
+
+    /// The planner's step at least `x`: the value of [`Grid::step_at_least`]'s ladder, or
+    /// the power of two at or above `x` when that grid holds every atom of the
+    /// composition exactly ([`Composition::atom_grid_exp`]): an atom between grid points
+    /// is rounded down by up to `h` on the optimistic side, an error that grows like
+    /// `k·h` over `k` steps instead of the `O(k·h²)` of the continuous parts.
+    ///
+    /// Otherwise, with atoms off every dyadic grid (randomized response, subsampled
+    /// Laplace), the step among the eight ladder values from `x` up (at most 28 %
+    /// coarser) that minimizes `Σ weight·(ℓ − ⌊ℓ/h⌋h) + K h²/2` — the atoms' rounding
+    /// on the optimistic side plus the continuous parts' width model for `K` steps. A
+    /// search, not a bound: every step gives a certified answer.
+    pub(crate) fn step_at_least(&self, x: f64) -> f64 {
+        let ladder = Grid::step_at_least(x);
+        if let Some(e0) = self.atom_grid_exp() {
+            let p2 = 2f64.powi(ladder.log2().ceil() as i32);
+            if p2 <= 2f64.powi(-e0) {
+                return p2;
+            }
+        }
+        if self.align.is_empty() {
+            return ladder;
+        }
+        let k = self.total_count() as f64;
+        let score = |h: f64| -> f64 {
+            self.align
+                .iter()
+                .map(|&(l, w)| w * (l - (l / h).floor() * h).clamp(0.0, h))
+                .sum::<f64>()
+                + 0.5 * k * h * h
+        };
+        let (mut best, mut h) = ((score(ladder), ladder), ladder);
+        for _ in 0..7 {
+            h = Grid::step_at_least(h * (1.0 + 1.0 / 64.0));
+            let s = score(h);
+            if s < best.0 {
+                best = (s, h);
+            }
+        }
+        best.1
+    }
+
+    /// The least `e₀ ≤ 40` such that every grid `h = 2^{−e}` with `e ≥ e₀` holds every
+    /// atom of a mechanism component exactly (each atom's loss an integer multiple of a
+    /// dyadic unit, [`mechanism::Lattice::Unit`]); `None` without such atoms or when
+    /// some atom lies elsewhere (curves, irregular mechanisms).
+    pub fn atom_grid_exp(&self) -> Option<i32> {
+        let mut e0: Option<i32> = None;
+        for (c, _) in &self.parts {
+            match c {
+                Component::Curve(_) => return None,
+                Component::Mechanism(m) => match m.atom_lattice() {
+                    mechanism::Lattice::NoAtoms => {}
+                    mechanism::Lattice::Irregular => return None,
+                    mechanism::Lattice::Unit(u) => {
+                        // u = odd·2^{−s}: the least s with u·2^s an integer
+                        let s = (0..=40).find(|&s| {
+                            let v = u * 2f64.powi(s);
+                            v.fract() == 0.0
+                        })?;
+                        e0 = Some(e0.map_or(s, |e| e.max(s)));
+                    }
+                },
+                _ => {}
+            }
+        }
+        e0
     }
 
     /// The top the one-shot engine's single steps must reach (see

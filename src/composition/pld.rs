@@ -158,14 +158,25 @@ pub struct SingleStep {
     pub opt_inf: f64,
 }
 
-/// Enclosure `(lo, hi)` of a probability.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Mass {
+/// Enclosure `[lo, hi]` of a probability.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mass {
+    /// Lower end.
     pub lo: f64,
+    /// Upper end.
     pub hi: f64,
 }
 
 impl Mass {
+    /// The empty mass.
+    pub const ZERO: Mass = Mass { lo: 0.0, hi: 0.0 };
+    /// An MPFR enclosure rounded outward to f64 and clamped to `[0, 1]`.
+    pub fn of(e: &crate::precision::Enclosure) -> Mass {
+        Mass {
+            lo: e.lower_f64().max(0.0),
+            hi: e.upper_f64().clamp(0.0, 1.0),
+        }
+    }
     fn new(v: f64, err: f64) -> Mass {
         Mass {
             lo: (v - err).max(0.0),
@@ -177,19 +188,19 @@ impl Mass {
 /// `Φ(z)` and `1 − Φ(z)` with absolute error bounds, given an absolute bound `dz` on
 /// the error of the argument. `z = ±∞` are allowed.
 #[derive(Debug, Clone, Copy)]
-struct Cdf {
-    z: f64,
-    lower: f64,
-    lower_err: f64,
-    upper: f64,
-    upper_err: f64,
+pub(crate) struct Cdf {
+    pub z: f64,
+    pub lower: f64,
+    pub lower_err: f64,
+    pub upper: f64,
+    pub upper_err: f64,
 }
 
 fn err_of(v: f64, rel: f64) -> f64 {
     if v < TINY { TINY.max(v * rel) } else { v * rel }
 }
 
-fn cdf(z: f64, dz: f64) -> Cdf {
+pub(crate) fn cdf(z: f64, dz: f64) -> Cdf {
     if z == f64::INFINITY {
         return Cdf {
             z,

@@ -1,0 +1,323 @@
+//! Combinators over any mechanism: the other neighbouring order ([`Inverse`]) and
+//! Poisson subsampling ([`PoissonSampled`]).
+//!
+//! # Formula
+//! * Inverse: the pair `(Q, P)` has loss `−L`; an atom `(ℓ, q, p)` becomes `(−ℓ, p, q)`
+//!   and, the continuous part having no atoms, `Q'{L' ≤ ℓ} = P{L ≥ −ℓ} = P{L > −ℓ}`,
+//!   `P'{L' ≤ ℓ} = Q{L > −ℓ}` (and the upper tails alike).
+//! * Poisson subsampling with probability `p` (Zhu, Dong, Wang 2022, Prop. 30): if
+//!   `(P, Q)` dominates a mechanism under add-or-remove, the subsampled mechanism is
+//!   dominated by `(P, (1 − p)P + pQ)` in the remove order and by its inverse in the
+//!   add order. Its loss is `φ(L) = ln(1 − p + p e^{L})`, increasing, with inverse
+//!   `φ⁻¹(ℓ) = ln(1 + (e^{ℓ} − 1)/p)` for `ℓ > ln(1 − p)`; so
+//!   `Q'{L' ≤ ℓ} = (1 − p)P{L ≤ φ⁻¹(ℓ)} + pQ{L ≤ φ⁻¹(ℓ)}`, `P'{L' ≤ ℓ} = P{L ≤ φ⁻¹(ℓ)}`,
+//!   an atom `(ℓ, q, p₀)` becomes `(φ(ℓ), (1 − p)p₀ + pq, p₀)`, `P{L = −∞}` becomes an atom
+//!   at `ln(1 − p)`, and `Q'{+∞} = pQ{+∞}`. The subsampled pair is a post-processing of
+//!   `(P, Q)` (keep the sample with probability p, else redraw it from P), so its
+//!   tradeoff function lies above the base's.
+//!
+//! # Rounding
+//! `φ` and `φ⁻¹` are evaluated in f64 with error bounds from [`super::FN_REL_ERR`]; the
+//! tails at `φ⁻¹(ℓ)` are read at both ends of its enclosure (tails are monotone), the
+//! lower end of each mass from the end that makes it smallest.
+use super::{Atom, FN_REL_ERR, Lattice, Mass, Mechanism, Tails, num};
+use crate::composition::pld::U;
+use crate::error::{Error, Result};
+use std::sync::Arc;
+
+/// The other neighbouring order `(Q, P)` of a mechanism.
+#[derive(Debug, Clone)]
+pub struct Inverse(pub Arc<dyn Mechanism>);
+
+fn invert_atoms(atoms: Vec<Atom>) -> Vec<Atom> {
+    atoms
+        .into_iter()
+        .map(|a| Atom {
+            loss: (-a.loss.1, -a.loss.0),
+            q: a.p,
+            p: a.q,
+        })
+        .collect()
+}
+
+fn invert_tails(t: Tails) -> Tails {
+    Tails {
+        q_le: t.p_gt,
+        q_gt: t.p_le,
+        p_le: t.q_gt,
+        p_gt: t.q_le,
+    }
+}
+
+impl Mechanism for Inverse {
+    fn name(&self) -> String {
+        format!("Inverse({})", self.0.name())
+    }
+    fn inverse(&self) -> Arc<dyn Mechanism> {
+        self.0.clone()
+    }
+    fn is_symmetric(&self) -> bool {
+        self.0.is_symmetric()
+    }
+    fn atoms(&self) -> Vec<Atom> {
+        invert_atoms(self.0.atoms())
+    }
+    fn q_at_plus_infinity(&self) -> Mass {
+        self.0.p_at_minus_infinity()
+    }
+    fn p_at_minus_infinity(&self) -> Mass {
+        self.0.q_at_plus_infinity()
+    }
+    fn continuous_support(&self) -> Option<(f64, f64)> {
+        self.0.continuous_support().map(|(a, b)| (-b, -a))
+    }
+    fn tails(&self, loss: f64) -> Tails {
+        invert_tails(self.0.tails(-loss))
+    }
+    fn loss_reach(&self) -> f64 {
+        self.0.loss_reach()
+    }
+    fn loss_spread(&self) -> f64 {
+        self.0.loss_spread()
+    }
+    fn loss_sup(&self) -> Option<f64> {
+        None
+    }
+    fn atom_lattice(&self) -> Lattice {
+        // the atoms negated: the same lattice
+        self.0.atom_lattice()
+    }
+    fn gaussian_dominating_mu(&self) -> Option<f64> {
+        // G(μ)⁻¹ = G(μ) and inversion keeps the order of tradeoff functions
+        self.0.gaussian_dominating_mu()
+    }
+}
+
+/// Poisson subsampling with probability `p` of a mechanism given in its remove order,
+/// in the remove order (`add = false`) or the add order.
+#[derive(Debug, Clone)]
+pub struct PoissonSampled {
+    p: f64,
+    base: Arc<dyn Mechanism>,
+    add: bool,
+}
+
+impl PoissonSampled {
+    /// The remove order of `base` Poisson-subsampled with probability `p` (pair with
+    /// [`Mechanism::inverse`] for the add order).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `0 ≤ p ≤ 1`.
+    pub fn new(p: f64, base: Arc<dyn Mechanism>) -> Result<PoissonSampled> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(Error::param(
+                "p",
+                p,
+                "sampling probability must be in [0, 1]",
+            ));
+        }
+        Ok(PoissonSampled {
+            p,
+            base,
+            add: false,
+        })
+    }
+
+    /// `φ(ℓ) = ln(1 − p + p e^ℓ)` with an absolute error bound.
+    fn phi(&self, l: f64) -> (f64, f64) {
+        let p = self.p;
+        if p >= 1.0 || l == f64::INFINITY {
+            return (l, 0.0);
+        }
+        if l == f64::NEG_INFINITY {
+            let v = (-p).ln_1p();
+            return (v, FN_REL_ERR * v.abs());
+        }
+        let y = p * l.exp_m1();
+        let v = y.ln_1p();
+        let ry = FN_REL_ERR + 2.0 * U;
+        // d ln(1 + y) = dy/(1 + y)
+        let e = ry * y.abs() / (1.0 + y).max(f64::MIN_POSITIVE) + FN_REL_ERR * v.abs();
+        (v, e)
+    }
+
+    /// An enclosure of `φ(ℓ)`.
+    fn phi_range(&self, lo: f64, hi: f64) -> (f64, f64) {
+        let (a, ea) = self.phi(lo);
+        let (b, eb) = self.phi(hi);
+        (a - ea, b + eb)
+    }
+
+    /// An enclosure `[u_lo, u_hi]` of `φ⁻¹(ℓ)` (`−∞` at and below `ln(1 − p)`).
+    fn phi_inv(&self, l: f64) -> (f64, f64) {
+        let p = self.p;
+        if p >= 1.0 || l.is_infinite() {
+            return (l, l);
+        }
+        let y = l.exp_m1() / p; // (e^ℓ − 1)/p
+        if y.is_nan() || y <= -1.0 {
+            return (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        }
+        let ry = FN_REL_ERR + 2.0 * U;
+        // d ln(1 + y) = dy/(1 + y); near y = −1 the enclosure reaches −∞
+        let gap = 1.0 + y;
+        let dy = ry * y.abs();
+        let v = y.ln_1p();
+        let e = FN_REL_ERR * v.abs();
+        let lo = if gap - dy <= 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            (gap - dy).ln() - e - 2.0 * U * (v.abs() + 1.0)
+        };
+        let hi = v + dy / (gap - dy).max(f64::MIN_POSITIVE) + e + 2.0 * U * (v.abs() + 1.0);
+        (lo.min(v), hi.max(v))
+    }
+
+    fn remove_atoms(&self) -> Vec<Atom> {
+        let (p, p1) = (self.p, 1.0 - self.p);
+        let mix = |pm: Mass, q: Mass| Mass {
+            lo: ((p1 * pm.lo + p * q.lo) * (1.0 - 4.0 * U)).max(0.0),
+            hi: ((p1 * pm.hi + p * q.hi) * (1.0 + 4.0 * U)).min(1.0),
+        };
+        let mut out: Vec<Atom> = self
+            .base
+            .atoms()
+            .into_iter()
+            .map(|a| Atom {
+                loss: self.phi_range(a.loss.0, a.loss.1),
+                q: mix(a.p, a.q),
+                p: a.p,
+            })
+            .collect();
+        let m = self.base.p_at_minus_infinity();
+        if m.hi > 0.0 && p < 1.0 {
+            out.push(Atom {
+                loss: self.phi_range(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                q: mix(m, Mass::ZERO),
+                p: m,
+            });
+        }
+        out
+    }
+
+    fn remove_tails(&self, l: f64) -> Tails {
+        let (p, p1) = (self.p, 1.0 - self.p);
+        let (u_lo, u_hi) = self.phi_inv(l);
+        let a = self.base.tails(u_lo);
+        let b = if u_hi <= u_lo {
+            a
+        } else {
+            self.base.tails(u_hi)
+        };
+        let mix = |lo_pm: f64, lo_q: f64, hi_pm: f64, hi_q: f64| Mass {
+            lo: ((p1 * lo_pm + p * lo_q) * (1.0 - 4.0 * U)).max(0.0),
+            hi: ((p1 * hi_pm + p * hi_q) * (1.0 + 4.0 * U)).min(1.0),
+        };
+        Tails {
+            // ≤-tails increase with u: lower ends at u_lo, upper ends at u_hi
+            q_le: mix(a.p_le.lo, a.q_le.lo, b.p_le.hi, b.q_le.hi),
+            q_gt: mix(b.p_gt.lo, b.q_gt.lo, a.p_gt.hi, a.q_gt.hi),
+            p_le: Mass {
+                lo: a.p_le.lo,
+                hi: b.p_le.hi,
+            },
+            p_gt: Mass {
+                lo: b.p_gt.lo,
+                hi: a.p_gt.hi,
+            },
+        }
+    }
+}
+
+impl Mechanism for PoissonSampled {
+    fn name(&self) -> String {
+        let dir = if self.add {
+            "PoissonAdd"
+        } else {
+            "PoissonRemove"
+        };
+        format!("{dir}_{}({})", num(self.p), self.base.name())
+    }
+    fn inverse(&self) -> Arc<dyn Mechanism> {
+        Arc::new(PoissonSampled {
+            add: !self.add,
+            ..self.clone()
+        })
+    }
+    fn is_symmetric(&self) -> bool {
+        self.p == 0.0 || (self.p >= 1.0 && self.base.is_symmetric())
+    }
+    fn atoms(&self) -> Vec<Atom> {
+        let a = self.remove_atoms();
+        if self.add { invert_atoms(a) } else { a }
+    }
+    fn q_at_plus_infinity(&self) -> Mass {
+        if self.add {
+            Mass::ZERO
+        } else {
+            let m = self.base.q_at_plus_infinity();
+            Mass {
+                lo: m.lo * self.p * (1.0 - 2.0 * U),
+                hi: (m.hi * self.p * (1.0 + 2.0 * U)).min(1.0),
+            }
+        }
+    }
+    fn p_at_minus_infinity(&self) -> Mass {
+        if self.add {
+            let m = self.base.q_at_plus_infinity();
+            Mass {
+                lo: m.lo * self.p * (1.0 - 2.0 * U),
+                hi: (m.hi * self.p * (1.0 + 2.0 * U)).min(1.0),
+            }
+        } else {
+            Mass::ZERO
+        }
+    }
+    fn continuous_support(&self) -> Option<(f64, f64)> {
+        let (a, b) = self.base.continuous_support()?;
+        let (lo, hi) = self.phi_range(a, b);
+        Some(if self.add { (-hi, -lo) } else { (lo, hi) })
+    }
+    fn tails(&self, loss: f64) -> Tails {
+        if self.add {
+            invert_tails(self.remove_tails(-loss))
+        } else {
+            self.remove_tails(loss)
+        }
+    }
+    fn loss_reach(&self) -> f64 {
+        let r = self.base.loss_reach();
+        self.phi(r).0.max(-self.phi(-r).0).max(1e-12)
+    }
+    fn loss_spread(&self) -> f64 {
+        let s = self.base.loss_spread();
+        self.phi(s).0.max(-self.phi(-s).0)
+    }
+    fn loss_sup(&self) -> Option<f64> {
+        if self.add {
+            // −φ(L) < −ln(1 − p)
+            (self.p < 1.0).then(|| {
+                let (v, e) = self.phi(f64::NEG_INFINITY);
+                -v + e
+            })
+        } else {
+            self.base.loss_sup().map(|s| {
+                let (v, e) = self.phi(s);
+                v + e
+            })
+        }
+    }
+    fn atom_lattice(&self) -> Lattice {
+        // φ moves every atom off its lattice; a base without atoms keeps none (the
+        // P-mass at −∞ would become an atom at ln(1 − p))
+        if self.base.atom_lattice() == Lattice::NoAtoms && self.base.p_at_minus_infinity().hi <= 0.0
+        {
+            Lattice::NoAtoms
+        } else {
+            Lattice::Irregular
+        }
+    }
+    fn gaussian_dominating_mu(&self) -> Option<f64> {
+        self.base.gaussian_dominating_mu()
+    }
+}
