@@ -93,11 +93,13 @@ fn every_obligation_names_an_existing_test() {
     let sources = all_sources();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs");
     let mut checked = 0;
-    // the papers' results, and the engine proofs (proofs/engine/, not results of a
-    // paper: verify does not run them, their tests must exist all the same)
+    // the papers' results, the engine proofs (proofs/engine/) and the mechanisms'
+    // (proofs/mechanisms/): not results of a paper, verify does not run them, their
+    // tests must exist all the same
     let files = fs::read_dir(&dir)
         .unwrap()
-        .chain(fs::read_dir(dir.join("engine")).unwrap());
+        .chain(fs::read_dir(dir.join("engine")).unwrap())
+        .chain(fs::read_dir(dir.join("mechanisms")).unwrap());
     for e in files {
         let p = e.unwrap().path();
         if p.is_dir() || p.file_name().is_some_and(|n| n == "README.md") {
@@ -122,6 +124,28 @@ fn every_obligation_names_an_existing_test() {
         }
     }
     assert!(checked >= 10, "only {checked} obligations found");
+}
+
+/// Every proof file of proofs/mechanisms/ parses as `verify` reads proof files (heading,
+/// the fixed sections, a toml block of obligations), and every obligation names a test.
+#[test]
+fn mechanism_proof_files_parse_and_name_tests() {
+    use shiftdp::verify::proofs::{Obligation, proof_paths, read_proof};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/mechanisms");
+    let files = proof_paths(std::slice::from_ref(&dir)).unwrap();
+    assert!(files.len() >= 7, "only {} files", files.len());
+    for f in files {
+        let p = read_proof(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert!(!p.statement.is_empty(), "{}: empty statement", f.display());
+        for o in &p.obligations {
+            assert!(
+                matches!(o, Obligation::Test { .. }),
+                "{}: {} is not a test obligation",
+                f.display(),
+                o.label()
+            );
+        }
+    }
 }
 
 /// The `Hk: text` labels of a proof file's Hypotheses section (a bullet may hold several,
