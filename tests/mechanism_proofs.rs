@@ -407,7 +407,12 @@ fn mog_truth(terms: &[(Float, Float)], l: f64) -> Truth {
 
 type MogCase = (f64, &'static [f64], &'static [f64]);
 
-const MOG: [MogCase; 6] = [
+const MOG: [MogCase; 9] = [
+    // weights summing to 1 only within the accepted 1e-9: the loss and the tails both
+    // read the normalized weights
+    (1.0, &[0.0, 1.0], &[0.3, 0.7 + 9e-10]),
+    (1.0, &[0.0, 1.0], &[0.3, 0.7 - 9e-10]),
+    (1.0, &[0.5, 2.0], &[0.3, 0.7 + 9e-10]),
     (1.0, &[0.0, 1.0, 2.0], &[0.2, 0.6, 0.2]),
     (2.0, &[0.0, 2.0, 3.0], &[0.33, 0.34, 0.33]),
     (0.5, &[1.0], &[1.0]),
@@ -860,5 +865,24 @@ fn epsilon_of_a_bounded_composition_is_at_most_its_pure_epsilon() {
                 "δ {d}: {e:?} > {pure}"
             );
         }
+    }
+}
+
+/// Poisson sampling at `p = 1` of a pair with P-mass at `−∞` keeps that mass (its add
+/// order has it at `+∞`): the inverse of `PoissonRemove_0.5(RR(0, 2))` has Q-mass 1/2 at
+/// `+∞`, and sampling it with probability 1 changes nothing.
+#[test]
+fn poisson_sampling_at_one_keeps_the_infinite_masses() {
+    use shiftdp::composition::mechanism::RandomizedResponse;
+    use shiftdp::composition::{Component, Composition, Target};
+    let rr: Arc<dyn Mechanism> = Arc::new(RandomizedResponse::new(0.0, 2).unwrap());
+    let base = PoissonSampled::new(0.5, rr).unwrap().inverse();
+    let outer = PoissonSampled::new(1.0, base.clone()).unwrap();
+    for m in [base, Arc::new(outer) as Arc<dyn Mechanism>] {
+        let c = Composition::new()
+            .with(Component::Mechanism(m.clone()), 1)
+            .unwrap();
+        let iv = c.answer(Target::Epsilon(5.0), 1e-3, None).unwrap().interval;
+        assert!(iv.lower <= 0.5 && 0.5 <= iv.upper, "{}: {iv:?}", m.name());
     }
 }

@@ -253,3 +253,55 @@ fn bad_parameters_name_the_parameter() {
     let base: Arc<dyn Mechanism> = Arc::new(Laplace::new(1.0, 1.0).unwrap());
     assert!(name(PoissonSampled::new(1.5, base).unwrap_err()).contains('p'));
 }
+
+#[test]
+fn dp_accounting_truncated_subsampled_gaussian() {
+    use shiftdp::composition::mechanism::truncated_subsampled_gaussian;
+    // pld_privacy_accountant_test.py test_truncated_subsampled_gaussian_basic:
+    // TSG(n = 4, q = 0.5, B = 2, σ = 1) × 3 then TSG(n = 3, …) × 2, ε(1e-6) ≈ 17.904330
+    let a = truncated_subsampled_gaussian(4, 0.5, 2, 1.0)
+        .unwrap()
+        .unwrap();
+    let b = truncated_subsampled_gaussian(3, 0.5, 2, 1.0)
+        .unwrap()
+        .unwrap();
+    let c = Composition::new()
+        .with(Component::Mechanism(a), 3)
+        .unwrap()
+        .with(Component::Mechanism(b), 2)
+        .unwrap();
+    let iv = eps_at(&c, 1e-6);
+    assert_encloses(iv, 17.904330, 2e-3, "truncated subsampled Gaussian");
+    // no truncation possible (B ≥ n): the Poisson-subsampled Gaussian itself
+    let t = truncated_subsampled_gaussian(10, 0.1, 10, 1.0)
+        .unwrap()
+        .unwrap();
+    let x = eps_at(&comp(&[(Component::Mechanism(t), 20)]), 1e-6);
+    let y = eps_at(&comp(&[(Component::poisson(0.1, 1.0).unwrap(), 20)]), 1e-6);
+    assert!(x.lower <= y.upper && y.lower <= x.upper, "{x:?} {y:?}");
+    assert!(
+        truncated_subsampled_gaussian(10, 0.0, 3, 1.0)
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[test]
+fn replace_one_subsampled_pair_is_symmetric_and_below_its_gaussian() {
+    // q = 1: the pair (N(−μ), N(μ)) is G(2μ) exactly
+    let m = MixtureOfGaussians::replace_subsampled(1.0, 0.5).unwrap();
+    assert!(m.is_symmetric());
+    let c = comp(&[(Component::mechanism(m), 4)]);
+    for eps in [0.5, 2.0] {
+        assert_encloses(
+            delta_at(&c, eps),
+            gdp_delta(2.0, eps),
+            0.0,
+            "replace pair q = 1",
+        );
+    }
+    // q < 1: more private than G(2μ)
+    let m = MixtureOfGaussians::replace_subsampled(0.3, 0.5).unwrap();
+    let c = comp(&[(Component::mechanism(m), 4)]);
+    assert!(delta_at(&c, 1.0).lower <= gdp_delta(2.0, 1.0));
+}

@@ -4,7 +4,10 @@
 //! `xK` (as a separate token or a suffix):
 //! `--gaussian MU[xK]`, `--subsampled-gaussian P MU [xK]` (BSA24's symmetrized
 //! `C_p(G(μ))`), `--poisson-gaussian P MU [xK]` (the Poisson add-or-remove subsampled
-//! Gaussian, each direction composed separately — a different quantity).
+//! Gaussian, each direction composed separately — a different quantity), and the
+//! mechanisms `--laplace B SENS`, `--poisson-laplace P B SENS`, `--discrete-laplace A
+//! SENS`, `--randomized-response P K`, `--mixture-gaussian SIGMA C1,… P1,…`,
+//! `--approx-dp EPS DELTA`.
 //!
 //! Decimals are read in the safe direction: μ and p to the double at or above the
 //! decimal typed, the target δ or ε to the double at or below it (see `Read`).
@@ -31,6 +34,26 @@ pub struct ComposeArgs {
     /// Poisson add-or-remove subsampled Gaussian (not C_p): `P MU [xK]`.
     #[arg(long = "poisson-gaussian", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P MU [xK]")]
     pub poisson_gaussian: Vec<String>,
+    /// Laplace mechanism x + Lap(B) at sensitivity SENS: `B SENS [xK]`.
+    #[arg(long, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "B SENS [xK]")]
+    pub laplace: Vec<String>,
+    /// Poisson-subsampled Laplace mechanism (add-or-remove, both orders): `P B SENS [xK]`.
+    #[arg(long = "poisson-laplace", num_args = 3..=4, action = clap::ArgAction::Append, value_name = "P B SENS [xK]")]
+    pub poisson_laplace: Vec<String>,
+    /// Discrete Laplace mechanism, Pr[Z = z] ∝ e^{−A|z|}, at integer sensitivity: `A SENS [xK]`.
+    #[arg(long = "discrete-laplace", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "A SENS [xK]")]
+    pub discrete_laplace: Vec<String>,
+    /// Randomized response on K buckets with noise parameter P (the true value w.p.
+    /// 1 − P, a uniform bucket otherwise): `P K [xN]`.
+    #[arg(long = "randomized-response", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P K [xN]")]
+    pub randomized_response: Vec<String>,
+    /// Mixture of Gaussians N(0, σ²) against Σ pᵢ N(cᵢ, σ²) (add-or-remove, both orders):
+    /// `SIGMA C1,C2,… P1,P2,… [xK]`.
+    #[arg(long = "mixture-gaussian", num_args = 3..=4, action = clap::ArgAction::Append, value_name = "SIGMA C1,… P1,… [xK]")]
+    pub mixture_gaussian: Vec<String>,
+    /// An (ε, δ)-DP mechanism as its tradeoff function f_{ε,δ}: `EPS DELTA [xK]`.
+    #[arg(long = "approx-dp", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "EPS DELTA [xK]")]
+    pub approx_dp: Vec<String>,
     /// Target δ: report the certified interval for ε(δ).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "epsilon")]
     pub delta: Option<String>,
@@ -150,12 +173,119 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
             c = c.with(comp, k)?;
         }
     }
+    c = build_mechanisms(a, c)?;
     if c.parts().is_empty() {
         return Err(Error::param(
             "components",
             "none",
-            "give --gaussian, --subsampled-gaussian or --poisson-gaussian",
+            "give --gaussian, --subsampled-gaussian, --poisson-gaussian, --laplace, --poisson-laplace, --discrete-laplace, --randomized-response, --mixture-gaussian or --approx-dp",
         ));
+    }
+    Ok(c)
+}
+
+/// The groups of one mechanism option: `fixed` values each, then an optional `xK`.
+fn groups_of(
+    flag: &str,
+    vals: &[String],
+    fixed: usize,
+    shape: &str,
+) -> Result<Vec<(Vec<String>, u64)>> {
+    split_groups(vals, fixed)
+        .into_iter()
+        .map(|g| {
+            if g.len() < fixed {
+                return Err(Error::Parse {
+                    input: g.join(" "),
+                    reason: format!("--{flag} expects {shape}"),
+                });
+            }
+            let k = match g.get(fixed) {
+                Some(x) => count(flag, x)?,
+                None => 1,
+            };
+            Ok((g[..fixed].to_vec(), k))
+        })
+        .collect()
+}
+
+/// A positive integer argument (buckets, an integer sensitivity).
+fn whole(flag: &str, s: &str) -> Result<u64> {
+    s.parse::<u64>().map_err(|_| Error::Parse {
+        input: s.to_string(),
+        reason: format!("--{flag} expects an integer here"),
+    })
+}
+
+/// A comma-separated list of decimals, each read in the direction given.
+fn list(flag: &str, s: &str, read: Read) -> Result<Vec<f64>> {
+    s.split(',').map(|x| num(flag, x.trim(), read)).collect()
+}
+
+/// The mechanism options (Laplace, discrete Laplace, randomized response, mixtures of
+/// Gaussians, f_{ε,δ}). Decimals are read in the safe direction: noise scales (b, a,
+/// σ) and the randomized-response noise parameter downward, sensitivities, sampling
+/// probabilities, ε and δ upward; mixture probabilities to the nearest double (they
+/// must sum to 1; the mixture is normalized by the sum of the doubles).
+fn build_mechanisms(a: &ComposeArgs, mut c: Composition) -> Result<Composition> {
+    use shiftdp::composition::mechanism::{
+        DiscreteLaplace, Laplace, MixtureOfGaussians, PoissonSampled, RandomizedResponse,
+    };
+    use std::sync::Arc;
+    for (g, k) in groups_of("laplace", &a.laplace, 2, "B SENS [xK]")? {
+        let m = Laplace::new(
+            num("laplace", &g[0], Read::Down)?,
+            num("laplace", &g[1], Read::Up)?,
+        )?;
+        c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of("poisson-laplace", &a.poisson_laplace, 3, "P B SENS [xK]")? {
+        let f = "poisson-laplace";
+        let base = Laplace::new(num(f, &g[1], Read::Down)?, num(f, &g[2], Read::Up)?)?;
+        let m = PoissonSampled::new(num(f, &g[0], Read::Up)?, Arc::new(base))?;
+        c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of("discrete-laplace", &a.discrete_laplace, 2, "A SENS [xK]")? {
+        let f = "discrete-laplace";
+        let m = DiscreteLaplace::new(num(f, &g[0], Read::Down)?, whole(f, &g[1])?)?;
+        c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of("randomized-response", &a.randomized_response, 2, "P K [xN]")? {
+        let f = "randomized-response";
+        let m = RandomizedResponse::new(num(f, &g[0], Read::Down)?, whole(f, &g[1])?)?;
+        c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of(
+        "mixture-gaussian",
+        &a.mixture_gaussian,
+        3,
+        "SIGMA C1,… P1,… [xK]",
+    )? {
+        let f = "mixture-gaussian";
+        let probabilities: Vec<f64> = g[2]
+            .split(',')
+            .map(|x| {
+                x.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or(Error::Parse {
+                        input: x.to_string(),
+                        reason: format!("--{f} expects finite decimal probabilities"),
+                    })
+            })
+            .collect::<Result<_>>()?;
+        let m = MixtureOfGaussians::new(
+            num(f, &g[0], Read::Down)?,
+            list(f, &g[1], Read::Up)?,
+            probabilities,
+        )?;
+        c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of("approx-dp", &a.approx_dp, 2, "EPS DELTA [xK]")? {
+        let f = "approx-dp";
+        let comp = Component::approx_dp(num(f, &g[0], Read::Up)?, num(f, &g[1], Read::Up)?)?;
+        c = c.with(comp, k)?;
     }
     Ok(c)
 }

@@ -57,6 +57,13 @@ from ._types import (
     Interval,
     PoissonGaussian,
     SubsampledGaussian,
+    Laplace,
+    PoissonLaplace,
+    DiscreteLaplace,
+    RandomizedResponse,
+    MixtureOfGaussians,
+    ApproxDp,
+    TruncatedSubsampledGaussian,
 )
 
 __all__ = [
@@ -86,6 +93,13 @@ __all__ = [
     "Gaussian",
     "SubsampledGaussian",
     "PoissonGaussian",
+    "Laplace",
+    "PoissonLaplace",
+    "DiscreteLaplace",
+    "RandomizedResponse",
+    "MixtureOfGaussians",
+    "ApproxDp",
+    "TruncatedSubsampledGaussian",
     "ShiftdpError",
     "ParameterError",
     "ParseError",
@@ -257,7 +271,13 @@ def compose(
 
     Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
     (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
-    directions composed). δ must be ≥ :data:`DELTA_FLOOR` (1e-100).
+    directions composed), :class:`Laplace`, :class:`PoissonLaplace`,
+    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`
+    (both orders composed where the pair is asymmetric) and :class:`ApproxDp`
+    ``f_{ε,δ}``; a list may mix them. When every loss is bounded (Laplace, discrete
+    Laplace, randomized response and their Poisson-subsampled versions) the pure-DP
+    bound ``Σkᵢℓ̄ᵢ`` also applies (``method == "pure dp"`` where it decides). δ must be ≥
+    :data:`DELTA_FLOOR` (1e-100).
 
     Several queries of one composition (ε at several δ, δ at several ε, as an
     accountant is asked) compose once: without ``grid``, the composed PLD of the last
@@ -276,12 +296,12 @@ def compose(
         core = getattr(c, "_core", None)
         if core is None:
             raise TypeError(
-                f"component: expected Gaussian, SubsampledGaussian or PoissonGaussian, got {type(c).__name__}"
+                f"component: expected a shiftdp component (Gaussian, PoissonGaussian, Laplace, …), got {type(c).__name__}"
             )
-        kind, p, mu, count = core()
+        kind, params, count = core()
         if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
             raise TypeError(f"count: expected an int, got {type(count).__name__}")
-        parts.append((kind, _float(p, "p"), _float(mu, "mu"), _int(count, "count")))
+        parts.append((kind, [_float(x, "parameter") for x in params], _int(count, "count")))
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)

@@ -54,7 +54,7 @@ def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Ends: ...
 DEFAULT_TOLERANCE: float
 
 def compose(
-    components: Sequence[Tuple[str, float, float, int]],
+    components: Sequence[Tuple[str, Sequence[float], int]],
     target: str,
     value: float,
     tolerance: float = ...,
@@ -113,7 +113,7 @@ def schedule(
     bits: int = 128,
 ) -> Tuple[int, str, float, float, List[float], List[float], List[Tuple[int, float]]]: ...
 def compose_curve(
-    components: Sequence[Tuple[str, float, float, int]],
+    components: Sequence[Tuple[str, Sequence[float], int]],
     delta: float,
     points: int = 200,
     grid: Optional[int] = None,

@@ -20,6 +20,13 @@ __all__ = [
     "Gaussian",
     "SubsampledGaussian",
     "PoissonGaussian",
+    "Laplace",
+    "PoissonLaplace",
+    "DiscreteLaplace",
+    "RandomizedResponse",
+    "MixtureOfGaussians",
+    "ApproxDp",
+    "TruncatedSubsampledGaussian",
     "Component",
     "Counterexample",
     "Obligation",
@@ -229,8 +236,8 @@ class Gaussian:
     mu: float
     count: int = 1
 
-    def _core(self) -> Tuple[str, float, float, int]:
-        return ("gaussian", 0.0, self.mu, self.count)
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("gaussian", (self.mu,), self.count)
 
 
 @dataclass(frozen=True)
@@ -242,8 +249,8 @@ class SubsampledGaussian:
     mu: float
     count: int = 1
 
-    def _core(self) -> Tuple[str, float, float, int]:
-        return ("subsampled", self.p, self.mu, self.count)
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("subsampled", (self.p, self.mu), self.count)
 
 
 @dataclass(frozen=True)
@@ -256,11 +263,145 @@ class PoissonGaussian:
     mu: float
     count: int = 1
 
-    def _core(self) -> Tuple[str, float, float, int]:
-        return ("poisson", self.p, self.mu, self.count)
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("poisson", (self.p, self.mu), self.count)
 
 
-Component = Union[Gaussian, SubsampledGaussian, PoissonGaussian]
+@dataclass(frozen=True)
+class Laplace:
+    """The Laplace mechanism ``x + Lap(b)`` at sensitivity ``sensitivity`` (Δ), ``count``
+    times: ``(Δ/b, 0)``-DP per step, its privacy-loss distribution two atoms ``±Δ/b`` and a
+    continuous part, symmetric. dp_accounting's ``LaplaceDpEvent(noise_multiplier=b)`` is
+    ``Laplace(b, 1)``."""
+
+    b: float
+    sensitivity: float = 1.0
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("laplace", (self.b, self.sensitivity), self.count)
+
+
+@dataclass(frozen=True)
+class PoissonLaplace:
+    """The Poisson-subsampled Laplace mechanism under add-or-remove adjacency (both
+    directions of the pair composed), ``count`` times; dp_accounting's
+    ``PoissonSampledDpEvent(p, LaplaceDpEvent(b))`` is ``PoissonLaplace(p, b, 1)``."""
+
+    p: float
+    b: float
+    sensitivity: float = 1.0
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("poisson_laplace", (self.p, self.b, self.sensitivity), self.count)
+
+
+@dataclass(frozen=True)
+class DiscreteLaplace:
+    """The discrete Laplace mechanism ``x + Z``, ``Pr[Z = z] ∝ e^{−a|z|}``, at integer
+    sensitivity Δ, ``count`` times (dp_accounting's ``DiscreteLaplaceDpEvent(a, Δ)``):
+    ``(aΔ, 0)``-DP per step."""
+
+    a: float
+    sensitivity: int = 1
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("discrete_laplace", (self.a, float(self.sensitivity)), self.count)
+
+
+@dataclass(frozen=True)
+class RandomizedResponse:
+    """Randomized response on ``buckets`` values: the true value with probability
+    ``1 − noise_parameter``, a uniformly random value otherwise; neighbours differ in one
+    respondent's value (dp_accounting's ``RandomizedResponseDpEvent`` under REPLACE_ONE),
+    ``count`` times."""
+
+    noise_parameter: float
+    buckets: int
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("randomized_response", (self.noise_parameter, float(self.buckets)), self.count)
+
+
+@dataclass(frozen=True)
+class MixtureOfGaussians:
+    """``N(0, σ²)`` against ``Σᵢ pᵢ N(cᵢ, σ²)`` under add-or-remove adjacency (both
+    orders composed), ``count`` times: dp_accounting's ``MixtureOfGaussiansDpEvent(σ,
+    sensitivities, sampling_probs)``, the dominating pair of the MMCC analysis of banded
+    matrix mechanisms. ``probabilities`` must sum to 1."""
+
+    sigma: float
+    sensitivities: Tuple[float, ...]
+    probabilities: Tuple[float, ...]
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sensitivities", tuple(self.sensitivities))
+        object.__setattr__(self, "probabilities", tuple(self.probabilities))
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return (
+            "mixture_of_gaussians",
+            (self.sigma, *self.sensitivities, *self.probabilities),
+            self.count,
+        )
+
+
+@dataclass(frozen=True)
+class ApproxDp:
+    """An ``(ε, δ)``-DP mechanism as its tradeoff function ``f_{ε,δ}``, ``count`` times."""
+
+    epsilon: float
+    delta: float
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return ("approx_dp", (self.epsilon, self.delta), self.count)
+
+
+@dataclass(frozen=True)
+class TruncatedSubsampledGaussian:
+    """dp_accounting's truncated Poisson-subsampled Gaussian (each of ``dataset_size``
+    records sampled with probability ``sampling_probability``, the batch cut to at most
+    ``truncated_batch_size``, noise multiplier σ) under add-or-remove adjacency,
+    ``count`` times: dp_accounting's dominating pair (a public mixture of the replace-one
+    subsampled Gaussian at σ/2 and the Poisson-subsampled Gaussian), evaluated with
+    certified arithmetic."""
+
+    dataset_size: int
+    sampling_probability: float
+    truncated_batch_size: int
+    noise_multiplier: float
+    count: int = 1
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return (
+            "truncated_subsampled_gaussian",
+            (
+                float(self.dataset_size),
+                self.sampling_probability,
+                float(self.truncated_batch_size),
+                self.noise_multiplier,
+            ),
+            self.count,
+        )
+
+
+Component = Union[
+    TruncatedSubsampledGaussian,
+    Gaussian,
+    SubsampledGaussian,
+    PoissonGaussian,
+    Laplace,
+    PoissonLaplace,
+    DiscreteLaplace,
+    RandomizedResponse,
+    MixtureOfGaussians,
+    ApproxDp,
+]
 """A component of :func:`shiftdp.compose`."""
 
 

@@ -68,7 +68,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ._core import DEFAULT_TOLERANCE
-from ._types import Composed, Gaussian, Interval, PoissonGaussian, SubsampledGaussian
+from ._types import Composed, Interval
 
 __all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
 
@@ -102,6 +102,23 @@ def _p_up(m: int, n: int) -> float:
     return min(p, 1.0)
 
 
+class _Part:
+    """A component of the accountant's composition: a kind and parameters of
+    :func:`shiftdp.compose` (the layout of the component classes' ``_core``)."""
+
+    __slots__ = ("kind", "params", "count")
+
+    def __init__(self, kind: str, params: Tuple[float, ...], count: int) -> None:
+        self.kind, self.params, self.count = kind, params, count
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return (self.kind, self.params, self.count)
+
+
+def _finite_ge0(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+
+
 def _accountant_class() -> type:
     dp_accounting = _dp()
     PrivacyAccountant = dp_accounting.PrivacyAccountant
@@ -131,8 +148,8 @@ def _accountant_class() -> type:
                 raise ValueError(f"unknown neighboring relation {neighboring_relation!r}")
             super().__init__(neighboring_relation)
             self._tolerance = float(tolerance)
-            # (kind, p, mu) -> count
-            self._parts: Dict[Tuple[str, float, float], int] = {}
+            # (kind, parameters) -> count
+            self._parts: Dict[Tuple[str, Tuple[float, ...]], int] = {}
             self._non_private = False
             # the ℓ2 distance of the two Gaussians' means in units of the event's
             # sensitivity: replace-one is a removal and an addition
@@ -140,8 +157,23 @@ def _accountant_class() -> type:
 
         # -- composition ---------------------------------------------------------
 
-        def _add(self, key: Tuple[str, float, float], count: int) -> None:
+        def _add(self, key: Tuple[str, Tuple[float, ...]], count: int) -> None:
             self._parts[key] = self._parts.get(key, 0) + count
+
+        def _add_or_remove(self, event: Any) -> Optional[Any]:
+            """Refusal details unless the relation is ADD_OR_REMOVE_ONE or REPLACE_SPECIAL
+            (the events whose noise is relative to the add/remove sensitivity; under
+            REPLACE_ONE the event does not say the replace-one sensitivity, and
+            dp_accounting refuses them too)."""
+            if self.neighboring_relation == NeighboringRelation.REPLACE_ONE:
+                return PrivacyAccountant.CompositionErrorDetails(
+                    event,
+                    f"{type(event).__name__} is certified under ADD_OR_REMOVE_ONE and "
+                    "REPLACE_SPECIAL (its noise is relative to the add/remove sensitivity; "
+                    "the event does not give the replace-one sensitivity, so REPLACE_ONE is "
+                    "refused, as dp_accounting's PLD accountant does).",
+                )
+            return None
 
         def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Optional[Any]:
             Details = PrivacyAccountant.CompositionErrorDetails
@@ -167,14 +199,93 @@ def _accountant_class() -> type:
                     if sigma == 0:
                         self._non_private = True
                     else:
-                        self._add(("gaussian", 0.0, _mu_up(sigma, self._gaussian_sensitivity)), count)
+                        self._add(("gaussian", (_mu_up(sigma, self._gaussian_sensitivity),)), count)
+                return None
+            if isinstance(event, dp_event.LaplaceDpEvent):
+                return self._maybe_compose_laplace(event, None, count, do_compose)
+            if isinstance(event, dp_event.DiscreteLaplaceDpEvent):
+                refused = self._add_or_remove(event)
+                if refused is not None:
+                    return refused
+                a, sens = event.noise_parameter, event.sensitivity
+                if not _finite_ge0(a):
+                    return Details(event, f"noise_parameter must be finite and ≥ 0, got {a}")
+                if isinstance(sens, bool) or not isinstance(sens, numbers.Integral) or sens < 1:
+                    return Details(event, f"sensitivity must be an integer ≥ 1, got {sens!r}")
+                if do_compose and count > 0:
+                    if a == 0:
+                        self._non_private = True
+                    else:
+                        self._add(("discrete_laplace", (float(a), float(sens))), count)
+                return None
+            if isinstance(event, dp_event.RandomizedResponseDpEvent):
+                if self.neighboring_relation != NeighboringRelation.REPLACE_ONE:
+                    return Details(
+                        event,
+                        "RandomizedResponseDpEvent is certified under REPLACE_ONE (neighbours "
+                        "differ in one respondent's value, dp_accounting's symmetric pair); found "
+                        f"{self.neighboring_relation}. Use CertifiedPLDAccountant(NeighboringRelation.REPLACE_ONE).",
+                    )
+                p, k = event.noise_parameter, event.num_buckets
+                if not (_finite_ge0(p) and p <= 1):
+                    return Details(event, f"noise_parameter must be in [0, 1], got {p}")
+                if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+                    return Details(event, f"num_buckets must be an integer ≥ 1, got {k!r}")
+                if do_compose and count > 0 and k > 1:
+                    if p == 0:
+                        self._non_private = True
+                    else:
+                        self._add(("randomized_response", (float(p), float(k))), count)
+                return None
+            if isinstance(event, dp_event.MixtureOfGaussiansDpEvent):
+                return self._maybe_compose_mixture(event, None, count, do_compose)
+            eps_delta = getattr(dp_event, "EpsilonDeltaDpEvent", None)
+            if eps_delta is not None and isinstance(event, eps_delta):
+                e, d = event.epsilon, event.delta
+                if not (_finite_ge0(e) and _finite_ge0(d) and d <= 1):
+                    return Details(event, f"need ε ≥ 0 finite and δ in [0, 1], got ({e}, {d})")
+                if do_compose and count > 0:
+                    self._add(("approx_dp", (float(e), float(d))), count)
+                return None
+            if isinstance(event, dp_event.TruncatedSubsampledGaussianDpEvent):
+                if self.neighboring_relation != NeighboringRelation.ADD_OR_REMOVE_ONE:
+                    return Details(
+                        event,
+                        "TruncatedSubsampledGaussianDpEvent is certified under ADD_OR_REMOVE_ONE "
+                        f"(dp_accounting's add/remove pair); found {self.neighboring_relation}.",
+                    )
+                n, q, b, sigma = (
+                    event.dataset_size,
+                    event.sampling_probability,
+                    event.truncated_batch_size,
+                    event.noise_multiplier,
+                )
+                for name, v in (("dataset_size", n), ("truncated_batch_size", b)):
+                    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                        return Details(event, f"{name} must be an integer ≥ 0, got {v!r}")
+                if not (_finite_ge0(q) and q <= 1):
+                    return Details(event, f"sampling_probability must be in [0, 1], got {q}")
+                if not _finite_ge0(sigma):
+                    return Details(event, f"noise_multiplier must be finite and ≥ 0, got {sigma}")
+                if do_compose and count > 0 and q > 0 and b > 0 and n > 0:
+                    if sigma == 0:
+                        self._non_private = True
+                    else:
+                        self._add(
+                            ("truncated_subsampled_gaussian", (float(n), float(q), float(b), float(sigma))),
+                            count,
+                        )
                 return None
             if isinstance(event, dp_event.PoissonSampledDpEvent):
+                if isinstance(event.event, dp_event.LaplaceDpEvent):
+                    return self._maybe_compose_laplace(event.event, event, count, do_compose)
+                if isinstance(event.event, dp_event.MixtureOfGaussiansDpEvent):
+                    return self._maybe_compose_mixture(event.event, event, count, do_compose)
                 if not isinstance(event.event, dp_event.GaussianDpEvent):
                     return Details(
                         event,
-                        "shiftdp supports PoissonSampledDpEvent of a GaussianDpEvent only; "
-                        f"found {event.event}",
+                        "shiftdp supports PoissonSampledDpEvent of a Gaussian, Laplace or "
+                        f"MixtureOfGaussians event only; found {event.event}",
                     )
                 if self.neighboring_relation != NeighboringRelation.ADD_OR_REMOVE_ONE:
                     return Details(
@@ -194,17 +305,93 @@ def _accountant_class() -> type:
                     if sigma == 0:
                         self._non_private = True
                     else:
-                        self._add(("poisson", q, _mu_up(sigma)), count)
+                        self._add(("poisson", (q, _mu_up(sigma))), count)
                 return None
             if isinstance(event, dp_event.SampledWithoutReplacementDpEvent):
                 return self._maybe_compose_swor(event, count, do_compose)
             return Details(
                 event,
                 f"shiftdp's certified accountant does not support {type(event).__name__} "
-                "(supported: Gaussian, PoissonSampled(Gaussian) under ADD_OR_REMOVE_ONE, "
-                "SampledWithoutReplacement(Gaussian) under REPLACE_ONE, "
+                "(supported: Gaussian, Laplace, DiscreteLaplace, MixtureOfGaussians, "
+                "TruncatedSubsampledGaussian, "
+                "PoissonSampled(Gaussian, Laplace or MixtureOfGaussians) under ADD_OR_REMOVE_ONE, "
+                "RandomizedResponse and SampledWithoutReplacement(Gaussian) under REPLACE_ONE, "
                 "SelfComposed, Composed, NoOp, NonPrivate)",
             )
+
+        def _poisson_q(self, sampled: Any) -> Any:
+            """The sampling probability of a ``PoissonSampledDpEvent`` (a float in [0, 1]),
+            or refusal details (relation, range)."""
+            Details = PrivacyAccountant.CompositionErrorDetails
+            if self.neighboring_relation != NeighboringRelation.ADD_OR_REMOVE_ONE:
+                return Details(
+                    sampled,
+                    "shiftdp certifies Poisson subsampling under ADD_OR_REMOVE_ONE only "
+                    f"(both orders of the add/remove pair); found {self.neighboring_relation}. "
+                    "Use CertifiedPLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE).",
+                )
+            q = sampled.sampling_probability
+            if not (_finite_ge0(q) and q <= 1):
+                return Details(sampled, f"sampling_probability must be in [0, 1], got {q}")
+            return float(q)
+
+        def _maybe_compose_laplace(self, event: Any, sampled: Any, count: int, do_compose: bool) -> Optional[Any]:
+            """``LaplaceDpEvent(b)``: Laplace(b) at sensitivity 1; Poisson-subsampled when
+            ``sampled`` is the enclosing ``PoissonSampledDpEvent``."""
+            Details = PrivacyAccountant.CompositionErrorDetails
+            refused = self._add_or_remove(event)
+            if refused is not None:
+                return refused
+            q = 1.0
+            if sampled is not None:
+                q = self._poisson_q(sampled)
+                if not isinstance(q, float):
+                    return q
+            b = event.noise_multiplier
+            if not _finite_ge0(b):
+                return Details(event, f"noise_multiplier must be finite and ≥ 0, got {b}")
+            if do_compose and count > 0 and q > 0:
+                if b == 0:
+                    self._non_private = True
+                elif sampled is None:
+                    self._add(("laplace", (float(b), 1.0)), count)
+                else:
+                    self._add(("poisson_laplace", (q, float(b), 1.0)), count)
+            return None
+
+        def _maybe_compose_mixture(self, event: Any, sampled: Any, count: int, do_compose: bool) -> Optional[Any]:
+            """``MixtureOfGaussiansDpEvent(σ, sensitivities, sampling_probs)`` (both orders of
+            the add/remove pair); Poisson-subsampled when ``sampled`` is given."""
+            Details = PrivacyAccountant.CompositionErrorDetails
+            refused = self._add_or_remove(event)
+            if refused is not None:
+                return refused
+            q = 1.0
+            if sampled is not None:
+                q = self._poisson_q(sampled)
+                if not isinstance(q, float):
+                    return q
+            sigma = event.standard_deviation
+            cs, ps = list(event.sensitivities), list(event.sampling_probs)
+            if not _finite_ge0(sigma):
+                return Details(event, f"standard_deviation must be finite and ≥ 0, got {sigma}")
+            if len(cs) != len(ps) or not cs:
+                return Details(event, "sensitivities and sampling_probs must have the same positive length")
+            if not all(_finite_ge0(c) for c in cs) or not all(_finite_ge0(p) and p <= 1 for p in ps):
+                return Details(event, "sensitivities must be finite ≥ 0 and sampling_probs in [0, 1]")
+            if abs(math.fsum(ps) - 1.0) > 1e-9:
+                return Details(event, f"sampling_probs must sum to 1, got {math.fsum(ps)!r}")
+            private = any(c > 0 and p > 0 for c, p in zip(cs, ps))
+            if do_compose and count > 0 and q > 0 and private:
+                if sigma == 0:
+                    self._non_private = True
+                else:
+                    params = (float(sigma), *map(float, cs), *map(float, ps))
+                    if sampled is None:
+                        self._add(("mixture_of_gaussians", params), count)
+                    else:
+                        self._add(("poisson_mixture_of_gaussians", (q, *params)), count)
+            return None
 
         def _maybe_compose_swor(self, event: Any, count: int, do_compose: bool) -> Optional[Any]:
             """``SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ))`` under
@@ -242,7 +429,7 @@ def _accountant_class() -> type:
                 if sigma == 0:
                     self._non_private = True
                 else:
-                    self._add(("subsampled", _p_up(int(m), int(n)), _mu_up(sigma, 2.0)), count)
+                    self._add(("subsampled", (_p_up(int(m), int(n)), _mu_up(sigma, 2.0))), count)
             return None
 
         def _compose(self, event: Any, count: int = 1) -> None:
@@ -258,15 +445,34 @@ def _accountant_class() -> type:
         # -- queries -------------------------------------------------------------
 
         def _components(self) -> list:
-            out = []
-            for (kind, p, mu), k in self._parts.items():
+            """The composition as shiftdp's component classes (one per distinct event)."""
+            from . import _types as T
+
+            def typed(kind: str, v: Tuple[float, ...], k: int) -> Any:
                 if kind == "gaussian":
-                    out.append(Gaussian(mu, k))
-                elif kind == "subsampled":
-                    out.append(SubsampledGaussian(p, mu, k))
-                else:
-                    out.append(PoissonGaussian(p, mu, k))
-            return out
+                    return T.Gaussian(v[0], k)
+                if kind == "subsampled":
+                    return T.SubsampledGaussian(v[0], v[1], k)
+                if kind == "poisson":
+                    return T.PoissonGaussian(v[0], v[1], k)
+                if kind == "laplace":
+                    return T.Laplace(v[0], v[1], k)
+                if kind == "poisson_laplace":
+                    return T.PoissonLaplace(v[0], v[1], v[2], k)
+                if kind == "discrete_laplace":
+                    return T.DiscreteLaplace(v[0], int(v[1]), k)
+                if kind == "randomized_response":
+                    return T.RandomizedResponse(v[0], int(v[1]), k)
+                if kind == "mixture_of_gaussians":
+                    n = (len(v) - 1) // 2
+                    return T.MixtureOfGaussians(v[0], v[1 : n + 1], v[n + 1 :], k)
+                if kind == "approx_dp":
+                    return T.ApproxDp(v[0], v[1], k)
+                if kind == "truncated_subsampled_gaussian":
+                    return T.TruncatedSubsampledGaussian(int(v[0]), v[1], int(v[2]), v[3], k)
+                return _Part(kind, v, k)
+
+            return [typed(kind, params, k) for (kind, params), k in self._parts.items()]
 
         def composed(self, *, delta: Optional[float] = None, epsilon: Optional[float] = None) -> Composed:
             """The full :class:`shiftdp.Composed` result (interval, grid, CLT μ)."""

@@ -170,8 +170,8 @@ def tradeoff_curve(
     names = []
     for c in components:
         c = _per_step(c)
-        kind, p, mu, count = c._core()
-        parts.append((kind, float(p), float(mu), _check.count(count, "count")))
+        kind, params, count = c._core()
+        parts.append((kind, [float(x) for x in params], _check.count(count, "count")))
         names.append(repr(c))
     if isinstance(points, bool) or not isinstance(points, int) or points < 2:
         raise _check.parameter_error("points", points, "need an int ≥ 2")

@@ -365,23 +365,156 @@ fn finite(name: &str, x: f64) -> Result<f64, Error> {
     }
 }
 
-/// Builds a [`Composition`] from `(kind, p, mu, count)` tuples.
-fn composition(parts: &[(String, f64, f64, i64)]) -> Result<Composition, Error> {
-    let mut c = Composition::new();
-    for (kind, p, mu, k) in parts {
-        let (p, mu) = (finite("p", *p)?, finite("mu", *mu)?);
-        let comp = match kind.as_str() {
-            "gaussian" => Component::gaussian(mu)?,
-            "subsampled" => Component::subsampled(p, mu)?,
-            "poisson" => Component::poisson(p, mu)?,
-            other => {
+/// An integer parameter given as a float (`k` buckets, an integer sensitivity).
+fn integer(name: &str, x: f64, min: f64) -> Result<u64, Error> {
+    if x.is_finite() && x.fract() == 0.0 && x >= min && x <= 9.0e15 {
+        Ok(x as u64)
+    } else {
+        Err(Error::param(
+            name,
+            x,
+            &format!("must be an integer ≥ {min}"),
+        ))
+    }
+}
+
+/// Builds one component from its kind and parameters (the layouts of the Python
+/// component classes' `_core`):
+/// `gaussian [μ]`, `subsampled [p, μ]`, `poisson [p, μ]`, `laplace [b, Δ]`,
+/// `poisson_laplace [p, b, Δ]`, `discrete_laplace [a, Δ]`, `randomized_response [p, k]`,
+/// `mixture_of_gaussians [σ, c₁…cₙ, p₁…pₙ]`, `poisson_mixture_of_gaussians [q, σ, c…, p…]`,
+/// `approx_dp [ε, δ]`, `truncated_subsampled_gaussian [n, q, B, σ]`.
+fn component(kind: &str, v: &[f64]) -> Result<Component, Error> {
+    use shiftdp::composition::mechanism::{
+        DiscreteLaplace, Laplace, MixtureOfGaussians, PoissonSampled, RandomizedResponse,
+    };
+    let want = |n: usize, names: &str| -> Result<(), Error> {
+        if v.len() == n {
+            Ok(())
+        } else {
+            Err(Error::param(
+                kind,
+                format!("{} parameters", v.len()),
+                &format!("expects ({names})"),
+            ))
+        }
+    };
+    let names: &[&str] = match kind {
+        "gaussian" => &["mu"],
+        "subsampled" | "poisson" => &["p", "mu"],
+        "laplace" => &["b", "sensitivity"],
+        "poisson_laplace" => &["p", "b", "sensitivity"],
+        "discrete_laplace" => &["a", "sensitivity"],
+        "randomized_response" => &["noise_parameter", "buckets"],
+        "approx_dp" => &["epsilon", "delta"],
+        "truncated_subsampled_gaussian" => &[
+            "dataset_size",
+            "sampling_probability",
+            "truncated_batch_size",
+            "noise_multiplier",
+        ],
+        _ => &[],
+    };
+    for (x, n) in v
+        .iter()
+        .zip(names.iter().copied().chain(std::iter::repeat("parameter")))
+    {
+        finite(n, *x)?;
+    }
+    let mixture = |w: &[f64]| -> Result<MixtureOfGaussians, Error> {
+        if w.len() < 3 || w.len().is_multiple_of(2) {
+            return Err(Error::param(
+                "mixture_of_gaussians",
+                format!("{} parameters", w.len()),
+                "expects (sigma, sensitivities…, probabilities…) with as many probabilities as sensitivities",
+            ));
+        }
+        let n = (w.len() - 1) / 2;
+        MixtureOfGaussians::new(w[0], w[1..=n].to_vec(), w[n + 1..].to_vec())
+    };
+    Ok(match kind {
+        "gaussian" => {
+            want(1, "mu")?;
+            Component::gaussian(v[0])?
+        }
+        "subsampled" => {
+            want(2, "p, mu")?;
+            Component::subsampled(v[0], v[1])?
+        }
+        "poisson" => {
+            want(2, "p, mu")?;
+            Component::poisson(v[0], v[1])?
+        }
+        "laplace" => {
+            want(2, "b, sensitivity")?;
+            Component::mechanism(Laplace::new(v[0], v[1])?)
+        }
+        "poisson_laplace" => {
+            want(3, "p, b, sensitivity")?;
+            let base = std::sync::Arc::new(Laplace::new(v[1], v[2])?);
+            Component::mechanism(PoissonSampled::new(v[0], base)?)
+        }
+        "discrete_laplace" => {
+            want(2, "a, sensitivity")?;
+            Component::mechanism(DiscreteLaplace::new(
+                v[0],
+                integer("sensitivity", v[1], 1.0)?,
+            )?)
+        }
+        "randomized_response" => {
+            want(2, "noise_parameter, buckets")?;
+            Component::mechanism(RandomizedResponse::new(
+                v[0],
+                integer("buckets", v[1], 2.0)?,
+            )?)
+        }
+        "mixture_of_gaussians" => Component::mechanism(mixture(v)?),
+        "poisson_mixture_of_gaussians" => {
+            let Some((q, rest)) = v.split_first() else {
                 return Err(Error::param(
-                    "component",
-                    other,
-                    "one of gaussian, subsampled, poisson",
+                    kind,
+                    "0 parameters",
+                    "expects (q, sigma, sensitivities…, probabilities…)",
                 ));
+            };
+            Component::mechanism(PoissonSampled::new(
+                *q,
+                std::sync::Arc::new(mixture(rest)?),
+            )?)
+        }
+        "approx_dp" => {
+            want(2, "epsilon, delta")?;
+            Component::approx_dp(v[0], v[1])?
+        }
+        "truncated_subsampled_gaussian" => {
+            want(
+                4,
+                "dataset_size, sampling_probability, truncated_batch_size, noise_multiplier",
+            )?;
+            let n = integer("dataset_size", v[0], 0.0)?;
+            let b = integer("truncated_batch_size", v[2], 0.0)?;
+            match shiftdp::composition::mechanism::truncated_subsampled_gaussian(n, v[1], b, v[3])?
+            {
+                Some(m) => Component::Mechanism(m),
+                // no record can be sampled: the identity G(0)
+                None => Component::gaussian(0.0)?,
             }
-        };
+        }
+        other => {
+            return Err(Error::param(
+                "component",
+                other,
+                "one of gaussian, subsampled, poisson, laplace, poisson_laplace, discrete_laplace, randomized_response, mixture_of_gaussians, poisson_mixture_of_gaussians, approx_dp, truncated_subsampled_gaussian",
+            ));
+        }
+    })
+}
+
+/// Builds a [`Composition`] from `(kind, parameters, count)` tuples ([`component`]).
+fn composition(parts: &[(String, Vec<f64>, i64)]) -> Result<Composition, Error> {
+    let mut c = Composition::new();
+    for (kind, v, k) in parts {
+        let comp = component(kind, v)?;
         if *k < 1 {
             return Err(Error::param("count", k, "must be an integer ≥ 1"));
         }
@@ -419,7 +552,7 @@ fn has_kept_composition() -> bool {
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
 fn compose<'py>(
     py: Python<'py>,
-    components: Vec<(String, f64, f64, i64)>,
+    components: Vec<(String, Vec<f64>, i64)>,
     target: &str,
     value: f64,
     tolerance: f64,
@@ -521,7 +654,7 @@ fn compose<'py>(
 #[pyo3(signature = (components, delta, points=200, grid=None))]
 fn compose_curve(
     py: Python<'_>,
-    components: Vec<(String, f64, f64, i64)>,
+    components: Vec<(String, Vec<f64>, i64)>,
     delta: f64,
     points: usize,
     grid: Option<i32>,

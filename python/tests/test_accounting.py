@@ -109,8 +109,8 @@ def test_refusals_are_explicit():
     assert not acc.supports(swr)
     with pytest.raises(dpa.UnsupportedEventError, match="SampledWithoutReplacementDpEvent"):
         acc.compose(swr)
-    assert not acc.supports(dpa.LaplaceDpEvent(1.0))
-    assert not acc.supports(dpa.PoissonSampledDpEvent(0.1, dpa.LaplaceDpEvent(1.0)))
+    assert not acc.supports(dpa.UnsupportedDpEvent())
+    assert not CertifiedPLDAccountant(NR.REPLACE_ONE).supports(dpa.LaplaceDpEvent(1.0))
     with pytest.raises(dpa.UnsupportedEventError):
         acc.compose(dpa.PoissonSampledDpEvent(1.5, dpa.GaussianDpEvent(1.0)))
     with pytest.raises(dpa.UnsupportedEventError):

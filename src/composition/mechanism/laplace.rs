@@ -35,6 +35,8 @@ pub struct Laplace {
     r: f64,
     /// Whether `r = Δ/b` is exact in f64.
     r_exact: bool,
+    /// An f64 at or above the exact `Δ/b`.
+    r_hi: f64,
 }
 
 impl Laplace {
@@ -68,6 +70,7 @@ impl Laplace {
             sensitivity,
             r,
             r_exact,
+            r_hi: e.upper_f64(),
         })
     }
     /// The scale `b`.
@@ -130,9 +133,9 @@ impl Mechanism for Laplace {
         // plus half the error of r = Δ/b (none when the quotient is exact): the errors
         // are relative, so tails near either end of the support stay accurate
         let dr = if self.r_exact { 0.0 } else { 2.0 * U * r };
-        let l = l.clamp(-r, r);
-        let a = (0.5 * (l + r)).clamp(0.0, r);
-        let b = (0.5 * (l - r)).clamp(-r, 0.0);
+        let lc = l.clamp(-r, r);
+        let a = (0.5 * (lc + r)).clamp(0.0, r);
+        let b = (0.5 * (lc - r)).clamp(-r, 0.0);
         let da = 2.0 * U * a + 0.5 * dr;
         let db = 2.0 * U * b.abs() + 0.5 * dr;
         let fe = 3.0 * FN_REL_ERR;
@@ -149,11 +152,15 @@ impl Mechanism for Laplace {
         // P{L > ℓ} = −e^{−a} expm1(b)/2: d/da ≤ the value, d/db = e^{b−a}/2
         let v = -0.5 * (-a).exp() * b.exp_m1();
         let p_gt = mass(v, v * (2.0 * fe + da) + 0.5 * (b - a).exp() * db * 1.01);
+        // outside (−Δ/b, Δ/b) the continuous part has no mass on that side, exactly
+        let above = l >= self.r_hi;
+        let below = l <= -self.r_hi;
+        let zero = |m: super::Mass, z: bool| if z { super::Mass::ZERO } else { m };
         Tails {
-            q_le,
-            q_gt,
-            p_le,
-            p_gt,
+            q_le: zero(q_le, below),
+            q_gt: zero(q_gt, above),
+            p_le: zero(p_le, below),
+            p_gt: zero(p_gt, above),
         }
     }
     fn loss_reach(&self) -> f64 {

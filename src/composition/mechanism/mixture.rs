@@ -30,23 +30,134 @@ use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use std::sync::Arc;
 
-/// `N(0, σ²)` against `Σᵢ pᵢ N(cᵢ, σ²)` (the remove order; see the module doc).
+/// A mixture of unit-variance Gaussians `Σᵢ wᵢ N(μᵢ, 1)/S`, `S = Σ wᵢ` (the weights are
+/// normalized): its terms `(μᵢ, ln(wᵢ/s̃))` (those with `wᵢ > 0`; `s̃` the f64 sum) and an
+/// enclosure of `s̃/S`.
+#[derive(Debug, Clone, PartialEq)]
+struct Side {
+    terms: Vec<(f64, f64)>,
+    scale: (f64, f64),
+}
+
+impl Side {
+    /// The side of weights `w` (each in `[0, 1]`, summing to 1 within 1e-9) and means `mu`.
+    fn new(mu: &[f64], w: &[f64]) -> Result<Side> {
+        let s = w.iter().fold(Enclosure::from_u64(ATOM_BITS, 0), |a, p| {
+            a.add(&Enclosure::from_f64(ATOM_BITS, *p))
+        });
+        let sum = s.mid_f64();
+        if (sum - 1.0).abs() > 1e-9 {
+            return Err(Error::param(
+                "probabilities",
+                sum,
+                "must sum to 1 (within 1e-9)",
+            ));
+        }
+        // the log-weights are normalized by the f64 sum s̃ (ln(wᵢ/s̃)), the tails by the
+        // enclosure of s̃/S (S the exact sum), so both read the weights wᵢ/S
+        let ls = sum.ln();
+        let ratio = Enclosure::from_f64(ATOM_BITS, sum).div(&s);
+        Ok(Side {
+            terms: mu
+                .iter()
+                .zip(w)
+                .filter(|(_, w)| **w > 0.0)
+                .map(|(m, w)| (*m, w.ln() - ls))
+                .collect(),
+            scale: (ratio.lower_f64(), ratio.upper_f64()),
+        })
+    }
+
+    /// `(ln Σ wᵢ e^{μᵢ z − μᵢ²/2}, its derivative, an error bound of the value)` in f64:
+    /// the terms' rounding (`ln wᵢ` within [`FN_REL_ERR`], `μᵢ` within 2U relative), the
+    /// exponentials and the sum, the logarithm.
+    fn lse(&self, z: f64) -> (f64, f64, f64) {
+        let mut m = f64::NEG_INFINITY;
+        let mut err_a = 0.0f64;
+        for &(mu, lw) in &self.terms {
+            m = m.max(lw + mu * z - 0.5 * mu * mu);
+            let e = 4.0 * U * (lw.abs() + (mu * z).abs() + mu * mu)
+                + FN_REL_ERR * lw.abs()
+                + 2.0 * U * (mu * z.abs() + mu * mu);
+            err_a = err_a.max(e);
+        }
+        let (mut s, mut d) = (0.0, 0.0);
+        for &(mu, lw) in &self.terms {
+            let w = (lw + mu * z - 0.5 * mu * mu - m).exp();
+            s += w;
+            d += mu * w;
+        }
+        let ls = s.ln();
+        let v = m + ls;
+        let k = self.terms.len() as f64;
+        // plus the normalization: ln(s̃/S) (within the scale's enclosure) and the
+        // rounding of ln s̃ in each log-weight
+        let norm = (-self.scale.0.ln()).max(self.scale.1.ln()).max(0.0) + 2.0 * U;
+        let err =
+            err_a + norm + 1.01 * (FN_REL_ERR + k * U) + FN_REL_ERR * ls.abs() + 2.0 * U * v.abs();
+        (v, d / s, err)
+    }
+
+    /// Enclosure `(lower, upper)` of `Σ wᵢ Φ(z − μᵢ)/Σ wᵢ` (`upper = false`) or of the upper
+    /// tails `Σ wᵢ (1 − Φ(z − μᵢ))/Σ wᵢ`, at `z` (±∞ allowed).
+    fn cdf(&self, z: f64, upper: bool) -> (f64, f64) {
+        if z.is_infinite() {
+            let v = if (z > 0.0) != upper { 1.0 } else { 0.0 };
+            return (v, v);
+        }
+        let (mut lo, mut hi) = (0.0, 0.0);
+        for &(mu, lw) in &self.terms {
+            let w = lw.exp();
+            let (wl, wh) = (w * (1.0 - 2.0 * FN_REL_ERR), w * (1.0 + 2.0 * FN_REL_ERR));
+            let c = cdf(z - mu, 2.0 * U * (z.abs() + mu.abs()) + 2.0 * U * mu.abs());
+            let (m, e) = if upper {
+                (c.upper, c.upper_err)
+            } else {
+                (c.lower, c.lower_err)
+            };
+            lo += wl * (m - e).max(0.0);
+            hi += wh * (m + e);
+        }
+        let k = self.terms.len() as f64;
+        (
+            lo * (1.0 - k * U) * self.scale.0,
+            (hi * (1.0 + k * U) * self.scale.1).min(1.0),
+        )
+    }
+
+    /// The least mean and `ln` of the total weight of the terms with it.
+    fn lowest(&self) -> (f64, f64) {
+        let m = self.terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+        let w: f64 = self
+            .terms
+            .iter()
+            .filter(|t| t.0 <= m)
+            .map(|t| t.1.exp())
+            .sum();
+        (m, w.ln())
+    }
+}
+
+/// A pair of Gaussian mixtures `P = Σⱼ aⱼ N(νⱼ, σ²)`, `Q = Σᵢ pᵢ N(μᵢ, σ²)` with every
+/// mean of `Q` at or above every mean of `P`, so that the loss
+/// `L(z) = ln Σᵢ pᵢ e^{μᵢ z − μᵢ²/2} − ln Σⱼ aⱼ e^{νⱼ z − νⱼ²/2}` (standardized, `z = x/σ`)
+/// increases (its derivative is a softmax mean of the `μᵢ` minus one of the `νⱼ`).
+/// [`MixtureOfGaussians`] is `P = N(0, σ²)`; [`MixtureOfGaussians::replace_subsampled`]
+/// the replace-one pair of the Poisson-subsampled Gaussian.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MixtureOfGaussians {
-    sigma: f64,
-    sensitivities: Vec<f64>,
-    probabilities: Vec<f64>,
-    /// `(μᵢ, ln pᵢ)` of the terms with `pᵢ > 0`.
-    terms: Vec<(f64, f64)>,
-    /// Enclosure of `1/Σ pᵢ`.
-    scale: (f64, f64),
-    /// `ln p₀` (weight of the `μᵢ = 0` terms), `−∞` without any.
-    ln_p0: f64,
-    mu_max: f64,
+    label: String,
+    q: Side,
+    p: Side,
+    /// `inf L` (the limit at `z → −∞`).
+    loss_inf: f64,
+    /// `max μᵢ − min νⱼ`: both orders lie above `G` of it.
+    spread_max: f64,
 }
 
 impl MixtureOfGaussians {
-    /// The mixture with noise σ, sensitivities `cᵢ` and probabilities `pᵢ`.
+    /// The mixture with noise σ, sensitivities `cᵢ` and probabilities `pᵢ` against
+    /// `N(0, σ²)` (the remove order).
     ///
     /// # Errors
     /// [`Error::Parameter`] unless σ is finite and positive, the lists have the same
@@ -88,105 +199,153 @@ impl MixtureOfGaussians {
         if let Some(p) = probabilities.iter().find(|p| !(0.0..=1.0).contains(*p)) {
             return Err(Error::param("probabilities", p, "each must be in [0, 1]"));
         }
-        let s = probabilities
-            .iter()
-            .fold(Enclosure::from_u64(ATOM_BITS, 0), |a, p| {
-                a.add(&Enclosure::from_f64(ATOM_BITS, *p))
-            });
-        let sum = s.mid_f64();
-        if (sum - 1.0).abs() > 1e-9 {
+        let mus: Vec<f64> = sensitivities.iter().map(|c| c / sigma).collect();
+        if mus.iter().any(|m| !m.is_finite()) {
+            return Err(Error::param("sigma", sigma, "sensitivity/σ overflows"));
+        }
+        let list = |v: &[f64]| v.iter().map(|x| num(*x)).collect::<Vec<_>>().join(", ");
+        let label = format!(
+            "MixtureOfGaussians(σ={}, c=[{}], p=[{}])",
+            num(sigma),
+            list(&sensitivities),
+            list(&probabilities)
+        );
+        MixtureOfGaussians::pair(
+            label,
+            Side::new(&mus, &probabilities)?,
+            Side::new(&[0.0], &[1.0])?,
+        )
+    }
+
+    /// dp_accounting's replace-one pair of the Poisson-subsampled Gaussian at sampling
+    /// probability `q` and `μ = Δ/σ`: `Q = qN(μ, 1) + (1 − q)N(0, 1)` against
+    /// `P = qN(−μ, 1) + (1 − q)N(0, 1)` (its `mu_upper`, `mu_lower` reflected by
+    /// `x ↦ −x`), whose loss is the sum of the remove and add losses. Symmetric; a
+    /// post-processing of `(N(−μ, 1), N(μ, 1))` (redraw from `N(0, 1)` with probability
+    /// `1 − q`), so above `G(2μ)`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `0 ≤ q ≤ 1` and μ finite and ≥ 0.
+    pub fn replace_subsampled(q: f64, mu: f64) -> Result<MixtureOfGaussians> {
+        if !(0.0..=1.0).contains(&q) {
             return Err(Error::param(
-                "probabilities",
-                sum,
-                "must sum to 1 (within 1e-9)",
+                "q",
+                q,
+                "sampling probability must be in [0, 1]",
             ));
         }
-        let inv = Enclosure::from_u64(ATOM_BITS, 1).div(&s);
-        let mut terms = vec![];
-        let mut p0 = 0.0;
-        for (c, p) in sensitivities.iter().zip(&probabilities) {
-            if *p == 0.0 {
-                continue;
-            }
-            let mu = c / sigma;
-            if !mu.is_finite() {
-                return Err(Error::param("sigma", sigma, "sensitivity/σ overflows"));
-            }
-            if mu == 0.0 {
-                p0 += p;
-            }
-            terms.push((mu, p.ln()));
+        if !(mu.is_finite() && mu >= 0.0) {
+            return Err(Error::param("mu", mu, "must be finite and ≥ 0"));
         }
-        let mu_max = terms.iter().map(|t| t.0).fold(0.0, f64::max);
+        let label = format!("ReplaceSubsampledGaussian(q={}, μ={})", num(q), num(mu));
+        let w = [q, 1.0 - q];
+        MixtureOfGaussians::pair(
+            label,
+            Side::new(&[mu, 0.0], &w)?,
+            Side::new(&[-mu, 0.0], &w)?,
+        )
+    }
+
+    fn pair(label: String, q: Side, p: Side) -> Result<MixtureOfGaussians> {
+        let q_min = q.terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+        let q_max = q
+            .terms
+            .iter()
+            .map(|t| t.0)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let p_min = p.terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+        let p_max = p
+            .terms
+            .iter()
+            .map(|t| t.0)
+            .fold(f64::NEG_INFINITY, f64::max);
+        if q_min < p_max {
+            return Err(Error::param(
+                "sensitivities",
+                format!("{q_min} < {p_max}"),
+                "every mean of Q must be at or above every mean of P (a monotone loss)",
+            ));
+        }
+        let (lq, wq) = q.lowest();
+        let (lp, wp) = p.lowest();
+        let loss_inf = if lq > lp { f64::NEG_INFINITY } else { wq - wp };
         Ok(MixtureOfGaussians {
-            sigma,
-            sensitivities,
-            probabilities,
-            terms,
-            scale: (inv.lower_f64(), inv.upper_f64()),
-            ln_p0: if p0 > 0.0 { p0.ln() } else { f64::NEG_INFINITY },
-            mu_max,
+            label,
+            q,
+            p,
+            loss_inf,
+            spread_max: (q_max - p_min).max(0.0),
         })
     }
 
     /// `(L(z), L′(z), error bound of L(z))` in f64.
     fn loss(&self, z: f64) -> (f64, f64, f64) {
-        let mut m = f64::NEG_INFINITY;
-        let mut err_a = 0.0f64;
-        for &(mu, lw) in &self.terms {
-            let a = lw + mu * z - 0.5 * mu * mu;
-            m = m.max(a);
-            // the sum's rounding, ln pᵢ within FN_REL_ERR, μᵢ = cᵢ/σ within U relative
-            let e = 4.0 * U * (lw.abs() + (mu * z).abs() + mu * mu)
-                + FN_REL_ERR * lw.abs()
-                + 2.0 * U * (mu * z.abs() + mu * mu);
-            err_a = err_a.max(e);
-        }
-        let (mut s, mut d) = (0.0, 0.0);
-        for &(mu, lw) in &self.terms {
-            let w = (lw + mu * z - 0.5 * mu * mu - m).exp();
-            s += w;
-            d += mu * w;
-        }
-        let ls = s.ln();
-        let v = m + ls;
-        let k = self.terms.len() as f64;
-        // exp within FN_REL_ERR each, the sum within k·U, ln within FN_REL_ERR
-        let err = err_a + 1.01 * (FN_REL_ERR + k * U) + FN_REL_ERR * ls.abs() + 2.0 * U * v.abs();
-        (v, d / s, err)
+        let (a, da, ea) = self.q.lse(z);
+        let (b, db, eb) = self.p.lse(z);
+        let v = a - b;
+        (v, da - db, ea + eb + 2.0 * U * v.abs())
     }
 
-    /// An enclosure `[z_lo, z_hi]` of `z(ℓ)` (ends may be ∓∞).
+    /// An enclosure `[z_lo, z_hi]` of `z(ℓ)`, the point where the increasing loss
+    /// reaches `ℓ` (ends may be ∓∞): a bracket by doubling steps, safeguarded Newton
+    /// inside it (a search), then the certified check `L(z_lo) ≤ ℓ ≤ L(z_hi)` with the
+    /// error bound of [`MixtureOfGaussians::loss`].
     fn z_of(&self, l: f64) -> (f64, f64) {
         if l == f64::INFINITY {
             return (f64::INFINITY, f64::INFINITY);
         }
-        if l == f64::NEG_INFINITY || l <= self.ln_p0 * (1.0 + 1e-15) - 1e-300 {
-            // L > ln p₀ everywhere (ln p₀ ≤ 0: the margin moves it down)
+        let margin = 1e-12 * (self.loss_inf.abs() + 1.0);
+        if l == f64::NEG_INFINITY || l <= self.loss_inf - margin {
             return (f64::NEG_INFINITY, f64::NEG_INFINITY);
         }
-        // Newton from the right of the root: the line of the largest slope lies below L
-        let (mu, lw) = self
-            .terms
-            .iter()
-            .copied()
-            .fold((0.0, 0.0), |a, t| if t.0 > a.0 { t } else { a });
-        let mut z = (l - lw + 0.5 * mu * mu) / mu;
+        let slope = self.spread_max.max(1e-300);
+        // a bracket [a, b] with L(a) ≤ ℓ ≤ L(b) (estimates)
+        let z0 = l / slope;
+        let (mut a, mut b) = (z0 - 1.0, z0 + 1.0);
+        let mut step = 1.0;
+        for _ in 0..200 {
+            if self.loss(a).0 <= l {
+                break;
+            }
+            step *= 2.0;
+            a -= step;
+        }
+        step = 1.0;
+        for _ in 0..200 {
+            if self.loss(b).0 >= l {
+                break;
+            }
+            step *= 2.0;
+            b += step;
+        }
+        let mut z = 0.5 * (a + b);
         for _ in 0..200 {
             let (v, dv, _) = self.loss(z);
-            if dv.is_nan() || dv <= 0.0 || !v.is_finite() {
+            if !v.is_finite() {
                 break;
             }
-            let step = (v - l) / dv;
-            z -= step;
-            if step.abs() <= 1e-15 * (z.abs() + 1.0) {
+            if v < l {
+                a = z;
+            } else {
+                b = z;
+            }
+            let newton = z - (v - l) / dv;
+            let next = if dv > 0.0 && newton > a && newton < b {
+                newton
+            } else {
+                0.5 * (a + b)
+            };
+            if (next - z).abs() <= 1e-15 * (z.abs() + 1.0) || b - a <= 1e-15 * (z.abs() + 1.0) {
+                z = next;
                 break;
             }
+            z = next;
         }
         let (_, dv, err) = self.loss(z);
-        let mut dz = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
+        let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
         let mut lo = f64::NEG_INFINITY;
-        for _ in 0..40 {
+        let mut dz = start;
+        for _ in 0..60 {
             let c = z - dz;
             let (v, _, e) = self.loss(c);
             if v + e <= l {
@@ -195,9 +354,9 @@ impl MixtureOfGaussians {
             }
             dz *= 4.0;
         }
-        let mut dz = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
         let mut hi = f64::INFINITY;
-        for _ in 0..40 {
+        let mut dz = start;
+        for _ in 0..60 {
             let c = z + dz;
             let (v, _, e) = self.loss(c);
             if v - e >= l {
@@ -209,53 +368,46 @@ impl MixtureOfGaussians {
         (lo, hi)
     }
 
-    /// Enclosure of `Σ pᵢ Φ(z − μᵢ)` (`upper = false`) or of `Σ pᵢ (1 − Φ(z − μᵢ))`, read
-    /// at `z`: `(lower, upper)` of the normalized sum.
-    fn q_at(&self, z: f64, upper: bool) -> (f64, f64) {
-        if z.is_infinite() {
-            let v = if (z > 0.0) != upper { 1.0 } else { 0.0 };
-            return (v, v);
-        }
-        let (mut lo, mut hi) = (0.0, 0.0);
-        for &(mu, lw) in &self.terms {
-            let w = lw.exp();
-            let (wl, wh) = (w * (1.0 - 2.0 * FN_REL_ERR), w * (1.0 + 2.0 * FN_REL_ERR));
-            let v = z - mu;
-            let c = cdf(v, 2.0 * U * (z.abs() + mu) + 2.0 * U * mu);
-            let (m, e) = if upper {
-                (c.upper, c.upper_err)
-            } else {
-                (c.lower, c.lower_err)
-            };
-            lo += wl * (m - e).max(0.0);
-            hi += wh * (m + e);
-        }
-        let k = self.terms.len() as f64;
-        (
-            lo * (1.0 - k * U) * self.scale.0,
-            (hi * (1.0 + k * U) * self.scale.1).min(1.0),
-        )
+    fn degenerate(&self) -> bool {
+        self.spread_max <= 0.0
     }
 }
 
 impl Mechanism for MixtureOfGaussians {
     fn name(&self) -> String {
-        let list = |v: &[f64]| v.iter().map(|x| num(*x)).collect::<Vec<_>>().join(", ");
-        format!(
-            "MixtureOfGaussians(σ={}, c=[{}], p=[{}])",
-            num(self.sigma),
-            list(&self.sensitivities),
-            list(&self.probabilities)
-        )
+        self.label.clone()
     }
     fn inverse(&self) -> Arc<dyn Mechanism> {
-        Arc::new(Inverse(Arc::new(self.clone())))
+        if self.is_symmetric() {
+            Arc::new(self.clone())
+        } else {
+            Arc::new(Inverse(Arc::new(self.clone())))
+        }
     }
     fn is_symmetric(&self) -> bool {
-        self.mu_max == 0.0
+        // Q(x) = P(−x): the means and weights mirror each other
+        let mirror = |s: &Side| {
+            let mut t: Vec<(u64, u64)> = s
+                .terms
+                .iter()
+                .map(|(m, w)| ((-m + 0.0).to_bits(), w.to_bits()))
+                .collect();
+            t.sort_unstable();
+            t
+        };
+        let plain = |s: &Side| {
+            let mut t: Vec<(u64, u64)> = s
+                .terms
+                .iter()
+                .map(|(m, w)| ((m + 0.0).to_bits(), w.to_bits()))
+                .collect();
+            t.sort_unstable();
+            t
+        };
+        self.degenerate() || mirror(&self.q) == plain(&self.p)
     }
     fn atoms(&self) -> Vec<Atom> {
-        if self.mu_max == 0.0 {
+        if self.degenerate() {
             let one = Enclosure::from_u64(ATOM_BITS, 1);
             vec![Atom::of(&one, &one)]
         } else {
@@ -263,43 +415,34 @@ impl Mechanism for MixtureOfGaussians {
         }
     }
     fn continuous_support(&self) -> Option<(f64, f64)> {
-        (self.mu_max > 0.0).then_some((self.ln_p0 - 1e-9, f64::INFINITY))
+        (!self.degenerate()).then_some((
+            self.loss_inf - 1e-9 * (self.loss_inf.abs() + 1.0),
+            f64::INFINITY,
+        ))
     }
     fn tails(&self, l: f64) -> Tails {
-        if self.mu_max == 0.0 {
+        if self.degenerate() {
             return Tails::ZERO;
         }
         let (zl, zh) = self.z_of(l);
-        let p_at = |z: f64, upper: bool| -> (f64, f64) {
-            if z.is_infinite() {
-                let v = if (z > 0.0) != upper { 1.0 } else { 0.0 };
-                return (v, v);
-            }
-            let c = cdf(z, 2.0 * U * z.abs());
-            if upper {
-                (c.upper - c.upper_err, c.upper + c.upper_err)
-            } else {
-                (c.lower - c.lower_err, c.lower + c.lower_err)
-            }
-        };
         let m = |lo: f64, hi: f64| Mass {
             lo: lo.max(0.0),
             hi: hi.clamp(0.0, 1.0),
         };
         Tails {
-            q_le: m(self.q_at(zl, false).0, self.q_at(zh, false).1),
-            q_gt: m(self.q_at(zh, true).0, self.q_at(zl, true).1),
-            p_le: m(p_at(zl, false).0, p_at(zh, false).1),
-            p_gt: m(p_at(zh, true).0, p_at(zl, true).1),
+            q_le: m(self.q.cdf(zl, false).0, self.q.cdf(zh, false).1),
+            q_gt: m(self.q.cdf(zh, true).0, self.q.cdf(zl, true).1),
+            p_le: m(self.p.cdf(zl, false).0, self.p.cdf(zh, false).1),
+            p_gt: m(self.p.cdf(zh, true).0, self.p.cdf(zl, true).1),
         }
     }
     fn loss_reach(&self) -> f64 {
-        let m = self.mu_max;
+        let m = self.spread_max;
         (0.5 * m * m + 40.0 * m).max(1e-12)
     }
     fn loss_spread(&self) -> f64 {
-        let s: f64 = self.terms.iter().map(|(mu, lw)| mu * lw.exp()).sum();
-        s.max(1e-12)
+        let mean = |s: &Side| s.terms.iter().map(|(mu, lw)| mu * lw.exp()).sum::<f64>();
+        (mean(&self.q) - mean(&self.p)).max(1e-12)
     }
     fn loss_sup(&self) -> Option<f64> {
         None
@@ -308,6 +451,6 @@ impl Mechanism for MixtureOfGaussians {
         Lattice::NoAtoms
     }
     fn gaussian_dominating_mu(&self) -> Option<f64> {
-        Some(self.mu_max * (1.0 + 4.0 * U))
+        Some(self.spread_max * (1.0 + 4.0 * U))
     }
 }

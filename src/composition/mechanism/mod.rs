@@ -32,11 +32,13 @@ pub mod discrete;
 pub mod laplace;
 pub mod mixture;
 pub mod sampled;
+pub mod truncated;
 
 pub use discrete::{DiscreteLaplace, RandomizedResponse};
 pub use laplace::Laplace;
 pub use mixture::MixtureOfGaussians;
-pub use sampled::{Inverse, PoissonSampled};
+pub use sampled::{Inverse, PoissonSampled, PublicMixture};
+pub use truncated::truncated_subsampled_gaussian;
 
 use super::pld::{Grid, Mass, Piece, Pieces, U};
 use crate::precision::Enclosure;

@@ -200,6 +200,26 @@ impl PoissonSampled {
         out
     }
 
+    /// `Q′{+∞}` of the remove order: `Q′ = (1 − p)P + pQ` with `P = 0` is `pQ{+∞}`.
+    fn remove_q_at_plus_infinity(&self) -> Mass {
+        let m = self.base.q_at_plus_infinity();
+        Mass {
+            lo: m.lo * self.p * (1.0 - 2.0 * U),
+            hi: (m.hi * self.p * (1.0 + 2.0 * U)).min(1.0),
+        }
+    }
+
+    /// `P′{−∞}` of the remove order: `Q′ = (1 − p)P + pQ = 0` with `P > 0` needs `p = 1`
+    /// and `Q = 0`, so it is `P{−∞}` at `p = 1` and 0 below (there `P{−∞}` becomes the
+    /// atom at `ln(1 − p)`).
+    fn remove_p_at_minus_infinity(&self) -> Mass {
+        if self.p >= 1.0 {
+            self.base.p_at_minus_infinity()
+        } else {
+            Mass::ZERO
+        }
+    }
+
     fn remove_tails(&self, l: f64) -> Tails {
         let (p, p1) = (self.p, 1.0 - self.p);
         let (u_lo, u_hi) = self.phi_inv(l);
@@ -253,24 +273,16 @@ impl Mechanism for PoissonSampled {
     }
     fn q_at_plus_infinity(&self) -> Mass {
         if self.add {
-            Mass::ZERO
+            self.remove_p_at_minus_infinity()
         } else {
-            let m = self.base.q_at_plus_infinity();
-            Mass {
-                lo: m.lo * self.p * (1.0 - 2.0 * U),
-                hi: (m.hi * self.p * (1.0 + 2.0 * U)).min(1.0),
-            }
+            self.remove_q_at_plus_infinity()
         }
     }
     fn p_at_minus_infinity(&self) -> Mass {
         if self.add {
-            let m = self.base.q_at_plus_infinity();
-            Mass {
-                lo: m.lo * self.p * (1.0 - 2.0 * U),
-                hi: (m.hi * self.p * (1.0 + 2.0 * U)).min(1.0),
-            }
+            self.remove_q_at_plus_infinity()
         } else {
-            Mass::ZERO
+            self.remove_p_at_minus_infinity()
         }
     }
     fn continuous_support(&self) -> Option<(f64, f64)> {
@@ -319,5 +331,160 @@ impl Mechanism for PoissonSampled {
     }
     fn gaussian_dominating_mu(&self) -> Option<f64> {
         self.base.gaussian_dominating_mu()
+    }
+}
+
+/// A mixture of pairs with a public coin: with probability `wᵢ` the pair `(Pᵢ, Qᵢ)` is
+/// used and the choice is released. Its privacy-loss distribution is the mixture
+/// `Σ wᵢ PLDᵢ` of the parts' (each atom and tail weighted by `wᵢ`); releasing the coin
+/// only adds information, so it dominates the same mixture with the coin hidden. The
+/// weights are enclosures `[lo, hi]` (each mass is read with the end that is safe for
+/// it), whose upper ends sum to at least 1.
+#[derive(Debug, Clone)]
+pub struct PublicMixture {
+    label: String,
+    parts: Vec<((f64, f64), Arc<dyn Mechanism>)>,
+}
+
+impl PublicMixture {
+    /// The mixture of `parts` with weight enclosures `(lo, hi)`.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless every `0 ≤ lo ≤ hi ≤ 1`, `Σ lo ≤ 1 ≤ Σ hi`, and there
+    /// is at least one part.
+    pub fn new(
+        label: String,
+        parts: Vec<((f64, f64), Arc<dyn Mechanism>)>,
+    ) -> Result<PublicMixture> {
+        let ok = !parts.is_empty()
+            && parts
+                .iter()
+                .all(|((a, b), _)| 0.0 <= *a && a <= b && *b <= 1.0)
+            && parts.iter().map(|(w, _)| w.0).sum::<f64>() <= 1.0 + 1e-12
+            && parts.iter().map(|(w, _)| w.1).sum::<f64>() >= 1.0 - 1e-12;
+        if !ok {
+            return Err(Error::param(
+                "weights",
+                format!("{:?}", parts.iter().map(|p| p.0).collect::<Vec<_>>()),
+                "weight enclosures in [0, 1] whose lower ends sum to ≤ 1 and upper ends to ≥ 1",
+            ));
+        }
+        Ok(PublicMixture { label, parts })
+    }
+
+    fn weigh(w: (f64, f64), m: Mass) -> Mass {
+        Mass {
+            lo: m.lo * w.0 * (1.0 - 2.0 * U),
+            hi: (m.hi * w.1 * (1.0 + 2.0 * U)).min(1.0),
+        }
+    }
+
+    fn sum(ms: impl Iterator<Item = Mass>) -> Mass {
+        let (mut lo, mut hi, mut n) = (0.0, 0.0, 0.0);
+        for m in ms {
+            lo += m.lo;
+            hi += m.hi;
+            n += 1.0;
+        }
+        Mass {
+            lo: (lo * (1.0 - n * U)).max(0.0),
+            hi: (hi * (1.0 + n * U)).min(1.0),
+        }
+    }
+}
+
+impl Mechanism for PublicMixture {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+    fn inverse(&self) -> Arc<dyn Mechanism> {
+        Arc::new(PublicMixture {
+            label: format!("Inverse({})", self.label),
+            parts: self.parts.iter().map(|(w, m)| (*w, m.inverse())).collect(),
+        })
+    }
+    fn is_symmetric(&self) -> bool {
+        self.parts.iter().all(|(_, m)| m.is_symmetric())
+    }
+    fn atoms(&self) -> Vec<Atom> {
+        self.parts
+            .iter()
+            .flat_map(|(w, m)| {
+                m.atoms().into_iter().map(move |a| Atom {
+                    loss: a.loss,
+                    q: PublicMixture::weigh(*w, a.q),
+                    p: PublicMixture::weigh(*w, a.p),
+                })
+            })
+            .collect()
+    }
+    fn q_at_plus_infinity(&self) -> Mass {
+        PublicMixture::sum(
+            self.parts
+                .iter()
+                .map(|(w, m)| PublicMixture::weigh(*w, m.q_at_plus_infinity())),
+        )
+    }
+    fn p_at_minus_infinity(&self) -> Mass {
+        PublicMixture::sum(
+            self.parts
+                .iter()
+                .map(|(w, m)| PublicMixture::weigh(*w, m.p_at_minus_infinity())),
+        )
+    }
+    fn continuous_support(&self) -> Option<(f64, f64)> {
+        self.parts
+            .iter()
+            .filter_map(|(_, m)| m.continuous_support())
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+    }
+    fn tails(&self, loss: f64) -> Tails {
+        let ts: Vec<((f64, f64), Tails)> = self
+            .parts
+            .iter()
+            .map(|(w, m)| (*w, m.tails(loss)))
+            .collect();
+        let pick = |f: &dyn Fn(&Tails) -> Mass| {
+            PublicMixture::sum(ts.iter().map(|(w, t)| PublicMixture::weigh(*w, f(t))))
+        };
+        Tails {
+            q_le: pick(&|t| t.q_le),
+            q_gt: pick(&|t| t.q_gt),
+            p_le: pick(&|t| t.p_le),
+            p_gt: pick(&|t| t.p_gt),
+        }
+    }
+    fn loss_reach(&self) -> f64 {
+        self.parts
+            .iter()
+            .map(|(_, m)| m.loss_reach())
+            .fold(0.0, f64::max)
+    }
+    fn loss_spread(&self) -> f64 {
+        self.parts
+            .iter()
+            .map(|(_, m)| m.loss_spread())
+            .fold(f64::INFINITY, f64::min)
+    }
+    fn loss_sup(&self) -> Option<f64> {
+        self.parts
+            .iter()
+            .map(|(_, m)| m.loss_sup())
+            .try_fold(f64::NEG_INFINITY, |a, s| s.map(|s| a.max(s)))
+    }
+    fn atom_lattice(&self) -> Lattice {
+        let ls: Vec<Lattice> = self.parts.iter().map(|(_, m)| m.atom_lattice()).collect();
+        if ls.iter().all(|l| *l == Lattice::NoAtoms) {
+            Lattice::NoAtoms
+        } else {
+            Lattice::Irregular
+        }
+    }
+    fn gaussian_dominating_mu(&self) -> Option<f64> {
+        // δ of a mixture is at most the mixture of the δ's, each ≤ that of G(max μ)
+        self.parts
+            .iter()
+            .map(|(_, m)| m.gaussian_dominating_mu())
+            .try_fold(0.0f64, |a, s| s.map(|s| a.max(s)))
     }
 }
