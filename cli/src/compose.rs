@@ -7,7 +7,7 @@
 //! Gaussian, each direction composed separately — a different quantity), and the
 //! mechanisms `--laplace B SENS`, `--poisson-laplace P B SENS`, `--discrete-laplace A
 //! SENS`, `--randomized-response P K`, `--mixture-gaussian SIGMA C1,… P1,…`,
-//! `--approx-dp EPS DELTA`.
+//! `--truncated-gaussian N Q B SIGMA`, `--approx-dp EPS DELTA`.
 //!
 //! Decimals are read in the safe direction: μ and p to the double at or above the
 //! decimal typed, the target δ or ε to the double at or below it (see `Read`).
@@ -35,24 +35,29 @@ pub struct ComposeArgs {
     #[arg(long = "poisson-gaussian", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P MU [xK]")]
     pub poisson_gaussian: Vec<String>,
     /// Laplace mechanism x + Lap(B) at sensitivity SENS: `B SENS [xK]`.
-    #[arg(long, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "B SENS [xK]")]
+    #[arg(long, allow_negative_numbers = true, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "B SENS [xK]")]
     pub laplace: Vec<String>,
     /// Poisson-subsampled Laplace mechanism (add-or-remove, both orders): `P B SENS [xK]`.
-    #[arg(long = "poisson-laplace", num_args = 3..=4, action = clap::ArgAction::Append, value_name = "P B SENS [xK]")]
+    #[arg(long = "poisson-laplace", allow_negative_numbers = true, num_args = 3..=4, action = clap::ArgAction::Append, value_name = "P B SENS [xK]")]
     pub poisson_laplace: Vec<String>,
     /// Discrete Laplace mechanism, Pr[Z = z] ∝ e^{−A|z|}, at integer sensitivity: `A SENS [xK]`.
-    #[arg(long = "discrete-laplace", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "A SENS [xK]")]
+    #[arg(long = "discrete-laplace", allow_negative_numbers = true, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "A SENS [xK]")]
     pub discrete_laplace: Vec<String>,
     /// Randomized response on K buckets with noise parameter P (the true value w.p.
     /// 1 − P, a uniform bucket otherwise): `P K [xN]`.
-    #[arg(long = "randomized-response", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P K [xN]")]
+    #[arg(long = "randomized-response", allow_negative_numbers = true, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P K [xN]")]
     pub randomized_response: Vec<String>,
     /// Mixture of Gaussians N(0, σ²) against Σ pᵢ N(cᵢ, σ²) (add-or-remove, both orders):
     /// `SIGMA C1,C2,… P1,P2,… [xK]`.
-    #[arg(long = "mixture-gaussian", num_args = 3..=4, action = clap::ArgAction::Append, value_name = "SIGMA C1,… P1,… [xK]")]
+    #[arg(long = "mixture-gaussian", allow_negative_numbers = true, num_args = 3..=4, action = clap::ArgAction::Append, value_name = "SIGMA C1,… P1,… [xK]")]
     pub mixture_gaussian: Vec<String>,
+    /// dp_accounting's truncated Poisson-subsampled Gaussian (N records, sampling
+    /// probability Q, batches cut to B, noise multiplier SIGMA; add-or-remove):
+    /// `N Q B SIGMA [xK]`.
+    #[arg(long = "truncated-gaussian", allow_negative_numbers = true, num_args = 4..=5, action = clap::ArgAction::Append, value_name = "N Q B SIGMA [xK]")]
+    pub truncated_gaussian: Vec<String>,
     /// An (ε, δ)-DP mechanism as its tradeoff function f_{ε,δ}: `EPS DELTA [xK]`.
-    #[arg(long = "approx-dp", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "EPS DELTA [xK]")]
+    #[arg(long = "approx-dp", allow_negative_numbers = true, num_args = 2..=3, action = clap::ArgAction::Append, value_name = "EPS DELTA [xK]")]
     pub approx_dp: Vec<String>,
     /// Target δ: report the certified interval for ε(δ).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "epsilon")]
@@ -178,7 +183,7 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
         return Err(Error::param(
             "components",
             "none",
-            "give --gaussian, --subsampled-gaussian, --poisson-gaussian, --laplace, --poisson-laplace, --discrete-laplace, --randomized-response, --mixture-gaussian or --approx-dp",
+            "give --gaussian, --subsampled-gaussian, --poisson-gaussian, --laplace, --poisson-laplace, --discrete-laplace, --randomized-response, --mixture-gaussian, --truncated-gaussian or --approx-dp",
         ));
     }
     Ok(c)
@@ -281,6 +286,23 @@ fn build_mechanisms(a: &ComposeArgs, mut c: Composition) -> Result<Composition> 
             probabilities,
         )?;
         c = c.with(Component::mechanism(m), k)?;
+    }
+    for (g, k) in groups_of(
+        "truncated-gaussian",
+        &a.truncated_gaussian,
+        4,
+        "N Q B SIGMA [xK]",
+    )? {
+        let f = "truncated-gaussian";
+        let m = shiftdp::composition::mechanism::truncated_subsampled_gaussian(
+            whole(f, &g[0])?,
+            num(f, &g[1], Read::Up)?,
+            whole(f, &g[2])?,
+            num(f, &g[3], Read::Down)?,
+        )?;
+        if let Some(m) = m {
+            c = c.with(Component::Mechanism(m), k)?;
+        }
     }
     for (g, k) in groups_of("approx-dp", &a.approx_dp, 2, "EPS DELTA [xK]")? {
         let f = "approx-dp";

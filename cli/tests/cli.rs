@@ -953,3 +953,143 @@ fn the_sampled_gaussian_baseline_reports_the_certified_composition_of_its_object
     assert!(up(&c["theorem_epsilon"]) > direct.upper);
     assert_eq!(r["best"], false, "add/remove adjacency: never marked best");
 }
+
+/// The mechanism options compose, with their closed forms and published values:
+/// Laplace b = 1 × 3 then b = 2 × 2 is (4, 0)-DP; one Laplace step's δ(ε) is
+/// `1 − e^{(ε − r)/2}`; dp_accounting's published mixture-of-Gaussians and truncated
+/// subsampled Gaussian values lie in the certified intervals.
+#[test]
+fn mechanism_options_compose() {
+    let v = json(&[
+        "compose",
+        "--laplace",
+        "1",
+        "1",
+        "x3",
+        "--laplace",
+        "2",
+        "1",
+        "x2",
+        "--epsilon",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["delta"]["upper"].as_str(), Some("0"), "{v}");
+    let v = json(&[
+        "compose",
+        "--laplace",
+        "1",
+        "1.3",
+        "--epsilon",
+        "0.4",
+        "--json",
+    ]);
+    let truth = 1.0 - ((0.4f64 - 1.3) / 2.0).exp();
+    let lo: f64 = v["delta"]["lower"].as_str().unwrap().parse().unwrap();
+    let hi: f64 = v["delta"]["upper"].as_str().unwrap().parse().unwrap();
+    assert!(
+        lo <= truth * (1.0 + 1e-12) && truth * (1.0 - 1e-12) <= hi,
+        "{v}"
+    );
+    for (args, published) in [
+        (
+            vec![
+                "--mixture-gaussian",
+                "1",
+                "0,1,2",
+                "0.2,0.6,0.2",
+                "x3",
+                "--mixture-gaussian",
+                "2",
+                "0,2,3",
+                "0.33,0.34,0.33",
+                "x2",
+            ],
+            17.193115,
+        ),
+        (
+            vec![
+                "--truncated-gaussian",
+                "4",
+                "0.5",
+                "2",
+                "1",
+                "x3",
+                "--truncated-gaussian",
+                "3",
+                "0.5",
+                "2",
+                "1",
+                "x2",
+            ],
+            17.904330,
+        ),
+    ] {
+        let mut a = vec!["compose"];
+        a.extend(args);
+        a.extend(["--delta", "1e-6", "--json"]);
+        let v = json(&a);
+        let lo: f64 = v["epsilon"]["lower"].as_str().unwrap().parse().unwrap();
+        let hi: f64 = v["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
+        assert!(lo - 2e-3 <= published && published <= hi + 2e-3, "{v}");
+    }
+    let v = json(&[
+        "compose",
+        "--randomized-response",
+        "0.5",
+        "3",
+        "x4",
+        "--discrete-laplace",
+        "1",
+        "2",
+        "--approx-dp",
+        "0.5",
+        "1e-9",
+        "--poisson-laplace",
+        "0.1",
+        "1",
+        "1",
+        "x10",
+        "--delta",
+        "1e-8",
+        "--json",
+    ]);
+    assert!(
+        v["epsilon"]["upper"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+            .is_finite(),
+        "{v}"
+    );
+}
+
+#[test]
+fn mechanism_options_refuse_bad_parameters() {
+    for (args, name) in [
+        (vec!["--laplace", "0", "1"], "b"),
+        (vec!["--laplace", "1", "-1"], "sensitivity"),
+        (vec!["--randomized-response", "0.5", "1"], "buckets"),
+        (vec!["--randomized-response", "1.5", "3"], "noise_parameter"),
+        (vec!["--discrete-laplace", "1", "1.5"], "integer"),
+        (
+            vec!["--mixture-gaussian", "1", "0,1", "0.5,0.6"],
+            "probabilities",
+        ),
+        (
+            vec!["--mixture-gaussian", "1", "0,1", "0.5"],
+            "sensitivities",
+        ),
+        (vec!["--poisson-laplace", "1.5", "1", "1"], "p"),
+        (vec!["--laplace", "nan", "1"], "laplace"),
+    ] {
+        let mut a = vec!["compose"];
+        a.extend(args.iter().copied());
+        a.extend(["--delta", "1e-5"]);
+        let (code, _, err) = run(&a);
+        assert_ne!(code, 0, "{a:?}");
+        assert!(err.contains(name), "{a:?}: {err}");
+        assert!(!err.contains("panicked"), "{a:?}: {err}");
+    }
+}

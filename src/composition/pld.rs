@@ -299,7 +299,11 @@ fn tail_at(j: i64, hi: f64) -> Piece {
 /// Hands `f(0), …, f(count − 1)` to `visit` in that order, computing them in parallel
 /// in chunks of 2¹⁴ (`f` is a pure function of its index: the values, hence every
 /// piece built from them, are those of the sequential loop).
-fn in_order<T: Send>(count: usize, f: impl Fn(usize) -> T + Sync + Send, mut visit: impl FnMut(T)) {
+pub(crate) fn in_order<T: Send>(
+    count: usize,
+    f: impl Fn(usize) -> T + Sync + Send,
+    mut visit: impl FnMut(T),
+) {
     const CHUNK: usize = 1 << 14;
     let mut start = 0;
     while start < count {

@@ -98,31 +98,54 @@ impl Side {
         (v, d / s, err)
     }
 
-    /// Enclosure `(lower, upper)` of `Σ wᵢ Φ(z − μᵢ)/Σ wᵢ` (`upper = false`) or of the upper
-    /// tails `Σ wᵢ (1 − Φ(z − μᵢ))/Σ wᵢ`, at `z` (±∞ allowed).
-    fn cdf(&self, z: f64, upper: bool) -> (f64, f64) {
-        if z.is_infinite() {
-            let v = if (z > 0.0) != upper { 1.0 } else { 0.0 };
-            return (v, v);
+    /// Enclosures `(lower tail, upper tail)` of `Σ wᵢ Φ(z − μᵢ)/Σ wᵢ` and
+    /// `Σ wᵢ (1 − Φ(z − μᵢ))/Σ wᵢ` for every `z ∈ [z_lo, z_hi]` (ends ±∞ allowed): each
+    /// term once, at the midpoint with the half-width as argument error.
+    fn cdf(&self, z_lo: f64, z_hi: f64) -> (Mass, Mass) {
+        if z_lo.is_infinite() || z_hi.is_infinite() {
+            // Φ is monotone, 0 at −∞ and 1 at +∞
+            let at = |z: f64| -> (Mass, Mass) {
+                if z == f64::NEG_INFINITY {
+                    (Mass::ZERO, Mass { lo: 1.0, hi: 1.0 })
+                } else if z == f64::INFINITY {
+                    (Mass { lo: 1.0, hi: 1.0 }, Mass::ZERO)
+                } else {
+                    self.cdf(z, z)
+                }
+            };
+            let (a, b) = (at(z_lo), at(z_hi));
+            return (
+                Mass {
+                    lo: a.0.lo,
+                    hi: b.0.hi,
+                },
+                Mass {
+                    lo: b.1.lo,
+                    hi: a.1.hi,
+                },
+            );
         }
-        let (mut lo, mut hi) = (0.0, 0.0);
+        let z = 0.5 * (z_lo + z_hi);
+        let half = 0.5 * (z_hi - z_lo) + U * z.abs();
+        let (mut le, mut gt) = ((0.0, 0.0), (0.0, 0.0));
         for &(mu, lw) in &self.terms {
             let w = lw.exp();
             let (wl, wh) = (w * (1.0 - 2.0 * FN_REL_ERR), w * (1.0 + 2.0 * FN_REL_ERR));
-            let c = cdf(z - mu, 2.0 * U * (z.abs() + mu.abs()) + 2.0 * U * mu.abs());
-            let (m, e) = if upper {
-                (c.upper, c.upper_err)
-            } else {
-                (c.lower, c.lower_err)
-            };
-            lo += wl * (m - e).max(0.0);
-            hi += wh * (m + e);
+            let c = cdf(
+                z - mu,
+                half + 2.0 * U * (z.abs() + mu.abs()) + 2.0 * U * mu.abs(),
+            );
+            le.0 += wl * (c.lower - c.lower_err).max(0.0);
+            le.1 += wh * (c.lower + c.lower_err);
+            gt.0 += wl * (c.upper - c.upper_err).max(0.0);
+            gt.1 += wh * (c.upper + c.upper_err);
         }
         let k = self.terms.len() as f64;
-        (
-            lo * (1.0 - k * U) * self.scale.0,
-            (hi * (1.0 + k * U) * self.scale.1).min(1.0),
-        )
+        let m = |(lo, hi): (f64, f64)| Mass {
+            lo: (lo * (1.0 - k * U) * self.scale.0).max(0.0),
+            hi: (hi * (1.0 + k * U) * self.scale.1).clamp(0.0, 1.0),
+        };
+        (m(le), m(gt))
     }
 
     /// The least mean and `ln` of the total weight of the terms with it.
@@ -153,6 +176,12 @@ pub struct MixtureOfGaussians {
     loss_inf: f64,
     /// `max μᵢ − min νⱼ`: both orders lie above `G` of it.
     spread_max: f64,
+}
+
+thread_local! {
+    /// The last root `z(ℓ)` this thread found: the next search's start (consecutive grid
+    /// points have nearby roots; a hint only, any start is valid).
+    static HINT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
 }
 
 impl MixtureOfGaussians {
@@ -287,8 +316,8 @@ impl MixtureOfGaussians {
     }
 
     /// An enclosure `[z_lo, z_hi]` of `z(ℓ)`, the point where the increasing loss
-    /// reaches `ℓ` (ends may be ∓∞): a bracket by doubling steps, safeguarded Newton
-    /// inside it (a search), then the certified check `L(z_lo) ≤ ℓ ≤ L(z_hi)` with the
+    /// reaches `ℓ` (ends may be ∓∞): Newton from this thread's last root (a search; a
+    /// bracketed fallback), then the certified check `L(z_lo) ≤ ℓ ≤ L(z_hi)` with the
     /// error bound of [`MixtureOfGaussians::loss`].
     fn z_of(&self, l: f64) -> (f64, f64) {
         if l == f64::INFINITY {
@@ -299,8 +328,61 @@ impl MixtureOfGaussians {
             return (f64::NEG_INFINITY, f64::NEG_INFINITY);
         }
         let slope = self.spread_max.max(1e-300);
-        // a bracket [a, b] with L(a) ≤ ℓ ≤ L(b) (estimates)
-        let z0 = l / slope;
+        let hint = HINT.with(|h| h.get());
+        let z = self
+            .newton(l, if hint.is_finite() { hint } else { l / slope })
+            .or_else(|| self.newton(l, l / slope))
+            .unwrap_or_else(|| self.bracketed(l, l / slope));
+        if z.is_finite() {
+            HINT.with(|h| h.set(z));
+        }
+        let (_, dv, err) = self.loss(z);
+        let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
+        let mut lo = f64::NEG_INFINITY;
+        let mut dz = start;
+        for _ in 0..60 {
+            let c = z - dz;
+            let (v, _, e) = self.loss(c);
+            if v + e <= l {
+                lo = c;
+                break;
+            }
+            dz *= 4.0;
+        }
+        let mut hi = f64::INFINITY;
+        let mut dz = start;
+        for _ in 0..60 {
+            let c = z + dz;
+            let (v, _, e) = self.loss(c);
+            if v - e >= l {
+                hi = c;
+                break;
+            }
+            dz *= 4.0;
+        }
+        (lo, hi)
+    }
+
+    /// Newton's iteration for `L(z) = ℓ` from `z`, its steps kept within `max(1, |z|)`:
+    /// the root when it settles within 12 steps, `None` otherwise.
+    fn newton(&self, l: f64, mut z: f64) -> Option<f64> {
+        for _ in 0..12 {
+            let (v, dv, _) = self.loss(z);
+            if !(v.is_finite() && dv > 0.0) {
+                return None;
+            }
+            let step = ((v - l) / dv).clamp(-(z.abs().max(1.0)), z.abs().max(1.0));
+            z -= step;
+            if step.abs() <= 1e-14 * (z.abs() + 1.0) {
+                return Some(z);
+            }
+        }
+        None
+    }
+
+    /// A root of `L(z) = ℓ` by a doubling bracket around `z0` and safeguarded Newton
+    /// inside it (the fallback of [`MixtureOfGaussians::newton`]).
+    fn bracketed(&self, l: f64, z0: f64) -> f64 {
         let (mut a, mut b) = (z0 - 1.0, z0 + 1.0);
         let mut step = 1.0;
         for _ in 0..200 {
@@ -336,36 +418,11 @@ impl MixtureOfGaussians {
                 0.5 * (a + b)
             };
             if (next - z).abs() <= 1e-15 * (z.abs() + 1.0) || b - a <= 1e-15 * (z.abs() + 1.0) {
-                z = next;
-                break;
+                return next;
             }
             z = next;
         }
-        let (_, dv, err) = self.loss(z);
-        let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
-        let mut lo = f64::NEG_INFINITY;
-        let mut dz = start;
-        for _ in 0..60 {
-            let c = z - dz;
-            let (v, _, e) = self.loss(c);
-            if v + e <= l {
-                lo = c;
-                break;
-            }
-            dz *= 4.0;
-        }
-        let mut hi = f64::INFINITY;
-        let mut dz = start;
-        for _ in 0..60 {
-            let c = z + dz;
-            let (v, _, e) = self.loss(c);
-            if v - e >= l {
-                hi = c;
-                break;
-            }
-            dz *= 4.0;
-        }
-        (lo, hi)
+        z
     }
 
     fn degenerate(&self) -> bool {
@@ -425,15 +482,13 @@ impl Mechanism for MixtureOfGaussians {
             return Tails::ZERO;
         }
         let (zl, zh) = self.z_of(l);
-        let m = |lo: f64, hi: f64| Mass {
-            lo: lo.max(0.0),
-            hi: hi.clamp(0.0, 1.0),
-        };
+        let (q_le, q_gt) = self.q.cdf(zl, zh);
+        let (p_le, p_gt) = self.p.cdf(zl, zh);
         Tails {
-            q_le: m(self.q.cdf(zl, false).0, self.q.cdf(zh, false).1),
-            q_gt: m(self.q.cdf(zh, true).0, self.q.cdf(zl, true).1),
-            p_le: m(self.p.cdf(zl, false).0, self.p.cdf(zh, false).1),
-            p_gt: m(self.p.cdf(zh, true).0, self.p.cdf(zl, true).1),
+            q_le,
+            q_gt,
+            p_le,
+            p_gt,
         }
     }
     fn loss_reach(&self) -> f64 {

@@ -218,17 +218,22 @@ pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid) -> Pieces {
             });
         }
     }
-    for j in j0..j1 {
-        let tb = m.tails((j + 1) as f64 * g.h);
-        let (q, p) = (
-            cell(ta.q_le, ta.q_gt, tb.q_le, tb.q_gt),
-            cell(ta.p_le, ta.p_gt, tb.p_le, tb.p_gt),
-        );
-        if q.hi > 0.0 {
-            out.pieces.push(Piece { q, p, bin: Some(j) });
-        }
-        ta = tb;
-    }
+    // the tails at every edge, in parallel chunks (each a pure function of its edge:
+    // the pieces are those of the sequential loop)
+    let mut j = j0;
+    super::pld::in_order(
+        (j1 - j0) as usize,
+        |i| m.tails((j0 + 1 + i as i64) as f64 * g.h),
+        |tb| {
+            let q = cell(ta.q_le, ta.q_gt, tb.q_le, tb.q_gt);
+            let p = cell(ta.p_le, ta.p_gt, tb.p_le, tb.p_gt);
+            if q.hi > 0.0 {
+                out.pieces.push(Piece { q, p, bin: Some(j) });
+            }
+            ta = tb;
+            j += 1;
+        },
+    );
     if ta.q_gt.hi > 0.0 {
         out.above = Some(if j1 == top {
             ta.q_gt
