@@ -5,6 +5,8 @@
 //! * [`curve`]: a Rényi curve α ↦ ε(α) (closed form ρα, tabulated, or computed);
 //! * [`conversion`]: the four RDP → (ε, δ) conversions of SPEC §3, optimized over α
 //!   in f64 and certified as an [`Enclosure`](crate::precision::Enclosure) upper bound;
+//! * [`events`]: certified curves of zCDP, tree aggregation, repeat-and-select and
+//!   the Laplace mechanism, and composition of curves;
 //! * [`sampled_gaussian`]: D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(1,σ²)) and its reverse at
 //!   any real α > 1, by certified quadrature, plus the binomial sum for integer α;
 //! * [`table1`]: the RDP column of BSA24 Table 1 (SPEC §7);
@@ -35,6 +37,7 @@ pub mod at22_theorems;
 pub mod conversion;
 pub use crate::tradeoff::renyi_curve as curve;
 pub mod cys21;
+pub mod events;
 pub mod sampled_gaussian;
 pub mod table1;
 pub mod ys22;
