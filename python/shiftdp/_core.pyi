@@ -112,6 +112,9 @@ def schedule(
     tau: Optional[int] = None,
     bits: int = 128,
 ) -> Tuple[int, str, float, float, List[float], List[float], List[Tuple[int, float]]]: ...
+def rdp_epsilon(
+    components: Sequence[Tuple[str, Sequence[float], int]], delta: float
+) -> Tuple[float, str, Optional[float]]: ...
 def compose_curve(
     components: Sequence[Tuple[str, Sequence[float], int]],
     delta: float,

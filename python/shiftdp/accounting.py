@@ -40,8 +40,23 @@ Supported events
 * ``SelfComposedDpEvent``, ``ComposedDpEvent`` (recursively), ``NoOpDpEvent``,
   ``NonPrivateDpEvent`` (ε = ∞, δ = 1).
 
-Everything else (``PoissonSampledDpEvent`` under REPLACE_ONE, Laplace, randomized
-response, …) is refused with the reason. Poisson under REPLACE_ONE stays refused: the
+* ``LaplaceDpEvent(b)`` (Laplace(b) at sensitivity 1), ``DiscreteLaplaceDpEvent(a, Δ)``
+  and ``MixtureOfGaussiansDpEvent(σ, c, p)`` under ADD_OR_REMOVE_ONE and REPLACE_SPECIAL
+  (REPLACE_ONE refused, as dp_accounting: the event does not give the replace-one
+  sensitivity); ``PoissonSampledDpEvent`` of a Laplace or mixture event under
+  ADD_OR_REMOVE_ONE; ``RandomizedResponseDpEvent(p, k)`` under REPLACE_ONE, every
+  repetition counted (dp_accounting's PLD accountant composes it once whatever the
+  count); ``TruncatedSubsampledGaussianDpEvent`` under ADD_OR_REMOVE_ONE (dp_accounting's
+  dominating pair, evaluated with certified arithmetic); ``EpsilonDeltaDpEvent`` where
+  dp_accounting has it.
+* ``ZCDpEvent``, ``SingleEpochTreeAggregationDpEvent`` (REPLACE_SPECIAL) and
+  ``RepeatAndSelectDpEvent`` of a Gaussian or Laplace: **via RDP** — certified Rényi
+  curves composed and converted (``shiftdp.renyi.events`` in the library); a composition
+  holding one of them is answered entirely in RDP, and parts without a certified Rényi
+  curve are refused.
+
+Everything else (``PoissonSampledDpEvent`` under REPLACE_ONE, sampling with replacement,
+…) is refused with the reason. Poisson under REPLACE_ONE stays refused: the
 library has no certified component for that pair (``C_p(G(2/σ))`` would bound it only by
 a mixture argument not yet checked here, and would be far from tight).
 
@@ -150,6 +165,9 @@ def _accountant_class() -> type:
             self._tolerance = float(tolerance)
             # (kind, parameters) -> count
             self._parts: Dict[Tuple[str, Tuple[float, ...]], int] = {}
+            # events answered only through Rényi DP (zCDP, tree aggregation,
+            # repeat-and-select): (kind, parameters) -> count
+            self._rdp_parts: Dict[Tuple[str, Tuple[float, ...]], int] = {}
             self._non_private = False
             # the ℓ2 distance of the two Gaussians' means in units of the event's
             # sensitivity: replace-one is a removal and an addition
@@ -159,6 +177,79 @@ def _accountant_class() -> type:
 
         def _add(self, key: Tuple[str, Tuple[float, ...]], count: int) -> None:
             self._parts[key] = self._parts.get(key, 0) + count
+
+        def _add_rdp(self, key: Tuple[str, Tuple[float, ...]], count: int) -> None:
+            self._rdp_parts[key] = self._rdp_parts.get(key, 0) + count
+
+        def _mixing_refused(self, event: Any, rdp_only: bool) -> Optional[Any]:
+            """Refusal details when the composition would mix an event answered only through
+            Rényi DP with one that has no certified Rényi curve here."""
+            if rdp_only:
+                bad = sorted({k for (k, _) in self._parts if _rdp_of(k, ()) is None})
+            else:
+                bad = []
+            if bad:
+                return PrivacyAccountant.CompositionErrorDetails(
+                    event,
+                    f"{type(event).__name__} is answered through Rényi DP only, and the "
+                    f"composition already holds {', '.join(bad)}, which has no certified Rényi "
+                    "curve in shiftdp (Gaussian and Laplace do)",
+                )
+            return None
+
+        def _maybe_rdp_event(self, event: Any, count: int, do_compose: bool) -> Optional[Any]:
+            """zCDP, single-epoch tree aggregation and repeat-and-select: certified Rényi
+            curves (``shiftdp.renyi.events``), composed in RDP and converted — "via RDP"."""
+            Details = PrivacyAccountant.CompositionErrorDetails
+            refused = self._mixing_refused(event, True)
+            if refused is not None:
+                return refused
+            if isinstance(event, dp_event.ZCDpEvent):
+                rho, xi = event.rho, event.xi
+                if not (_finite_ge0(rho) and _finite_ge0(xi)):
+                    return Details(event, f"rho and xi must be finite and ≥ 0, got ({rho}, {xi})")
+                if do_compose and count > 0 and (rho > 0 or xi > 0):
+                    self._add_rdp(("zcdp", (float(rho), float(xi))), count)
+                return None
+            if isinstance(event, dp_event.SingleEpochTreeAggregationDpEvent):
+                if self.neighboring_relation != NeighboringRelation.REPLACE_SPECIAL:
+                    return Details(
+                        event,
+                        "SingleEpochTreeAggregationDpEvent is certified under REPLACE_SPECIAL only "
+                        f"(Kairouz et al. 2021, as dp_accounting); found {self.neighboring_relation}.",
+                    )
+                sigma, steps = event.noise_multiplier, event.step_counts
+                steps = [steps] if isinstance(steps, numbers.Integral) else list(steps)
+                if not _finite_ge0(sigma) or any(isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0 for k in steps) or not steps:
+                    return Details(event, "need noise_multiplier ≥ 0 and step_counts integers ≥ 0")
+                if do_compose and count > 0 and max(steps) > 0:
+                    if sigma == 0:
+                        self._non_private = True
+                    else:
+                        self._add_rdp(("tree_aggregation", (float(sigma), *map(float, steps))), count)
+                return None
+            # RepeatAndSelectDpEvent
+            inner, mean, shape = event.event, event.mean, event.shape
+            if not (isinstance(mean, (int, float)) and mean >= 1 and math.isfinite(mean)) or not (
+                isinstance(shape, (int, float)) and shape >= 0
+            ):
+                return Details(event, f"need mean ≥ 1 (finite) and shape ≥ 0, got ({mean}, {shape})")
+            if isinstance(inner, dp_event.GaussianDpEvent) and _finite_ge0(inner.noise_multiplier) and inner.noise_multiplier > 0:
+                key = ("repeat_and_select_gaussian", (float(mean), float(shape), _mu_up(inner.noise_multiplier, self._gaussian_sensitivity)))
+            elif isinstance(inner, dp_event.LaplaceDpEvent) and _finite_ge0(inner.noise_multiplier) and inner.noise_multiplier > 0:
+                refused = self._add_or_remove(inner)
+                if refused is not None:
+                    return refused
+                key = ("repeat_and_select_laplace", (float(mean), float(shape), float(inner.noise_multiplier)))
+            else:
+                return Details(
+                    event,
+                    "shiftdp certifies RepeatAndSelectDpEvent of a Gaussian or Laplace event "
+                    f"(noise > 0) only; found {inner}",
+                )
+            if do_compose and count > 0:
+                self._add_rdp(key, count)
+            return None
 
         def _add_or_remove(self, event: Any) -> Optional[Any]:
             """Refusal details unless the relation is ADD_OR_REMOVE_ONE or REPLACE_SPECIAL
@@ -201,6 +292,24 @@ def _accountant_class() -> type:
                     else:
                         self._add(("gaussian", (_mu_up(sigma, self._gaussian_sensitivity),)), count)
                 return None
+            if isinstance(
+                event,
+                (dp_event.ZCDpEvent, dp_event.SingleEpochTreeAggregationDpEvent, dp_event.RepeatAndSelectDpEvent),
+            ):
+                return self._maybe_rdp_event(event, count, do_compose)
+            if self._rdp_parts and not isinstance(event, dp_event.GaussianDpEvent):
+                # a part that must also have a Rényi curve: checked after it is mapped
+                probe = type(self)(self.neighboring_relation, self._tolerance)
+                err = probe._maybe_compose(event, max(count, 1), True)
+                if err is not None:
+                    return err
+                bad = sorted({k for (k, _) in probe._parts if _rdp_of(k, ()) is None})
+                if bad:
+                    return Details(
+                        event,
+                        f"the composition holds events answered through Rényi DP only, and {type(event).__name__} "
+                        f"({', '.join(bad)}) has no certified Rényi curve in shiftdp",
+                    )
             if isinstance(event, dp_event.LaplaceDpEvent):
                 return self._maybe_compose_laplace(event, None, count, do_compose)
             if isinstance(event, dp_event.DiscreteLaplaceDpEvent):
@@ -313,7 +422,8 @@ def _accountant_class() -> type:
                 event,
                 f"shiftdp's certified accountant does not support {type(event).__name__} "
                 "(supported: Gaussian, Laplace, DiscreteLaplace, MixtureOfGaussians, "
-                "TruncatedSubsampledGaussian, "
+                "TruncatedSubsampledGaussian, ZCDp, SingleEpochTreeAggregation (REPLACE_SPECIAL), "
+                "RepeatAndSelect of a Gaussian or Laplace (via RDP), "
                 "PoissonSampled(Gaussian, Laplace or MixtureOfGaussians) under ADD_OR_REMOVE_ONE, "
                 "RandomizedResponse and SampledWithoutReplacement(Gaussian) under REPLACE_ONE, "
                 "SelfComposed, Composed, NoOp, NonPrivate)",
@@ -480,20 +590,67 @@ def _accountant_class() -> type:
 
             return compose(self._components(), delta=delta, epsilon=epsilon, tolerance=self._tolerance)
 
+        def _rdp_items(self) -> list:
+            items = [(k, list(v), c) for (k, v), c in self._rdp_parts.items()]
+            for (k, v), c in self._parts.items():
+                mapped = _rdp_of(k, v)
+                if mapped is None:
+                    # refused at compose time where the order of events shows it; a
+                    # composite event can slip past dp_accounting's check pass
+                    from . import NotCertifiedError
+
+                    reason = (
+                        f"the composition holds events answered through Rényi DP only, and {k} has no "
+                        "certified Rényi curve in shiftdp (Gaussian and Laplace do)"
+                    )
+                    err = NotCertifiedError(f"could not certify composition: {reason}")
+                    err.what = "composition"
+                    err.reason = reason
+                    raise err
+                items.append((mapped[0], list(mapped[1]), c))
+            return items
+
+        def _rdp_epsilon(self, delta: float) -> Interval:
+            from ._core import rdp_epsilon
+
+            _check_delta(delta)
+            eps, conversion, alpha = rdp_epsilon(self._rdp_items(), float(delta))
+            order = "" if alpha is None else f", α = {alpha:.6g}"
+            return Interval(0.0, eps, "0", repr(eps), f"via RDP ({conversion}{order}); lower end 0")
+
         def get_epsilon_interval(self, target_delta: float) -> Interval:
-            """Certified enclosure of ε(δ) of everything composed so far."""
+            """Certified enclosure of ε(δ) of everything composed so far (through Rényi DP
+            when an event has no other certified analysis: then the lower end is 0 and the
+            path says "via RDP")."""
             if self._non_private:
                 inf = math.inf
                 return Interval(inf, inf, "inf", "inf", "non-private event")
+            if self._rdp_parts:
+                return self._rdp_epsilon(float(target_delta))
             if not self._parts:
                 _check_delta(target_delta)
                 return Interval(0.0, 0.0, "0", "0", "no event")
             return self.composed(delta=float(target_delta)).interval
 
         def get_delta_interval(self, target_epsilon: float) -> Interval:
-            """Certified enclosure of δ(ε) of everything composed so far."""
+            """Certified enclosure of δ(ε) of everything composed so far (via RDP: the
+            smallest δ on a bisection in log δ whose certified ε(δ) is ≤ ε, an upper bound
+            on δ(ε); the lower end 0)."""
             if self._non_private:
                 return Interval(1.0, 1.0, "1", "1", "non-private event")
+            if self._rdp_parts:
+                target = float(target_epsilon)
+                lo, hi = -700.0, math.log(0.5)
+                if self._rdp_epsilon(math.exp(hi)).upper > target:
+                    return Interval(0.0, 1.0, "0", "1", "via RDP: ε(1/2) is above the ε asked")
+                for _ in range(40):
+                    mid = 0.5 * (lo + hi)
+                    if self._rdp_epsilon(math.exp(mid)).upper <= target:
+                        hi = mid
+                    else:
+                        lo = mid
+                d = math.exp(hi)
+                return Interval(0.0, d, "0", repr(d), "via RDP (bisection on ε(δ)); lower end 0")
             if not self._parts:
                 return Interval(0.0, 0.0, "0", "0", "no event")
             return self.composed(epsilon=float(target_epsilon)).interval
@@ -509,6 +666,21 @@ def _accountant_class() -> type:
     CertifiedPLDAccountant.__module__ = __name__
     CertifiedPLDAccountant.__qualname__ = "CertifiedPLDAccountant"
     return CertifiedPLDAccountant
+
+
+def _rdp_of(kind: str, params: Tuple[float, ...]) -> Optional[Tuple[str, Tuple[float, ...]]]:
+    """The certified Rényi curve item of a PLD component, ``None`` when shiftdp has none
+    that is fast enough to compose: G(μ) (α μ²/2) and Laplace at sensitivity 1 (Mironov
+    2017 Prop 6). (The Poisson-subsampled Gaussian's certified curve needs both orders'
+    divergences, whose base–mixture order takes seconds per order: not offered here.)"""
+    if kind == "gaussian":
+        return ("gaussian", params)
+    if kind == "laplace":
+        if not params:
+            return ("laplace", ())
+        b, sens = params
+        return ("laplace", (b,)) if sens == 1.0 else None
+    return None
 
 
 def _check_delta(d: float) -> None:

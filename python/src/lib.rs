@@ -710,6 +710,102 @@ fn sgm_rdp(
     interruptible(py, run)
 }
 
+/// The certified Rényi curve of one `(kind, parameters)` item of [`rdp_epsilon`].
+fn rdp_curve(kind: &str, v: &[f64]) -> Result<shiftdp::renyi::RenyiCurve, Error> {
+    use shiftdp::renyi::RenyiCurve;
+    use shiftdp::renyi::events;
+    for x in v {
+        finite(kind, *x)?;
+    }
+    let want = |n: usize, names: &str| -> Result<(), Error> {
+        if v.len() == n {
+            Ok(())
+        } else {
+            Err(Error::param(
+                kind,
+                format!("{} parameters", v.len()),
+                &format!("expects ({names})"),
+            ))
+        }
+    };
+    Ok(match kind {
+        "gaussian" => {
+            want(1, "mu")?;
+            RenyiCurve::gaussian(v[0])?
+        }
+        "laplace" => {
+            want(1, "b")?;
+            events::laplace(v[0])?
+        }
+        "zcdp" => {
+            want(2, "rho, xi")?;
+            events::zcdp(v[0], v[1])?
+        }
+        "tree_aggregation" => {
+            if v.len() < 2 {
+                return Err(Error::param(
+                    kind,
+                    "too few parameters",
+                    "expects (sigma, step counts…)",
+                ));
+            }
+            let steps = v[1..]
+                .iter()
+                .map(|x| integer("step_counts", *x, 0.0))
+                .collect::<Result<Vec<u64>, Error>>()?;
+            events::tree_aggregation(v[0], &steps, events::NeighboringRelation::ReplaceSpecial)?
+        }
+        "repeat_and_select_gaussian" => {
+            want(3, "mean, shape, mu")?;
+            events::repeat_and_select(&RenyiCurve::gaussian(v[2])?, v[0], v[1])?
+        }
+        "repeat_and_select_laplace" => {
+            want(3, "mean, shape, b")?;
+            events::repeat_and_select(&events::laplace(v[2])?, v[0], v[1])?
+        }
+        other => {
+            return Err(Error::param(
+                "component",
+                other,
+                "no certified Rényi curve (one of gaussian, laplace, zcdp, tree_aggregation, repeat_and_select_gaussian, repeat_and_select_laplace)",
+            ));
+        }
+    })
+}
+
+/// Certified ε(δ) of a composition through Rényi DP: the curves of `(kind, parameters,
+/// count)` items ([`rdp_curve`]) summed with their counts (RDP composition, Mironov
+/// 2017 Prop 1) and converted by the best certified RDP → (ε, δ) conversion. Returns
+/// `(ε upper end, conversion name, order α or None)`.
+#[pyfunction]
+fn rdp_epsilon(
+    py: Python<'_>,
+    components: Vec<(String, Vec<f64>, i64)>,
+    delta: f64,
+) -> PyResult<(f64, String, Option<f64>)> {
+    let run = move || -> Result<_, Error> {
+        let mut parts = vec![];
+        for (kind, v, k) in &components {
+            if *k < 1 {
+                return Err(Error::param("count", k, "must be an integer ≥ 1"));
+            }
+            parts.push((rdp_curve(kind, v)?, *k as u64));
+        }
+        if parts.is_empty() {
+            return Err(Error::param("components", "none", "give at least one"));
+        }
+        let curve = shiftdp::renyi::events::compose(&parts)?;
+        let d = finite("delta", delta)?;
+        let b = shiftdp::renyi::best_conversion(&curve, &Enclosure::from_f64(128, d), 128)?;
+        Ok((
+            b.best.epsilon_upper(),
+            format!("{:?}", b.best.conversion),
+            b.best.alpha,
+        ))
+    };
+    interruptible(py, run)
+}
+
 fn algorithm(name: &str) -> Result<Algorithm, Error> {
     match name {
         "gd" => Ok(Algorithm::Gd),
@@ -1163,6 +1259,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
     m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
+    m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }

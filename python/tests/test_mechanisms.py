@@ -268,3 +268,54 @@ def test_coverage_replace_one():
         NR.REPLACE_ONE,
     )
     assert math.isfinite(a.get_epsilon(1e-6))
+
+
+# -- events answered through Rényi DP --------------------------------------------------
+
+
+def test_zcdp_via_rdp_is_bun_steinke_or_better():
+    rho, delta = 0.5, 1e-6
+    a = acct([dpa.dp_event.ZCDpEvent(rho)])
+    iv = a.get_epsilon_interval(delta)
+    assert "via RDP" in iv.path
+    assert iv.upper <= rho + 2 * math.sqrt(rho * math.log(1 / delta)) + 1e-9
+    # G(μ) is μ²/2-zCDP: its exact ε(δ) lies below the RDP answer
+    mu = math.sqrt(2 * rho)
+    assert shiftdp.epsilon(mu, delta).upper <= iv.upper
+    # and δ(ε) by bisection is consistent
+    d = a.get_delta(iv.upper + 1e-6)
+    assert d <= delta * 1.0001
+
+
+def test_zcdp_composes_with_gaussian_and_laplace_in_rdp():
+    E = dpa.dp_event
+    a = acct([E.ZCDpEvent(0.1), E.GaussianDpEvent(2.0), E.LaplaceDpEvent(5.0)])
+    e = a.get_epsilon(1e-6)
+    alone = acct([E.ZCDpEvent(0.1)]).get_epsilon(1e-6)
+    assert math.isfinite(e) and e > alone
+    # dp_accounting's own RDP accountant (floating point) agrees to within its order grid
+    theirs = dpa.rdp.RdpAccountant().compose(E.ComposedDpEvent([E.ZCDpEvent(0.1), E.GaussianDpEvent(2.0), E.LaplaceDpEvent(5.0)])).get_epsilon(1e-6)
+    assert abs(theirs - e) < 0.1 * theirs, (e, theirs)
+
+
+def test_tree_aggregation_and_repeat_and_select():
+    E = dpa.dp_event
+    a = acct([E.SingleEpochTreeAggregationDpEvent(5.0, 1000)], NR.REPLACE_SPECIAL)
+    theirs = dpa.rdp.RdpAccountant(neighboring_relation=NR.REPLACE_SPECIAL).compose(E.SingleEpochTreeAggregationDpEvent(5.0, 1000)).get_epsilon(1e-6)
+    e = a.get_epsilon(1e-6)
+    assert theirs - 1e-3 <= e <= theirs * 1.01 + 1e-3, (e, theirs)
+    assert not acct([]).supports(E.SingleEpochTreeAggregationDpEvent(5.0, 1000))
+    rs = E.RepeatAndSelectDpEvent(E.GaussianDpEvent(3.0), 10.0, 1.0)
+    e = acct([rs]).get_epsilon(1e-6)
+    theirs = dpa.rdp.RdpAccountant().compose(rs).get_epsilon(1e-6)
+    assert math.isfinite(e) and e >= theirs * 0.9, (e, theirs)
+
+
+def test_rdp_only_events_refuse_parts_without_a_renyi_curve():
+    E = dpa.dp_event
+    a = acct([E.MixtureOfGaussiansDpEvent(1.0, [0, 1], [0.5, 0.5])])
+    assert not a.supports(E.ZCDpEvent(0.1))
+    b = acct([E.ZCDpEvent(0.1)])
+    assert not b.supports(E.PoissonSampledDpEvent(0.01, E.GaussianDpEvent(1.0)))
+    with pytest.raises(dpa.UnsupportedEventError, match="Rényi"):
+        b.compose(E.MixtureOfGaussiansDpEvent(1.0, [0, 1], [0.5, 0.5]))
