@@ -3,7 +3,10 @@
 //! with tolerance 1e-3), and issue 15's Poisson-subsampled Gaussian at the scale of
 //! training runs (q = 0.01, σ = 1.1, δ = 1e-5): T = 10⁵ to width 1e-3 and T = 10⁶ to
 //! width 1e-2 through `Composition::answer` (the grid planner included), and the
-//! one-shot engine against repeated squaring on the same grid. The bench binary uses
+//! one-shot engine against repeated squaring on the same grid; the mechanisms of
+//! `composition::mechanism` at 10⁴ steps beside the Poisson Gaussian at the same
+//! tolerance (the mixture-of-Gaussians form of the same pair, a 3-segment mixture
+//! schedule, the Poisson-subsampled Laplace mechanism). The bench binary uses
 //! the system allocator (the `shiftdp` binary and the Python extension use mimalloc).
 use criterion::{Criterion, criterion_group, criterion_main};
 use shiftdp::composition::{Component, Composition, Engine, Target};
@@ -65,6 +68,60 @@ fn bench(c: &mut Criterion) {
                     .compose(Target::Delta(1e-5), Some(13))
                     .unwrap();
                 black_box(r.epsilon(1e-5).unwrap())
+            })
+        });
+    }
+    // the mechanisms at 10⁴ steps, tolerance 1e-3 (the Poisson Gaussian beside them)
+    use shiftdp::composition::mechanism::{Laplace, MixtureOfGaussians, PoissonSampled};
+    use std::sync::Arc;
+    let mog = |s: f64, c: Vec<f64>, p: Vec<f64>| {
+        Component::mechanism(MixtureOfGaussians::new(s, c, p).unwrap())
+    };
+    let jobs: Vec<(&str, Composition)> = vec![
+        ("mech_poisson_gaussian_T10000", poisson(10_000)),
+        (
+            "mech_mixture_form_T10000",
+            Composition::new()
+                .with(mog(1.1, vec![0.0, 1.0], vec![0.99, 0.01]), 10_000)
+                .unwrap(),
+        ),
+        (
+            "mech_mixture_3_segments_T10000",
+            Composition::new()
+                .with(mog(2.0, vec![0.0, 1.0, 2.0], vec![0.9, 0.08, 0.02]), 4000)
+                .unwrap()
+                .with(mog(2.5, vec![0.0, 1.0, 2.0], vec![0.9, 0.08, 0.02]), 3000)
+                .unwrap()
+                .with(
+                    mog(3.0, vec![0.0, 1.0, 2.0, 3.0], vec![0.85, 0.1, 0.04, 0.01]),
+                    3000,
+                )
+                .unwrap(),
+        ),
+        (
+            "mech_poisson_laplace_T10000",
+            Composition::new()
+                .with(
+                    Component::mechanism(
+                        PoissonSampled::new(0.01, Arc::new(Laplace::new(1.1, 1.0).unwrap()))
+                            .unwrap(),
+                    ),
+                    10_000,
+                )
+                .unwrap(),
+        ),
+    ];
+    for (name, c) in jobs {
+        let a = c.answer(Target::Delta(1e-5), 1e-3, None).unwrap();
+        eprintln!(
+            "{name}: ε ∈ [{}, {}], width {:e}",
+            a.interval.lower, a.interval.upper, a.width
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(&c)
+                    .answer(Target::Delta(1e-5), 1e-3, None)
+                    .unwrap()
             })
         });
     }

@@ -45,6 +45,7 @@ pub mod oneshot;
 pub mod pld;
 
 use crate::error::{Error, Result};
+use crate::precision::Enclosure;
 use crate::precision::rounding::{next_down_f64, next_up_f64};
 use crate::precision::special;
 use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
@@ -293,9 +294,10 @@ pub enum Engine {
 pub struct Composition {
     parts: Vec<(Component, u64)>,
     engine: Engine,
-    /// Atoms `(loss, weight)` of both orders of the mechanism components off every
-    /// dyadic grid, the planner's alignment targets ([`Composition::step_at_least`]).
-    align: Vec<(f64, f64)>,
+    /// Atoms `(heaviest atom's loss, loss, weight)` of both orders of the mechanism
+    /// components off every dyadic grid, the planner's alignment targets
+    /// ([`Composition::step_at_least`]).
+    align: Vec<(f64, f64, f64)>,
 }
 
 /// Largest window (grid points) of the one-shot engine; below it the memory guard
@@ -348,6 +350,10 @@ pub struct Composed {
     orders: Vec<Prepared>,
     /// Grid info per order.
     pub info: Vec<GridInfo>,
+    /// Per order, an enclosure of the total loss shift `C = Σ kᵢ sᵢ` of its components
+    /// ([`Composition::shifts`]): the engine's PLD is that of `L + C`, so `δ(ε)` is its
+    /// `δ'(ε + C)`.
+    shift: Vec<(f64, f64)>,
 }
 
 fn check_delta(delta: f64) -> Result<()> {
@@ -393,17 +399,23 @@ impl Composition {
             let k = count as f64;
             match m.atom_lattice() {
                 mechanism::Lattice::NoAtoms => {}
-                mechanism::Lattice::Unit(u) => self.align.push((u, k)),
+                mechanism::Lattice::Unit(u) => self.align.push((0.0, u, k)),
                 mechanism::Lattice::Irregular => {
                     for o in [m.clone(), m.inverse()] {
-                        let atoms = o.atoms();
+                        let atoms: Vec<_> = o
+                            .atoms()
+                            .into_iter()
+                            .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
+                            .collect();
+                        // the atom the engine's shift puts on the grid (`shifts`): the
+                        // others' distances to it decide their rounding
+                        let heavy = atoms
+                            .iter()
+                            .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
+                            .map_or(0.0, |a| a.loss.0);
                         if atoms.len() <= 64 {
-                            self.align.extend(
-                                atoms
-                                    .iter()
-                                    .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
-                                    .map(|a| (a.loss.0, k * a.q.hi)),
-                            );
+                            self.align
+                                .extend(atoms.iter().map(|a| (heavy, a.loss.0, k * a.q.hi)));
                         }
                     }
                 }
@@ -540,11 +552,30 @@ impl Composition {
             Some(w) if w.len() == comps.len() => w.to_vec(),
             _ => windows_of(&comps, target),
         };
-        let plans = comps
+        let mut plans = comps
             .iter()
             .zip(&windows)
             .map(|(c, w)| c.layout(w, step))
             .collect::<Result<Vec<_>>>()?;
+        // each order's loss shifts at its step, and its window moved up by their total
+        // (the composed losses are larger by Σ kᵢ sᵢ on the engine's axis)
+        let mut shift = Vec::with_capacity(comps.len());
+        let mut comps = comps;
+        for (i, c) in comps.iter_mut().enumerate() {
+            let (s, total) = c.shifts(plans[i].0.h);
+            if total.1 > 0.0 {
+                let w = windows[i];
+                let moved = Window {
+                    a: w.a + total.0,
+                    b: w.b + total.1,
+                    a_floor: w.a_floor + total.0,
+                    lam_star: w.lam_star,
+                };
+                *c = c.shifted(&s);
+                plans[i] = c.layout(&moved, Step::At(plans[i].0.h))?;
+            }
+            shift.push(total);
+        }
         let points: u64 = plans.iter().map(|(g, _, _)| g.n as u64).sum();
         crate::memory::check(
             &format!(
@@ -553,18 +584,24 @@ impl Composition {
             ),
             self.planned_bytes(points),
         )?;
-        let run = |(c, plan): (&Composition, &(Grid, f64, i64))| c.compose_one(*plan, target);
+        let run = |i: usize| comps[i].compose_one(plans[i], target);
         let results: Vec<(Prepared, GridInfo)> = if comps.len() == 2 {
-            let (a, b) = rayon::join(
-                || run((&comps[0], &plans[0])),
-                || run((&comps[1], &plans[1])),
-            );
+            let (a, b) = rayon::join(|| run(0), || run(1));
             vec![a, b]
         } else {
-            vec![run((&comps[0], &plans[0]))]
+            vec![run(0)]
         };
-        let (orders, info) = results.into_iter().unzip();
-        Ok(Composed { orders, info })
+        let (orders, mut info): (Vec<Prepared>, Vec<GridInfo>) = results.into_iter().unzip();
+        for (g, s) in info.iter_mut().zip(&shift) {
+            // the window on the true loss axis
+            g.bottom -= s.1;
+            g.top -= s.0;
+        }
+        Ok(Composed {
+            orders,
+            info,
+            shift,
+        })
     }
 
     /// Upper estimate of the peak memory of composing on windows of `points` grid
@@ -592,11 +629,90 @@ impl Composition {
         Some((points, most))
     }
 
+    /// The loss shift of each component at grid step `h` and an enclosure of their
+    /// total `Σ kᵢ sᵢ`: a mechanism whose atoms lie off every dyadic grid has its heaviest
+    /// atom (by Q-mass) moved up onto the grid point at or above it
+    /// ([`mechanism::Shifted`]: `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end); everything
+    /// else 0. An atom between grid points is rounded down by up to `h` on the optimistic
+    /// side, an error that adds up over the steps; on a grid point it is exact.
+    pub fn shifts(&self, h: f64) -> (Vec<f64>, (f64, f64)) {
+        let none = (vec![0.0; self.parts.len()], (0.0, 0.0));
+        if std::env::var("NOSHIFT").is_ok()
+            || self.atom_grid_exp().is_some()
+            || self.align.is_empty()
+        {
+            return none;
+        }
+        let g = Grid { h, lo: 0, n: 1 };
+        let mut total = Enclosure::from_u64(128, 0);
+        let mut out = Vec::with_capacity(self.parts.len());
+        for (c, k) in &self.parts {
+            let s = match c {
+                Component::Mechanism(m) if m.atom_lattice() != mechanism::Lattice::NoAtoms => m
+                    .atoms()
+                    .iter()
+                    .filter(|a| a.loss.0.is_finite() && a.q.hi > 0.0)
+                    .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
+                    .map(|a| {
+                        let j = g.ceil_index(a.loss.0);
+                        if !(j.is_finite() && j.abs() < 1e15) {
+                            return 0.0;
+                        }
+                        let t = j * h;
+                        // t − ℓ, then up until ℓ + s rounded down (the shifted
+                        // atom's lower end) is certainly ≥ t: the atom sits in the bin
+                        // [t, t + h] on both sides of the discretization
+                        // (t − ℓ is exact when ℓ ≥ t/2, Sterbenz; then ℓ + s = t exactly)
+                        let mut s = (t - a.loss.0).max(0.0);
+                        for _ in 0..64 {
+                            let (x, e) = mechanism::sampled::two_sum(a.loss.0, s);
+                            let down = if e == 0.0 { x } else { next_down_f64(x) };
+                            if down >= t {
+                                break;
+                            }
+                            s += t.abs().max(f64::MIN_POSITIVE) * f64::EPSILON;
+                        }
+                        if s < h { s } else { 0.0 }
+                    })
+                    .unwrap_or(0.0),
+                _ => 0.0,
+            };
+            total = total + Enclosure::from_f64(128, s).mul(&Enclosure::from_u64(128, *k));
+            out.push(s);
+        }
+        let t = (total.lower_f64(), total.upper_f64());
+        if t.1 > 0.0 { (out, t) } else { none }
+    }
+
+    /// This composition with each mechanism component's losses moved up by its shift
+    /// ([`mechanism::Shifted`]; `shifts` from [`Composition::shifts`]): the components
+    /// on the engine's axis, whose plan and single-step windows hold the shifted losses.
+    fn shifted(&self, shifts: &[f64]) -> Composition {
+        let parts = self
+            .parts
+            .iter()
+            .zip(shifts.iter().chain(std::iter::repeat(&0.0)))
+            .map(|((c, k), s)| match c {
+                Component::Mechanism(m) if *s > 0.0 => (
+                    Component::Mechanism(Arc::new(mechanism::Shifted::new(m.clone(), *s))),
+                    *k,
+                ),
+                c => (c.clone(), *k),
+            })
+            .collect();
+        Composition {
+            parts,
+            engine: self.engine,
+            align: vec![],
+        }
+    }
+
     fn compose_one(
         &self,
         (g, lambda, single_lo): (Grid, f64, i64),
         target: Target,
     ) -> (Prepared, GridInfo) {
+        let parts = &self.parts;
         let d = match self.engine {
             Engine::OneShot => {
                 // tails of Q-mass below δ·1e-20 per step in total are treated in bulk
@@ -613,8 +729,7 @@ impl Composition {
                     lo: single_lo,
                     n: g.n,
                 };
-                let singles: Vec<(Dist, u64)> = self
-                    .parts
+                let singles: Vec<(Dist, u64)> = parts
                     .iter()
                     .map(|(c, k)| {
                         let s = pld::discretize(&c.pieces(&gs, cut), &gs);
@@ -625,7 +740,7 @@ impl Composition {
             }
             Engine::RepeatedSquaring => {
                 let mut total: Option<Dist> = None;
-                for (c, k) in &self.parts {
+                for (c, k) in parts {
                     let s = pld::discretize(&c.pieces(&g, 0.0), &g);
                     let d = Dist::from_single(&s, g, lambda).power(*k);
                     total = Some(match total {
@@ -897,10 +1012,12 @@ impl Composition {
     /// `k·h` over `k` steps instead of the `O(k·h²)` of the continuous parts.
     ///
     /// Otherwise, with atoms off every dyadic grid (randomized response, subsampled
-    /// Laplace), the step among the eight ladder values from `x` up (at most 28 %
-    /// coarser) that minimizes `Σ weight·(ℓ − ⌊ℓ/h⌋h) + K h²/2` — the atoms' rounding
-    /// on the optimistic side plus the continuous parts' width model for `K` steps. A
-    /// search, not a bound: every step gives a certified answer.
+    /// Laplace), the engine shifts each such component so that its heaviest atom `ℓ*`
+    /// lies on the grid ([`Composition::shifts`]), and the planner takes the step among
+    /// the eight ladder values from `x` up (at most 28 % coarser) that minimizes
+    /// `Σ weight·((ℓ − ℓ*) mod h) + K h²/2` — the other atoms' rounding on the optimistic
+    /// side plus the continuous parts' width model for `K` steps. A search, not a bound:
+    /// every step gives a certified answer.
     pub(crate) fn step_at_least(&self, x: f64) -> f64 {
         let ladder = Grid::step_at_least(x);
         if let Some(e0) = self.atom_grid_exp() {
@@ -916,7 +1033,10 @@ impl Composition {
         let score = |h: f64| -> f64 {
             self.align
                 .iter()
-                .map(|&(l, w)| w * (l - (l / h).floor() * h).clamp(0.0, h))
+                .map(|&(heavy, l, w)| {
+                    let d = l - heavy;
+                    w * (d - (d / h).floor() * h).clamp(0.0, h)
+                })
                 .sum::<f64>()
                 + 0.5 * k * h * h
         };
@@ -1143,18 +1263,33 @@ impl Composed {
             lower: 0.0,
             upper: 0.0,
         };
-        for o in &self.orders {
-            let (l, u) = o.delta_bounds(eps);
+        for i in 0..self.orders.len() {
+            let (l, u) = self.order_bounds(i, eps);
             iv.lower = iv.lower.max(l);
             iv.upper = iv.upper.max(u);
         }
         Ok(iv)
     }
 
+    /// `(lower, upper)` of δ(ε) of order `i`: the engine's `δ'` at `ε + C` (see
+    /// [`Composed::shift`]), read at the end of `C`'s enclosure that is safe for each
+    /// bound (`δ'` decreases: the upper bound at `ε + C_lo` rounded down, the lower at
+    /// `ε + C_hi` rounded up).
+    fn order_bounds(&self, i: usize, eps: f64) -> (f64, f64) {
+        let o = &self.orders[i];
+        let (c_lo, c_hi) = self.shift.get(i).copied().unwrap_or((0.0, 0.0));
+        if c_hi <= 0.0 {
+            return o.delta_bounds(eps);
+        }
+        let (_, u) = o.delta_bounds(next_down_f64(eps + c_lo));
+        let (l, _) = o.delta_bounds(next_up_f64(eps + c_hi));
+        (l.min(u), u)
+    }
+
     /// Certified δ(ε) of one order (0: `f = ⊗fᵢ`, 1: `f⁻¹`, if computed).
     pub fn delta_order(&self, order: usize, eps: f64) -> Option<Interval> {
-        self.orders.get(order).map(|o| {
-            let (l, u) = o.delta_bounds(eps);
+        (order < self.orders.len()).then(|| {
+            let (l, u) = self.order_bounds(order, eps);
             Interval { lower: l, upper: u }
         })
     }
@@ -1259,13 +1394,12 @@ impl Composed {
         if points < 2 {
             return Err(Error::param("points", points, "need at least 2"));
         }
-        let o = &self.orders[0];
-        let emax = o.grid.top().max(1.0);
+        let emax = self.info.first().map_or(1.0, |g| g.top).max(1.0);
         // lines y = b − s α, sorted by decreasing slope magnitude
         let mut lines: Vec<(f64, f64)> = (0..points)
             .map(|i| {
                 let eps = emax - 2.0 * emax * i as f64 / (points - 1) as f64;
-                let (_, du) = o.delta_bounds(eps);
+                let (_, du) = self.order_bounds(0, eps);
                 let b = next_down_f64(next_down_f64(1.0 - du));
                 let s = next_up_f64(next_up_f64(eps.exp()));
                 (b, s)

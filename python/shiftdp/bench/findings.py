@@ -196,6 +196,76 @@ def p8() -> bool:
     )
 
 
+def p9() -> bool:
+    """dp_accounting's PLDAccountant composes a RandomizedResponseDpEvent once whatever its
+    count: ε and δ below the truth for repeated randomized response."""
+    _quiet()
+    import dp_accounting as dpa
+    from dp_accounting.pld import PLDAccountant
+
+    from ..accounting import CertifiedPLDAccountant
+
+    E, NR = dpa.dp_event, dpa.NeighboringRelation
+    p = 4 / (3 + math.e)  # ε = 1 per response, k = 4
+    ev = E.SelfComposedDpEvent(E.RandomizedResponseDpEvent(p, 4), 3)
+    theirs = PLDAccountant(NR.REPLACE_ONE).compose(ev)
+    ours = CertifiedPLDAccountant(NR.REPLACE_ONE).compose(ev)
+    holds = True
+    e_t, e_o = theirs.get_epsilon(1e-6), ours.get_epsilon_interval(1e-6)
+    d_t, d_o = theirs.get_delta(1.5), ours.get_delta_interval(1.5)
+    print(f"RR(p=4/(3+e), k=4) × 3, REPLACE_ONE: dp_accounting ε(1e-6) = {e_t:.6f}   shiftdp certified "
+          f"[{e_o.lower:.6f}, {e_o.upper:.6f}]{'   BELOW' if e_t < e_o.lower else ''}")
+    print(f"  δ(1.5): dp_accounting {d_t:.6g}   shiftdp certified [{d_o.lower:.6g}, {d_o.upper:.6g}]"
+          f"{'   BELOW' if d_t < d_o.lower else ''}")
+    holds &= e_t < e_o.lower and d_t < d_o.lower
+    return holds
+
+
+def p10() -> bool:
+    """dp_accounting's PLDAccountant returns ε = inf at δ = 1e-20 for the Laplace, discrete
+    Laplace, Poisson-subsampled Laplace and truncated subsampled Gaussian events."""
+    _quiet()
+    import dp_accounting as dpa
+    from dp_accounting.pld import PLDAccountant
+
+    from ..accounting import CertifiedPLDAccountant
+
+    E = dpa.dp_event
+    holds = True
+    for ev in (
+        E.SelfComposedDpEvent(E.LaplaceDpEvent(2.0), 50),
+        E.SelfComposedDpEvent(E.DiscreteLaplaceDpEvent(0.5, 2), 50),
+        E.SelfComposedDpEvent(E.PoissonSampledDpEvent(0.1, E.LaplaceDpEvent(1.0)), 50),
+        E.SelfComposedDpEvent(E.TruncatedSubsampledGaussianDpEvent(100, 0.05, 8, 1.0), 50),
+    ):
+        t = PLDAccountant().compose(ev).get_epsilon(1e-20)
+        o = CertifiedPLDAccountant().compose(ev).get_epsilon_interval(1e-20)
+        print(f"{ev.event} × 50: dp_accounting ε(1e-20) = {t}   shiftdp certified [{o.lower:.6f}, {o.upper:.6f}]")
+        holds &= math.isinf(t) and math.isfinite(o.upper)
+    return holds
+
+
+def p11() -> bool:
+    """dp_accounting builds a mixture-of-Gaussians PLD in tens of seconds (vdi 1e-4)."""
+    _quiet()
+    import time
+
+    import dp_accounting as dpa
+    from dp_accounting.pld import PLDAccountant
+
+    from ..accounting import CertifiedPLDAccountant
+
+    ev = dpa.dp_event.SelfComposedDpEvent(dpa.dp_event.MixtureOfGaussiansDpEvent(1.0, [0, 1], [0.9, 0.1]), 50)
+    t0 = time.perf_counter()
+    t = PLDAccountant().compose(ev).get_epsilon(1e-6)
+    t1 = time.perf_counter()
+    o = CertifiedPLDAccountant().compose(ev).get_epsilon_interval(1e-6)
+    t2 = time.perf_counter()
+    print(f"MoG(σ=1, [0, 1], [0.9, 0.1]) × 50: dp_accounting ε(1e-6) = {t:.6f} in {t1 - t0:.1f} s;   "
+          f"shiftdp certified [{o.lower:.6f}, {o.upper:.6f}] in {t2 - t1:.2f} s")
+    return t1 - t0 > 10 * (t2 - t1)
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -208,6 +278,10 @@ FINDINGS: Dict[str, Finding] = {
         Finding("P7", "Opacus GaussianAccountant (CLT, documented experimental): ε below the truth", "soundness", p7),
         Finding("P8", "autodp GaussianMechanism.get_approxDP: ε below the true ε by ~2e-14 relative", "soundness", p8),
         Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative", "soundness", p6),
+        Finding("P9", "dp_accounting PLDAccountant: RandomizedResponseDpEvent composed once whatever its count", "soundness", p9),
+        Finding("P10", "dp_accounting PLDAccountant: ε = inf at δ = 1e-20 for Laplace, discrete Laplace, "
+                "Poisson-subsampled Laplace, truncated subsampled Gaussian", "usability", p10),
+        Finding("P11", "dp_accounting PLDAccountant: a mixture-of-Gaussians PLD takes tens of seconds to build", "usability", p11),
     )
 }
 

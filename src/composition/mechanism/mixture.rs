@@ -178,12 +178,6 @@ pub struct MixtureOfGaussians {
     spread_max: f64,
 }
 
-thread_local! {
-    /// The last root `z(ℓ)` this thread found: the next search's start (consecutive grid
-    /// points have nearby roots; a hint only, any start is valid).
-    static HINT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
-}
-
 impl MixtureOfGaussians {
     /// The mixture with noise σ, sensitivities `cᵢ` and probabilities `pᵢ` against
     /// `N(0, σ²)` (the remove order).
@@ -316,7 +310,7 @@ impl MixtureOfGaussians {
     }
 
     /// An enclosure `[z_lo, z_hi]` of `z(ℓ)`, the point where the increasing loss
-    /// reaches `ℓ` (ends may be ∓∞): Newton from this thread's last root (a search; a
+    /// reaches `ℓ` (ends may be ∓∞): Newton from `ℓ/(max μ − min ν)` (a search; a
     /// bracketed fallback), then the certified check `L(z_lo) ≤ ℓ ≤ L(z_hi)` with the
     /// error bound of [`MixtureOfGaussians::loss`].
     fn z_of(&self, l: f64) -> (f64, f64) {
@@ -328,14 +322,11 @@ impl MixtureOfGaussians {
             return (f64::NEG_INFINITY, f64::NEG_INFINITY);
         }
         let slope = self.spread_max.max(1e-300);
-        let hint = HINT.with(|h| h.get());
+        // (a start that depends on ℓ only: the enclosure is a function of ℓ, whatever
+        // else was computed before)
         let z = self
-            .newton(l, if hint.is_finite() { hint } else { l / slope })
-            .or_else(|| self.newton(l, l / slope))
+            .newton(l, l / slope)
             .unwrap_or_else(|| self.bracketed(l, l / slope));
-        if z.is_finite() {
-            HINT.with(|h| h.set(z));
-        }
         let (_, dv, err) = self.loss(z);
         let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
         let mut lo = f64::NEG_INFINITY;

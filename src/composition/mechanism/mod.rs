@@ -37,7 +37,7 @@ pub mod truncated;
 pub use discrete::{DiscreteLaplace, RandomizedResponse};
 pub use laplace::Laplace;
 pub use mixture::MixtureOfGaussians;
-pub use sampled::{Inverse, PoissonSampled, PublicMixture};
+pub use sampled::{Inverse, PoissonSampled, PublicMixture, Shifted};
 pub use truncated::truncated_subsampled_gaussian;
 
 use super::pld::{Grid, Mass, Piece, Pieces, U};

@@ -488,3 +488,157 @@ impl Mechanism for PublicMixture {
             .try_fold(0.0f64, |a, s| s.map(|s| a.max(s)))
     }
 }
+
+/// `(fl(a + b), e)` with `a + b = fl(a + b) + e` exactly (Knuth's TwoSum; `e` is 0 for
+/// non-finite sums).
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let t = a + b;
+    if !t.is_finite() {
+        return (t, 0.0);
+    }
+    let bv = t - a;
+    let av = t - bv;
+    (t, (a - av) + (b - bv))
+}
+
+/// A mechanism's losses moved up by `s ≥ 0` on the engine's axis: atoms `(ℓ + s, q, pe^{−s})`
+/// and tails `Q'{L' ≤ ℓ} = Q{L ≤ ℓ − s}`, `P'{L' ≤ ℓ} = e^{−s} P{L ≤ ℓ − s}`. The measure
+/// `e^{−s}P` has mass below 1, and `δ'(ε) = E_Q[(1 − e^{ε − L − s})₊] = δ(ε − s)`: the
+/// discretization arguments (connect-the-dots splits and merges preserve the pair
+/// `(q, qe^{−ℓ})` of every piece; `(q − e^ε p)₊` is convex and subadditive in it) do not
+/// use the normalization, so the engine composes shifted components and reads the
+/// composition at `ε + Σ kᵢ sᵢ`. The engine chooses `s` to put an atom that lies between
+/// grid points exactly on one, where neither discretization errs.
+#[derive(Debug, Clone)]
+pub struct Shifted {
+    base: Arc<dyn Mechanism>,
+    s: f64,
+    /// Enclosure of `e^{−s}`.
+    scale: (f64, f64),
+}
+
+impl Shifted {
+    /// The base's losses moved up by `s` (finite, `0 ≤ s`).
+    pub fn new(base: Arc<dyn Mechanism>, s: f64) -> Shifted {
+        let s = if s.is_finite() { s.max(0.0) } else { 0.0 };
+        let e = (-s).exp();
+        Shifted {
+            base,
+            s,
+            scale: (e * (1.0 - FN_REL_ERR), (e * (1.0 + FN_REL_ERR)).min(1.0)),
+        }
+    }
+    fn p(&self, m: Mass) -> Mass {
+        Mass {
+            lo: m.lo * self.scale.0 * (1.0 - U),
+            hi: (m.hi * self.scale.1 * (1.0 + U)).min(1.0),
+        }
+    }
+    /// `x + s` rounded up (exact when the sum is: Knuth's TwoSum error is 0).
+    fn up(&self, x: f64) -> f64 {
+        let (t, e) = two_sum(x, self.s);
+        if e == 0.0 {
+            t
+        } else {
+            crate::precision::rounding::next_up_f64(t)
+        }
+    }
+    /// `x + s` rounded down.
+    fn down(&self, x: f64) -> f64 {
+        let (t, e) = two_sum(x, self.s);
+        if e == 0.0 {
+            t
+        } else {
+            crate::precision::rounding::next_down_f64(t)
+        }
+    }
+}
+
+impl Mechanism for Shifted {
+    fn name(&self) -> String {
+        format!("Shifted({}, {})", self.base.name(), num(self.s))
+    }
+    fn inverse(&self) -> Arc<dyn Mechanism> {
+        Arc::new(Inverse(Arc::new(self.clone())))
+    }
+    fn is_symmetric(&self) -> bool {
+        self.s <= 0.0 && self.base.is_symmetric()
+    }
+    fn atoms(&self) -> Vec<Atom> {
+        self.base
+            .atoms()
+            .into_iter()
+            .map(|a| Atom {
+                // an exact sum stays exact (the engine picks s so that the atom's lower
+                // end lands on a grid point)
+                loss: (self.down(a.loss.0), self.up(a.loss.1)),
+                q: a.q,
+                p: self.p(a.p),
+            })
+            .collect()
+    }
+    fn q_at_plus_infinity(&self) -> Mass {
+        self.base.q_at_plus_infinity()
+    }
+    fn p_at_minus_infinity(&self) -> Mass {
+        self.p(self.base.p_at_minus_infinity())
+    }
+    fn continuous_support(&self) -> Option<(f64, f64)> {
+        self.base
+            .continuous_support()
+            .map(|(a, b)| (self.down(a), self.up(b)))
+    }
+    fn tails(&self, loss: f64) -> Tails {
+        // the base's tails at ℓ − s, read at both roundings of the difference
+        let (a, b) = {
+            let (d, e) = two_sum(loss, -self.s);
+            if e == 0.0 || !d.is_finite() {
+                (d, d)
+            } else {
+                (
+                    crate::precision::rounding::next_down_f64(d),
+                    crate::precision::rounding::next_up_f64(d),
+                )
+            }
+        };
+        let ta = self.base.tails(a);
+        let tb = if b.to_bits() == a.to_bits() {
+            ta
+        } else {
+            self.base.tails(b)
+        };
+        Tails {
+            q_le: Mass {
+                lo: ta.q_le.lo,
+                hi: tb.q_le.hi,
+            },
+            q_gt: Mass {
+                lo: tb.q_gt.lo,
+                hi: ta.q_gt.hi,
+            },
+            p_le: self.p(Mass {
+                lo: ta.p_le.lo,
+                hi: tb.p_le.hi,
+            }),
+            p_gt: self.p(Mass {
+                lo: tb.p_gt.lo,
+                hi: ta.p_gt.hi,
+            }),
+        }
+    }
+    fn loss_reach(&self) -> f64 {
+        self.base.loss_reach() + self.s
+    }
+    fn loss_spread(&self) -> f64 {
+        self.base.loss_spread()
+    }
+    fn loss_sup(&self) -> Option<f64> {
+        self.base.loss_sup().map(|x| self.up(x))
+    }
+    fn atom_lattice(&self) -> Lattice {
+        Lattice::Irregular
+    }
+    fn gaussian_dominating_mu(&self) -> Option<f64> {
+        None
+    }
+}
