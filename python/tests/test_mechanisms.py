@@ -12,7 +12,14 @@ import pytest
 import shiftdp
 
 mp = pytest.importorskip("mpmath")
-mp.mp.dps = 40
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    # 40 digits for this module's references, restored after each test (mpmath's
+    # precision is global: other modules' references rely on their own)
+    with mp.workdps(40):
+        yield
 
 
 def eps(components, delta, tol=1e-3):
