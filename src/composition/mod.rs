@@ -241,7 +241,7 @@ impl Component {
             Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g, cut),
             Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g, cut),
             Component::Curve(f) => pld::curve_pieces(f),
-            Component::Mechanism(m) => mechanism::pieces(m.as_ref(), g),
+            Component::Mechanism(m) => mechanism::pieces(m.as_ref(), g, cut),
         }
     }
 }

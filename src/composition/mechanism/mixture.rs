@@ -314,6 +314,12 @@ impl MixtureOfGaussians {
     /// bracketed fallback), then the certified check `L(z_lo) ≤ ℓ ≤ L(z_hi)` with the
     /// error bound of [`MixtureOfGaussians::loss`].
     fn z_of(&self, l: f64) -> (f64, f64) {
+        self.z_from(l, None)
+    }
+
+    /// [`MixtureOfGaussians::z_of`] with Newton started at `start` (the root at the
+    /// previous loss of a run) when given; the enclosure is certified either way.
+    fn z_from(&self, l: f64, start: Option<f64>) -> (f64, f64) {
         if l == f64::INFINITY {
             return (f64::INFINITY, f64::INFINITY);
         }
@@ -322,10 +328,10 @@ impl MixtureOfGaussians {
             return (f64::NEG_INFINITY, f64::NEG_INFINITY);
         }
         let slope = self.spread_max.max(1e-300);
-        // (a start that depends on ℓ only: the enclosure is a function of ℓ, whatever
-        // else was computed before)
-        let z = self
-            .newton(l, l / slope)
+        let z = start
+            .filter(|z| z.is_finite())
+            .and_then(|z0| self.newton(l, z0))
+            .or_else(|| self.newton(l, l / slope))
             .unwrap_or_else(|| self.bracketed(l, l / slope));
         let (_, dv, err) = self.loss(z);
         let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
@@ -416,6 +422,17 @@ impl MixtureOfGaussians {
         z
     }
 
+    fn tails_at(&self, zl: f64, zh: f64) -> Tails {
+        let (q_le, q_gt) = self.q.cdf(zl, zh);
+        let (p_le, p_gt) = self.p.cdf(zl, zh);
+        Tails {
+            q_le,
+            q_gt,
+            p_le,
+            p_gt,
+        }
+    }
+
     fn degenerate(&self) -> bool {
         self.spread_max <= 0.0
     }
@@ -473,14 +490,22 @@ impl Mechanism for MixtureOfGaussians {
             return Tails::ZERO;
         }
         let (zl, zh) = self.z_of(l);
-        let (q_le, q_gt) = self.q.cdf(zl, zh);
-        let (p_le, p_gt) = self.p.cdf(zl, zh);
-        Tails {
-            q_le,
-            q_gt,
-            p_le,
-            p_gt,
+        self.tails_at(zl, zh)
+    }
+    fn tails_run(&self, losses: &[f64]) -> Vec<Tails> {
+        if self.degenerate() {
+            return vec![Tails::ZERO; losses.len()];
         }
+        // Newton from the previous root of the run (nearby losses, nearby roots)
+        let mut last: Option<f64> = None;
+        losses
+            .iter()
+            .map(|&l| {
+                let (zl, zh) = self.z_from(l, last);
+                last = Some(0.5 * (zl + zh));
+                self.tails_at(zl, zh)
+            })
+            .collect()
     }
     fn loss_reach(&self) -> f64 {
         let m = self.spread_max;

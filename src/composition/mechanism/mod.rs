@@ -144,6 +144,12 @@ pub trait Mechanism: fmt::Debug + Send + Sync {
     fn tails(&self, _loss: f64) -> Tails {
         Tails::ZERO
     }
+    /// [`Mechanism::tails`] at each loss of an increasing run (what the discretization
+    /// asks for a block of consecutive grid points; an implementation may carry a search
+    /// from one loss to the next). The result depends on the run only.
+    fn tails_run(&self, losses: &[f64]) -> Vec<Tails> {
+        losses.iter().map(|l| self.tails(*l)).collect()
+    }
     /// A search hint, not a bound: losses within `±` this hold all but a negligible
     /// part of both masses (the planner's coarse window).
     fn loss_reach(&self) -> f64;
@@ -170,8 +176,10 @@ pub trait Mechanism: fmt::Debug + Send + Sync {
 /// the grid bin that holds it when one does), and the continuous part cut at every grid
 /// point of its support, each cell `(t_j, t_{j+1}]` with the tails' differences as its
 /// masses (from the lower tails where `Q{L ≤ t_j} ≤ 1/2`, from the upper tails beyond,
-/// so that small masses are differences of small numbers).
-pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid) -> Pieces {
+/// so that small masses are differences of small numbers). With `cut > 0` the
+/// continuous cells whose whole tail beyond them has Q-mass `≤ cut` are not resolved
+/// (the tail moves up to the first resolved cell, or to `+∞` above the last).
+pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid, cut: f64) -> Pieces {
     let mut out = Pieces::default();
     let inf = m.q_at_plus_infinity();
     if inf.hi > 0.0 {
@@ -197,8 +205,27 @@ pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid) -> Pieces {
         return out;
     };
     let top = g.lo + g.n as i64 - 1;
-    let j0 = (g.floor_index(s_lo).max(g.lo as f64) as i64).min(top);
-    let j1 = (g.ceil_index(s_hi).min(top as f64) as i64).max(j0);
+    let mut j0 = (g.floor_index(s_lo).max(g.lo as f64) as i64).min(top);
+    let mut j1 = (g.ceil_index(s_hi).min(top as f64) as i64).max(j0);
+    if cut > 0.0 {
+        // tails certainly below `cut` are treated in bulk: the cells start at the last
+        // edge whose lower Q-tail is ≤ cut and end at the first whose upper Q-tail is
+        // (binary searches: the tails are monotone; the mass beyond goes up to the
+        // first cell or to +∞ below, as for the support's own ends)
+        let at = |j: i64| m.tails(j as f64 * g.h);
+        let (mut a, mut b) = (j0, j1);
+        while b - a > 1 {
+            let c = a + (b - a) / 2;
+            if at(c).q_le.hi <= cut { a = c } else { b = c }
+        }
+        j0 = a;
+        let (mut a, mut b) = (j0, j1);
+        while b - a > 1 {
+            let c = a + (b - a) / 2;
+            if at(c).q_gt.hi <= cut { b = c } else { a = c }
+        }
+        j1 = b.max(j0);
+    }
     let mut ta = m.tails(j0 as f64 * g.h);
     // mass below the first cell: moved up to it (pessimistic), dropped (optimistic)
     if ta.q_le.hi > 0.0 {
@@ -218,20 +245,32 @@ pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid) -> Pieces {
             });
         }
     }
-    // the tails at every edge, in parallel chunks (each a pure function of its edge:
-    // the pieces are those of the sequential loop)
+    // the tails at every edge, in parallel over fixed blocks of 256 consecutive edges
+    // (each block a pure function of its edges, `tails_run`: the pieces do not depend
+    // on the schedule)
+    const BLOCK: usize = 256;
+    let count = (j1 - j0) as usize;
     let mut j = j0;
     super::pld::in_order(
-        (j1 - j0) as usize,
-        |i| m.tails((j0 + 1 + i as i64) as f64 * g.h),
-        |tb| {
-            let q = cell(ta.q_le, ta.q_gt, tb.q_le, tb.q_gt);
-            let p = cell(ta.p_le, ta.p_gt, tb.p_le, tb.p_gt);
-            if q.hi > 0.0 {
-                out.pieces.push(Piece { q, p, bin: Some(j) });
+        count.div_ceil(BLOCK),
+        |b| {
+            let from = b * BLOCK;
+            let to = (from + BLOCK).min(count);
+            let losses: Vec<f64> = (from..to)
+                .map(|i| (j0 + 1 + i as i64) as f64 * g.h)
+                .collect();
+            m.tails_run(&losses)
+        },
+        |block| {
+            for tb in block {
+                let q = cell(ta.q_le, ta.q_gt, tb.q_le, tb.q_gt);
+                let p = cell(ta.p_le, ta.p_gt, tb.p_le, tb.p_gt);
+                if q.hi > 0.0 {
+                    out.pieces.push(Piece { q, p, bin: Some(j) });
+                }
+                ta = tb;
+                j += 1;
             }
-            ta = tb;
-            j += 1;
         },
     );
     if ta.q_gt.hi > 0.0 {

@@ -74,6 +74,18 @@ impl Mechanism for Inverse {
     fn tails(&self, loss: f64) -> Tails {
         invert_tails(self.0.tails(-loss))
     }
+    fn tails_run(&self, losses: &[f64]) -> Vec<Tails> {
+        // the base's run at the negated losses, in its own increasing order
+        let neg: Vec<f64> = losses.iter().rev().map(|l| -l).collect();
+        let mut out: Vec<Tails> = self
+            .0
+            .tails_run(&neg)
+            .into_iter()
+            .map(invert_tails)
+            .collect();
+        out.reverse();
+        out
+    }
     fn loss_reach(&self) -> f64 {
         self.0.loss_reach()
     }
