@@ -445,18 +445,22 @@ def _accountant_class() -> type:
                 return Details(sampled, f"sampling_probability must be in [0, 1], got {q}")
             return float(q)
 
+        def _relation_and_q(self, event: Any, sampled: Any) -> Any:
+            """The sampling probability (1.0 without ``sampled``, the enclosing
+            ``PoissonSampledDpEvent``) of an add/remove event, or the refusal details
+            (relation, range)."""
+            refused = self._add_or_remove(event)
+            if refused is not None:
+                return refused
+            return 1.0 if sampled is None else self._poisson_q(sampled)
+
         def _maybe_compose_laplace(self, event: Any, sampled: Any, count: int, do_compose: bool) -> Optional[Any]:
             """``LaplaceDpEvent(b)``: Laplace(b) at sensitivity 1; Poisson-subsampled when
             ``sampled`` is the enclosing ``PoissonSampledDpEvent``."""
             Details = PrivacyAccountant.CompositionErrorDetails
-            refused = self._add_or_remove(event)
-            if refused is not None:
-                return refused
-            q = 1.0
-            if sampled is not None:
-                q = self._poisson_q(sampled)
-                if not isinstance(q, float):
-                    return q
+            q = self._relation_and_q(event, sampled)
+            if not isinstance(q, float):
+                return q
             b = event.noise_multiplier
             if not _finite_ge0(b):
                 return Details(event, f"noise_multiplier must be finite and ≥ 0, got {b}")
@@ -473,14 +477,9 @@ def _accountant_class() -> type:
             """``MixtureOfGaussiansDpEvent(σ, sensitivities, sampling_probs)`` (both orders of
             the add/remove pair); Poisson-subsampled when ``sampled`` is given."""
             Details = PrivacyAccountant.CompositionErrorDetails
-            refused = self._add_or_remove(event)
-            if refused is not None:
-                return refused
-            q = 1.0
-            if sampled is not None:
-                q = self._poisson_q(sampled)
-                if not isinstance(q, float):
-                    return q
+            q = self._relation_and_q(event, sampled)
+            if not isinstance(q, float):
+                return q
             sigma = event.standard_deviation
             cs, ps = list(event.sensitivities), list(event.sampling_probs)
             if not _finite_ge0(sigma):

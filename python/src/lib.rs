@@ -365,6 +365,19 @@ fn finite(name: &str, x: f64) -> Result<f64, Error> {
     }
 }
 
+/// `Ok` when the component `kind` got `n` parameters, else an error listing `names`.
+fn arity(kind: &str, v: &[f64], n: usize, names: &str) -> Result<(), Error> {
+    if v.len() == n {
+        Ok(())
+    } else {
+        Err(Error::param(
+            kind,
+            format!("{} parameters", v.len()),
+            &format!("expects ({names})"),
+        ))
+    }
+}
+
 /// An integer parameter given as a float (`k` buckets, an integer sensitivity).
 fn integer(name: &str, x: f64, min: f64) -> Result<u64, Error> {
     if x.is_finite() && x.fract() == 0.0 && x >= min && x <= 9.0e15 {
@@ -388,17 +401,7 @@ fn component(kind: &str, v: &[f64]) -> Result<Component, Error> {
     use shiftdp::composition::mechanism::{
         DiscreteLaplace, Laplace, MixtureOfGaussians, PoissonSampled, RandomizedResponse,
     };
-    let want = |n: usize, names: &str| -> Result<(), Error> {
-        if v.len() == n {
-            Ok(())
-        } else {
-            Err(Error::param(
-                kind,
-                format!("{} parameters", v.len()),
-                &format!("expects ({names})"),
-            ))
-        }
-    };
+    let want = |n: usize, names: &str| arity(kind, v, n, names);
     let names: &[&str] = match kind {
         "gaussian" => &["mu"],
         "subsampled" | "poisson" => &["p", "mu"],
@@ -717,17 +720,7 @@ fn rdp_curve(kind: &str, v: &[f64]) -> Result<shiftdp::renyi::RenyiCurve, Error>
     for x in v {
         finite(kind, *x)?;
     }
-    let want = |n: usize, names: &str| -> Result<(), Error> {
-        if v.len() == n {
-            Ok(())
-        } else {
-            Err(Error::param(
-                kind,
-                format!("{} parameters", v.len()),
-                &format!("expects ({names})"),
-            ))
-        }
-    };
+    let want = |n: usize, names: &str| arity(kind, v, n, names);
     Ok(match kind {
         "gaussian" => {
             want(1, "mu")?;

@@ -192,13 +192,7 @@ impl Component {
     /// f64 (in exponent form below 1e-5 and from 1e16 on, so that `G(5e-324)` is not
     /// 324 digits long).
     pub fn name(&self) -> String {
-        let n = |x: f64| {
-            if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
-                format!("{x:e}")
-            } else {
-                format!("{x}")
-            }
-        };
+        let n = mechanism::num;
         match self {
             Component::Gaussian { mu } => format!("G({})", n(*mu)),
             Component::Subsampled { p, mu } => format!("C_{}(G({}))", n(*p), n(*mu)),

@@ -177,7 +177,8 @@ impl Mass {
             hi: e.upper_f64().clamp(0.0, 1.0),
         }
     }
-    fn new(v: f64, err: f64) -> Mass {
+    /// `[v − err, v + err]` clamped to `[0, 1]`.
+    pub(crate) fn new(v: f64, err: f64) -> Mass {
         Mass {
             lo: (v - err).max(0.0),
             hi: (v + err).clamp(0.0, 1.0),

@@ -21,7 +21,7 @@
 //! The atoms are computed in MPFR. The tails are f64 expressions with `expm1`; their
 //! absolute errors are bounded from [`super::FN_REL_ERR`], the rounding of `r = Δ/b`
 //! and of `a`, and the derivatives of the tails in `a` and `r` (each at most `1/2`).
-use super::{ATOM_BITS, Atom, FN_REL_ERR, Lattice, Mechanism, Tails, mass, num};
+use super::{ATOM_BITS, Atom, FN_REL_ERR, Lattice, Mass, Mechanism, Tails, num};
 use crate::composition::pld::U;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
@@ -142,16 +142,16 @@ impl Mechanism for Laplace {
         let er = (-r).exp();
         // Q{L ≤ ℓ} = e^{−r}(e^a − 1)/2: d/da = e^{a−r}/2, d/dr of e^{−r} is the value
         let v = 0.5 * er * a.exp_m1();
-        let q_le = mass(v, v * (fe + dr) + 0.5 * (a - r).exp() * da * 1.01);
+        let q_le = Mass::new(v, v * (fe + dr) + 0.5 * (a - r).exp() * da * 1.01);
         // Q{L > ℓ} = −expm1(b)/2: d/db = e^b/2
         let v = -0.5 * b.exp_m1();
-        let q_gt = mass(v, v * fe + 0.5 * b.exp() * db * 1.01);
+        let q_gt = Mass::new(v, v * fe + 0.5 * b.exp() * db * 1.01);
         // P{L ≤ ℓ} = −expm1(−a)/2: d/da = e^{−a}/2
         let v = -0.5 * (-a).exp_m1();
-        let p_le = mass(v, v * fe + 0.5 * (-a).exp() * da * 1.01);
+        let p_le = Mass::new(v, v * fe + 0.5 * (-a).exp() * da * 1.01);
         // P{L > ℓ} = −e^{−a} expm1(b)/2: d/da ≤ the value, d/db = e^{b−a}/2
         let v = -0.5 * (-a).exp() * b.exp_m1();
-        let p_gt = mass(v, v * (2.0 * fe + da) + 0.5 * (b - a).exp() * db * 1.01);
+        let p_gt = Mass::new(v, v * (2.0 * fe + da) + 0.5 * (b - a).exp() * db * 1.01);
         // outside (−Δ/b, Δ/b) the continuous part has no mass on that side, exactly
         let above = l >= self.r_hi;
         let below = l <= -self.r_hi;

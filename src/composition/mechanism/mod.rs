@@ -301,14 +301,6 @@ fn cell(le_a: Mass, gt_a: Mass, le_b: Mass, gt_b: Mass) -> Mass {
     }
 }
 
-/// `(v − e, v + e)` clamped to `[0, 1]` as a [`Mass`].
-pub(crate) fn mass(v: f64, e: f64) -> Mass {
-    Mass {
-        lo: (v - e).max(0.0),
-        hi: (v + e).clamp(0.0, 1.0),
-    }
-}
-
 /// The shortest round-trip decimal of a parameter, in exponent form below 1e-5 and from
 /// 1e16 on.
 pub(crate) fn num(x: f64) -> String {
