@@ -880,7 +880,7 @@ fn poisson_sampling_at_one_keeps_the_infinite_masses() {
     let outer = PoissonSampled::new(1.0, base.clone()).unwrap();
     for m in [base, Arc::new(outer) as Arc<dyn Mechanism>] {
         let c = Composition::new()
-            .with(Component::Mechanism(m.clone()), 1)
+            .with(Component::shared(m.clone()), 1)
             .unwrap();
         let iv = c.answer(Target::Epsilon(5.0), 1e-3, None).unwrap().interval;
         assert!(iv.lower <= 0.5 && 0.5 <= iv.upper, "{}: {iv:?}", m.name());

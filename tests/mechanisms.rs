@@ -266,9 +266,9 @@ fn dp_accounting_truncated_subsampled_gaussian() {
         .unwrap()
         .unwrap();
     let c = Composition::new()
-        .with(Component::Mechanism(a), 3)
+        .with(Component::shared(a), 3)
         .unwrap()
-        .with(Component::Mechanism(b), 2)
+        .with(Component::shared(b), 2)
         .unwrap();
     let iv = eps_at(&c, 1e-6);
     assert_encloses(iv, 17.904330, 2e-3, "truncated subsampled Gaussian");
@@ -276,7 +276,7 @@ fn dp_accounting_truncated_subsampled_gaussian() {
     let t = truncated_subsampled_gaussian(10, 0.1, 10, 1.0)
         .unwrap()
         .unwrap();
-    let x = eps_at(&comp(&[(Component::Mechanism(t), 20)]), 1e-6);
+    let x = eps_at(&comp(&[(Component::shared(t), 20)]), 1e-6);
     let y = eps_at(&comp(&[(Component::poisson(0.1, 1.0).unwrap(), 20)]), 1e-6);
     assert!(x.lower <= y.upper && y.lower <= x.upper, "{x:?} {y:?}");
     assert!(

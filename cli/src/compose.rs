@@ -301,7 +301,7 @@ fn build_mechanisms(a: &ComposeArgs, mut c: Composition) -> Result<Composition> 
             num(f, &g[3], Read::Down)?,
         )?;
         if let Some(m) = m {
-            c = c.with(Component::Mechanism(m), k)?;
+            c = c.with(Component::shared(m), k)?;
         }
     }
     for (g, k) in groups_of("approx-dp", &a.approx_dp, 2, "EPS DELTA [xK]")? {

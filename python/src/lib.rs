@@ -498,7 +498,7 @@ fn component(kind: &str, v: &[f64]) -> Result<Component, Error> {
             let b = integer("truncated_batch_size", v[2], 0.0)?;
             match shiftdp::composition::mechanism::truncated_subsampled_gaussian(n, v[1], b, v[3])?
             {
-                Some(m) => Component::Mechanism(m),
+                Some(m) => Component::shared(m),
                 // no record can be sampled: the identity G(0)
                 None => Component::gaussian(0.0)?,
             }

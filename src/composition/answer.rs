@@ -148,14 +148,8 @@ impl Composition {
         for (c, k) in self.parts() {
             // p = 1 subsampling is no subsampling: C_1(G(μ)) = G(μ) and both Poisson
             // directions p G(μ) + (1 − p) Id are G(μ) at p = 1
-            let mu = match c {
-                super::Component::Gaussian { mu }
-                | super::Component::Subsampled { p: 1.0, mu }
-                | super::Component::PoissonRemove { p: 1.0, mu }
-                | super::Component::PoissonAdd { p: 1.0, mu } => mu,
-                _ => return None,
-            };
-            let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+            let mu = c.as_mechanism().exact_gaussian_mu()?;
+            let m = Enclosure::from_f64(GAUSSIAN_BITS, mu);
             s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
         }
         Some(s.sqrt())
@@ -595,15 +589,8 @@ impl Composition {
     pub fn no_amplification_mu(&self) -> Option<Enclosure> {
         let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
         for (c, k) in self.parts() {
-            let mu = match c {
-                super::Component::Gaussian { mu }
-                | super::Component::Subsampled { mu, .. }
-                | super::Component::PoissonRemove { mu, .. }
-                | super::Component::PoissonAdd { mu, .. } => mu,
-                super::Component::Mechanism(m) => &m.gaussian_dominating_mu()?,
-                super::Component::Curve(_) => return None,
-            };
-            let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+            let mu = c.as_mechanism().gaussian_dominating_mu()?;
+            let m = Enclosure::from_f64(GAUSSIAN_BITS, mu);
             s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
         }
         Some(s.sqrt())
@@ -617,9 +604,7 @@ impl Composition {
     pub fn pure_epsilon(&self) -> Option<f64> {
         let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
         for (c, k) in self.parts() {
-            let super::Component::Mechanism(m) = c else {
-                return None;
-            };
+            let m = c.as_mechanism();
             let inv = m.inverse();
             if m.q_at_plus_infinity().hi > 0.0 || inv.q_at_plus_infinity().hi > 0.0 {
                 return None;
@@ -640,8 +625,8 @@ impl Composition {
         let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
         let mut any = false;
         for (c, k) in self.parts() {
-            if let super::Component::Gaussian { mu } = c {
-                let m = Enclosure::from_f64(GAUSSIAN_BITS, *mu);
+            if let Some(mu) = c.as_mechanism().exact_gaussian_mu() {
+                let m = Enclosure::from_f64(GAUSSIAN_BITS, mu);
                 s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
                 any = true;
             }

@@ -47,12 +47,11 @@ pub mod pld;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::precision::rounding::{next_down_f64, next_up_f64};
-use crate::precision::special;
-use crate::tradeoff::{ApproxDp, Gaussian, PiecewiseLinear, Tradeoff};
+use crate::tradeoff::{ApproxDp, PiecewiseLinear};
 pub use answer::{DEFAULT_TOLERANCE, Reuse};
 use engine::{Dist, Prepared};
 use mechanism::Mechanism;
-use pld::{Grid, Kind};
+use pld::Grid;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -65,69 +64,19 @@ pub const DELTA_FLOOR: f64 = 1e-100;
 /// Largest number of grid points per window.
 pub const MAX_POINTS: usize = 1 << 21;
 
-/// One component of a composition.
+/// One component of a composition: one neighbouring order of a [`Mechanism`]'s
+/// dominating pair (the Gaussian family, Laplace, randomized response, mixtures of
+/// Gaussians, their Poisson-subsampled versions, piecewise-linear tradeoff functions
+/// such as `f_{ε,δ}`, …).
 #[derive(Debug, Clone)]
-pub enum Component {
-    /// `G(μ)`.
-    Gaussian {
-        /// μ ≥ 0.
-        mu: f64,
-    },
-    /// `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (BSA24 Def 4.7), symmetric.
-    Subsampled {
-        /// Sampling probability.
-        p: f64,
-        /// μ ≥ 0.
-        mu: f64,
-    },
-    /// Poisson-subsampled Gaussian, *remove* direction `f_p = p G(μ) + (1−p) Id`
-    /// (the other order of the pair is [`Component::PoissonAdd`]).
-    PoissonRemove {
-        /// Sampling probability.
-        p: f64,
-        /// μ ≥ 0.
-        mu: f64,
-    },
-    /// Poisson-subsampled Gaussian, *add* direction `f_p⁻¹`.
-    PoissonAdd {
-        /// Sampling probability.
-        p: f64,
-        /// μ ≥ 0.
-        mu: f64,
-    },
-    /// A numerically represented tradeoff function (e.g. `f_{ε,δ}`).
-    Curve(PiecewiseLinear),
-    /// One order of a [`Mechanism`]'s dominating pair (Laplace, randomized response,
-    /// mixtures of Gaussians, their Poisson-subsampled versions, …).
-    Mechanism(Arc<dyn Mechanism>),
-}
+pub struct Component(Arc<dyn Mechanism>);
 
-/// Components are equal when they are the same variant with equal parameters;
-/// mechanisms compare by [`Mechanism::name`], which prints every parameter exactly.
+/// Components are equal when their mechanisms have the same [`Mechanism::name`], which
+/// prints every parameter exactly.
 impl PartialEq for Component {
     fn eq(&self, o: &Component) -> bool {
-        use Component::*;
-        match (self, o) {
-            (Gaussian { mu: a }, Gaussian { mu: b }) => a == b,
-            (Subsampled { p: a, mu: b }, Subsampled { p: c, mu: d })
-            | (PoissonRemove { p: a, mu: b }, PoissonRemove { p: c, mu: d })
-            | (PoissonAdd { p: a, mu: b }, PoissonAdd { p: c, mu: d }) => a == c && b == d,
-            (Curve(a), Curve(b)) => a == b,
-            (Mechanism(a), Mechanism(b)) => a.name() == b.name(),
-            _ => false,
-        }
+        self.0.name() == o.0.name()
     }
-}
-
-fn check_p_mu(p: f64, mu: f64) -> Result<()> {
-    if !(0.0..=1.0).contains(&p) {
-        return Err(Error::param(
-            "p",
-            p,
-            "sampling probability must be in [0, 1]",
-        ));
-    }
-    Gaussian::new(mu).map(|_| ())
 }
 
 impl Component {
@@ -136,16 +85,18 @@ impl Component {
     /// # Errors
     /// [`Error::Parameter`] unless μ is finite and ≥ 0.
     pub fn gaussian(mu: f64) -> Result<Component> {
-        Gaussian::new(mu)?;
-        Ok(Component::Gaussian { mu })
+        Ok(Component::mechanism(mechanism::GaussianFamily::gaussian(
+            mu,
+        )?))
     }
     /// `C_p(G(μ))`.
     ///
     /// # Errors
     /// [`Error::Parameter`] unless `0 ≤ p ≤ 1` and μ finite ≥ 0.
     pub fn subsampled(p: f64, mu: f64) -> Result<Component> {
-        check_p_mu(p, mu)?;
-        Ok(Component::Subsampled { p, mu })
+        Ok(Component::mechanism(
+            mechanism::GaussianFamily::symmetrized(p, mu)?,
+        ))
     }
     /// The Poisson add-or-remove subsampled Gaussian, remove direction (pair with
     /// [`Composition::inverse`] for the add direction).
@@ -153,90 +104,61 @@ impl Component {
     /// # Errors
     /// [`Error::Parameter`] unless `0 ≤ p ≤ 1` and μ finite ≥ 0.
     pub fn poisson(p: f64, mu: f64) -> Result<Component> {
-        check_p_mu(p, mu)?;
-        Ok(Component::PoissonRemove { p, mu })
+        Ok(Component::mechanism(
+            mechanism::GaussianFamily::poisson_remove(p, mu)?,
+        ))
     }
     /// `f_{ε,δ}`.
     ///
     /// # Errors
     /// As [`ApproxDp::new`].
     pub fn approx_dp(eps: f64, delta: f64) -> Result<Component> {
-        Ok(Component::Curve(ApproxDp::new(eps, delta)?.to_piecewise()))
+        Ok(Component::curve(ApproxDp::new(eps, delta)?.to_piecewise()))
+    }
+    /// A piecewise-linear tradeoff function as a component.
+    pub fn curve(f: PiecewiseLinear) -> Component {
+        Component::mechanism(mechanism::TradeoffCurve(f))
     }
     /// A mechanism's order as a component.
     pub fn mechanism(m: impl Mechanism + 'static) -> Component {
-        Component::Mechanism(Arc::new(m))
+        Component(Arc::new(m))
+    }
+    /// A shared mechanism's order as a component.
+    pub fn shared(m: Arc<dyn Mechanism>) -> Component {
+        Component(m)
+    }
+    /// The mechanism of this component.
+    pub fn as_mechanism(&self) -> &Arc<dyn Mechanism> {
+        &self.0
     }
     /// The component of the other order of the pair (`f⁻¹`).
     pub fn inverse(&self) -> Component {
-        match self {
-            Component::Mechanism(m) => Component::Mechanism(m.inverse()),
-            Component::PoissonRemove { p, mu } => Component::PoissonAdd { p: *p, mu: *mu },
-            Component::PoissonAdd { p, mu } => Component::PoissonRemove { p: *p, mu: *mu },
-            Component::Curve(f) => Component::Curve(f.inverse()),
-            c => c.clone(),
-        }
+        Component(self.0.inverse())
     }
     /// Whether `f = f⁻¹`.
     pub fn is_symmetric(&self) -> bool {
-        match self {
-            Component::Gaussian { .. } | Component::Subsampled { .. } => true,
-            Component::PoissonRemove { p, mu } | Component::PoissonAdd { p, mu } => {
-                *p == 0.0 || *mu == 0.0
-            }
-            Component::Curve(f) => f.is_symmetric(),
-            Component::Mechanism(m) => m.is_symmetric(),
-        }
+        self.0.is_symmetric()
     }
     /// Display name, each parameter by its shortest decimal that reads back to the same
     /// f64 (in exponent form below 1e-5 and from 1e16 on, so that `G(5e-324)` is not
     /// 324 digits long).
     pub fn name(&self) -> String {
-        let n = mechanism::num;
-        match self {
-            Component::Gaussian { mu } => format!("G({})", n(*mu)),
-            Component::Subsampled { p, mu } => format!("C_{}(G({}))", n(*p), n(*mu)),
-            Component::PoissonRemove { p, mu } => {
-                format!("PoissonRemove_{}(G({}))", n(*p), n(*mu))
-            }
-            Component::PoissonAdd { p, mu } => format!("PoissonAdd_{}(G({}))", n(*p), n(*mu)),
-            Component::Curve(f) => f.name(),
-            Component::Mechanism(m) => m.name(),
-        }
+        self.0.name()
     }
-    /// The largest finite privacy loss of one step, for the components whose losses are
-    /// bounded above: `ln(1/(1 − p))` for [`Component::PoissonAdd`] (its loss
-    /// `−ln(1 − p + p e^{μx − μ²/2})` increases to that value as `x → −∞`), the steepest
-    /// segment's `ln(Δβ/Δα)` for a curve; `None` for the unbounded Gaussian losses.
+    /// The largest finite privacy loss of one step, rounded up, for the components
+    /// whose losses are bounded above ([`Mechanism::loss_sup`]).
     pub fn loss_sup(&self) -> Option<f64> {
-        match self {
-            Component::PoissonAdd { p, mu } if *p < 1.0 && *mu > 0.0 => Some(-(-p).ln_1p()),
-            Component::Curve(f) => f
-                .vertices()
-                .windows(2)
-                .filter(|w| w[1].0 > w[0].0 && w[0].1 > w[1].1)
-                .map(|w| ((w[0].1 - w[1].1) / (w[1].0 - w[0].0)).ln())
-                .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l)))),
-            Component::Mechanism(m) => m.loss_sup(),
-            _ => None,
-        }
+        self.0.loss_sup()
     }
     /// The single-step discretization of this component on a grid (pessimistic and
     /// optimistic, untilted).
     pub fn single_step(&self, g: &Grid) -> pld::SingleStep {
         pld::discretize(&self.pieces(g, 0.0), g)
     }
-    /// Pieces on the grid; tails of Q-mass below `cut` are treated in bulk (see
-    /// [`pld::subsampled_pieces`]).
+    /// Pieces on the grid; tails of Q-mass below `cut` are treated in bulk
+    /// ([`Mechanism::pieces`]).
     fn pieces(&self, g: &Grid, cut: f64) -> pld::Pieces {
-        match self {
-            Component::Gaussian { mu } => pld::kind_pieces(Kind::Gaussian(*mu), g, cut),
-            Component::Subsampled { p, mu } => pld::kind_pieces(Kind::Symmetrized(*p, *mu), g, cut),
-            Component::PoissonRemove { p, mu } => pld::kind_pieces(Kind::Remove(*p, *mu), g, cut),
-            Component::PoissonAdd { p, mu } => pld::kind_pieces(Kind::Add(*p, *mu), g, cut),
-            Component::Curve(f) => pld::curve_pieces(f),
-            Component::Mechanism(m) => mechanism::pieces(m.as_ref(), g, cut),
-        }
+        self.0.pieces(g, cut)
     }
 }
 
@@ -389,28 +311,27 @@ impl Composition {
         if count == 0 {
             return Err(Error::param("count", 0, "repetition count must be ≥ 1"));
         }
-        if let Component::Mechanism(m) = &c {
-            let k = count as f64;
-            match m.atom_lattice() {
-                mechanism::Lattice::NoAtoms => {}
-                mechanism::Lattice::Unit(u) => self.align.push((0.0, u, k)),
-                mechanism::Lattice::Irregular => {
-                    for o in [m.clone(), m.inverse()] {
-                        let atoms: Vec<_> = o
-                            .atoms()
-                            .into_iter()
-                            .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
-                            .collect();
-                        // the atom the engine's shift puts on the grid (`shifts`): the
-                        // others' distances to it decide their rounding
-                        let heavy = atoms
-                            .iter()
-                            .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
-                            .map_or(0.0, |a| a.loss.0);
-                        if atoms.len() <= 64 {
-                            self.align
-                                .extend(atoms.iter().map(|a| (heavy, a.loss.0, k * a.q.hi)));
-                        }
+        let m = c.as_mechanism();
+        let k = count as f64;
+        match m.atom_lattice() {
+            mechanism::Lattice::NoAtoms => {}
+            mechanism::Lattice::Unit(u) => self.align.push((0.0, u, k)),
+            mechanism::Lattice::Irregular => {
+                for o in [m.clone(), m.inverse()] {
+                    let atoms: Vec<_> = o
+                        .atoms()
+                        .into_iter()
+                        .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
+                        .collect();
+                    // the atom the engine's shift puts on the grid (`shifts`): the
+                    // others' distances to it decide their rounding
+                    let heavy = atoms
+                        .iter()
+                        .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
+                        .map_or(0.0, |a| a.loss.0);
+                    if atoms.len() <= 64 {
+                        self.align
+                            .extend(atoms.iter().map(|a| (heavy, a.loss.0, k * a.q.hi)));
                     }
                 }
             }
@@ -463,16 +384,7 @@ impl Composition {
         let mut s2 = 0.0;
         for (c, k) in &self.parts {
             let k = *k as f64;
-            match c {
-                Component::Gaussian { mu } => s2 += k * mu * mu,
-                Component::Subsampled { p, mu } => {
-                    let v = (mu * mu).exp() * special::phi(1.5 * mu)
-                        + 3.0 * special::phi(-0.5 * mu)
-                        - 2.0;
-                    s2 += p * p * k * 2.0 * v;
-                }
-                _ => return None,
-            }
+            s2 += k * c.as_mechanism().clt_mu_squared()?;
         }
         Some(s2.sqrt())
     }
@@ -642,7 +554,7 @@ impl Composition {
         let mut out = Vec::with_capacity(self.parts.len());
         for (c, k) in &self.parts {
             let s = match c {
-                Component::Mechanism(m) if m.atom_lattice() != mechanism::Lattice::NoAtoms => m
+                Component(m) if m.atom_lattice() != mechanism::Lattice::NoAtoms => m
                     .atoms()
                     .iter()
                     .filter(|a| a.loss.0.is_finite() && a.q.hi > 0.0)
@@ -687,8 +599,8 @@ impl Composition {
             .iter()
             .zip(shifts.iter().chain(std::iter::repeat(&0.0)))
             .map(|((c, k), s)| match c {
-                Component::Mechanism(m) if *s > 0.0 => (
-                    Component::Mechanism(Arc::new(mechanism::Shifted::new(m.clone(), *s))),
+                Component(m) if *s > 0.0 => (
+                    Component(Arc::new(mechanism::Shifted::new(m.clone(), *s))),
                     *k,
                 ),
                 c => (c.clone(), *k),
@@ -780,14 +692,7 @@ impl Composition {
         let w0 = self
             .parts
             .iter()
-            .map(|(c, _)| match c {
-                Component::Gaussian { mu }
-                | Component::Subsampled { mu, .. }
-                | Component::PoissonRemove { mu, .. }
-                | Component::PoissonAdd { mu, .. } => (0.5 * mu * mu + 40.0 * mu).ceil(),
-                Component::Curve(_) => 64.0,
-                Component::Mechanism(m) => m.loss_reach().ceil().min(1e4),
-            })
+            .map(|(c, _)| c.0.loss_reach().ceil().min(1e4))
             .fold(1.0, f64::max)
             .min(1e4);
         // its step resolves the smallest component's loss spread (about pμ for a
@@ -797,14 +702,7 @@ impl Composition {
         let spread = self
             .parts
             .iter()
-            .map(|(c, _)| match c {
-                Component::Gaussian { mu } => *mu,
-                Component::Subsampled { p, mu }
-                | Component::PoissonRemove { p, mu }
-                | Component::PoissonAdd { p, mu } => p * mu,
-                Component::Curve(_) => f64::INFINITY,
-                Component::Mechanism(m) => m.loss_spread(),
-            })
+            .map(|(c, _)| c.0.loss_spread())
             .filter(|s| *s > 0.0)
             .fold(f64::INFINITY, f64::min);
         let e0 = if spread.is_finite() {
@@ -1052,21 +950,17 @@ impl Composition {
     pub fn atom_grid_exp(&self) -> Option<i32> {
         let mut e0: Option<i32> = None;
         for (c, _) in &self.parts {
-            match c {
-                Component::Curve(_) => return None,
-                Component::Mechanism(m) => match m.atom_lattice() {
-                    mechanism::Lattice::NoAtoms => {}
-                    mechanism::Lattice::Irregular => return None,
-                    mechanism::Lattice::Unit(u) => {
-                        // u = odd·2^{−s}: the least s with u·2^s an integer
-                        let s = (0..=40).find(|&s| {
-                            let v = u * 2f64.powi(s);
-                            v.fract() == 0.0
-                        })?;
-                        e0 = Some(e0.map_or(s, |e| e.max(s)));
-                    }
-                },
-                _ => {}
+            match c.0.atom_lattice() {
+                mechanism::Lattice::NoAtoms => {}
+                mechanism::Lattice::Irregular => return None,
+                mechanism::Lattice::Unit(u) => {
+                    // u = odd·2^{−s}: the least s with u·2^s an integer
+                    let s = (0..=40).find(|&s| {
+                        let v = u * 2f64.powi(s);
+                        v.fract() == 0.0
+                    })?;
+                    e0 = Some(e0.map_or(s, |e| e.max(s)));
+                }
             }
         }
         e0
@@ -1436,7 +1330,7 @@ impl Composed {
 mod tests {
     use super::*;
     use crate::precision::{Enclosure, Precision};
-    use crate::tradeoff::{SubsampledGaussian, check_tradeoff_laws};
+    use crate::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff, check_tradeoff_laws};
 
     /// The planner's reuse of the windows (`compose_planned` with `windows`) is the
     /// plan `compose` computes itself: the same grids, tilts and certified answers, bit

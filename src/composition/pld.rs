@@ -233,7 +233,7 @@ pub(crate) fn cdf(z: f64, dz: f64) -> Cdf {
 }
 
 /// `Φ(b) − Φ(a)` for `a ≤ b` as an enclosure, using the accurate tail.
-fn diff(a: &Cdf, b: &Cdf) -> Mass {
+pub(crate) fn diff(a: &Cdf, b: &Cdf) -> Mass {
     if a.z >= 0.0 {
         let v = a.upper - b.upper;
         Mass::new(v, a.upper_err + b.upper_err + U * v.abs())
@@ -246,15 +246,20 @@ fn diff(a: &Cdf, b: &Cdf) -> Mass {
 /// A piece of a single-step PLD: Q- and P-mass enclosures, and the grid bin
 /// `[t_j, t_{j+1}]` that certainly contains its (merged) loss, if known.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Piece {
+pub struct Piece {
+    /// Q-mass.
     pub q: Mass,
+    /// P-mass.
     pub p: Mass,
+    /// The bin `j` of `[t_j, t_{j+1}]` that certainly holds the loss (`None`: the loss
+    /// is read from the masses, `ln(q/p)`).
     pub bin: Option<i64>,
 }
 
 /// What a component contributes before discretization.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Pieces {
+pub struct Pieces {
+    /// The pieces on the window.
     pub pieces: Vec<Piece>,
     /// Q-mass at `+∞`.
     pub inf: Option<Mass>,
@@ -405,7 +410,7 @@ fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
 }
 
 /// One f_p-branch edge: `(Φ(x), Φ(x − μ))` as [`Cdf`]s.
-fn fp_edge(l: f64, p: f64, mu: f64) -> (Cdf, Cdf) {
+pub(crate) fn fp_edge(l: f64, p: f64, mu: f64) -> (Cdf, Cdf) {
     let (x, dx) = x_of_loss(l, p, mu);
     let a = cdf(x, dx);
     let b = if x.is_finite() {
@@ -428,7 +433,7 @@ fn fp_bin(ea: &(Cdf, Cdf), eb: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
 }
 
 /// Upper tails `(M(X > x), P(X > x))` at an edge.
-fn fp_tail(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
+pub(crate) fn fp_tail(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
     let m0 = Mass::new(e.0.upper, e.0.upper_err);
     let m1 = Mass::new(e.1.upper, e.1.upper_err);
     (
@@ -628,7 +633,7 @@ pub(crate) fn curve_pieces(f: &PiecewiseLinear) -> Pieces {
 }
 
 /// `ln(q/p)` bounds of a piece: `(lower, upper)`.
-fn loss_bounds(pc: &Piece) -> (f64, f64) {
+pub(crate) fn loss_bounds(pc: &Piece) -> (f64, f64) {
     let lo = if pc.q.lo > 0.0 && pc.p.hi > 0.0 {
         (pc.q.lo / pc.p.hi).ln()
     } else {

@@ -17,6 +17,13 @@
 //! `(ℓ, q, p)` becomes `(−ℓ, p, q)`, tails swap roles ([`Inverse`]). Poisson subsampling
 //! is a combinator over any mechanism ([`PoissonSampled`]).
 //!
+//! Every component of a composition is a mechanism: the Gaussian family in closed form
+//! ([`GaussianFamily`]), piecewise-linear tradeoff functions such as `f_{ε,δ}`
+//! ([`TradeoffCurve`]), Laplace, discrete Laplace, randomized response, mixtures of
+//! Gaussians and the combinators. The engine reads each through
+//! [`Mechanism::pieces`]: the generic discretization of atoms and tails
+//! ([`generic_pieces`]) unless the mechanism has a closed form of its own.
+//!
 //! # Rounding
 //! Every mass is an enclosure `[lo, hi]` of the true probability, every loss an
 //! enclosure of the true loss; the pessimistic discretization reads the upper ends, the
@@ -28,13 +35,17 @@
 //! DRS22; Zhu, Dong, Wang, *Optimal accounting of differential privacy via
 //! characteristic function*, AISTATS 2022 (dominating pairs of Poisson subsampling);
 //! Doroshenko et al., *Connect the dots*, PETS 2022.
+pub mod curve;
 pub mod discrete;
+pub mod gaussian;
 pub mod laplace;
 pub mod mixture;
 pub mod sampled;
 pub mod truncated;
 
+pub use curve::TradeoffCurve;
 pub use discrete::{DiscreteLaplace, RandomizedResponse};
+pub use gaussian::GaussianFamily;
 pub use laplace::Laplace;
 pub use mixture::MixtureOfGaussians;
 pub use sampled::{Inverse, PoissonSampled, PublicMixture, Shifted};
@@ -170,6 +181,22 @@ pub trait Mechanism: fmt::Debug + Send + Sync {
     fn gaussian_dominating_mu(&self) -> Option<f64> {
         None
     }
+    /// `Some(μ)` when this pair's privacy-loss distribution is exactly that of `G(μ)`
+    /// (the closed form [`super::Composition::gaussian_mu`] composes).
+    fn exact_gaussian_mu(&self) -> Option<f64> {
+        None
+    }
+    /// The per-step `μ²` of the central-limit approximation of a composition of this
+    /// pair ([`super::Composition::clt_mu`]), where one is known.
+    fn clt_mu_squared(&self) -> Option<f64> {
+        None
+    }
+    /// The pieces of this order on a grid, with tails of Q-mass below `cut` treated in
+    /// bulk: by default the generic discretization of the atoms and tails
+    /// ([`generic_pieces`]); closed forms override it.
+    fn pieces(&self, g: &Grid, cut: f64) -> Pieces {
+        generic_pieces(self, g, cut)
+    }
 }
 
 /// The pieces of a mechanism on a grid: each atom with its loss enclosure (placed in
@@ -179,7 +206,7 @@ pub trait Mechanism: fmt::Debug + Send + Sync {
 /// so that small masses are differences of small numbers). With `cut > 0` the
 /// continuous cells whose whole tail beyond them has Q-mass `≤ cut` are not resolved
 /// (the tail moves up to the first resolved cell, or to `+∞` above the last).
-pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid, cut: f64) -> Pieces {
+pub fn generic_pieces<M: Mechanism + ?Sized>(m: &M, g: &Grid, cut: f64) -> Pieces {
     let mut out = Pieces::default();
     let inf = m.q_at_plus_infinity();
     if inf.hi > 0.0 {
@@ -288,13 +315,13 @@ pub(crate) fn pieces(m: &dyn Mechanism, g: &Grid, cut: f64) -> Pieces {
 }
 
 /// The enclosure of the mass between two edges `a < b` from their tails: `F(b) − F(a)`
-/// with the lower tails when `F(a) ≤ 1/2`, `S(a) − S(b)` with the upper ones otherwise.
+/// from the lower tails and `S(a) − S(b)` from the upper ones are both enclosures of it,
+/// so their intersection is (the lower tails are the accurate ones below the median, the
+/// upper ones above it, but a tail's accuracy is its own: the intersection takes the
+/// better of the two at each end).
 fn cell(le_a: Mass, gt_a: Mass, le_b: Mass, gt_b: Mass) -> Mass {
-    let (lo, hi) = if le_a.hi <= 0.5 {
-        (le_b.lo - le_a.hi, le_b.hi - le_a.lo)
-    } else {
-        (gt_a.lo - gt_b.hi, gt_a.hi - gt_b.lo)
-    };
+    let lo = (le_b.lo - le_a.hi).max(gt_a.lo - gt_b.hi);
+    let hi = (le_b.hi - le_a.lo).min(gt_a.hi - gt_b.lo);
     Mass {
         lo: (lo * (1.0 - 2.0 * U)).max(0.0),
         hi: (hi * (1.0 + 2.0 * U)).clamp(0.0, 1.0),

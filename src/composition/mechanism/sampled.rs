@@ -40,7 +40,8 @@ fn invert_atoms(atoms: Vec<Atom>) -> Vec<Atom> {
         .collect()
 }
 
-fn invert_tails(t: Tails) -> Tails {
+/// The tails of the other order at `−ℓ`, given those of this order at `ℓ`.
+pub(crate) fn invert_tails(t: Tails) -> Tails {
     Tails {
         q_le: t.p_gt,
         q_gt: t.p_le,
