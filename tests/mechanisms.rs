@@ -346,5 +346,66 @@ fn shifted_atoms_are_exact_and_tight() {
     let a = comp(&[(Component::mechanism(m), 10_000)])
         .answer(Target::Delta(1e-5), 1e-3, None)
         .unwrap();
-    assert!(a.width <= 1e-3, "{a:?}");
+    assert!(a.width <= 1e-3, "{:?} width {}", a.interval, a.width);
+}
+
+/// Atoms off every dyadic grid (randomized response with `ε₀ = ln((1 − p + p/2)/(p/2))`
+/// irrational) on the planner's lattice step: 10⁴ steps against the exact binomial law
+/// of the composed loss (`(2i − k)ε₀` with Q-mass `C(k, i) sⁱ u^{k−i}`, in log-gamma
+/// form), enclosed and narrow at the default tolerance (a ladder step rounds the second
+/// atom down by up to `h` per step on the optimistic side: about 1e-2 wide here).
+#[test]
+fn lattice_steps_hold_irregular_atoms_exactly() {
+    use statrs::function::gamma::ln_gamma;
+    let (p, k) = (0.9f64, 10_000u64);
+    let u = p / 2.0;
+    let s = 1.0 - p + u;
+    let l = (s / u).ln();
+    let kf = k as f64;
+    let binomial: Vec<(f64, f64)> = (0..=k)
+        .map(|i| {
+            let i = i as f64;
+            let lq = ln_gamma(kf + 1.0) - ln_gamma(i + 1.0) - ln_gamma(kf - i + 1.0)
+                + i * s.ln()
+                + (kf - i) * u.ln();
+            ((2.0 * i - kf) * l, lq.exp())
+        })
+        .collect();
+    let c = comp(&[(
+        Component::mechanism(RandomizedResponse::new(p, 2).unwrap()),
+        k,
+    )]);
+    for eps in [150.0, 250.0, 300.0] {
+        let truth = delta_of_atoms(&binomial, 0.0, eps);
+        let iv = delta_at(&c, eps);
+        assert_encloses(iv, truth, 1e-9 * truth, "RR × 10⁴ δ(ε)");
+        assert!(
+            iv.upper - iv.lower <= 1e-3 * truth,
+            "ε = {eps}: {iv:?} (truth {truth})"
+        );
+    }
+}
+
+/// Laplace with `Δ/b = 0.05` (off every dyadic grid) composed 10⁴ times: the lattice
+/// step's interval is narrow and overlaps the interval of a power-of-two grid (an
+/// independent discretization, which rounds the second atom), and both lie below the
+/// pure-DP bound `10⁴·Δ/b`.
+#[test]
+fn laplace_off_the_dyadic_grid_is_narrow_and_consistent() {
+    let c = comp(&[(
+        Component::mechanism(Laplace::new(20.0, 1.0).unwrap()),
+        10_000,
+    )]);
+    let a = c.answer(Target::Delta(1e-5), 1e-4, None).unwrap();
+    assert!(a.width <= 1e-4, "{:?} width {}", a.interval, a.width);
+    let b = c
+        .answer(Target::Delta(1e-5), 1e-4, Some(13))
+        .unwrap()
+        .interval;
+    assert!(
+        a.interval.lower <= b.upper && b.lower <= a.interval.upper,
+        "{:?} and {b:?} are disjoint",
+        a.interval
+    );
+    assert!(a.interval.upper <= 500.0);
 }

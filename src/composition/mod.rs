@@ -162,6 +162,29 @@ impl Component {
     }
 }
 
+/// The shift `s ∈ [0, h)` that moves a loss `ℓ` (an atom's lower end) onto the grid
+/// point `t` at or above it: `t − ℓ`, then up until `ℓ + s` rounded down (the shifted
+/// atom's lower end) is certainly `≥ t`, so that the atom sits in the bin `[t, t + h]`
+/// on both sides of the discretization (`t − ℓ` is exact when `ℓ ≥ t/2`, Sterbenz; then
+/// `ℓ + s = t` exactly); 0 when no such shift below `h` is found.
+fn shift_onto_grid(g: &Grid, l: f64) -> f64 {
+    let j = g.ceil_index(l);
+    if !(j.is_finite() && j.abs() < g.exact_index()) {
+        return 0.0;
+    }
+    let t = j * g.h;
+    let mut s = (t - l).max(0.0);
+    for _ in 0..64 {
+        let (x, e) = mechanism::sampled::two_sum(l, s);
+        let down = if e == 0.0 { x } else { next_down_f64(x) };
+        if down >= t {
+            break;
+        }
+        s += t.abs().max(f64::MIN_POSITIVE) * f64::EPSILON;
+    }
+    if s < g.h { s } else { 0.0 }
+}
+
 /// A certified interval `[lower, upper]` containing the true value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Interval {
@@ -214,6 +237,10 @@ pub struct Composition {
     /// components off every dyadic grid, the planner's alignment targets
     /// ([`Composition::step_at_least`]).
     align: Vec<(f64, f64, f64)>,
+    /// The atom units of the components with atoms: [`mechanism::Lattice::Unit`]'s, or
+    /// [`mechanism::atom_unit`] for irregular atoms (0 when they are not commensurate):
+    /// the planner's lattice steps ([`Composition::lattice_unit`]).
+    units: Vec<f64>,
 }
 
 /// Largest window (grid points) of the one-shot engine; below it the memory guard
@@ -315,8 +342,13 @@ impl Composition {
         let k = count as f64;
         match m.atom_lattice() {
             mechanism::Lattice::NoAtoms => {}
-            mechanism::Lattice::Unit(u) => self.align.push((0.0, u, k)),
+            mechanism::Lattice::Unit(u) => {
+                self.align.push((0.0, u, k));
+                self.units.push(u);
+            }
             mechanism::Lattice::Irregular => {
+                self.units
+                    .push(mechanism::atom_unit(m.as_ref()).unwrap_or(0.0));
                 for o in [m.clone(), m.inverse()] {
                     let atoms: Vec<_> = o
                         .atoms()
@@ -349,6 +381,7 @@ impl Composition {
             parts: self.parts.iter().map(|(c, k)| (c.inverse(), *k)).collect(),
             engine: self.engine,
             align: self.align.clone(),
+            units: self.units.clone(),
         }
     }
     /// Whether every component is symmetric (then one order suffices).
@@ -537,51 +570,54 @@ impl Composition {
 
     /// The loss shift of each component at grid step `h` and an enclosure of their
     /// total `Σ kᵢ sᵢ`: a mechanism whose atoms lie off every dyadic grid has its heaviest
-    /// atom (by Q-mass) moved up onto the grid point at or above it
-    /// ([`mechanism::Shifted`]: `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end); everything
+    /// atom (by Q-mass), or its lowest when the other atoms' rounding is smaller so,
+    /// moved up onto the grid point at or above it ([`mechanism::Shifted`]:
+    /// `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end, [`shift_onto_grid`]); everything
     /// else 0. An atom between grid points is rounded down by up to `h` on the optimistic
     /// side, an error that adds up over the steps; on a grid point it is exact.
     pub fn shifts(&self, h: f64) -> (Vec<f64>, (f64, f64)) {
         let none = (vec![0.0; self.parts.len()], (0.0, 0.0));
-        if std::env::var("NOSHIFT").is_ok()
-            || self.atom_grid_exp().is_some()
-            || self.align.is_empty()
-        {
+        if self.atom_grid_exp().is_some() || self.align.is_empty() {
             return none;
         }
         let g = Grid { h, lo: 0, n: 1 };
         let mut total = Enclosure::from_u64(128, 0);
         let mut out = Vec::with_capacity(self.parts.len());
         for (c, k) in &self.parts {
-            let s = match c {
-                Component(m) if m.atom_lattice() != mechanism::Lattice::NoAtoms => m
+            let m = c.as_mechanism();
+            let s = if m.atom_lattice() == mechanism::Lattice::NoAtoms {
+                0.0
+            } else {
+                let atoms: Vec<_> = m
                     .atoms()
-                    .iter()
+                    .into_iter()
                     .filter(|a| a.loss.0.is_finite() && a.q.hi > 0.0)
-                    .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
-                    .map(|a| {
-                        let j = g.ceil_index(a.loss.0);
-                        if !(j.is_finite() && j.abs() < 1e15) {
-                            return 0.0;
-                        }
-                        let t = j * h;
-                        // t − ℓ, then up until ℓ + s rounded down (the shifted
-                        // atom's lower end) is certainly ≥ t: the atom sits in the bin
-                        // [t, t + h] on both sides of the discretization
-                        // (t − ℓ is exact when ℓ ≥ t/2, Sterbenz; then ℓ + s = t exactly)
-                        let mut s = (t - a.loss.0).max(0.0);
-                        for _ in 0..64 {
-                            let (x, e) = mechanism::sampled::two_sum(a.loss.0, s);
-                            let down = if e == 0.0 { x } else { next_down_f64(x) };
-                            if down >= t {
-                                break;
-                            }
-                            s += t.abs().max(f64::MIN_POSITIVE) * f64::EPSILON;
-                        }
-                        if s < h { s } else { 0.0 }
-                    })
-                    .unwrap_or(0.0),
-                _ => 0.0,
+                    .collect();
+                // the anchor: the heaviest atom, or the lowest when that leaves the
+                // others less rounding (on a lattice step every atom then sits just
+                // above a grid point)
+                let misfit = |anchor: f64| -> f64 {
+                    atoms
+                        .iter()
+                        .map(|a| {
+                            let d = a.loss.0 - anchor;
+                            a.q.hi * (d - (d / h).floor() * h).clamp(0.0, h)
+                        })
+                        .sum()
+                };
+                let heavy = atoms.iter().max_by(|a, b| a.q.hi.total_cmp(&b.q.hi));
+                let lowest = atoms.iter().min_by(|a, b| a.loss.0.total_cmp(&b.loss.0));
+                match (heavy, lowest) {
+                    (Some(a), Some(b)) => {
+                        let anchor = if misfit(b.loss.0) < misfit(a.loss.0) {
+                            b.loss.0
+                        } else {
+                            a.loss.0
+                        };
+                        shift_onto_grid(&g, anchor)
+                    }
+                    _ => 0.0,
+                }
             };
             total = total + Enclosure::from_f64(128, s).mul(&Enclosure::from_u64(128, *k));
             out.push(s);
@@ -610,6 +646,7 @@ impl Composition {
             parts,
             engine: self.engine,
             align: vec![],
+            units: vec![],
         }
     }
 
@@ -903,8 +940,15 @@ impl Composition {
     /// is rounded down by up to `h` on the optimistic side, an error that grows like
     /// `k·h` over `k` steps instead of the `O(k·h²)` of the continuous parts.
     ///
-    /// Otherwise, with atoms off every dyadic grid (randomized response, subsampled
-    /// Laplace), the engine shifts each such component so that its heaviest atom `ℓ*`
+    /// With atoms off every dyadic grid (Laplace with a non-dyadic `Δ/b`, randomized
+    /// response, subsampled Laplace) whose differences are commensurate
+    /// ([`Composition::lattice_unit`] `u`), the step is the lattice step
+    /// [`Grid::lattice_step`]`(u, x)`: `n·h` just below `u`, so that once the engine has
+    /// shifted each component's lowest atom onto a grid point ([`Composition::shifts`])
+    /// every other atom lies just above one, and both sides of the discretization are
+    /// exact on the atoms up to that gap.
+    ///
+    /// Otherwise the engine shifts each such component so that its heaviest atom `ℓ*`
     /// lies on the grid ([`Composition::shifts`]), and the planner takes the step among
     /// the eight ladder values from `x` up (at most 28 % coarser) that minimizes
     /// `Σ weight·((ℓ − ℓ*) mod h) + K h²/2` — the other atoms' rounding on the optimistic
@@ -917,6 +961,9 @@ impl Composition {
             if p2 <= 2f64.powi(-e0) {
                 return p2;
             }
+        }
+        if let Some(h) = self.lattice_unit().and_then(|u| Grid::lattice_step(u, x)) {
+            return h;
         }
         if self.align.is_empty() {
             return ladder;
@@ -941,6 +988,36 @@ impl Composition {
             }
         }
         best.1
+    }
+
+    /// A common lower bound `u` of the atom units of the components with atoms
+    /// ([`Composition::units`](Self)): each unit within relative `1e-9` of an integer
+    /// multiple `c ≤ 4096` of the smallest, `u = min uᵢ/cᵢ` (rounded down); `None`
+    /// without such components, or when some component's atoms or the units are not
+    /// commensurate.
+    pub(crate) fn lattice_unit(&self) -> Option<f64> {
+        let finite: Vec<f64> = self
+            .units
+            .iter()
+            .copied()
+            .filter(|u| u.is_finite())
+            .collect();
+        if self.units.contains(&0.0) {
+            return None;
+        }
+        let u0 = finite.iter().copied().fold(f64::INFINITY, f64::min);
+        if !u0.is_finite() {
+            return None;
+        }
+        let mut u = u0;
+        for &ui in &finite {
+            let c = (ui / u0).round();
+            if !(1.0..=4096.0).contains(&c) || (ui - c * u0).abs() > 1e-9 * ui {
+                return None;
+            }
+            u = u.min(ui / c * (1.0 - 4.0 * pld::U));
+        }
+        Some(u)
     }
 
     /// The least `e₀ ≤ 40` such that every grid `h = 2^{−e}` with `e ≥ e₀` holds every
@@ -977,10 +1054,10 @@ impl Composition {
             .min(b)
     }
 
-    /// [`Composition::layout_at`] at a ladder step `h`, or at the power of two above it
-    /// when the window's indices reach `2⁴⁵`: there a ladder step's grid points `j·h`
-    /// (`k·j` with `k ≤ 64`) and the exact index corrections of [`Grid::floor_index`]
-    /// stop being exact, while a power of two keeps `j·h` exact up to `2⁵³`.
+    /// [`Composition::layout_at`] at a ladder or lattice step `h`, or at the power of two
+    /// above it when the window's indices reach [`pld::exact_index_of`]`(h)`: there the
+    /// grid points `j·h` and the exact index corrections of [`Grid::floor_index`] stop
+    /// being exact, while a power of two keeps `j·h` exact up to `2⁵³`.
     fn layout_exact(&self, w: &Window, h: f64) -> Result<(Grid, f64, i64)> {
         let plan = self.layout_at(w, h)?;
         let (g, _, single_lo) = plan;
@@ -989,7 +1066,7 @@ impl Composition {
                 .max((g.lo + g.n as i64).unsigned_abs())
                 .max(single_lo.unsigned_abs())
                 .max(single_lo.saturating_add(g.n as i64).unsigned_abs()) as f64;
-        if reach < 2f64.powi(45) {
+        if reach < pld::exact_index_of(h) {
             Ok(plan)
         } else {
             self.layout_at(w, 2f64.powi(h.log2().ceil() as i32))

@@ -63,12 +63,14 @@ const GROUP_MARGIN: f64 = 1e-12;
 
 /// The discretization window: grid `t_j = j h`, indices `lo ≤ j < lo + n`.
 ///
-/// The step is `h = k·2^{−s}` with an integer `k < 2⁷` (a power of two, or a value of
-/// [`Grid::step_at_least`]), so that every `t_j = j·h` with `|j| < 2⁴⁵` is exact in f64
-/// and index computations can be checked by exact products ([`Grid::floor_index`]).
+/// The step is `h = k·2^{−s}` with an integer `k < 2^b` of `b ≤ 23` significant bits (a
+/// power of two, a value of [`Grid::step_at_least`]'s ladder, `b ≤ 7`, or a lattice step
+/// of [`Grid::lattice_step`]), so that every `t_j = j·h` with
+/// `|j| < `[`Grid::exact_index`]` = min(2^{52−b}, 2⁴⁵)` is exact in f64 and index
+/// computations can be checked by exact products ([`Grid::floor_index`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
-    /// Grid step `k·2^{−s}`, `k < 2⁷`.
+    /// Grid step `k·2^{−s}`, `k < 2²³`.
     pub h: f64,
     /// Index of the lowest grid point.
     pub lo: i64,
@@ -76,9 +78,19 @@ pub struct Grid {
     pub n: usize,
 }
 
-/// Indices beyond which [`Grid::floor_index`] and [`Grid::ceil_index`] do not correct
-/// the quotient (`j·h` is no longer exact there; such losses are far outside any window).
-const EXACT_INDEX: f64 = 35_184_372_088_832.0; // 2⁴⁵
+/// Significant bits of a lattice step ([`Grid::lattice_step`]): its grid points `j·h` are
+/// exact for `|j| < 2²⁹` (with a bit to spare for sums of two indices).
+pub const LATTICE_BITS: i32 = 23;
+
+/// `min(2^{52−b}, 2⁴⁵)` for a step of `b` significant bits: an index magnitude below
+/// which every `j·h`, and every `(j₁ + j₂)·h` of two such indices (the squaring
+/// engine's), is exact in f64 (beyond it [`Grid::floor_index`] does not correct the
+/// quotient; such losses are far outside any window).
+pub fn exact_index_of(h: f64) -> f64 {
+    let m = (h.to_bits() & ((1u64 << 52) - 1)) | (1u64 << 52);
+    let bits = 53 - m.trailing_zeros() as i32;
+    2f64.powi((52 - bits).min(45))
+}
 
 impl Grid {
     /// The smallest step `k·2^{−s}` with an integer `k ∈ [32, 64]` (six significant bits)
@@ -107,12 +119,55 @@ impl Grid {
         k * unit
     }
 
+    /// The step `h ≥ x·(1 − 2⁻²¹)` of at most [`LATTICE_BITS`] significant bits with
+    /// `n·h ≤ u` for an integer `n` and the smallest relative gap `(u − n·h)/u` among
+    /// the `n` from `⌊u/x⌋` down by an eighth (at most 64 of them): a grid on which losses `ℓ₀ + c·u` (any
+    /// integer `c ≥ 0`) lie just above the grid points `t_J + c·n·h` once `ℓ₀` lies just
+    /// above `t_J`, within `c·(u − n·h)`, at least `2⁻⁴⁰u` (room for the losses'
+    /// enclosures). `None` when `u < x` or `u` is not finite and positive.
+    pub fn lattice_step(u: f64, x: f64) -> Option<f64> {
+        if !(u.is_finite() && u > 0.0 && x.is_finite() && x > 0.0) || u < x {
+            return None;
+        }
+        let n0 = (u / x).floor();
+        if n0 > 2f64.powi(40) {
+            return None;
+        }
+        let lo = (n0 - (n0 / 8.0).floor()).max(n0 - 63.0).max(1.0);
+        let mut best: Option<(f64, f64)> = None;
+        let mut n = n0;
+        while n >= lo {
+            // u/n shrunk by 2⁻⁴⁰ (covers the division's rounding), then its significand
+            // truncated to LATTICE_BITS bits (exact scaling by powers of two)
+            let v = u / n * (1.0 - 2f64.powi(-40));
+            let e = v.log2().floor() as i32 - (LATTICE_BITS - 1);
+            let unit = 2f64.powi(e);
+            let mut k = (v / unit).floor();
+            while k * unit > v {
+                k -= 1.0;
+            }
+            let h = k * unit;
+            let gap = (u - n * h) / u;
+            if h > 0.0 && best.is_none_or(|(g, _)| gap < g) {
+                best = Some((gap, h));
+            }
+            n -= 1.0;
+        }
+        best.map(|(_, h)| h)
+    }
+
+    /// `min(2^{52−b}, 2⁴⁵)` for this grid's step of `b` significant bits
+    /// ([`exact_index_of`]).
+    pub fn exact_index(&self) -> f64 {
+        exact_index_of(self.h)
+    }
+
     /// The largest integer `j` (as f64) with `j·h ≤ x`: the quotient `⌊x/h⌋`, corrected
     /// by exact products (`x/h` is rounded when `h` is not a power of two). Unchanged
-    /// for `|x/h| ≥ 2⁴⁵` and non-finite `x`.
+    /// for `|x/h| ≥ `[`Grid::exact_index`] and non-finite `x`.
     pub fn floor_index(&self, x: f64) -> f64 {
         let mut j = (x / self.h).floor();
-        if j.is_nan() || j.abs() >= EXACT_INDEX {
+        if j.is_nan() || j.abs() >= self.exact_index() {
             return j;
         }
         while j * self.h > x {
@@ -839,6 +894,41 @@ mod tests {
             // y itself, and a point exactly on the grid (where rounding matters most)
             let on = (y / h).round() * h;
             for v in [y, on, on + frac * h, on - frac * h] {
+                let (f, c) = (g.floor_index(v), g.ceil_index(v));
+                prop_assert!(q(f) * q(h) <= q(v) && q(v) < (q(f) + 1) * q(h), "floor at {v}");
+                prop_assert!((q(c) - 1) * q(h) < q(v) && q(v) <= q(c) * q(h), "ceil at {v}");
+            }
+        }
+    }
+
+    proptest! {
+        /// A lattice step has at most `LATTICE_BITS` significant bits, lies in
+        /// `[x(1 − 2⁻²¹), u]`, divides `u` up to a gap `0 < u − n·h ≤ 2⁻²¹u` (exact
+        /// rational arithmetic), and its grid's indices are exact floors and ceilings
+        /// up to its exact index bound, where `(j₁ + j₂)·h` of two indices stays exact.
+        #[test]
+        fn lattice_steps_divide_the_unit_and_index_exactly(
+            u in 1e-6f64..10.0,
+            r in 1.0f64..5000.0,
+            y in -1.0f64..1.0,
+            frac in 0.0f64..1.0,
+        ) {
+            let x = u / r;
+            let h = Grid::lattice_step(u, x).unwrap();
+            let q = |v: f64| rug::Rational::from_f64(v).unwrap();
+            let m = (h.to_bits() & ((1u64 << 52) - 1)) | (1u64 << 52);
+            prop_assert!(53 - m.trailing_zeros() as i32 <= LATTICE_BITS);
+            prop_assert!(h >= x * (1.0 - 2f64.powi(-21)) && h <= u);
+            let n = (u / h).floor();
+            let gap = q(u) - q(n) * q(h);
+            prop_assert!(gap > 0 && gap <= q(u) * q(2f64.powi(-21)), "gap {gap}");
+            let g = Grid { h, lo: 0, n: 2 };
+            let big = (g.exact_index() / 2.0 - 1.0) * y.abs();
+            prop_assert!(g.exact_index() >= 2f64.powi(29));
+            let j = big.floor();
+            prop_assert!(q(2.0 * j) * q(h) == q((2.0 * j) * h));
+            let on = (y * big).round() * h;
+            for v in [y * 10.0, on, on + frac * h, on - frac * h] {
                 let (f, c) = (g.floor_index(v), g.ceil_index(v));
                 prop_assert!(q(f) * q(h) <= q(v) && q(v) < (q(f) + 1) * q(h), "floor at {v}");
                 prop_assert!((q(c) - 1) * q(h) < q(v) && q(v) <= q(c) * q(h), "ceil at {v}");
