@@ -861,42 +861,66 @@ impl Composition {
         // is ten tilted standard deviations either side of the tilted mean (at the tilt
         // actually used), widened to hold the target ε (δ(ε) below the window stays an
         // upper bound, only a looser one)
-        let (a_est, b_est) = match self.engine {
-            Engine::RepeatedSquaring => (a_est, b_est),
+        let (a_est, b_est, lam_star) = match self.engine {
+            Engine::RepeatedSquaring => (a_est, b_est, lam_star),
             Engine::OneShot => {
-                let mut lam = lam_star.min(600.0 / (b_est - a_est));
-                let mut win = (a_est, b_est);
-                for _ in 0..3 {
-                    // Chernoff on the tilted coarse PLD: tilted mass above T and below B
-                    // at most e^{−30} of the total
-                    // θ ↦ (K(λ ± θ) − K(λ) + 30)/θ is quasi-convex on θ > 0 (K convex:
-                    // the derivative's sign is that of θg′ − g − 30, nondecreasing), so a
-                    // golden-section search over ln θ finds its minimum
+                // the window at tilt λ: Chernoff on the tilted coarse PLD, tilted mass
+                // above T and below B at most e^{−30} of the total; θ ↦ (K(λ ± θ) − K(λ)
+                // + 30)/θ is quasi-convex on θ > 0 (K convex: the derivative's sign is
+                // that of θg′ − g − 30, nondecreasing), so a golden-section search over
+                // ln θ finds its minimum
+                let (th_lo, th_hi) = (lams[0], lams[lams.len() - 1]);
+                let want_lo = match target {
+                    Target::Delta(_) => e_est - 2.0 - 0.05 * e_est.abs(),
+                    Target::Epsilon(e) => e - 1.0,
+                };
+                let win_at = |lam: f64| -> (f64, f64) {
                     let t0 = t_of(lam);
-                    let (th_lo, th_hi) = (lams[0], lams[lams.len() - 1]);
                     let (top, bottom) = rayon::join(
                         || golden_min(th_lo, th_hi, &|th| (t_of(lam + th) - t0 + 30.0) / th),
                         || -golden_min(th_lo, th_hi, &|th| (t_of(lam - th) - t0 + 30.0) / th),
                     );
-                    let want_lo = match target {
-                        Target::Delta(_) => e_est - 2.0 - 0.05 * e_est.abs(),
-                        Target::Epsilon(e) => e - 1.0,
-                    };
                     // and the untilted tail above the top at most δ·1e−10 (b_est)
                     let top = if top.is_finite() {
                         (top + 1.0).max(b_est)
                     } else {
                         b_est
                     };
-                    let bottom = bottom.min(want_lo).max(a_est).min(top - 2.0);
-                    win = (bottom, top);
-                    let next = lam_star.min(600.0 / (top - bottom));
-                    if next.to_bits() == lam.to_bits() {
-                        break;
+                    (bottom.min(want_lo).max(a_est).min(top - 2.0), top)
+                };
+                // the tilt used is the largest λ ≤ λ* whose window W(λ) keeps the tilt
+                // within the f64 range over it, λ ≤ 600/|W(λ)|: the window must hold
+                // the tilted mass of the tilt the engine applies (a window sized for a
+                // smaller tilt lets the larger tilt's mass alias onto the optimistic
+                // side). |W(λ)| grows with λ (the tilted upper tail moves up), so the
+                // condition holds below a threshold, found by bisection
+                let fits = |lam: f64, w: (f64, f64)| lam <= 600.0 / (w.1 - w.0);
+                let mut hi = lam_star;
+                let mut win = win_at(hi);
+                if fits(hi, win) {
+                    (win.0, win.1, hi)
+                } else {
+                    let mut lo = lam_star.min(600.0 / (b_est - a_est));
+                    win = win_at(lo);
+                    for _ in 0..30 {
+                        if fits(lo, win) {
+                            break;
+                        }
+                        hi = lo;
+                        lo *= 0.5;
+                        win = win_at(lo);
                     }
-                    lam = next;
+                    for _ in 0..12 {
+                        let mid = 0.5 * (lo + hi);
+                        let w = win_at(mid);
+                        if fits(mid, w) {
+                            (lo, win) = (mid, w);
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    (win.0, win.1, lo)
                 }
-                win
             }
         };
         Window {
