@@ -162,7 +162,11 @@ def test_peers_supports_the_mechanism_families():
         for q in ("epsilon", "delta"):
             e = _mech_entry(fam, q)
             for a in all_adapters():
-                want = a.name.startswith("dp_accounting.pld(") or (a.name == "dp_accounting.rdp" and fam in rdp_takes)
+                want = (
+                    a.name.startswith("dp_accounting.pld(")
+                    or (a.name == "dp_accounting.rdp" and fam in rdp_takes)
+                    or (a.name == "prv_accountant" and fam == "laplace")
+                )
                 assert a.supports(e) == want, (a.name, fam, q)
 
 
@@ -221,3 +225,18 @@ def test_dp_accounting_runs_on_the_mechanism_families():
     assert err is None and v >= e.lower
     v, err, _ = pld.run(e)
     assert err is None and classify(v, err, e.lower, e.upper)["status"] == "unsound" and v < e.lower / 5
+
+
+def test_prv_accountant_runs_the_laplace_family():
+    pytest.importorskip("prv_accountant")
+    import shiftdp
+    from shiftdp.bench.reference import mechanism_component
+
+    prv = adapter_by_name("prv_accountant")
+    for q, kw in (("epsilon", {"delta": 1e-5}), ("delta", {"epsilon": 3.0})):
+        iv = shiftdp.compose([mechanism_component("laplace", MECH_ENTRIES["laplace"][0], 10)], **kw).interval
+        e = _mech_entry("laplace", q, {k: repr(v) for k, v in kw.items()}, iv.lower_decimal, iv.upper_decimal)
+        v, err, _ = prv.run(e)
+        assert err is None and classify(v, err, e.lower, e.upper)["status"] in ("inside", "above"), (q, v, iv)
+        # the upper estimate is close: the same pair (Lap(0, 2), Lap(1, 2)) × 10
+        assert v <= e.upper * 1.05

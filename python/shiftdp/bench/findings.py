@@ -350,6 +350,31 @@ def p13() -> bool:
     return v < iv.lower and dv < dv_iv.lower and ok1
 
 
+def p14() -> bool:
+    """prv_accountant raises RuntimeError for the Laplace mechanism composed 1000 times
+    (ε₀ = 1/b = 0.5 and 2); at ε₀ = 0.1 it answers."""
+    _quiet()
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import LaplaceMechanism
+
+    import shiftdp
+
+    holds = True
+    for b, expect_fail in ((2.0, True), (0.5, True), (10.0, False)):
+        iv = shiftdp.compose([shiftdp.Laplace(b, 1.0, 1000)], delta=1e-5).interval
+        try:
+            a = PRVAccountant(prvs=LaplaceMechanism(mu=1 / b), max_self_compositions=1000,
+                              eps_error=0.01, delta_error=1e-8)
+            v: Any = float(a.compute_epsilon(delta=1e-5, num_self_compositions=[1000])[2])
+            out = f"upper ε = {v:.6f}"
+        except Exception as e:
+            v, out = None, f"{type(e).__name__}: {str(e)[:80]}"
+        print(f"PRVAccountant(LaplaceMechanism(mu=1/{b:g})) × 1000, ε(1e-5): {out}   "
+              f"shiftdp certified [{iv.lower:.6f}, {iv.upper:.6f}]")
+        holds &= (v is None) == expect_fail
+    return holds
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -370,6 +395,8 @@ FINDINGS: Dict[str, Finding] = {
                 "ε below the truth at δ = 1e-20, 1e-50 (up to 43 %) and a negative δ", "soundness", p12),
         Finding("P13", "dp_accounting PLDAccountant (connect-the-dots): truncated subsampled Gaussian × 1000, "
                 "ε(1e-10) below the certified value of its own pair (4.5e-5 relative)", "soundness", p13),
+        Finding("P14", "prv_accountant 0.2.0: RuntimeError for the Laplace mechanism composed 1000 times (ε₀ = 0.5, 2)",
+                "usability", p14),
     )
 }
 

@@ -32,8 +32,9 @@ Quantity mapping (see :mod:`shiftdp.accounting` for the derivations):
   T times (each entry's ``relation_note`` states the pair). dp_accounting's
   ``PLDAccountant`` takes all six; its ``RdpAccountant`` has Rényi curves for the Laplace
   and randomized-response events only (it refuses the others), so it runs those two.
-  prv_accountant, Opacus and autodp have no adapter for them (prv_accountant's
-  ``LaplaceMechanism`` PRV is not wired in here).
+  prv_accountant runs ``laplace`` (its ``LaplaceMechanism(mu = 1/b)`` is the privacy loss
+  of the same pair, Lap(0, b) against Lap(1, b)); Opacus and autodp have no adapter for
+  these families.
 """
 
 from __future__ import annotations
@@ -425,10 +426,10 @@ class DpAccountingRDP(Adapter):
 class PrvAccountant(Adapter):
     name = "prv_accountant"
     package = "prv_accountant"
-    families = ("gdp", "poisson_gaussian")
+    families = ("gdp", "poisson_gaussian", "laplace")
     description = (
         "prv_accountant.PRVAccountant(eps_error=0.01, delta_error=δ/1000), "
-        "PoissonSubsampledGaussianMechanism / GaussianMechanism; upper estimate reported"
+        "PoissonSubsampledGaussianMechanism / GaussianMechanism / LaplaceMechanism(1/b); upper estimate reported"
     )
 
     def __init__(self, eps_error: float = 1e-2) -> None:
@@ -440,13 +441,17 @@ class PrvAccountant(Adapter):
         from prv_accountant import PRVAccountant
         from prv_accountant.privacy_random_variables import (
             GaussianMechanism,
+            LaplaceMechanism,
             PoissonSubsampledGaussianMechanism,
         )
 
         p = entry.p
-        assert p.sigma is not None
-        if entry.kind == "gdp":
-            prv: Any = GaussianMechanism(noise_multiplier=p.sigma)
+        if entry.kind == "laplace":
+            prv: Any = LaplaceMechanism(mu=1.0 / float(entry.params["b"]))
+            t = p.steps
+        elif entry.kind == "gdp":
+            assert p.sigma is not None
+            prv = GaussianMechanism(noise_multiplier=p.sigma)
             t = 1
         else:
             prv = PoissonSubsampledGaussianMechanism(sampling_probability=p.q, noise_multiplier=p.sigma)
