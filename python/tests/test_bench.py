@@ -127,3 +127,116 @@ def test_shortfall_measures_how_far_below():
     c = classify(0.9, None, 1.0, 1.1)
     assert c["status"] == "unsound" and abs(c["shortfall"] - 0.1) < 1e-12
     assert classify(1.05, None, 1.0, 1.1)["shortfall"] is None
+
+
+# -- the mechanisms beyond the Gaussian ---------------------------------------------------
+
+MECH_ENTRIES = {
+    "laplace": ({"b": "2", "steps": 10}, "add_remove"),
+    "poisson_laplace": ({"q": "0.1", "b": "1", "steps": 10}, "add_remove"),
+    "discrete_laplace": ({"a": "0.5", "sensitivity": 2, "steps": 10}, "add_remove"),
+    "randomized_response": ({"noise_parameter": "0.5", "buckets": 4, "steps": 10}, "replace_one"),
+    "mixture_gaussian": ({"sigma": "1", "sensitivities": ["0", "1"], "probabilities": ["0.9", "0.1"],
+                          "steps": 10}, "add_remove"),
+    "truncated_subsampled_gaussian": ({"dataset_size": 100, "q": "0.05", "truncated_batch_size": 8,
+                                       "sigma": "1", "steps": 10}, "add_remove"),
+}
+
+
+def _mech_entry(family, quantity="epsilon", query=None, lower="1", upper="1"):
+    params, relation = MECH_ENTRIES[family]
+    return Entry.from_json({
+        "id": f"{family}-test", "family": family, "relation": relation, "params": params,
+        "query": query or ({"delta": "1e-5"} if quantity == "epsilon" else {"epsilon": "1"}),
+        "quantity": quantity, "certified": {"lower": lower, "upper": upper}, "rel_width": "0",
+        "source": "test", "published": None,
+    })
+
+
+def test_peers_supports_the_mechanism_families():
+    from shiftdp.bench.peers import MECHANISM_FAMILIES, all_adapters
+
+    assert set(MECHANISM_FAMILIES) == set(MECH_ENTRIES)
+    rdp_takes = {"laplace", "randomized_response"}
+    for fam in MECH_ENTRIES:
+        for q in ("epsilon", "delta"):
+            e = _mech_entry(fam, q)
+            for a in all_adapters():
+                want = (
+                    a.name.startswith("dp_accounting.pld(")
+                    or (a.name == "dp_accounting.rdp" and fam in rdp_takes)
+                    or (a.name == "prv_accountant" and fam == "laplace")
+                )
+                assert a.supports(e) == want, (a.name, fam, q)
+
+
+def test_dp_accounting_events_of_the_mechanism_families():
+    dpa = pytest.importorskip("dp_accounting")
+    from shiftdp.bench.peers import _dpa_mechanism_event, _dpa_relation
+
+    E = dpa.dp_event
+    want = {
+        "laplace": E.LaplaceDpEvent(2.0),
+        "poisson_laplace": E.PoissonSampledDpEvent(0.1, E.LaplaceDpEvent(1.0)),
+        "discrete_laplace": E.DiscreteLaplaceDpEvent(0.5, 2),
+        "randomized_response": E.RandomizedResponseDpEvent(0.5, 4),
+        "mixture_gaussian": E.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.9, 0.1]),
+        "truncated_subsampled_gaussian": E.TruncatedSubsampledGaussianDpEvent(100, 0.05, 8, 1.0),
+    }
+    for fam, ev in want.items():
+        e = _mech_entry(fam)
+        assert _dpa_mechanism_event(e) == E.SelfComposedDpEvent(ev, 10), fam
+        rel = dpa.NeighboringRelation.REPLACE_ONE if fam == "randomized_response" else dpa.NeighboringRelation.ADD_OR_REMOVE_ONE
+        assert _dpa_relation(e) == rel
+        # the event and the relation are the ones CertifiedPLDAccountant maps to the
+        # entry's shiftdp component
+        from shiftdp.accounting import CertifiedPLDAccountant
+        from shiftdp.bench.reference import mechanism_component
+
+        acc = CertifiedPLDAccountant(rel).compose(_dpa_mechanism_event(e))
+        assert acc._components() == [mechanism_component(fam, e.params, 10)], fam
+
+
+def test_dp_accounting_runs_on_the_mechanism_families():
+    pytest.importorskip("dp_accounting")
+    import shiftdp
+    from shiftdp.bench.reference import mechanism_component
+
+    def certified(fam, **kw):
+        iv = shiftdp.compose([mechanism_component(fam, MECH_ENTRIES[fam][0], 10)], **kw).interval
+        return iv.lower_decimal, iv.upper_decimal
+
+    pld = adapter_by_name("dp_accounting.pld(vdi=0.01)")
+    rdp = adapter_by_name("dp_accounting.rdp")
+    for fam in ("laplace", "poisson_laplace", "discrete_laplace", "truncated_subsampled_gaussian"):
+        lo, up = certified(fam, delta=1e-5)
+        e = _mech_entry(fam, lower=lo, upper=up)
+        v, err, _ = pld.run(e)
+        assert err is None and classify(v, err, e.lower, e.upper)["status"] in ("inside", "above"), (fam, v, lo, up)
+    lo, up = certified("laplace", delta=1e-5)
+    e = _mech_entry("laplace", lower=lo, upper=up)
+    v, err, _ = rdp.run(e)
+    assert err is None and v >= e.lower, (v, lo)
+    # randomized response under REPLACE_ONE: the RDP accountant composes all 10 responses,
+    # dp_accounting's PLD composes one (PEERS.md P9), far below the certified ε
+    lo, up = certified("randomized_response", delta=1e-5)
+    e = _mech_entry("randomized_response", lower=lo, upper=up)
+    v, err, _ = rdp.run(e)
+    assert err is None and v >= e.lower
+    v, err, _ = pld.run(e)
+    assert err is None and classify(v, err, e.lower, e.upper)["status"] == "unsound" and v < e.lower / 5
+
+
+def test_prv_accountant_runs_the_laplace_family():
+    pytest.importorskip("prv_accountant")
+    import shiftdp
+    from shiftdp.bench.reference import mechanism_component
+
+    prv = adapter_by_name("prv_accountant")
+    for q, kw in (("epsilon", {"delta": 1e-5}), ("delta", {"epsilon": 3.0})):
+        iv = shiftdp.compose([mechanism_component("laplace", MECH_ENTRIES["laplace"][0], 10)], **kw).interval
+        e = _mech_entry("laplace", q, {k: repr(v) for k, v in kw.items()}, iv.lower_decimal, iv.upper_decimal)
+        v, err, _ = prv.run(e)
+        assert err is None and classify(v, err, e.lower, e.upper)["status"] in ("inside", "above"), (q, v, iv)
+        # the upper estimate is close: the same pair (Lap(0, 2), Lap(1, 2)) × 10
+        assert v <= e.upper * 1.05

@@ -10,13 +10,20 @@
 Entry format (``bench/reference.json``, ``"format": "shiftdp-reference/1"``)::
 
     {"id": str, "family": "gdp" | "poisson_gaussian" | "symmetrized_cp" | "sgm_rdp"
-                          | "published",
+                          | "published" | "laplace" | "poisson_laplace"
+                          | "discrete_laplace" | "randomized_response"
+                          | "mixture_gaussian" | "truncated_subsampled_gaussian",
      "relation": "add_remove" | "replace_one" | "none",
-     "params": {str: decimal string or int},     # e.g. {"q": "0.01", "sigma": "1.1", "steps": 10000}
+     "params": {str: decimal string or int},     # e.g. {"q": "0.01", "sigma": "1.1", "steps": 10000};
+                                                # the mixture's "sensitivities" and
+                                                # "probabilities" are lists of decimal strings
      "query": {"delta": str} | {"epsilon": str} | {"alpha": str},
      "quantity": "epsilon" | "delta" | "rdp",
      "certified": {"lower": str, "upper": str},  # the true value lies in [lower, upper]
      "rel_width": str,                          # (upper − lower) / upper, as stated
      "source": str,                             # "shiftdp grid" or a peer test's file::name
      "published": {"value": str, "by": str} | None}
+
+The families and the dp_accounting event each stands for are listed in
+:mod:`shiftdp.bench.reference` (each entry also carries its ``relation_note``).
 """

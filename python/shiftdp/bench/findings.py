@@ -266,6 +266,115 @@ def p11() -> bool:
     return t1 - t0 > 10 * (t2 - t1)
 
 
+def p12() -> bool:
+    """dp_accounting's PLDAccountant: after 1000 discrete Laplace steps the composed PMF has a
+    negative infinity mass (FFT round-off in the truncated tail); ε below the truth at
+    δ = 1e-20, 1e-50 and a negative δ, at the default grid too."""
+    _quiet()
+    import dp_accounting as dpa
+    from dp_accounting.pld import PLDAccountant, privacy_loss_distribution as pld
+
+    import shiftdp
+
+    E = dpa.dp_event
+    holds = True
+    for a, sens, vdi in ((0.1, 1, 1e-4), (1.0, 1, 1e-2), (0.5, 2, 1e-2)):
+        acc = PLDAccountant(value_discretization_interval=vdi)
+        acc.compose(E.SelfComposedDpEvent(E.DiscreteLaplaceDpEvent(a, sens), 1000))
+        pmf = getattr(getattr(acc, "_pld", None), "_pmf_remove", None)
+        inf_mass = getattr(pmf, "_infinity_mass", None)
+        print(f"DiscreteLaplaceDpEvent({a:g}, {sens}) × 1000, PLDAccountant(vdi={vdi:g}): infinity mass of the "
+              f"composed PMF = {inf_mass!r}")
+        for d in (1e-20, 1e-50):
+            v = float(acc.get_epsilon(d))
+            iv = shiftdp.compose([shiftdp.DiscreteLaplace(a, sens, 1000)], delta=d).interval
+            bad = v < iv.lower
+            print(f"  ε(δ={d:g}) = {v:.6f}   shiftdp certified [{iv.lower:.6f}, {iv.upper:.6f}]"
+                  f"{'   BELOW by %.1f %%' % (100 * (iv.lower - v) / iv.lower) if bad else ''}")
+            holds &= bad
+        e = round(0.8 * 1000 * a * sens)
+        dv = float(acc.get_delta(float(e)))
+        print(f"  δ(ε = {e}) = {dv!r}{'   (negative)' if dv < 0 else ''}")
+        holds &= dv < 0
+    # the same PMF before the accountant composes it into its running PLD: the infinity
+    # mass is the truncation bound 1e-15, the answer inf; the self-composition's FFT has
+    # left negative probabilities in the tail, whose truncated sum is negative
+    alone = pld.from_discrete_laplace_mechanism(parameter=1.0, sensitivity=1, value_discretization_interval=1e-2)
+    c = alone.self_compose(1000)
+    probs = getattr(getattr(c, "_pmf_remove", None), "_probs", None)
+    neg = "" if probs is None else f"; {int((probs < 0).sum())} negative probabilities, the least {probs.min():.2e}"
+    v = float(c.get_epsilon_for_delta(1e-20))
+    print(f"from_discrete_laplace_mechanism(1, 1, vdi=1e-2).self_compose(1000): ε(1e-20) = {v}{neg}")
+    return holds and math.isinf(v)
+
+
+def p13() -> bool:
+    """dp_accounting's PLDAccountant (defaults, connect-the-dots): the truncated subsampled
+    Gaussian composed 1000 times answers ε(1e-10) below the certified value of the same
+    dominating pair; single steps agree."""
+    _quiet()
+    import dp_accounting as dpa
+    from dp_accounting.pld import PLDAccountant, privacy_loss_distribution as pld
+
+    import shiftdp
+
+    E = dpa.dp_event
+    n, q, b, sigma, t = 1000, 0.01, 15, 1.0, 1000
+    comp = shiftdp.TruncatedSubsampledGaussian(n, q, b, sigma, t)
+    acc = PLDAccountant().compose(E.SelfComposedDpEvent(E.TruncatedSubsampledGaussianDpEvent(n, q, b, sigma), t))
+    v = float(acc.get_epsilon(1e-10))
+    iv = shiftdp.compose([comp], delta=1e-10, tolerance=1e-5).interval
+    print(f"TruncatedSubsampledGaussianDpEvent({n}, {q}, {b}, {sigma}) × {t}, PLDAccountant(): ε(1e-10) = {v:.6f}"
+          f"   shiftdp certified [{iv.lower:.6f}, {iv.upper:.6f}]"
+          f"{'   BELOW by %.1e relative' % ((iv.lower - v) / iv.lower) if v < iv.lower else ''}")
+    e = 12.7817
+    dv = float(acc.get_delta(e))
+    dv_iv = shiftdp.compose([comp], epsilon=e, tolerance=1e-5).interval
+    print(f"  δ(ε = {e}) = {dv:.6e}   shiftdp certified [{dv_iv.lower:.6e}, {dv_iv.upper:.6e}]"
+          f"{'   BELOW' if dv < dv_iv.lower else ''}")
+    # the same pair without connect-the-dots (dp_accounting's older pessimistic rounding)
+    # stays above the certified value
+    plain = pld.from_truncated_subsampled_gaussian_mechanism(
+        dataset_size=n, sampling_probability=q, truncated_batch_size=b, noise_multiplier=sigma,
+        value_discretization_interval=1e-4, use_connect_dots=False).self_compose(t)
+    vp = float(plain.get_epsilon_for_delta(1e-10))
+    print(f"  use_connect_dots=False (vdi 1e-4): ε(1e-10) = {vp:.6f}{'   (above the certified upper end)' if vp > iv.upper else ''}")
+    # one step: dp_accounting's δ(ε) against the certified single-step interval
+    one = PLDAccountant().compose(E.TruncatedSubsampledGaussianDpEvent(n, q, b, sigma))
+    ok1 = True
+    for e1 in (0.2, 2.0, 5.0):
+        d1 = float(one.get_delta(e1))
+        i1 = shiftdp.compose([shiftdp.TruncatedSubsampledGaussian(n, q, b, sigma)], epsilon=e1, tolerance=1e-6).interval
+        ok1 &= d1 >= i1.lower
+        print(f"  one step δ(ε = {e1:g}) = {d1:.9e}   shiftdp certified [{i1.lower:.9e}, {i1.upper:.9e}]")
+    return v < iv.lower and dv < dv_iv.lower and ok1
+
+
+def p14() -> bool:
+    """prv_accountant raises RuntimeError for the Laplace mechanism composed 1000 times
+    (ε₀ = 1/b = 0.5 and 2); at ε₀ = 0.1 it answers."""
+    _quiet()
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import LaplaceMechanism
+
+    import shiftdp
+
+    holds = True
+    for b, expect_fail in ((2.0, True), (0.5, True), (10.0, False)):
+        iv = shiftdp.compose([shiftdp.Laplace(b, 1.0, 1000)], delta=1e-5).interval
+        try:
+            a = PRVAccountant(prvs=LaplaceMechanism(mu=1 / b), max_self_compositions=1000,
+                              eps_error=0.01, delta_error=1e-8)
+            v: Any = float(a.compute_epsilon(delta=1e-5, num_self_compositions=[1000])[2])
+            out = f"upper ε = {v:.6f}"
+        except Exception as e:
+            v, out = None, f"{type(e).__name__}: {str(e)[:80]}"
+        print(f"PRVAccountant(LaplaceMechanism(mu=1/{b:g})) × 1000, ε(1e-5): {out}   "
+              f"shiftdp certified [{iv.lower:.6f}, {iv.upper:.6f}]")
+        holds &= (v is None) == expect_fail
+    return holds
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -282,6 +391,12 @@ FINDINGS: Dict[str, Finding] = {
         Finding("P10", "dp_accounting PLDAccountant: ε = inf at δ = 1e-20 for Laplace, discrete Laplace, "
                 "Poisson-subsampled Laplace, truncated subsampled Gaussian", "usability", p10),
         Finding("P11", "dp_accounting PLDAccountant: a mixture-of-Gaussians PLD takes tens of seconds to build", "usability", p11),
+        Finding("P12", "dp_accounting PLDAccountant: negative infinity mass after 1000 discrete Laplace steps; "
+                "ε below the truth at δ = 1e-20, 1e-50 (up to 43 %) and a negative δ", "soundness", p12),
+        Finding("P13", "dp_accounting PLDAccountant (connect-the-dots): truncated subsampled Gaussian × 1000, "
+                "ε(1e-10) below the certified value of its own pair (4.5e-5 relative)", "soundness", p13),
+        Finding("P14", "prv_accountant 0.2.0: RuntimeError for the Laplace mechanism composed 1000 times (ε₀ = 0.5, 2)",
+                "usability", p14),
     )
 }
 

@@ -24,6 +24,17 @@ Quantity mapping (see :mod:`shiftdp.accounting` for the derivations):
   support the event at all, so the PLD adapters skip these entries.
 * ``sgm_rdp`` — the Rényi divergence of order α of the Poisson-subsampled Gaussian
   (T steps, composed additively).
+* ``laplace``, ``poisson_laplace``, ``discrete_laplace``, ``randomized_response``,
+  ``mixture_gaussian``, ``truncated_subsampled_gaussian`` — dp_accounting's
+  ``LaplaceDpEvent``, ``PoissonSampledDpEvent(q, LaplaceDpEvent)``,
+  ``DiscreteLaplaceDpEvent``, ``RandomizedResponseDpEvent`` (under REPLACE_ONE),
+  ``MixtureOfGaussiansDpEvent`` and ``TruncatedSubsampledGaussianDpEvent``, self-composed
+  T times (each entry's ``relation_note`` states the pair). dp_accounting's
+  ``PLDAccountant`` takes all six; its ``RdpAccountant`` has Rényi curves for the Laplace
+  and randomized-response events only (it refuses the others), so it runs those two.
+  prv_accountant runs ``laplace`` (its ``LaplaceMechanism(mu = 1/b)`` is the privacy loss
+  of the same pair, Lap(0, b) against Lap(1, b)); Opacus and autodp have no adapter for
+  these families.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __all__ = [
+    "MECHANISM_FAMILIES",
     "Entry",
     "Params",
     "Adapter",
@@ -282,6 +294,53 @@ def _dpa_event(entry: Entry) -> Any:
     return dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(p.q, g), p.steps)
 
 
+MECHANISM_FAMILIES = (
+    "laplace",
+    "poisson_laplace",
+    "discrete_laplace",
+    "randomized_response",
+    "mixture_gaussian",
+    "truncated_subsampled_gaussian",
+)
+
+
+def _dpa_mechanism_event(entry: Entry) -> Any:
+    """dp_accounting's event for an entry of one of :data:`MECHANISM_FAMILIES`: the
+    mechanism's event (parameters as the nearest doubles of the entry's decimals)
+    self-composed ``steps`` times."""
+    import dp_accounting as dpa
+
+    E, p, f = dpa.dp_event, entry.params, float
+    kind = entry.kind
+    if kind == "laplace":
+        ev: Any = E.LaplaceDpEvent(f(p["b"]))
+    elif kind == "poisson_laplace":
+        ev = E.PoissonSampledDpEvent(f(p["q"]), E.LaplaceDpEvent(f(p["b"])))
+    elif kind == "discrete_laplace":
+        ev = E.DiscreteLaplaceDpEvent(f(p["a"]), int(p["sensitivity"]))
+    elif kind == "randomized_response":
+        ev = E.RandomizedResponseDpEvent(f(p["noise_parameter"]), int(p["buckets"]))
+    elif kind == "mixture_gaussian":
+        ev = E.MixtureOfGaussiansDpEvent(
+            f(p["sigma"]), [f(c) for c in p["sensitivities"]], [f(x) for x in p["probabilities"]]
+        )
+    elif kind == "truncated_subsampled_gaussian":
+        ev = E.TruncatedSubsampledGaussianDpEvent(
+            int(p["dataset_size"]), f(p["q"]), int(p["truncated_batch_size"]), f(p["sigma"])
+        )
+    else:  # pragma: no cover
+        raise ValueError(kind)
+    return E.SelfComposedDpEvent(ev, entry.p.steps)
+
+
+def _dpa_relation(entry: Entry) -> Any:
+    """The entry's neighbouring relation as dp_accounting's enum."""
+    import dp_accounting
+
+    NR = dp_accounting.NeighboringRelation
+    return NR.REPLACE_ONE if entry.relation == "replace_one" else NR.ADD_OR_REMOVE_ONE
+
+
 def _dpa_answer(acc: Any, ev: Any, entry: Entry) -> float:
     """Composes ``ev`` into the dp_accounting accountant ``acc`` and answers the entry's
     query (ε at its δ, or δ at its ε)."""
@@ -299,36 +358,45 @@ def _swor_sizes(q_text: Optional[str], q: float) -> Tuple[int, int]:
 
 class DpAccountingPLD(Adapter):
     package = "dp_accounting"
-    families = ("gdp", "poisson_gaussian")
+    families = ("gdp", "poisson_gaussian", *MECHANISM_FAMILIES)
 
     def __init__(self, vdi: float) -> None:
         self.vdi = vdi
         self.name = f"dp_accounting.pld(vdi={vdi:g})"
         self.description = (
-            f"dp_accounting.pld.PLDAccountant(ADD_OR_REMOVE_ONE, value_discretization_interval={vdi:g})"
+            f"dp_accounting.pld.PLDAccountant(ADD_OR_REMOVE_ONE, value_discretization_interval={vdi:g}); "
+            "REPLACE_ONE for randomized response"
         )
 
     def _run(self, entry: Entry) -> float:
-        import dp_accounting
         from dp_accounting.pld import PLDAccountant
 
-        acc = PLDAccountant(
-            dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=self.vdi
-        )
+        acc = PLDAccountant(_dpa_relation(entry), value_discretization_interval=self.vdi)
+        if entry.kind in MECHANISM_FAMILIES:
+            return _dpa_answer(acc, _dpa_mechanism_event(entry), entry)
         return _dpa_answer(acc, _dpa_event(entry), entry)
 
 
 class DpAccountingRDP(Adapter):
     name = "dp_accounting.rdp"
     package = "dp_accounting"
-    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp")
+    # of the other mechanisms, RdpAccountant has Rényi curves for LaplaceDpEvent and
+    # RandomizedResponseDpEvent only (Poisson-subsampled Laplace, discrete Laplace,
+    # mixtures and the truncated subsampled Gaussian are "Unsupported event")
+    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "laplace", "randomized_response")
     quantities = ("epsilon", "delta", "rdp")
-    description = "dp_accounting.rdp.RdpAccountant (default orders); SWOR event under REPLACE_ONE for C_p"
+    description = (
+        "dp_accounting.rdp.RdpAccountant (default orders); SWOR event under REPLACE_ONE for C_p, "
+        "REPLACE_ONE for randomized response"
+    )
 
     def _run(self, entry: Entry) -> float:
         import dp_accounting
         from dp_accounting.rdp import RdpAccountant, rdp_privacy_accountant as rpa
 
+        if entry.kind in MECHANISM_FAMILIES:
+            acc = RdpAccountant(neighboring_relation=_dpa_relation(entry))
+            return _dpa_answer(acc, _dpa_mechanism_event(entry), entry)
         p = entry.p
         assert p.sigma is not None
         if entry.kind == "sgm_rdp":
@@ -358,10 +426,10 @@ class DpAccountingRDP(Adapter):
 class PrvAccountant(Adapter):
     name = "prv_accountant"
     package = "prv_accountant"
-    families = ("gdp", "poisson_gaussian")
+    families = ("gdp", "poisson_gaussian", "laplace")
     description = (
         "prv_accountant.PRVAccountant(eps_error=0.01, delta_error=δ/1000), "
-        "PoissonSubsampledGaussianMechanism / GaussianMechanism; upper estimate reported"
+        "PoissonSubsampledGaussianMechanism / GaussianMechanism / LaplaceMechanism(1/b); upper estimate reported"
     )
 
     def __init__(self, eps_error: float = 1e-2) -> None:
@@ -373,13 +441,17 @@ class PrvAccountant(Adapter):
         from prv_accountant import PRVAccountant
         from prv_accountant.privacy_random_variables import (
             GaussianMechanism,
+            LaplaceMechanism,
             PoissonSubsampledGaussianMechanism,
         )
 
         p = entry.p
-        assert p.sigma is not None
-        if entry.kind == "gdp":
-            prv: Any = GaussianMechanism(noise_multiplier=p.sigma)
+        if entry.kind == "laplace":
+            prv: Any = LaplaceMechanism(mu=1.0 / float(entry.params["b"]))
+            t = p.steps
+        elif entry.kind == "gdp":
+            assert p.sigma is not None
+            prv = GaussianMechanism(noise_multiplier=p.sigma)
             t = 1
         else:
             prv = PoissonSubsampledGaussianMechanism(sampling_probability=p.q, noise_multiplier=p.sigma)
@@ -565,6 +637,10 @@ def run_shiftdp(entry: Entry) -> Tuple[Optional[Tuple[float, float]], Optional[s
             comp = shiftdp.SubsampledGaussian(
                 p.q, math.nextafter(2.0 / p.sigma, math.inf), count=p.steps
             )
+        elif kind in MECHANISM_FAMILIES:
+            from .reference import mechanism_component
+
+            comp = mechanism_component(kind, entry.params, p.steps)
         else:
             return None, f"shiftdp: no Python recomputation for {kind}", 0.0
         if entry.quantity == "epsilon":

@@ -1,7 +1,7 @@
 """The reference suite of the accountant benchmark: certified intervals for
 the standard accounting problems, written to ``bench/reference.json``.
 
-    python -m shiftdp.bench.reference --out bench/reference.json [--quick] [--jobs 2]
+    python -m shiftdp.bench.reference --out bench/reference.json [--quick] [--jobs 2] [--families F,G]
 
 Deterministic: the problem list is fixed here (no randomness), each entry is computed
 by shiftdp's public Python API, and entries are written sorted by ``id``. Problems that
@@ -21,7 +21,22 @@ Families (see :mod:`shiftdp.bench` for the entry format):
 * ``sgm_rdp`` — the Rényi divergence of the sampled Gaussian mechanism
   (:func:`shiftdp.sgm_rdp`, the order the RDP accountants compute);
 * ``published`` — the peers' published test values, with shiftdp's certified interval
-  for the same problem.
+  for the same problem;
+* the mechanisms beyond the Gaussian, each as dp_accounting's event (single, self-composed
+  10, 100, 1000 times, ε(δ) down to δ = 1e-50 and δ(ε)): ``laplace``
+  (``LaplaceDpEvent(b)``, :class:`shiftdp.Laplace`), ``poisson_laplace``
+  (``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` under ADD_OR_REMOVE_ONE,
+  :class:`shiftdp.PoissonLaplace`), ``discrete_laplace`` (``DiscreteLaplaceDpEvent(a, Δ)``,
+  :class:`shiftdp.DiscreteLaplace`), ``randomized_response``
+  (``RandomizedResponseDpEvent(p, k)`` under REPLACE_ONE, every repetition composed,
+  :class:`shiftdp.RandomizedResponse`), ``mixture_gaussian``
+  (``MixtureOfGaussiansDpEvent(σ, c, p)``, :class:`shiftdp.MixtureOfGaussians`) and
+  ``truncated_subsampled_gaussian`` (``TruncatedSubsampledGaussianDpEvent(n, q, B, σ)``,
+  :class:`shiftdp.TruncatedSubsampledGaussian`); the ``*_NOTE`` constants state each pair
+  and relation.
+
+``--families a,b`` computes only the named families (a partial suite, for tests and for
+looking at one family).
 """
 
 from __future__ import annotations
@@ -34,7 +49,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from decimal import ROUND_CEILING, Context, Decimal
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 FORMAT = "shiftdp-reference/1"
 
@@ -60,6 +75,45 @@ RDP_NOTE = (
     "add/remove adjacency, sensitivity 1, one step"
 )
 GDP_NOTE = "mu-GDP: G(mu) = (N(0,1), N(mu,1)), DRS22 Cor 2.13; no neighbouring relation"
+LAPLACE_NOTE = (
+    "dp_accounting LaplaceDpEvent(b) (Laplace noise of scale b at sensitivity 1) self-composed "
+    "`steps` times, ADD_OR_REMOVE_ONE (REPLACE_SPECIAL reads it the same); shiftdp Laplace(b, 1, "
+    "steps): the pair (Lap(0, b), Lap(1, b)), symmetric, so one order is the whole answer"
+)
+POISSON_LAPLACE_NOTE = (
+    "dp_accounting NeighboringRelation.ADD_OR_REMOVE_ONE, PoissonSampledDpEvent(q, "
+    "LaplaceDpEvent(b)) self-composed `steps` times; shiftdp PoissonLaplace(q, b, 1, steps): "
+    "both orders of the add/remove pair ((1-q)Lap(0, b) + q Lap(1, b) against Lap(0, b), and the "
+    "reverse) composed, the larger epsilon (delta) reported"
+)
+DISCRETE_LAPLACE_NOTE = (
+    "dp_accounting DiscreteLaplaceDpEvent(a, sensitivity) self-composed `steps` times, "
+    "ADD_OR_REMOVE_ONE: the pair (Z, sensitivity + Z) with Pr[Z = z] proportional to "
+    "exp(-a|z|), symmetric; shiftdp DiscreteLaplace(a, sensitivity, steps)"
+)
+RR_NOTE = (
+    "dp_accounting RandomizedResponseDpEvent(noise_parameter p, num_buckets k) under REPLACE_ONE "
+    "(neighbours differ in one respondent's value): the true value with probability 1 - p, a "
+    "uniform bucket otherwise, i.e. the pair (s, u, u, ...) against (u, s, u, ...) with "
+    "s = 1 - p + p/k, u = p/k, symmetric; shiftdp RandomizedResponse(p, k, steps), every one of "
+    "the `steps` repetitions composed (dp_accounting's PLDAccountant composes the event once "
+    "whatever the count: PEERS.md P9)"
+)
+MOG_NOTE = (
+    "dp_accounting MixtureOfGaussiansDpEvent(sigma, sensitivities c, sampling_probs p) self-composed "
+    "`steps` times, ADD_OR_REMOVE_ONE: N(0, sigma^2) against sum_i p_i N(c_i, sigma^2) (the MMCC "
+    "pair of banded matrix mechanisms), both orders composed, the larger epsilon (delta) "
+    "reported; shiftdp MixtureOfGaussians(sigma, c, p, steps)"
+)
+TSG_NOTE = (
+    "dp_accounting TruncatedSubsampledGaussianDpEvent(dataset_size n, sampling_probability q, "
+    "truncated_batch_size B, noise_multiplier sigma) self-composed `steps` times, "
+    "ADD_OR_REMOVE_ONE: dp_accounting's dominating pair (from_truncated_subsampled_gaussian_mechanism: "
+    "with w = Pr[Bin(n-1, q) >= B], the public mixture w (replace-one subsampled Gaussian, mu = 2/sigma, "
+    "rate q' = Pr[Bin(n, q) >= B+1] B/(w n)) + (1-w) PoissonSampled(q, G(1/sigma)), both orders), "
+    "evaluated with certified arithmetic; shiftdp TruncatedSubsampledGaussian(n, q, B, sigma, steps). "
+    "The pair's validity for the truncated mechanism is dp_accounting's analysis"
+)
 
 MAX_REL_WIDTH = Decimal("1e-2")
 
@@ -123,6 +177,14 @@ def _compose(kind: str, q: float, sigma: float, steps: int, target: str, value: 
         comp = shiftdp.SubsampledGaussian(q, _mu_up(sigma, 2.0), steps)
     else:
         comp = shiftdp.Gaussian(_mu_up(sigma), steps)
+    return _certify(comp, target, value)
+
+
+def _certify(comp: Any, target: str, value: float) -> Any:
+    """The certified interval of one component's ε(δ) (``target == "delta"``) or δ(ε):
+    tolerance 1e-4, refined once toward a relative width of 1e-3 when that was cheap."""
+    import shiftdp
+
     kw = {target: value}
     t0 = time.perf_counter()
     r = shiftdp.compose([comp], tolerance=1e-4, **kw)
@@ -185,6 +247,18 @@ def _run(task: Tuple[Any, ...]) -> Tuple[Optional[Dict[str, Any]], Optional[str]
             )
         elif fam == "published":
             e = _published(task[1])
+        elif fam in MECHANISMS:
+            _, items, steps, target, value = task
+            params = dict(items)
+            iv = _certify(mechanism_component(fam, params, steps), target, float(value))
+            qty = "epsilon" if target == "delta" else "delta"
+            relation, note = MECHANISMS[fam]
+            e = _entry(
+                f"{fam}/{_id_params(params)}/steps={steps}/{target}={value}",
+                fam, relation, {**_json_params(params), "steps": steps},
+                {target: value}, qty, iv.lower_decimal, iv.upper_decimal,
+                relation_note=note,
+            )
         else:  # pragma: no cover
             raise ValueError(fam)
     except shiftdp.NotCertifiedError as err:
@@ -192,6 +266,118 @@ def _run(task: Tuple[Any, ...]) -> Tuple[Optional[Dict[str, Any]], Optional[str]
     except shiftdp.ShiftdpError as err:
         return None, f"{fam}:{task[1:]}: {type(err).__name__}: {str(err)[:160]}", fam, time.perf_counter() - t0
     return e, None, fam, time.perf_counter() - t0
+
+
+# ----------------------------------------------------------------- other mechanisms
+
+# family -> (relation, relation_note)
+MECHANISMS: Dict[str, Tuple[str, str]] = {
+    "laplace": ("add_remove", LAPLACE_NOTE),
+    "poisson_laplace": ("add_remove", POISSON_LAPLACE_NOTE),
+    "discrete_laplace": ("add_remove", DISCRETE_LAPLACE_NOTE),
+    "randomized_response": ("replace_one", RR_NOTE),
+    "mixture_gaussian": ("add_remove", MOG_NOTE),
+    "truncated_subsampled_gaussian": ("add_remove", TSG_NOTE),
+}
+
+
+def mechanism_component(family: str, params: Dict[str, Any], steps: int) -> Any:
+    """shiftdp's component for an entry of one of :data:`MECHANISMS` (``params`` as in the
+    entry: decimal strings, integers, lists of decimal strings for the mixture). The
+    floats are the nearest doubles of the decimals, the numbers dp_accounting's event
+    carries when built from the same entry."""
+    import shiftdp
+
+    f = float
+    if family == "laplace":
+        return shiftdp.Laplace(f(params["b"]), 1.0, steps)
+    if family == "poisson_laplace":
+        return shiftdp.PoissonLaplace(f(params["q"]), f(params["b"]), 1.0, steps)
+    if family == "discrete_laplace":
+        return shiftdp.DiscreteLaplace(f(params["a"]), int(params["sensitivity"]), steps)
+    if family == "randomized_response":
+        return shiftdp.RandomizedResponse(f(params["noise_parameter"]), int(params["buckets"]), steps)
+    if family == "mixture_gaussian":
+        return shiftdp.MixtureOfGaussians(
+            f(params["sigma"]), [f(c) for c in params["sensitivities"]],
+            [f(p) for p in params["probabilities"]], steps,
+        )
+    if family == "truncated_subsampled_gaussian":
+        return shiftdp.TruncatedSubsampledGaussian(
+            int(params["dataset_size"]), f(params["q"]), int(params["truncated_batch_size"]),
+            f(params["sigma"]), steps,
+        )
+    raise ValueError(f"not a mechanism family: {family}")
+
+
+def _json_params(params: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+
+def _id_params(params: Dict[str, Any]) -> str:
+    return "/".join(f"{k}={','.join(v) if isinstance(v, tuple) else v}" for k, v in params.items())
+
+
+# per family: the mechanisms (params; tuples for the mixture's lists), the step counts and
+# δ of the ε(δ) entries, and the (mechanism index, steps, ε) of the δ(ε) entries
+MECH_STEPS = [1, 10, 100, 1000]
+MECH_DELTA = ["1e-5", "1e-10", "1e-20", "1e-50"]
+MECH_GRID: Dict[str, Dict[str, Any]] = {
+    "laplace": dict(
+        mechs=[{"b": "0.5"}, {"b": "2"}, {"b": "10"}],
+        eps=[(0, 1, "0.5"), (0, 1, "1.5"), (1, 10, "1"), (1, 10, "3"), (2, 100, "2"), (2, 1000, "10")],
+    ),
+    "poisson_laplace": dict(
+        mechs=[{"q": "0.01", "b": "0.5"}, {"q": "0.1", "b": "1"}, {"q": "0.5", "b": "2"}],
+        eps=[(0, 1, "0.03"), (0, 1000, "1"), (1, 10, "0.5"), (1, 100, "1"), (2, 100, "2"), (2, 1000, "5")],
+    ),
+    "discrete_laplace": dict(
+        mechs=[{"a": "0.1", "sensitivity": 1}, {"a": "0.5", "sensitivity": 2}, {"a": "1", "sensitivity": 1}],
+        eps=[(0, 100, "1"), (0, 1000, "5"), (1, 1, "0.5"), (1, 10, "3"), (2, 1, "0.5"), (2, 100, "10")],
+    ),
+    "randomized_response": dict(
+        mechs=[{"noise_parameter": "0.1", "buckets": 2}, {"noise_parameter": "0.5", "buckets": 4},
+               {"noise_parameter": "0.9", "buckets": 10}],
+        eps=[(0, 1, "1"), (0, 10, "10"), (1, 1, "0.5"), (1, 100, "10"), (2, 10, "2"), (2, 1000, "10")],
+    ),
+    # dp_accounting's PLD of a mixture takes tens of seconds per build at its default grid
+    # (PEERS.md P11): fewer entries, so that the benchmark run stays short
+    "mixture_gaussian": dict(
+        mechs=[{"sigma": "1", "sensitivities": ("0", "1"), "probabilities": ("0.9", "0.1")},
+               {"sigma": "1.5", "sensitivities": ("0", "1", "2"), "probabilities": ("0.5", "0.3", "0.2")},
+               {"sigma": "2", "sensitivities": ("0", "0.5", "1"), "probabilities": ("0.7", "0.2", "0.1")}],
+        steps=[1, 10, 1000], delta=["1e-5", "1e-20", "1e-50"],
+        eps=[(0, 1, "1"), (0, 10, "2"), (1, 10, "2"), (2, 1, "0.5"), (2, 1000, "5")],
+    ),
+    "truncated_subsampled_gaussian": dict(
+        mechs=[{"dataset_size": 100, "q": "0.05", "truncated_batch_size": 8, "sigma": "1"},
+               {"dataset_size": 1000, "q": "0.01", "truncated_batch_size": 15, "sigma": "1"},
+               {"dataset_size": 10000, "q": "0.001", "truncated_batch_size": 15, "sigma": "0.8"}],
+        eps=[(0, 1, "1"), (0, 100, "2"), (1, 10, "0.5"), (1, 1000, "2"), (2, 100, "1"), (2, 1000, "2")],
+    ),
+}
+
+
+def _mechanism_tasks(family: str, quick: bool) -> List[Tuple[Any, ...]]:
+    g = MECH_GRID[family]
+    mechs = g["mechs"]
+    steps = g.get("steps", MECH_STEPS)
+    deltas = g.get("delta", MECH_DELTA)
+    if quick:
+        # every mechanism once (the single-step entries carry the closed-form checks),
+        # one composed and one tiny-δ query
+        steps, deltas = [1, 10], [deltas[0], "1e-20"]
+    out: List[Tuple[Any, ...]] = []
+    for m in mechs:
+        items = tuple(m.items())
+        for t in steps:
+            for d in deltas:
+                out.append((family, items, t, "delta", d))
+    for i, t, e in g["eps"]:
+        if quick and t > 10:
+            continue
+        out.append((family, tuple(mechs[i].items()), t, "epsilon", e))
+    return out
 
 
 # ------------------------------------------------------------------------- problems
@@ -234,7 +420,20 @@ def _designed(qs: List[str], sigmas: List[str], ts: List[int], deltas: List[str]
     return out
 
 
-def tasks(quick: bool) -> List[Tuple[Any, ...]]:
+FAMILIES = ["gdp", "sgm_rdp", "poisson_gaussian", "symmetrized_cp", "published", *MECHANISMS]
+
+
+def tasks(quick: bool, families: Optional[Sequence[str]] = None) -> List[Tuple[Any, ...]]:
+    """The problem list (every family, or only ``families``)."""
+    if families is not None:
+        unknown = sorted(set(families) - set(FAMILIES))
+        if unknown:
+            raise ValueError(f"unknown families {unknown}; known: {FAMILIES}")
+    ts = [t for t in _all_tasks(quick) if families is None or t[0] in families]
+    return ts
+
+
+def _all_tasks(quick: bool) -> List[Tuple[Any, ...]]:
     ts: List[Tuple[Any, ...]] = []
     mus = GDP_MU[::2] if quick else GDP_MU
     for mu in mus:
@@ -265,6 +464,8 @@ def tasks(quick: bool) -> List[Tuple[Any, ...]]:
         if quick and PUBLISHED[key].get("slow"):
             continue
         ts.append(("published", key))
+    for fam in MECHANISMS:
+        ts.extend(_mechanism_tasks(fam, quick))
     return ts
 
 
@@ -393,16 +594,18 @@ def _published(key: str) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------- main
 
 
-def generate(quick: bool, jobs: int) -> Dict[str, Any]:
+def generate(quick: bool, jobs: int, families: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     import shiftdp
 
-    todo = tasks(quick)
+    todo = tasks(quick, families)
     # longest first (a rough cost: composition steps), so the pool ends together
     def cost(t: Tuple[Any, ...]) -> float:
         if t[0] in ("poisson_gaussian", "symmetrized_cp"):
             return float(t[3])
         if t[0] == "published":
             return float(PUBLISHED[t[1]].get("steps", 1))
+        if t[0] in MECHANISMS:
+            return float(t[2])
         return 0.0
 
     todo.sort(key=cost, reverse=True)
@@ -430,7 +633,8 @@ def generate(quick: bool, jobs: int) -> Dict[str, Any]:
             refused[fam] = refused.get(fam, 0) + 1
     return {
         "format": FORMAT,
-        "generator": "python -m shiftdp.bench.reference" + (" --quick" if quick else ""),
+        "generator": "python -m shiftdp.bench.reference" + (" --quick" if quick else "")
+        + (f" --families {','.join(families)}" if families is not None else ""),
         "shiftdp_version": shiftdp.__version__,
         "quick": quick,
         "counts": dict(sorted(counts.items())),
@@ -453,8 +657,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--out", default="bench/reference.json")
     ap.add_argument("--quick", action="store_true", help="a small suite (about a minute)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--families", default="", help=f"only these families (comma-separated; of {', '.join(FAMILIES)})")
     a = ap.parse_args(argv)
-    doc = generate(a.quick, a.jobs)
+    fams = [f for f in a.families.split(",") if f] or None
+    doc = generate(a.quick, a.jobs, fams)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)

@@ -12,7 +12,7 @@ import time
 import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
-from .peers import Adapter, Entry, adapter_by_name, all_adapters, classify, run_shiftdp
+from .peers import MECHANISM_FAMILIES, Adapter, Entry, adapter_by_name, all_adapters, classify, run_shiftdp
 
 __all__ = ["load_suite", "run_benchmark", "region_of"]
 
@@ -189,7 +189,7 @@ def run_shiftdp_sample(entries: Sequence[Entry], n: int, progress: bool = True) 
         version = shiftdp.__version__
     except Exception as e:  # pragma: no cover
         return {"error": f"shiftdp not importable: {e}", "rows": []}
-    cands = [e for e in entries if e.kind in ("gdp", "poisson_gaussian", "symmetrized_cp")]
+    cands = [e for e in entries if e.kind in ("gdp", "poisson_gaussian", "symmetrized_cp", *MECHANISM_FAMILIES)]
     if n <= 0 or not cands:
         sample: List[Entry] = []
     else:
