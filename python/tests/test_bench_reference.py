@@ -9,16 +9,11 @@ from decimal import Decimal
 
 import pytest
 
+from shiftdp.bench import peers
+
 REF = pathlib.Path(__file__).resolve().parents[2] / "bench" / "reference.json"
 
-MECHANISM_FAMILIES = {
-    "laplace",
-    "poisson_laplace",
-    "discrete_laplace",
-    "randomized_response",
-    "mixture_gaussian",
-    "truncated_subsampled_gaussian",
-}
+MECHANISM_FAMILIES = set(peers.MECHANISM_FAMILIES)
 FAMILIES = {"gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "published"} | MECHANISM_FAMILIES
 
 

@@ -570,7 +570,8 @@ impl Composition {
 
     /// The loss shift of each component at grid step `h` and an enclosure of their
     /// total `Σ kᵢ sᵢ`: a mechanism whose atoms lie off every dyadic grid has its heaviest
-    /// atom (by Q-mass), or its lowest when the other atoms' rounding is smaller so,
+    /// atom (by Q-mass), or its highest or lowest when the other atoms' rounding is
+    /// smaller so,
     /// moved up onto the grid point at or above it ([`mechanism::Shifted`]:
     /// `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end, [`shift_onto_grid`]); everything
     /// else 0. An atom between grid points is rounded down by up to `h` on the optimistic
@@ -593,9 +594,9 @@ impl Composition {
                     .into_iter()
                     .filter(|a| a.loss.0.is_finite() && a.q.hi > 0.0)
                     .collect();
-                // the anchor: the heaviest atom, or the lowest when that leaves the
-                // others less rounding (on a lattice step every atom then sits just
-                // above a grid point)
+                // the anchor: the heaviest atom, or the highest or the lowest when that
+                // leaves the others less rounding (on a lattice step, anchored at the
+                // highest, every atom then sits just above a grid point)
                 let misfit = |anchor: f64| -> f64 {
                     atoms
                         .iter()
@@ -605,19 +606,23 @@ impl Composition {
                         })
                         .sum()
                 };
-                let heavy = atoms.iter().max_by(|a, b| a.q.hi.total_cmp(&b.q.hi));
-                let lowest = atoms.iter().min_by(|a, b| a.loss.0.total_cmp(&b.loss.0));
-                match (heavy, lowest) {
-                    (Some(a), Some(b)) => {
-                        let anchor = if misfit(b.loss.0) < misfit(a.loss.0) {
-                            b.loss.0
-                        } else {
-                            a.loss.0
-                        };
-                        shift_onto_grid(&g, anchor)
-                    }
-                    _ => 0.0,
-                }
+                let by = |f: fn(&mechanism::Atom) -> f64| {
+                    atoms.iter().map(f).max_by(|a, b| a.total_cmp(b))
+                };
+                // the heaviest atom first: it wins ties
+                [
+                    atoms
+                        .iter()
+                        .max_by(|a, b| a.q.hi.total_cmp(&b.q.hi))
+                        .map(|a| a.loss.0),
+                    by(|a| a.loss.0),
+                    by(|a| -a.loss.0).map(|l| -l),
+                ]
+                .into_iter()
+                .flatten()
+                .map(|l| (misfit(l), l))
+                .reduce(|b, c| if c.0 < b.0 { c } else { b })
+                .map_or(0.0, |(_, l)| shift_onto_grid(&g, l))
             };
             total = total + Enclosure::from_f64(128, s).mul(&Enclosure::from_u64(128, *k));
             out.push(s);
@@ -967,8 +972,8 @@ impl Composition {
     /// With atoms off every dyadic grid (Laplace with a non-dyadic `Δ/b`, randomized
     /// response, subsampled Laplace) whose differences are commensurate
     /// ([`Composition::lattice_unit`] `u`), the step is the lattice step
-    /// [`Grid::lattice_step`]`(u, x)`: `n·h` just below `u`, so that once the engine has
-    /// shifted each component's lowest atom onto a grid point ([`Composition::shifts`])
+    /// [`Grid::lattice_step`]`(u, x)`: `n·h` just above `u`, so that once the engine has
+    /// shifted each component's highest atom onto a grid point ([`Composition::shifts`])
     /// every other atom lies just above one, and both sides of the discretization are
     /// exact on the atoms up to that gap.
     ///
@@ -1014,9 +1019,9 @@ impl Composition {
         best.1
     }
 
-    /// A common lower bound `u` of the atom units of the components with atoms
+    /// A common upper bound `u` of the atom units of the components with atoms
     /// ([`Composition::units`](Self)): each unit within relative `1e-9` of an integer
-    /// multiple `c ≤ 4096` of the smallest, `u = min uᵢ/cᵢ` (rounded down); `None`
+    /// multiple `c ≤ 4096` of the smallest, `u = max uᵢ/cᵢ` (rounded up); `None`
     /// without such components, or when some component's atoms or the units are not
     /// commensurate.
     pub(crate) fn lattice_unit(&self) -> Option<f64> {
@@ -1039,7 +1044,7 @@ impl Composition {
             if !(1.0..=4096.0).contains(&c) || (ui - c * u0).abs() > 1e-9 * ui {
                 return None;
             }
-            u = u.min(ui / c * (1.0 - 4.0 * pld::U));
+            u = u.max(ui / c * (1.0 + 4.0 * pld::U));
         }
         Some(u)
     }

@@ -119,12 +119,13 @@ impl Grid {
         k * unit
     }
 
-    /// The step `h ≥ x·(1 − 2⁻²¹)` of at most [`LATTICE_BITS`] significant bits with
-    /// `n·h ≤ u` for an integer `n` and the smallest relative gap `(u − n·h)/u` among
-    /// the `n` from `⌊u/x⌋` down by an eighth (at most 64 of them): a grid on which losses `ℓ₀ + c·u` (any
-    /// integer `c ≥ 0`) lie just above the grid points `t_J + c·n·h` once `ℓ₀` lies just
-    /// above `t_J`, within `c·(u − n·h)`, at least `2⁻⁴⁰u` (room for the losses'
-    /// enclosures). `None` when `u < x` or `u` is not finite and positive.
+    /// The step `h ≥ x` of at most [`LATTICE_BITS`] significant bits with `n·h ≥ u` for
+    /// an integer `n` and the smallest relative gap `(n·h − u)/u` among the `n` from
+    /// `⌊u/x⌋` down by an eighth (at most 64 of them): a grid on which losses
+    /// `ℓ₀ − c·ũ` (integers `c ≥ 0`, any `ũ ≤ u`) lie just above the grid points
+    /// `t_J − c·n·h` once `ℓ₀` lies just above `t_J`, within `c·(n·h − ũ)`; the gap is at
+    /// least `2⁻⁴⁰u` (room for the losses' enclosures) and at most `2⁻²¹u`. `None` when
+    /// `u < x` or `u` is not finite and positive.
     pub fn lattice_step(u: f64, x: f64) -> Option<f64> {
         if !(u.is_finite() && u > 0.0 && x.is_finite() && x > 0.0) || u < x {
             return None;
@@ -137,18 +138,18 @@ impl Grid {
         let mut best: Option<(f64, f64)> = None;
         let mut n = n0;
         while n >= lo {
-            // u/n shrunk by 2⁻⁴⁰ (covers the division's rounding), then its significand
-            // truncated to LATTICE_BITS bits (exact scaling by powers of two)
-            let v = u / n * (1.0 - 2f64.powi(-40));
+            // u/n grown by 2⁻⁴⁰ (covers the division's rounding), then its significand
+            // rounded up to LATTICE_BITS bits (exact scaling by powers of two)
+            let v = u / n * (1.0 + 2f64.powi(-40));
             let e = v.log2().floor() as i32 - (LATTICE_BITS - 1);
             let unit = 2f64.powi(e);
-            let mut k = (v / unit).floor();
-            while k * unit > v {
-                k -= 1.0;
+            let mut k = (v / unit).ceil();
+            while k * unit < v {
+                k += 1.0;
             }
             let h = k * unit;
-            let gap = (u - n * h) / u;
-            if h > 0.0 && best.is_none_or(|(g, _)| gap < g) {
+            let gap = (n * h - u) / u;
+            if best.is_none_or(|(g, _)| gap < g) {
                 best = Some((gap, h));
             }
             n -= 1.0;
@@ -903,7 +904,7 @@ mod tests {
 
     proptest! {
         /// A lattice step has at most `LATTICE_BITS` significant bits, lies in
-        /// `[x(1 − 2⁻²¹), u]`, divides `u` up to a gap `0 < u − n·h ≤ 2⁻²¹u` (exact
+        /// `[x, u(1 + 2⁻²⁰)]`, divides `u` up to a gap `0 < n·h − u ≤ 2⁻²¹u` (exact
         /// rational arithmetic), and its grid's indices are exact floors and ceilings
         /// up to its exact index bound, where `(j₁ + j₂)·h` of two indices stays exact.
         #[test]
@@ -918,9 +919,9 @@ mod tests {
             let q = |v: f64| rug::Rational::from_f64(v).unwrap();
             let m = (h.to_bits() & ((1u64 << 52) - 1)) | (1u64 << 52);
             prop_assert!(53 - m.trailing_zeros() as i32 <= LATTICE_BITS);
-            prop_assert!(h >= x * (1.0 - 2f64.powi(-21)) && h <= u);
-            let n = (u / h).floor();
-            let gap = q(u) - q(n) * q(h);
+            prop_assert!(h >= x && h <= u * (1.0 + 2f64.powi(-20)));
+            let n = (u / h).ceil();
+            let gap = q(n) * q(h) - q(u);
             prop_assert!(gap > 0 && gap <= q(u) * q(2f64.powi(-21)), "gap {gap}");
             let g = Grid { h, lo: 0, n: 2 };
             let big = (g.exact_index() / 2.0 - 1.0) * y.abs();

@@ -314,38 +314,42 @@ pub fn generic_pieces<M: Mechanism + ?Sized>(m: &M, g: &Grid, cut: f64) -> Piece
     out
 }
 
-/// A lower bound `u` on the common unit of the differences between a mechanism's finite
-/// atom losses (of positive Q-mass): every atom lies at `ℓ₀ + cᵢ·ũ` with `ℓ₀` the lowest,
-/// integers `0 ≤ cᵢ ≤ 4096` and one `ũ ≥ u` within relative `1e-9`; `∞` with at most
-/// one such atom (no constraint), `None` when the differences are not commensurate.
-/// The planner's lattice steps ([`Grid::lattice_step`]) put every such atom just above
-/// a grid point once the lowest is.
+/// An upper bound `u` on the common unit of the distances of a mechanism's finite atom
+/// losses (of positive Q-mass) below the highest: every atom lies at `ℓ_top − cᵢ·ũ`
+/// with integers `0 ≤ cᵢ ≤ 4096` and one `ũ ≤ u` within relative `1e-9` (the distances
+/// read at the ends of the enclosures that make them largest); `∞` with at most one
+/// such atom (no constraint), `None` when the distances are not commensurate. The
+/// planner's lattice steps ([`Grid::lattice_step`]) put every such atom just above a
+/// grid point once the highest is.
 pub(crate) fn atom_unit(m: &dyn Mechanism) -> Option<f64> {
-    let mut l: Vec<(f64, f64)> = m
+    let l: Vec<(f64, f64)> = m
         .atoms()
         .iter()
         .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite() && a.loss.1.is_finite())
         .map(|a| a.loss)
         .collect();
-    l.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (_, hi0) = *l.first()?;
-    // lower bounds of the distances to the lowest atom (distinct atoms only)
-    let d: Vec<f64> = l[1..]
+    let hi_top = l.iter().map(|a| a.1).fold(f64::NEG_INFINITY, f64::max);
+    let lo_top = l.iter().map(|a| a.0).fold(f64::NEG_INFINITY, f64::max);
+    if l.is_empty() {
+        return Some(f64::INFINITY);
+    }
+    // upper bounds of the distances below the highest atom (distinct atoms only)
+    let d: Vec<f64> = l
         .iter()
-        .map(|a| a.0 - hi0)
-        .filter(|d| *d > 0.0)
+        .filter(|a| a.1 < lo_top)
+        .map(|a| (hi_top - a.0) * (1.0 + 2.0 * U))
         .collect();
     let Some(&u0) = d.iter().min_by(|a, b| a.total_cmp(b)) else {
         return Some(f64::INFINITY);
     };
-    let mut u = f64::INFINITY;
+    let mut u: f64 = 0.0;
     for &di in &d {
         let c = (di / u0).round();
         if !(1.0..=4096.0).contains(&c) || (di - c * u0).abs() > 1e-9 * di {
             return None;
         }
-        // dᵢ/cᵢ rounded down: c·u ≤ dᵢ for every atom
-        u = u.min(di / c * (1.0 - 4.0 * U));
+        // dᵢ/cᵢ rounded up: c·u ≥ dᵢ for every atom
+        u = u.max(di / c * (1.0 + 4.0 * U));
     }
     Some(u)
 }
