@@ -11,7 +11,7 @@
 //! sensitivity 1 — with sampling probability `q′ = Pr[Bin(n, q) ≥ B + 1]·B/(w·n)`
 //! ([`super::MixtureOfGaussians::replace_subsampled`] with `μ = 2/σ`), and otherwise the
 //! Poisson-subsampled Gaussian `(q, 1/σ)` of the accountant's relation (add-or-remove:
-//! [`super::PoissonSampled`] over `G(1/σ)`, both orders). shiftdp
+//! Poisson-subsampled `G(1/σ)`, [`super::GaussianFamily::poisson_remove`], both orders). shiftdp
 //! evaluates this dominating pair with certified arithmetic; the pair itself is
 //! dp_accounting's analysis.
 //!
@@ -19,7 +19,7 @@
 //! `w` and `q′` are binomial tails summed in MPFR (each term from the previous by an
 //! exact ratio) and enclosed; `q′` enters rounded up (a larger sampling probability is
 //! less private), `w` as an enclosure of the mixture weight.
-use super::{ATOM_BITS, Mechanism, MixtureOfGaussians, PoissonSampled, PublicMixture, num};
+use super::{ATOM_BITS, GaussianFamily, Mechanism, MixtureOfGaussians, PublicMixture, num};
 use crate::composition::pld::U;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
@@ -90,8 +90,8 @@ pub fn truncated_subsampled_gaussian(
         return Ok(None);
     }
     let mu = (1.0 / sigma) * (1.0 + 2.0 * U);
-    let gaussian = Arc::new(MixtureOfGaussians::new(1.0, vec![mu], vec![1.0])?);
-    let plain: Arc<dyn Mechanism> = Arc::new(PoissonSampled::new(q, gaussian)?);
+    // the remove order of the Poisson-subsampled G(μ), in closed form
+    let plain: Arc<dyn Mechanism> = Arc::new(GaussianFamily::poisson_remove(q, mu)?);
     let w = binomial_tail(n - 1, q, batch);
     let label = format!(
         "TruncatedSubsampledGaussian(n={n}, q={}, B={batch}, σ={})",
