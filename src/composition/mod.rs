@@ -573,7 +573,7 @@ impl Composition {
     /// atom (by Q-mass), or its highest or lowest when the other atoms' rounding is
     /// smaller so,
     /// moved up onto the grid point at or above it ([`mechanism::Shifted`]:
-    /// `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end, [`shift_onto_grid`]); everything
+    /// `sᵢ = ⌈ℓ/h⌉h − ℓ` from the atom's lower end, `shift_onto_grid`); everything
     /// else 0. An atom between grid points is rounded down by up to `h` on the optimistic
     /// side, an error that adds up over the steps; on a grid point it is exact.
     pub fn shifts(&self, h: f64) -> (Vec<f64>, (f64, f64)) {

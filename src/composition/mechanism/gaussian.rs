@@ -17,14 +17,14 @@
 //!   `Q{L < 0} = P_remove{L > 0}`, `P{L < 0} = Q_remove{L > 0}`, and
 //!   `Q{0 < L ≤ ℓ} = Q_remove{0 < L ≤ ℓ}` (alike for `P`).
 //!
-//! The engine discretizes these pairs by [`pld::kind_pieces`] (every cell from closed-form
+//! The engine discretizes these pairs by `pld::kind_pieces` (every cell from closed-form
 //! `Φ` differences, verified in `proofs/engine/composition-fft.md`); the tails below are
 //! the same closed forms at one loss, for the combinators ([`super::PoissonSampled`],
 //! [`super::Shifted`], …) that read a mechanism through its tails.
 //!
 //! # Rounding
 //! `Φ` within [`crate::tradeoff::gaussian::ERFC_REL_ERR`] with the argument's error bound
-//! ([`pld::cdf`]); mixtures and differences of enclosures rounded outward by `4U`.
+//! (`pld::cdf`); mixtures and differences of enclosures rounded outward by `4U`.
 use super::{Atom, Lattice, Mass, Mechanism, Tails, num, sampled::invert_tails};
 use crate::composition::pld::{self, Grid, Kind, Pieces, U};
 use crate::error::{Error, Result};
@@ -32,7 +32,8 @@ use crate::precision::Enclosure;
 use crate::precision::special;
 use std::sync::Arc;
 
-/// One order of a Gaussian-family pair ([`Kind`]): see the module doc.
+/// One order of a Gaussian-family pair (`G(μ)`, `C_p(G(μ))`, the Poisson remove or add
+/// order): see the module doc.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GaussianFamily(Kind);
 
