@@ -347,11 +347,11 @@ impl Composition {
                 self.units.push(u);
             }
             mechanism::Lattice::Irregular => {
-                self.units
-                    .push(mechanism::atom_unit(m.as_ref()).unwrap_or(0.0));
-                for o in [m.clone(), m.inverse()] {
-                    let atoms: Vec<_> = o
-                        .atoms()
+                let own = m.atoms();
+                // (the distances between atoms, hence the unit, are the same in both orders)
+                self.units.push(mechanism::atom_unit(&own).unwrap_or(0.0));
+                for all in [own, m.inverse().atoms()] {
+                    let atoms: Vec<_> = all
                         .into_iter()
                         .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite())
                         .collect();
@@ -1025,28 +1025,16 @@ impl Composition {
     /// without such components, or when some component's atoms or the units are not
     /// commensurate.
     pub(crate) fn lattice_unit(&self) -> Option<f64> {
+        if self.units.contains(&0.0) {
+            return None;
+        }
         let finite: Vec<f64> = self
             .units
             .iter()
             .copied()
             .filter(|u| u.is_finite())
             .collect();
-        if self.units.contains(&0.0) {
-            return None;
-        }
-        let u0 = finite.iter().copied().fold(f64::INFINITY, f64::min);
-        if !u0.is_finite() {
-            return None;
-        }
-        let mut u = u0;
-        for &ui in &finite {
-            let c = (ui / u0).round();
-            if !(1.0..=4096.0).contains(&c) || (ui - c * u0).abs() > 1e-9 * ui {
-                return None;
-            }
-            u = u.max(ui / c * (1.0 + 4.0 * pld::U));
-        }
-        Some(u)
+        mechanism::common_unit(&finite).filter(|u| u.is_finite())
     }
 
     /// The least `e₀ ≤ 40` such that every grid `h = 2^{−e}` with `e ≥ e₀` holds every

@@ -289,7 +289,7 @@ pub(crate) fn cdf(z: f64, dz: f64) -> Cdf {
 }
 
 /// `Φ(b) − Φ(a)` for `a ≤ b` as an enclosure, using the accurate tail.
-pub(crate) fn diff(a: &Cdf, b: &Cdf) -> Mass {
+fn diff(a: &Cdf, b: &Cdf) -> Mass {
     if a.z >= 0.0 {
         let v = a.upper - b.upper;
         Mass::new(v, a.upper_err + b.upper_err + U * v.abs())
@@ -390,11 +390,7 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid, cut: f64) -> Pieces {
         return out;
     }
     let m = 0.5 * mu * mu;
-    let z = |t: f64, shift: f64| -> Cdf {
-        let v = (t + shift) / mu;
-        let dz = 8.0 * U * (t.abs() + m + 1.0) / mu + 4.0 * U * v.abs();
-        cdf(v, dz)
-    };
+    let z = |t: f64, shift: f64| gaussian_cdf(t, shift, mu);
     let zc = cut_z(cut);
     let (i0, i1) = if zc.is_finite() {
         // in f64 first: a huge μ must not overflow the integer grid (found by the fuzzer)
@@ -446,6 +442,26 @@ pub(crate) fn gaussian_pieces(mu: f64, g: &Grid, cut: f64) -> Pieces {
     out
 }
 
+/// `Φ((t + shift)/μ)` of `G(μ)`'s loss `t` as a [`Cdf`] (`shift = ∓μ²/2`: the Q- and
+/// P-side), with the argument's error bound.
+pub(crate) fn gaussian_cdf(t: f64, shift: f64, mu: f64) -> Cdf {
+    let v = (t + shift) / mu;
+    let dz = 8.0 * U * (t.abs() + 0.5 * mu * mu + 1.0) / mu + 4.0 * U * v.abs();
+    cdf(v, dz)
+}
+
+/// The Q- and P-mass `(1 − p)(Φ(μ/2) − Φ(−μ/2))` of `C_p(G(μ))`'s atom at loss 0 (the
+/// hull's segment of slope −1).
+pub(crate) fn symmetrized_atom(p: f64, mu: f64) -> Mass {
+    let a = cdf(-0.5 * mu, 2.0 * U * mu);
+    let b = cdf(0.5 * mu, 2.0 * U * mu);
+    let d = diff(&a, &b);
+    Mass {
+        lo: (1.0 - p) * d.lo * (1.0 - 4.0 * U),
+        hi: ((1.0 - p) * d.hi * (1.0 + 4.0 * U)).min(1.0),
+    }
+}
+
 /// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
 fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
     let e = l.exp_m1() + p; // e^ℓ − 1 + p
@@ -490,8 +506,24 @@ fn fp_bin(ea: &(Cdf, Cdf), eb: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
 
 /// Upper tails `(M(X > x), P(X > x))` at an edge.
 pub(crate) fn fp_tail(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
-    let m0 = Mass::new(e.0.upper, e.0.upper_err);
-    let m1 = Mass::new(e.1.upper, e.1.upper_err);
+    fp_mix(
+        Mass::new(e.0.upper, e.0.upper_err),
+        Mass::new(e.1.upper, e.1.upper_err),
+        p,
+    )
+}
+
+/// Lower tails `(M(X ≤ x), P(X ≤ x))` at an edge.
+pub(crate) fn fp_head(e: &(Cdf, Cdf), p: f64) -> (Mass, Mass) {
+    fp_mix(
+        Mass::new(e.0.lower, e.0.lower_err),
+        Mass::new(e.1.lower, e.1.lower_err),
+        p,
+    )
+}
+
+/// `((1 − p)m₀ + p m₁, m₀)`: the mixture `M`'s mass and `P`'s, rounded outward.
+fn fp_mix(m0: Mass, m1: Mass, p: f64) -> (Mass, Mass) {
     (
         Mass {
             lo: ((1.0 - p) * m0.lo + p * m1.lo) * (1.0 - 4.0 * U),
@@ -636,14 +668,7 @@ pub(crate) fn subsampled_pieces(kind: Kind, g: &Grid, cut: f64) -> Pieces {
         }
     }
     if atom {
-        // loss-0 atom of Q-mass = P-mass = (1 − p)(Φ(μ/2) − Φ(−μ/2))
-        let a = cdf(-0.5 * mu, 2.0 * U * mu);
-        let b = cdf(0.5 * mu, 2.0 * U * mu);
-        let d = diff(&a, &b);
-        let m = Mass {
-            lo: (1.0 - p) * d.lo * (1.0 - 4.0 * U),
-            hi: ((1.0 - p) * d.hi * (1.0 + 4.0 * U)).min(1.0),
-        };
+        let m = symmetrized_atom(p, mu);
         out.pieces.push(Piece {
             q: m,
             p: m,

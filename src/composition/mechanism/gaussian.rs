@@ -67,13 +67,8 @@ fn plus_minus(a: Mass, b: Mass, c: Mass) -> Mass {
 /// Tails of `G(μ)`, `μ > 0`, at `ℓ`.
 fn gaussian_tails(mu: f64, l: f64) -> Tails {
     let m = 0.5 * mu * mu;
-    let z = |shift: f64| {
-        let v = (l + shift) / mu;
-        let dz = 8.0 * U * (l.abs() + m + 1.0) / mu + 4.0 * U * v.abs();
-        pld::cdf(v, dz)
-    };
     let (q, p) = if l.is_finite() {
-        (z(-m), z(m))
+        (pld::gaussian_cdf(l, -m, mu), pld::gaussian_cdf(l, m, mu))
     } else {
         (pld::cdf(l, 0.0), pld::cdf(l, 0.0))
     };
@@ -88,16 +83,12 @@ fn gaussian_tails(mu: f64, l: f64) -> Tails {
 /// Tails of the remove order `f_p`, `0 < p`, `μ > 0`, at `ℓ`.
 fn remove_tails(p: f64, mu: f64, l: f64) -> Tails {
     let e = pld::fp_edge(l, p, mu);
+    let (q_le, p_le) = pld::fp_head(&e, p);
     let (q_gt, p_gt) = pld::fp_tail(&e, p);
-    let f0 = Mass::new(e.0.lower, e.0.lower_err);
-    let f1 = Mass::new(e.1.lower, e.1.lower_err);
     Tails {
-        q_le: Mass {
-            lo: ((1.0 - p) * f0.lo + p * f1.lo) * (1.0 - 4.0 * U),
-            hi: (((1.0 - p) * f0.hi + p * f1.hi) * (1.0 + 4.0 * U)).min(1.0),
-        },
+        q_le,
         q_gt,
-        p_le: f0,
+        p_le,
         p_gt,
     }
 }
@@ -179,13 +170,7 @@ impl Mechanism for GaussianFamily {
         }
         match self.0 {
             Kind::Symmetrized(p, mu) => {
-                let a = pld::cdf(-0.5 * mu, 2.0 * U * mu);
-                let b = pld::cdf(0.5 * mu, 2.0 * U * mu);
-                let d = pld::diff(&a, &b);
-                let m = Mass {
-                    lo: (1.0 - p) * d.lo * (1.0 - 4.0 * U),
-                    hi: ((1.0 - p) * d.hi * (1.0 + 4.0 * U)).min(1.0),
-                };
+                let m = pld::symmetrized_atom(p, mu);
                 vec![Atom {
                     loss: (0.0, 0.0),
                     q: m,

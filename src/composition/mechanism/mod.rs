@@ -321,34 +321,36 @@ pub fn generic_pieces<M: Mechanism + ?Sized>(m: &M, g: &Grid, cut: f64) -> Piece
 /// such atom (no constraint), `None` when the distances are not commensurate. The
 /// planner's lattice steps ([`Grid::lattice_step`]) put every such atom just above a
 /// grid point once the highest is.
-pub(crate) fn atom_unit(m: &dyn Mechanism) -> Option<f64> {
-    let l: Vec<(f64, f64)> = m
-        .atoms()
+pub(crate) fn atom_unit(atoms: &[Atom]) -> Option<f64> {
+    let l: Vec<(f64, f64)> = atoms
         .iter()
         .filter(|a| a.q.hi > 0.0 && a.loss.0.is_finite() && a.loss.1.is_finite())
         .map(|a| a.loss)
         .collect();
     let hi_top = l.iter().map(|a| a.1).fold(f64::NEG_INFINITY, f64::max);
     let lo_top = l.iter().map(|a| a.0).fold(f64::NEG_INFINITY, f64::max);
-    if l.is_empty() {
-        return Some(f64::INFINITY);
-    }
     // upper bounds of the distances below the highest atom (distinct atoms only)
     let d: Vec<f64> = l
         .iter()
         .filter(|a| a.1 < lo_top)
         .map(|a| (hi_top - a.0) * (1.0 + 2.0 * U))
         .collect();
-    let Some(&u0) = d.iter().min_by(|a, b| a.total_cmp(b)) else {
+    common_unit(&d)
+}
+
+/// An upper bound `u` on a common unit of positive lengths `dᵢ`: each within relative
+/// `1e-9` of an integer multiple `cᵢ ≤ 4096` of the smallest, `u = max dᵢ/cᵢ` rounded
+/// up, so that `cᵢ·u ≥ dᵢ`; `∞` without lengths, `None` when they are not commensurate.
+pub(crate) fn common_unit(d: &[f64]) -> Option<f64> {
+    let Some(u0) = d.iter().copied().min_by(|a, b| a.total_cmp(b)) else {
         return Some(f64::INFINITY);
     };
     let mut u: f64 = 0.0;
-    for &di in &d {
+    for &di in d {
         let c = (di / u0).round();
         if !(1.0..=4096.0).contains(&c) || (di - c * u0).abs() > 1e-9 * di {
             return None;
         }
-        // dᵢ/cᵢ rounded up: c·u ≥ dᵢ for every atom
         u = u.max(di / c * (1.0 + 4.0 * U));
     }
     Some(u)
