@@ -409,3 +409,67 @@ fn laplace_off_the_dyadic_grid_is_narrow_and_consistent() {
     );
     assert!(a.interval.upper <= 500.0);
 }
+
+/// A public mixture's privacy-loss distribution is the mixture of its parts', so one
+/// step has `δ(ε) = Σ wᵢ δᵢ(ε)`: a Laplace part (`δ = 1 − e^{(ε − Δ/b)/2}` below `Δ/b`)
+/// and a Gaussian part (`G(1)` in closed form), each discretized its own way.
+#[test]
+fn public_mixture_is_the_mixture_of_its_parts() {
+    use shiftdp::composition::mechanism::{GaussianFamily, PublicMixture};
+    for w in [0.25f64, 1e-6] {
+        let parts: Vec<((f64, f64), Arc<dyn Mechanism>)> = vec![
+            ((w, w), Arc::new(Laplace::new(1.0, 1.0).unwrap())),
+            (
+                (1.0 - w, 1.0 - w),
+                Arc::new(GaussianFamily::gaussian(1.0).unwrap()),
+            ),
+        ];
+        let m = PublicMixture::new("mix".into(), parts).unwrap();
+        let c = comp(&[(Component::mechanism(m), 1)]);
+        for eps in [0.3f64, 0.9, 2.0] {
+            let lap = (1.0 - ((eps - 1.0) / 2.0).exp()).max(0.0);
+            let truth = w * lap + (1.0 - w) * gdp_delta(1.0, eps);
+            let iv = delta_at(&c, eps);
+            assert_encloses(iv, truth, 0.0, "public mixture δ(ε)");
+            assert!(iv.upper - iv.lower <= 2e-3 * truth, "w {w} ε {eps}: {iv:?}");
+        }
+    }
+}
+
+/// A rare part with a heavy tail (the truncated batch's replace-one pair, of weight
+/// about 1e-6) must not stretch the one-shot window to where the Chernoff tilt's
+/// tilted mass reaches: the planner takes a smaller tilt, and the plan stays within
+/// twice the points of the Poisson-subsampled Gaussian it perturbs.
+#[test]
+fn a_rare_heavy_part_keeps_the_window_short() {
+    use shiftdp::composition::answer::Method;
+    use shiftdp::composition::mechanism::truncated_subsampled_gaussian;
+    let points = |c: &Composition| -> (usize, Interval) {
+        let a = c.answer(Target::Delta(1e-5), 1e-3, None).unwrap();
+        let Method::Pld { composed, .. } = &a.method else {
+            panic!("not the PLD engine");
+        };
+        (
+            composed.info.iter().map(|i| i.points).max().unwrap(),
+            a.interval,
+        )
+    };
+    let t = truncated_subsampled_gaussian(10_000, 0.01, 150, 1.1)
+        .unwrap()
+        .unwrap();
+    let (pt, it) = points(&comp(&[(Component::shared(t), 10_000)]));
+    let (pg, ig) = points(&comp(&[(
+        Component::poisson(0.01, 1.0 / 1.1).unwrap(),
+        10_000,
+    )]));
+    assert!(pt <= 2 * pg, "{pt} points against {pg}");
+    // truncation only adds the replace-one part: never more private
+    assert!(
+        it.upper >= ig.lower,
+        "[{}, {}] vs [{}, {}]",
+        it.lower,
+        it.upper,
+        ig.lower,
+        ig.upper
+    );
+}

@@ -263,6 +263,12 @@ const ONE_SHOT_BYTES_PER_COMPONENT_POINT: u64 = 48;
 /// Bytes of a composition besides its windows (allocator arenas, the coarse
 /// discretizations of the window search, thread stacks), rounded up.
 const FIXED_BYTES: u64 = 64 << 20;
+
+/// How far below the Chernoff optimum (in `ln`) the one-shot planner lets the tilted
+/// mass around the target fall when a smaller tilt shortens the window
+/// ([`Composition::window`]): the FFT's round-off, relative to that mass, grows by at
+/// most `e^{TILT_SLACK}`.
+const TILT_SLACK: f64 = 5.0;
 /// The same for repeated squaring (three transforms of twice the window, sides, pieces).
 const SQUARING_BYTES_PER_POINT: u64 = 260;
 
@@ -902,7 +908,7 @@ impl Composition {
                 let fits = |lam: f64, w: (f64, f64)| lam <= 600.0 / (w.1 - w.0);
                 let mut hi = lam_star;
                 let mut win = win_at(hi);
-                if fits(hi, win) {
+                let (a, b, lam) = if fits(hi, win) {
                     (win.0, win.1, hi)
                 } else {
                     let mut lo = lam_star.min(600.0 / (b_est - a_est));
@@ -925,6 +931,32 @@ impl Composition {
                         }
                     }
                     (win.0, win.1, lo)
+                };
+                // a smaller tilt when it shortens the window by a quarter or more at a
+                // cost of at most e^{TILT_SLACK} in the tilted mass around the target,
+                // `K(λ) − λε + ln(1/δ) ≤ TILT_SLACK` (0 at the Chernoff tilt): a
+                // rare component with a heavy tail (a truncated batch's replace-one
+                // part) makes the tilted mass at λ* reach far above the target
+                let slack = |l: f64| match target {
+                    Target::Delta(d) => t_of(l) - l * e_est - d.ln(),
+                    Target::Epsilon(e) => t_of(l) - l * e - d_t.ln(),
+                };
+                let mut best = (a, b, lam);
+                let mut l = lam;
+                for _ in 0..8 {
+                    l *= std::f64::consts::FRAC_1_SQRT_2;
+                    if slack(l) > TILT_SLACK {
+                        break;
+                    }
+                    let w = win_at(l);
+                    if fits(l, w) && w.1 - w.0 < best.1 - best.0 {
+                        best = (w.0, w.1, l);
+                    }
+                }
+                if best.1 - best.0 < 0.75 * (b - a) {
+                    best
+                } else {
+                    (a, b, lam)
                 }
             }
         };

@@ -36,6 +36,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq)]
 struct Side {
     terms: Vec<(f64, f64)>,
+    /// `e^{ln(wᵢ/s̃)}` of each term in f64 (within [`FN_REL_ERR`]).
+    weights: Vec<f64>,
     scale: (f64, f64),
 }
 
@@ -57,13 +59,15 @@ impl Side {
         // enclosure of s̃/S (S the exact sum), so both read the weights wᵢ/S
         let ls = sum.ln();
         let ratio = Enclosure::from_f64(ATOM_BITS, sum).div(&s);
+        let terms: Vec<(f64, f64)> = mu
+            .iter()
+            .zip(w)
+            .filter(|(_, w)| **w > 0.0)
+            .map(|(m, w)| (*m, w.ln() - ls))
+            .collect();
         Ok(Side {
-            terms: mu
-                .iter()
-                .zip(w)
-                .filter(|(_, w)| **w > 0.0)
-                .map(|(m, w)| (*m, w.ln() - ls))
-                .collect(),
+            weights: terms.iter().map(|t| t.1.exp()).collect(),
+            terms,
             scale: (ratio.lower_f64(), ratio.upper_f64()),
         })
     }
@@ -128,8 +132,7 @@ impl Side {
         let z = 0.5 * (z_lo + z_hi);
         let half = 0.5 * (z_hi - z_lo) + U * z.abs();
         let (mut le, mut gt) = ((0.0, 0.0), (0.0, 0.0));
-        for &(mu, lw) in &self.terms {
-            let w = lw.exp();
+        for (&(mu, _), &w) in self.terms.iter().zip(&self.weights) {
             let (wl, wh) = (w * (1.0 - 2.0 * FN_REL_ERR), w * (1.0 + 2.0 * FN_REL_ERR));
             let c = cdf(
                 z - mu,
@@ -317,8 +320,8 @@ impl MixtureOfGaussians {
         self.z_from(l, None)
     }
 
-    /// [`MixtureOfGaussians::z_of`] with Newton started at `start` (the root at the
-    /// previous loss of a run) when given; the enclosure is certified either way.
+    /// [`MixtureOfGaussians::z_of`] with Newton started at `start` (a prediction from
+    /// the previous roots of a run) when given; the enclosure is certified either way.
     fn z_from(&self, l: f64, start: Option<f64>) -> (f64, f64) {
         if l == f64::INFINITY {
             return (f64::INFINITY, f64::INFINITY);
@@ -328,12 +331,17 @@ impl MixtureOfGaussians {
             return (f64::NEG_INFINITY, f64::NEG_INFINITY);
         }
         let slope = self.spread_max.max(1e-300);
-        let z = start
+        let (z, dv, err) = start
             .filter(|z| z.is_finite())
             .and_then(|z0| self.newton(l, z0))
             .or_else(|| self.newton(l, l / slope))
-            .unwrap_or_else(|| self.bracketed(l, l / slope));
-        let (_, dv, err) = self.loss(z);
+            .unwrap_or_else(|| {
+                let z = self.bracketed(l, l / slope);
+                let (_, dv, err) = self.loss(z);
+                (z, dv, err)
+            });
+        // the certified check: L(z_lo) ≤ ℓ ≤ L(z_hi) with the error bound at each end,
+        // from a first distance that the error at z predicts, growing fourfold
         let start = 2.0 * err / dv.max(1e-300) + 4.0 * U * (z.abs() + 1.0);
         let mut lo = f64::NEG_INFINITY;
         let mut dz = start;
@@ -361,17 +369,20 @@ impl MixtureOfGaussians {
     }
 
     /// Newton's iteration for `L(z) = ℓ` from `z`, its steps kept within `max(1, |z|)`:
-    /// the root when it settles within 12 steps, `None` otherwise.
-    fn newton(&self, l: f64, mut z: f64) -> Option<f64> {
+    /// once a step is below `1e-7·(|z| + 1)` (the next one is then below the f64
+    /// resolution, Newton converging quadratically) the point after it, with `L′` and
+    /// the error bound of `L` at the last point evaluated; `None` unless it settles
+    /// within 12 steps. A search: the caller certifies the root.
+    fn newton(&self, l: f64, mut z: f64) -> Option<(f64, f64, f64)> {
         for _ in 0..12 {
-            let (v, dv, _) = self.loss(z);
+            let (v, dv, e) = self.loss(z);
             if !(v.is_finite() && dv > 0.0) {
                 return None;
             }
             let step = ((v - l) / dv).clamp(-(z.abs().max(1.0)), z.abs().max(1.0));
             z -= step;
-            if step.abs() <= 1e-14 * (z.abs() + 1.0) {
-                return Some(z);
+            if step.abs() <= 1e-7 * (z.abs() + 1.0) {
+                return Some((z, dv, e));
             }
         }
         None
@@ -496,13 +507,27 @@ impl Mechanism for MixtureOfGaussians {
         if self.degenerate() {
             return vec![Tails::ZERO; losses.len()];
         }
-        // Newton from the previous root of the run (nearby losses, nearby roots)
-        let mut last: Option<f64> = None;
+        // Newton from the secant prediction of the run's last two roots (nearby
+        // losses, nearby roots)
+        let mut last: Vec<(f64, f64)> = Vec::with_capacity(2);
         losses
             .iter()
             .map(|&l| {
-                let (zl, zh) = self.z_from(l, last);
-                last = Some(0.5 * (zl + zh));
+                let guess = match last[..] {
+                    [(l0, z0), (l1, z1)] if l1 > l0 => Some(z1 + (z1 - z0) * (l - l1) / (l1 - l0)),
+                    [.., (_, z1)] => Some(z1),
+                    [] => None,
+                };
+                let (zl, zh) = self.z_from(l, guess);
+                let z = 0.5 * (zl + zh);
+                if z.is_finite() {
+                    if last.len() == 2 {
+                        last.remove(0);
+                    }
+                    last.push((l, z));
+                } else {
+                    last.clear();
+                }
                 self.tails_at(zl, zh)
             })
             .collect()

@@ -22,6 +22,7 @@
 //! lower end of each mass from the end that makes it smallest.
 use super::{Atom, FN_REL_ERR, Lattice, Mass, Mechanism, Tails, num};
 use crate::composition::pld::U;
+use crate::composition::pld::{Grid, Piece, Pieces};
 use crate::error::{Error, Result};
 use std::sync::Arc;
 
@@ -392,6 +393,24 @@ impl PublicMixture {
         }
     }
 
+    /// The mixture's tails from its parts' (in the order of the parts).
+    fn mix_tails(&self, ts: &[Tails]) -> Tails {
+        let pick = |f: &dyn Fn(&Tails) -> Mass| {
+            PublicMixture::sum(
+                self.parts
+                    .iter()
+                    .zip(ts)
+                    .map(|((w, _), t)| PublicMixture::weigh(*w, f(t))),
+            )
+        };
+        Tails {
+            q_le: pick(&|t| t.q_le),
+            q_gt: pick(&|t| t.q_gt),
+            p_le: pick(&|t| t.p_le),
+            p_gt: pick(&|t| t.p_gt),
+        }
+    }
+
     fn sum(ms: impl Iterator<Item = Mass>) -> Mass {
         let (mut lo, mut hi, mut n) = (0.0, 0.0, 0.0);
         for m in ms {
@@ -452,20 +471,51 @@ impl Mechanism for PublicMixture {
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
     fn tails(&self, loss: f64) -> Tails {
-        let ts: Vec<((f64, f64), Tails)> = self
+        let ts: Vec<Tails> = self.parts.iter().map(|(_, m)| m.tails(loss)).collect();
+        self.mix_tails(&ts)
+    }
+    fn tails_run(&self, losses: &[f64]) -> Vec<Tails> {
+        // each part's own run (its search carried from one loss to the next)
+        let runs: Vec<Vec<Tails>> = self
             .parts
             .iter()
-            .map(|(w, m)| (*w, m.tails(loss)))
+            .map(|(_, m)| m.tails_run(losses))
             .collect();
-        let pick = |f: &dyn Fn(&Tails) -> Mass| {
-            PublicMixture::sum(ts.iter().map(|(w, t)| PublicMixture::weigh(*w, f(t))))
+        (0..losses.len())
+            .map(|i| self.mix_tails(&runs.iter().map(|r| r[i]).collect::<Vec<_>>()))
+            .collect()
+    }
+    /// The parts' pieces, each mass weighted by its part's weight (the coin is public,
+    /// so every outcome keeps its part's loss and bin); a part of weight `≤ w` may move
+    /// tails of Q-mass `cut/(k·w)` in bulk (`k` parts), `cut` in the mixture.
+    fn pieces(&self, g: &Grid, cut: f64) -> Pieces {
+        let k = self.parts.len() as f64;
+        let mut out = Pieces::default();
+        let add = |a: Option<Mass>, b: Option<Mass>| match (a, b) {
+            (Some(a), Some(b)) => Some(PublicMixture::sum([a, b].into_iter())),
+            (a, b) => a.or(b),
         };
-        Tails {
-            q_le: pick(&|t| t.q_le),
-            q_gt: pick(&|t| t.q_gt),
-            p_le: pick(&|t| t.p_le),
-            p_gt: pick(&|t| t.p_gt),
+        for (w, m) in &self.parts {
+            if w.1 <= 0.0 {
+                continue;
+            }
+            let part_cut = if cut > 0.0 {
+                (cut / (k * w.1)).min(0.5)
+            } else {
+                0.0
+            };
+            let pc = m.pieces(g, part_cut);
+            let weigh = |m: Option<Mass>| m.map(|m| PublicMixture::weigh(*w, m));
+            out.inf = add(out.inf, weigh(pc.inf));
+            out.above = add(out.above, weigh(pc.above));
+            out.below = add(out.below, weigh(pc.below));
+            out.pieces.extend(pc.pieces.into_iter().map(|p| Piece {
+                q: PublicMixture::weigh(*w, p.q),
+                p: PublicMixture::weigh(*w, p.p),
+                bin: p.bin,
+            }));
         }
+        out
     }
     fn loss_reach(&self) -> f64 {
         self.parts
