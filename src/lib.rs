@@ -134,6 +134,7 @@ pub mod plot;
 pub mod precision;
 pub mod provenance;
 pub mod renyi;
+pub mod samplers;
 pub mod schedules;
 pub mod settings;
 #[cfg(feature = "testing")]

@@ -99,7 +99,8 @@ fn every_obligation_names_an_existing_test() {
     let files = fs::read_dir(&dir)
         .unwrap()
         .chain(fs::read_dir(dir.join("engine")).unwrap())
-        .chain(fs::read_dir(dir.join("mechanisms")).unwrap());
+        .chain(fs::read_dir(dir.join("mechanisms")).unwrap())
+        .chain(fs::read_dir(dir.join("samplers")).unwrap());
     for e in files {
         let p = e.unwrap().path();
         if p.is_dir() || p.file_name().is_some_and(|n| n == "README.md") {
@@ -131,9 +132,12 @@ fn every_obligation_names_an_existing_test() {
 #[test]
 fn mechanism_proof_files_parse_and_name_tests() {
     use shiftdp::verify::proofs::{Obligation, proof_paths, read_proof};
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/mechanisms");
-    let files = proof_paths(std::slice::from_ref(&dir)).unwrap();
-    assert!(files.len() >= 7, "only {} files", files.len());
+    let dirs = [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/mechanisms"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/samplers"),
+    ];
+    let files = proof_paths(&dirs).unwrap();
+    assert!(files.len() >= 9, "only {} files", files.len());
     for f in files {
         let p = read_proof(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         assert!(!p.statement.is_empty(), "{}: empty statement", f.display());

@@ -53,6 +53,9 @@ enum Command {
     /// Reproduce the papers' tables from the toolkit's own bounds.
     #[command(subcommand)]
     Reproduce(cli::reproduce::ReproduceCommand),
+    /// Certified ε(δ) of a DP-SGD run for the batch sampler used (shuffle, fixed-size,
+    /// balls-in-bins, Poisson): upper and lower bounds beside the Poisson ε.
+    Sampler(cli::sampler::SamplerArgs),
     /// Optimal shift schedules (KKT and argmin) and the closed forms they check.
     Schedule(cli::schedule::ScheduleArgs),
     /// Verify every result of proofs/ (and ERRATA.md), or a claim of your own.
@@ -152,6 +155,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => cli::compare::run(a).map(|o| emit(&o, a.json)),
         Command::Calibrate(c) => cli::calibrate::run(c).map(|o| emit(&o, c.json())),
         Command::Compose(a) => cli::compose::run(a).map(|o| emit(&o, a.json)),
+        Command::Sampler(a) => cli::sampler::run(a).map(|o| emit(&o, a.json)),
         Command::Exact(a) => cli::exact::run(a).map(|o| emit(&o, a.json)),
         Command::Plot(c) => cli::plot::run(c).map(|o| emit(&o, false)),
         Command::Reproduce(cli::reproduce::ReproduceCommand::Table1(a)) => {

@@ -364,3 +364,49 @@ fn reproduce_check_verify_outputs_match_the_schema() {
         "verify",
     );
 }
+
+#[test]
+fn sampler_outputs_match_the_schema() {
+    let v = schema();
+    let j = validate(
+        &v,
+        &[
+            "sampler",
+            "shuffle",
+            "--n",
+            "1000",
+            "--batch",
+            "10",
+            "--epochs",
+            "2",
+            "--noise-multiplier",
+            "1",
+            "--relation",
+            "replace-one",
+        ],
+        "sampler",
+    );
+    assert!(j["upper"]["epsilon"]["upper"].is_string());
+    assert_eq!(j["lower"].as_array().map(Vec::len), Some(3));
+    let j = validate(
+        &v,
+        &[
+            "sampler",
+            "poisson",
+            "--n",
+            "1000",
+            "--batch",
+            "10",
+            "--epochs",
+            "1",
+            "--noise-multiplier",
+            "1",
+            "--relation",
+            "add-remove",
+            "--delta",
+            "1e-10",
+        ],
+        "sampler",
+    );
+    assert_eq!(j["poisson_below_lower"], false);
+}

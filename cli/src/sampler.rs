@@ -1,0 +1,139 @@
+//! `shiftdp sampler SAMPLER`: the certified ε(δ) of a DP-SGD run for the batch sampler
+//! actually used — an upper bound valid for it, lower bounds from explicit instances,
+//! and the Poisson ε a peer accountant reports, flagged when it is below the lower bound
+//! (the library's `samplers` module).
+use super::{Output, SafeEnd, f64_down, f64_up, interval_f64};
+use serde_json::{Value, json};
+use shiftdp::error::{Error, Result};
+use shiftdp::samplers::{Bound, Relation, Run, Sampler, account};
+
+/// Arguments of `shiftdp sampler`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SamplerArgs {
+    /// poisson, fixed-size, shuffle (a fresh permutation every epoch), shuffle-once,
+    /// balls-in-bins or balls-in-bins-persistent.
+    pub sampler: String,
+    /// Records n.
+    #[arg(long)]
+    pub n: u64,
+    /// Batch size b (the expected size for poisson and balls-in-bins).
+    #[arg(long)]
+    pub batch: u64,
+    /// Epochs E (passes over the data; T = ⌈n/b⌉ steps each).
+    #[arg(long)]
+    pub epochs: u64,
+    /// Noise multiplier σ (noise standard deviation over the clipping norm).
+    #[arg(long)]
+    pub noise_multiplier: f64,
+    /// add-remove, zero-out or replace-one.
+    #[arg(long, default_value = "zero-out")]
+    pub relation: String,
+    /// Target δ.
+    #[arg(long, default_value_t = 1e-5)]
+    pub delta: f64,
+    /// Shuffling drops the last partial batch of each epoch (T = ⌊n/b⌋).
+    #[arg(long)]
+    pub drop_last: bool,
+    /// Width goal of each certified interval.
+    #[arg(long, default_value_t = 1e-3)]
+    pub tolerance: f64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn bound_json(b: &Bound, safe: SafeEnd) -> Value {
+    json!({
+        "name": b.name,
+        "source": b.source,
+        "epsilon": interval_f64(Some(b.epsilon.lower), Some(b.epsilon.upper), safe),
+    })
+}
+
+/// Runs `shiftdp sampler`.
+///
+/// # Errors
+/// Bad parameters and refusals of the library, each naming what is wrong.
+pub fn run(a: &SamplerArgs) -> Result<Output> {
+    if !(a.tolerance.is_finite() && a.tolerance > 0.0) {
+        return Err(Error::param(
+            "tolerance",
+            a.tolerance,
+            "must be finite and > 0",
+        ));
+    }
+    let run = Run::new(
+        Sampler::parse(&a.sampler)?,
+        a.n,
+        a.batch,
+        a.epochs,
+        a.noise_multiplier,
+        Relation::parse(&a.relation)?,
+        a.drop_last,
+    )?;
+    let r = account(&run, a.delta, a.tolerance)?;
+    let iv = r.interval();
+    let flag = r.poisson_below_lower();
+    let mut h = format!(
+        "{} batches, {} neighbours: n = {}, batch {} ({} steps per epoch), {} epoch(s), σ = {}, δ = {:e}\n",
+        run.sampler(),
+        run.relation(),
+        a.n,
+        a.batch,
+        run.steps_per_epoch(),
+        run.epochs(),
+        run.sigma(),
+        a.delta
+    );
+    h += &format!(
+        "  certified: the true ε(δ) lies in [{}, {}]\n",
+        f64_down(iv.lower, 7),
+        if iv.upper.is_finite() {
+            f64_up(iv.upper, 7)
+        } else {
+            "∞".into()
+        }
+    );
+    if let Some(u) = &r.upper {
+        h += &format!(
+            "  upper {:>10.6}  {}\n                     {}\n",
+            u.epsilon.upper, u.name, u.source
+        );
+    }
+    if let Some(n) = &r.upper_note {
+        h += &format!("                     ({n})\n");
+    }
+    for l in &r.lower {
+        h += &format!(
+            "  lower {:>10.6}  {}\n                     {}\n",
+            l.epsilon.lower, l.name, l.source
+        );
+    }
+    h += &format!(
+        "  Poisson ε {} ({}){}\n",
+        f64_up(r.poisson.epsilon.upper, 7),
+        r.poisson.name,
+        if flag {
+            "\n  ** the Poisson ε is BELOW the certified lower bound: it is wrong for this sampler **"
+        } else {
+            ""
+        }
+    );
+    let json = json!({
+        "sampler": run.sampler().id(),
+        "relation": run.relation().id(),
+        "n": a.n,
+        "batch": a.batch,
+        "steps_per_epoch": run.steps_per_epoch(),
+        "epochs": run.epochs(),
+        "noise_multiplier": format!("{:e}", run.sigma()),
+        "delta": format!("{:e}", a.delta),
+        "epsilon": interval_f64(Some(iv.lower), iv.upper.is_finite().then_some(iv.upper), SafeEnd::Upper),
+        "upper": r.upper.as_ref().map(|b| bound_json(b, SafeEnd::Upper)),
+        "upper_note": r.upper_note,
+        "lower": r.lower.iter().map(|b| bound_json(b, SafeEnd::Lower)).collect::<Vec<_>>(),
+        "poisson": bound_json(&r.poisson, SafeEnd::Upper),
+        "poisson_below_lower": flag,
+    });
+    Ok(Output::new("sampler", json, h))
+}

@@ -1,0 +1,260 @@
+//! The largest batch sum of one epoch: a one-dimensional post-processing of a shuffled
+//! (or balls-in-bins) epoch whose two laws are closed forms, sliced into a finite pair.
+//!
+//! # Formula
+//! In one epoch of `T` batches, let the differing record's batch carry the mean `m` and
+//! every other batch the mean 0 (public constants removed), each batch sum with noise
+//! `N(0, σ²)`, the record's batch chosen at random with any weights. The largest sum
+//! `M = maxₜ yₜ` has the law
+//!
+//! `F_m(C) = Pr[M ≤ C] = Φ((C − m)/σ) · Φ(C/σ)^{T−1}`
+//!
+//! whatever the weights (each term of the mixture over the record's batch is the same
+//! product), and with probability `ρ` the record is in no batch (a dropped last partial
+//! batch): `F = (1 − ρ)F_m + ρ Φ(C/σ)^T`. The survival function is written without
+//! cancellation, `1 − F_m = Φ̄((C − m)/σ) + Φ((C − m)/σ)(1 − Φ(C/σ)^{T−1})` with
+//! `1 − Φ(x)^k = −expm1(k ln(1 − Φ̄(x)))`.
+//!
+//! Slicing `M` into cells `(−∞, c₀], (c₀, c₁], …, (c_N, ∞)` is a post-processing, so the
+//! pair of cell masses `(q_i, p_i)` (with the record's means `m_Q` and `m_P`) has a
+//! privacy profile below that of the epoch: every `(ε, δ)` it does not satisfy, the
+//! epoch does not satisfy either. This is the shuffle lower bound of Chua, Ghazi,
+//! Kamath, Kumar, Manurangsi, Sinha, Zhang (*How private are DP-SGD implementations?*,
+//! ICML 2024: the pair `MoG_T(2)` against `MoG_T(1)` and the test `max > C`; the
+//! sliced statistic is their multi-epoch construction in *Scalable DP-SGD: Shuffling vs.
+//! Poisson subsampling*, NeurIPS 2024), derived in `proofs/samplers/max-statistic.md`.
+//!
+//! # Rounding
+//! `F` and `1 − F` at every cell edge are MPFR enclosures ([`Enclosure::phi`],
+//! [`Enclosure::exp_m1`], [`Enclosure::ln_1p`]); a cell's masses are differences of
+//! `F` below the median and of `1 − F` above it, so that small masses are never
+//! differences of numbers near 1; each atom is [`Atom::of`] its two enclosures. The cell
+//! edges are chosen in f64 (a search: any edges give a valid pair).
+use crate::composition::mechanism::{Atom, Inverse, Lattice, Mechanism};
+use crate::error::{Error, Result};
+use crate::precision::Enclosure;
+use crate::precision::special::ln_phi;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// MPFR precision of the cell masses.
+const BITS: u32 = 128;
+
+/// Number of cells between the two tail cells.
+pub const CELLS: usize = 3000;
+
+/// The sliced largest batch sum of one epoch (see the module doc): the engine's `Q` is
+/// the law with the record's mean `m_q`, `P` the law with `m_p`.
+#[derive(Debug, Clone)]
+pub struct MaxStatistic {
+    label: String,
+    atoms: Vec<Atom>,
+    sup: f64,
+}
+
+/// `(Φ(y), Φ̄(y))` from one erfc: the smaller of the two directly, the other as its
+/// complement (at most 1/2 subtracted from 1, no cancellation).
+fn phi_pair(y: &Enclosure) -> (Enclosure, Enclosure) {
+    let one = Enclosure::from_u64(BITS, 1);
+    if y.mid_f64() > 0.0 {
+        let c = y.phi_c();
+        (one.sub(&c), c)
+    } else {
+        let p = y.phi();
+        let c = one.sub(&p);
+        (p, c)
+    }
+}
+
+/// `(F(C), 1 − F(C))` enclosed at one edge `C` for each of the record's means `ms`
+/// (`T` batches, drop probability `ρ`): the factor `Φ(C/σ)^{T−1}` is shared.
+fn laws(c: f64, ms: [f64; 2], t: u64, sigma: f64, rho: &Enclosure) -> [(Enclosure, Enclosure); 2] {
+    let one = Enclosure::from_u64(BITS, 1);
+    let s = Enclosure::from_f64(BITS, sigma);
+    let ce = Enclosure::from_f64(BITS, c);
+    // Φ(x)^k and 1 − Φ(x)^k from ln Φ(x) = ln(1 − Φ̄(x))
+    let ln_phi_x = phi_pair(&ce.div(&s)).1.neg().ln_1p();
+    let pow = |k: u64| -> (Enclosure, Enclosure) {
+        let e = ln_phi_x.mul(&Enclosure::from_u64(BITS, k));
+        (e.exp(), e.exp_m1().neg())
+    };
+    let (all, all_c) = pow(t);
+    let (rest, rest_c) = pow(t - 1);
+    let keep = one.sub(rho);
+    ms.map(|m| {
+        let (py, py_c) = phi_pair(&ce.sub(&Enclosure::from_f64(BITS, m)).div(&s));
+        let f = py.mul(&rest);
+        let f_c = py_c.add(&py.mul(&rest_c));
+        (
+            keep.mul(&f).add(&rho.mul(&all)),
+            keep.mul(&f_c).add(&rho.mul(&all_c)),
+        )
+    })
+}
+
+/// `F(C) = Pr[max ≤ C]` of an epoch of `t` batches with noise σ, the record's mean `m`
+/// and drop probability `ρ` (see the module doc), enclosed in MPFR.
+///
+/// # Errors
+/// [`Error::Parameter`] unless `t ≥ 1`, σ finite and > 0, `m` finite, `0 ≤ ρ < 1`.
+pub fn max_cdf(c: f64, m: f64, t: u64, sigma: f64, rho: f64) -> Result<Enclosure> {
+    if !(t != 0 && sigma.is_finite() && sigma > 0.0 && m.is_finite() && (0.0..1.0).contains(&rho)) {
+        return Err(Error::param(
+            "max_cdf",
+            format!("t={t}, σ={sigma}, m={m}, ρ={rho}"),
+            "t ≥ 1, σ finite and > 0, m finite, 0 ≤ ρ < 1",
+        ));
+    }
+    let [(f, _), _] = laws(c, [m, m], t, sigma, &Enclosure::from_f64(BITS, rho));
+    Ok(f)
+}
+
+/// f64 estimate of `ln F(C)` (the lower tail, `C` below the bulk).
+fn ln_cdf_estimate(c: f64, m: f64, t: u64, sigma: f64) -> f64 {
+    ln_phi((c - m) / sigma) + (t - 1) as f64 * ln_phi(c / sigma)
+}
+
+/// f64 estimate of `ln(1 − F(C))` (the upper tail): `≈ ln(Φ̄((C − m)/σ) + (T − 1)Φ̄(C/σ))`.
+fn ln_sf_estimate(c: f64, m: f64, t: u64, sigma: f64) -> f64 {
+    let a = ln_phi(-(c - m) / sigma);
+    let b = ((t - 1) as f64).ln() + ln_phi(-c / sigma);
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    if lo == f64::NEG_INFINITY {
+        hi
+    } else {
+        hi + (lo - hi).exp().ln_1p()
+    }
+}
+
+/// The point where an increasing `f` crosses `target`, by bisection on `[a, b]`.
+fn crossing(f: impl Fn(f64) -> f64, target: f64, mut a: f64, mut b: f64) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (a + b);
+        if f(mid) < target {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    0.5 * (a + b)
+}
+
+impl MaxStatistic {
+    /// The sliced largest batch sum of an epoch of `t` batches with noise `σ`, the
+    /// record's mean `m_q` under `Q` and `m_p` under `P` (`m_q > m_p ≥ 0`), and the
+    /// probability `rho` that the record is in no batch.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `t ≥ 1`, σ finite and > 0, `m_q > m_p ≥ 0` finite, and
+    /// `0 ≤ ρ < 1`.
+    pub fn new(t: u64, sigma: f64, m_q: f64, m_p: f64, rho: f64) -> Result<MaxStatistic> {
+        if t == 0 {
+            return Err(Error::param("batches", t, "must be ≥ 1"));
+        }
+        if !(sigma.is_finite() && sigma > 0.0) {
+            return Err(Error::param("sigma", sigma, "must be finite and > 0"));
+        }
+        if !(m_p.is_finite() && m_q.is_finite() && m_p >= 0.0 && m_q > m_p) {
+            return Err(Error::param(
+                "means",
+                format!("{m_q} against {m_p}"),
+                "the record's means must be finite with m_q > m_p ≥ 0",
+            ));
+        }
+        if !(0.0..1.0).contains(&rho) {
+            return Err(Error::param("rho", rho, "must be in [0, 1)"));
+        }
+        let rho_e = Enclosure::from_f64(BITS, rho);
+        // cell edges: from where the lower law's lower tail is e^{−100} to where the
+        // upper law's upper tail is, in CELLS equal steps
+        let lo = crossing(
+            |c| ln_cdf_estimate(c, m_p, t, sigma),
+            -100.0,
+            -60.0 * sigma,
+            m_q + 60.0 * sigma,
+        );
+        let hi = crossing(
+            |c| -ln_sf_estimate(c, m_q, t, sigma),
+            100.0,
+            lo,
+            m_q + 60.0 * sigma,
+        );
+        let edges: Vec<f64> = (0..=CELLS)
+            .map(|i| lo + (hi - lo) * i as f64 / CELLS as f64)
+            .collect();
+        let laws: Vec<[(Enclosure, Enclosure); 2]> = edges
+            .par_iter()
+            .map(|c| laws(*c, [m_q, m_p], t, sigma, &rho_e))
+            .collect();
+        let zero = Enclosure::from_u64(BITS, 0);
+        let half = Enclosure::from_f64(BITS, 0.5);
+        // a cell's mass from the tail that is small at its ends
+        let cell = |a: &(Enclosure, Enclosure), b: Option<&(Enclosure, Enclosure)>| {
+            match b {
+                None => a.1.clone(),
+                Some(b) if b.0.upper_f64() <= half.lower_f64() => b.0.sub(&a.0),
+                Some(b) => a.1.sub(&b.1),
+            }
+            .max(&zero)
+        };
+        let mut atoms = Vec::with_capacity(CELLS + 2);
+        let mut push = |q: Enclosure, p: Enclosure| {
+            if q.upper_f64() > 0.0 && p.lower_f64() > 0.0 {
+                atoms.push(Atom::of(&q, &p));
+            }
+        };
+        push(laws[0][0].0.clone(), laws[0][1].0.clone());
+        for w in laws.windows(2) {
+            push(
+                cell(&w[0][0], Some(&w[1][0])),
+                cell(&w[0][1], Some(&w[1][1])),
+            );
+        }
+        let last = &laws[CELLS];
+        push(cell(&last[0], None), cell(&last[1], None));
+        let sup = atoms
+            .iter()
+            .map(|a| a.loss.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        Ok(MaxStatistic {
+            label: format!("MaxStatistic(T={t}, σ={sigma}, m_Q={m_q}, m_P={m_p}, ρ={rho})"),
+            atoms,
+            sup,
+        })
+    }
+}
+
+impl Mechanism for MaxStatistic {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+    fn inverse(&self) -> Arc<dyn Mechanism> {
+        Arc::new(Inverse(Arc::new(self.clone())))
+    }
+    fn is_symmetric(&self) -> bool {
+        false
+    }
+    fn atoms(&self) -> Vec<Atom> {
+        self.atoms.clone()
+    }
+    fn loss_reach(&self) -> f64 {
+        self.atoms
+            .iter()
+            .map(|a| a.loss.0.abs().max(a.loss.1.abs()))
+            .fold(1.0, f64::max)
+    }
+    fn loss_spread(&self) -> f64 {
+        // the Q-mean of the loss
+        self.atoms
+            .iter()
+            .map(|a| a.q.hi * a.loss.1.abs())
+            .sum::<f64>()
+            .max(1e-6)
+    }
+    fn loss_sup(&self) -> Option<f64> {
+        Some(self.sup)
+    }
+    fn atom_lattice(&self) -> Lattice {
+        Lattice::Irregular
+    }
+}

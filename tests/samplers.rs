@@ -1,0 +1,277 @@
+//! The samplers' bounds: each lower-bound construction against a Monte Carlo simulation
+//! of the sampler itself (shuffling, a dropped or kept partial batch, balls-in-bins),
+//! with Clopper–Pearson intervals; lower ≤ upper over a grid of runs; the fixed-size and
+//! persistent cases where the bounds meet; bad input.
+use shiftdp::Error;
+use shiftdp::samplers::max_statistic::max_cdf;
+use shiftdp::samplers::{Relation, Run, Sampler, account};
+use statrs::distribution::{Beta, ContinuousCDF};
+
+/// SplitMix64 with Box–Muller normals: a generator written here, independent of the
+/// library.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn uniform(&mut self) -> f64 {
+        ((self.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+    fn below(&mut self, k: usize) -> usize {
+        (self.uniform() * k as f64) as usize % k
+    }
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// Clopper–Pearson interval of a binomial proportion at two-sided level `1 − a`.
+fn clopper_pearson(k: u64, n: u64, a: f64) -> (f64, f64) {
+    let lo = if k == 0 {
+        0.0
+    } else {
+        Beta::new(k as f64, (n - k + 1) as f64)
+            .unwrap()
+            .inverse_cdf(a / 2.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        Beta::new((k + 1) as f64, (n - k) as f64)
+            .unwrap()
+            .inverse_cdf(1.0 - a / 2.0)
+    };
+    (lo, hi)
+}
+
+/// One simulated epoch of the sampler on the instance: `n` records with gradient `other`,
+/// the last one `g` (`None`: ⊥, gradient 0); batches of `b` (a last partial batch kept
+/// or dropped); returns the largest batch sum with each batch's public constant (its
+/// count of other records times `other`... the sum of the others) removed.
+fn epoch_max(
+    rng: &mut Rng,
+    n: usize,
+    b: usize,
+    other: f64,
+    g: f64,
+    drop_last: bool,
+    sigma: f64,
+) -> f64 {
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.below(i + 1);
+        perm.swap(i, j);
+    }
+    let full = n / b;
+    let batches = if drop_last { full } else { n.div_ceil(b) };
+    let mut best = f64::NEG_INFINITY;
+    for t in 0..batches {
+        let members = &perm[t * b..((t + 1) * b).min(n)];
+        // the sum minus the public constant (every member an "other")
+        let mut y = 0.0;
+        for &r in members {
+            if r == n - 1 {
+                y += g - other;
+            }
+        }
+        best = best.max(y + sigma * rng.normal());
+    }
+    best
+}
+
+/// The certified `F_m(C)` lies in the Clopper–Pearson interval (level 1 − 1e-6) of the
+/// simulated `Pr[max ≤ C]`, for the record's two datasets of each instance.
+#[test]
+fn max_statistic_law_matches_a_simulated_shuffle() {
+    let mut rng = Rng(20261127);
+    let trials = 20_000u64;
+    // (n, b, drop_last, σ, other, g, the record's mean m)
+    let cases: [(usize, usize, bool, f64, f64, f64, f64); 5] = [
+        (40, 4, false, 1.0, -1.0, 1.0, 2.0), // +1 against others −1: mean 2
+        (40, 4, false, 1.0, -1.0, 0.0, 1.0), // ⊥ against others −1: mean 1
+        (43, 4, false, 0.7, 0.0, 1.0, 1.0),  // a kept partial batch of 3
+        (43, 4, true, 0.7, -1.0, 1.0, 2.0),  // the partial batch dropped: ρ = 3/43
+        (30, 3, false, 1.5, -1.0, -1.0, 0.0), // the record −1 like the others: mean 0
+    ];
+    for (n, b, drop_last, sigma, other, g, m) in cases {
+        let t = if drop_last { n / b } else { n.div_ceil(b) } as u64;
+        let rho = if drop_last {
+            (n - b * (n / b)) as f64 / n as f64
+        } else {
+            0.0
+        };
+        for c in [0.5, 1.5, 2.5, 3.5] {
+            let k = (0..trials)
+                .filter(|_| epoch_max(&mut rng, n, b, other, g, drop_last, sigma) <= c)
+                .count() as u64;
+            let (lo, hi) = clopper_pearson(k, trials, 1e-6);
+            let f = max_cdf(c, m, t, sigma, rho).unwrap();
+            assert!(
+                f.lower_f64() <= hi && lo <= f.upper_f64(),
+                "n {n} b {b} drop {drop_last} m {m} C {c}: F = [{}, {}], simulated [{lo}, {hi}]",
+                f.lower_f64(),
+                f.upper_f64()
+            );
+        }
+    }
+}
+
+/// Balls-in-bins: each record in a uniformly random batch (sizes random), records 0,
+/// the record +1 or ⊥: the same law with `m = 1` or `m = 0`.
+#[test]
+fn max_statistic_law_matches_simulated_balls_in_bins() {
+    let mut rng = Rng(7);
+    let (t, sigma, trials) = (12usize, 0.8, 20_000u64);
+    for (g, m) in [(1.0, 1.0), (0.0, 0.0)] {
+        for c in [0.5, 1.5, 2.5] {
+            let k = (0..trials)
+                .filter(|_| {
+                    let bin = rng.below(t);
+                    let mut best = f64::NEG_INFINITY;
+                    for s in 0..t {
+                        let mean = if s == bin { g } else { 0.0 };
+                        best = best.max(mean + sigma * rng.normal());
+                    }
+                    best <= c
+                })
+                .count() as u64;
+            let (lo, hi) = clopper_pearson(k, trials, 1e-6);
+            let f = max_cdf(c, m, t as u64, sigma, 0.0).unwrap();
+            assert!(f.lower_f64() <= hi && lo <= f.upper_f64(), "m {m} C {c}");
+        }
+    }
+}
+
+/// Every certified lower bound is at most the certified upper bound, and the report's
+/// interval is ordered, over a grid of runs (σ, epochs, batches per epoch, δ) for every
+/// sampler and relation that applies.
+#[test]
+fn lower_bounds_never_exceed_upper_bounds() {
+    let mut runs = 0;
+    for sampler in Sampler::ALL {
+        for relation in [Relation::ZeroOut, Relation::ReplaceOne, Relation::AddRemove] {
+            for (sigma, epochs, t, delta) in [(0.5, 1, 10, 1e-5), (2.0, 3, 100, 1e-10)] {
+                let run = match Run::new(sampler, 50 * t, 50, epochs, sigma, relation, false) {
+                    Ok(r) => r,
+                    Err(Error::Hypothesis { .. }) => continue,
+                    Err(e) => panic!("{e}"),
+                };
+                let r = account(&run, delta, 1e-3).unwrap();
+                let iv = r.interval();
+                assert!(
+                    iv.lower <= iv.upper,
+                    "{sampler} {relation} σ {sigma}: {iv:?}"
+                );
+                for l in &r.lower {
+                    assert!(l.epsilon.lower <= l.epsilon.upper);
+                }
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs >= 20, "{runs}");
+}
+
+/// Where the bounds meet: fixed-size batches (DRS22's `C_p` against the exact instance)
+/// and a reused order over many batches (the instance attains no amplification).
+#[test]
+fn fixed_size_and_persistent_shuffle_are_tight() {
+    let run = Run::new(
+        Sampler::FixedSize,
+        10_000,
+        100,
+        2,
+        1.0,
+        Relation::ReplaceOne,
+        false,
+    )
+    .unwrap();
+    let iv = account(&run, 1e-5, 1e-3).unwrap().interval();
+    assert!(iv.upper - iv.lower < 0.05 * iv.upper, "{iv:?}");
+    let run = Run::new(
+        Sampler::ShuffleOnce,
+        100_000,
+        100,
+        5,
+        1.0,
+        Relation::ZeroOut,
+        false,
+    )
+    .unwrap();
+    let r = account(&run, 1e-5, 1e-3).unwrap();
+    let iv = r.interval();
+    assert!(iv.upper - iv.lower < 1e-3, "{iv:?}");
+    // and the Poisson number is far below it
+    assert!(r.poisson_below_lower());
+}
+
+/// Bad input names what is wrong; add-or-remove with n-dependent batches is refused by
+/// the hypothesis it lacks.
+#[test]
+fn bad_runs_are_refused_by_name() {
+    let bad = |r: shiftdp::Result<Run>, what: &str| {
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains(what), "{e} lacks {what}");
+    };
+    bad(
+        Run::new(Sampler::Shuffle, 10, 11, 1, 1.0, Relation::ZeroOut, false),
+        "batch",
+    );
+    bad(
+        Run::new(Sampler::Shuffle, 10, 2, 0, 1.0, Relation::ZeroOut, false),
+        "epochs",
+    );
+    bad(
+        Run::new(
+            Sampler::Shuffle,
+            10,
+            2,
+            1,
+            f64::NAN,
+            Relation::ZeroOut,
+            false,
+        ),
+        "noise_multiplier",
+    );
+    bad(
+        Run::new(Sampler::Shuffle, 10, 2, 1, 1.0, Relation::AddRemove, false),
+        "n fixed",
+    );
+    bad(
+        Run::new(
+            Sampler::FixedSize,
+            10,
+            2,
+            1,
+            1.0,
+            Relation::AddRemove,
+            false,
+        ),
+        "n fixed",
+    );
+    bad(
+        Sampler::parse("random").map(|_| unreachable!()),
+        "unknown sampler",
+    );
+    let run = Run::new(
+        Sampler::BallsInBins,
+        10,
+        2,
+        1,
+        1.0,
+        Relation::AddRemove,
+        false,
+    )
+    .unwrap();
+    assert!(
+        account(&run, 1.5, 1e-3)
+            .unwrap_err()
+            .to_string()
+            .contains("delta")
+    );
+}
