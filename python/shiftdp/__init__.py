@@ -41,8 +41,11 @@ from ._core import (
     ParameterError,
     ParseError,
     PrecisionError,
+    SamplerBound,
+    SamplerReport,
     ShiftdpError,
 )
+from ._opacus import SamplerMismatchWarning, detect_sampler
 from ._types import (
     Analysis,
     Calibration,
@@ -111,9 +114,45 @@ __all__ = [
     "set_memory_limit",
     "memory_limit",
     "DELTA_FLOOR",
+    "sampler_report",
+    "SamplerReport",
+    "SamplerBound",
+    "SamplerMismatchWarning",
+    "detect_sampler",
 ]
 
 __version__ = "0.1.0"
+
+def sampler_report(
+    sampler: str,
+    n: int,
+    batch_size: int,
+    epochs: int,
+    noise_multiplier: float,
+    relation: str = "zero-out",
+    delta: float = 1e-5,
+    drop_last: bool = False,
+    tolerance: float = 1e-3,
+) -> SamplerReport:
+    """Certified ε(δ) of a DP-SGD run (every iterate released) for the batch sampler
+    actually used: ``"poisson"``, ``"fixed-size"`` (``b`` of ``n`` without replacement at
+    every step), ``"shuffle"`` (a fresh permutation every epoch, PyTorch's
+    ``shuffle=True``), ``"shuffle-once"``, ``"balls-in-bins"`` or
+    ``"balls-in-bins-persistent"``; ``relation`` ``"zero-out"``, ``"replace-one"`` or
+    ``"add-remove"`` (refused for shuffling and fixed-size batches, whose batches depend
+    on ``n``). The report's ``[lower, upper]`` holds the true ε: ``upper`` from the best
+    analysis valid for the sampler, ``lower`` from explicit neighbouring datasets and
+    tests; ``poisson`` is the ε Opacus or dp_accounting report for the same run, and
+    ``poisson_below_lower`` says when that number is provably wrong for the sampler.
+
+    >>> r = sampler_report("shuffle", n=10_000, batch_size=100, epochs=1, noise_multiplier=1.0)
+    >>> r.poisson_below_lower
+    True
+    """
+    return _core.sampler_report(
+        sampler, n, batch_size, epochs, noise_multiplier, relation, delta, drop_last, tolerance
+    )
+
 
 def clear_kept_composition() -> None:
     """Frees the composed PLD that :func:`compose` keeps for the next query of the same

@@ -128,3 +128,36 @@ def sgm_rdp(
     order: str = "mixture-base",
     bits: Optional[int] = None,
 ) -> Ends: ...
+
+class SamplerBound:
+    name: str
+    source: str
+    lower: float
+    upper: float
+
+class SamplerReport:
+    sampler: str
+    relation: str
+    steps_per_epoch: int
+    epochs: int
+    noise_multiplier: float
+    delta: float
+    lower: float
+    upper: float
+    upper_bound: Optional[SamplerBound]
+    upper_note: Optional[str]
+    lower_bounds: List[SamplerBound]
+    poisson: SamplerBound
+    poisson_below_lower: bool
+
+def sampler_report(
+    sampler: str,
+    n: int,
+    batch_size: int,
+    epochs: int,
+    noise_multiplier: float,
+    relation: str = ...,
+    delta: float = ...,
+    drop_last: bool = ...,
+    tolerance: float = ...,
+) -> SamplerReport: ...

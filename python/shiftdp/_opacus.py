@@ -17,7 +17,9 @@ package never needs torch.
 from __future__ import annotations
 
 import decimal
+import inspect
 import math
+import warnings
 import numbers
 from collections import OrderedDict
 from copy import deepcopy
@@ -26,10 +28,77 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
 
-__all__ = ["CertifiedAccountant", "MECHANISM"]
+__all__ = ["CertifiedAccountant", "MECHANISM", "SamplerMismatchWarning", "detect_sampler"]
 
 MECHANISM = "shiftdp"
 """The name of the accountant in Opacus's registry and in its ``state_dict``."""
+
+
+class SamplerMismatchWarning(UserWarning):
+    """The batches drawn are not Poisson-sampled, yet the accountant composes the
+    Poisson-subsampled Gaussian: its ε is not a bound for the run (see
+    :func:`shiftdp.sampler_report` for the sampler used)."""
+
+
+_POISSON_LOADERS = {"DPDataLoader"}
+_POISSON_SAMPLERS = {"UniformWithReplacementSampler", "DistributedUniformWithReplacementSampler"}
+
+
+def detect_sampler(data_loader: Any) -> str:
+    """The sampler of a PyTorch/Opacus data loader, by its classes (torch is not
+    imported): ``"poisson"`` for Opacus's ``DPDataLoader`` or a batch sampler
+    ``UniformWithReplacementSampler`` (each record independently with probability
+    ``sample_rate``); ``"shuffle"`` for a ``BatchSampler`` over a ``RandomSampler``
+    without replacement (a fresh permutation every epoch, PyTorch's ``shuffle=True``);
+    ``"sequential"`` for a ``SequentialSampler`` (a fixed order: no amplification at all,
+    ``shuffle=False``); ``"unknown"`` otherwise (sampling with replacement, custom
+    samplers, iterable datasets: no analysis applies)."""
+    if type(data_loader).__name__ in _POISSON_LOADERS:
+        return "poisson"
+    batch_sampler = getattr(data_loader, "batch_sampler", None)
+    if type(batch_sampler).__name__ in _POISSON_SAMPLERS:
+        return "poisson"
+    if type(batch_sampler).__name__ != "BatchSampler":
+        return "unknown"
+    sampler = getattr(batch_sampler, "sampler", getattr(data_loader, "sampler", None))
+    name = type(sampler).__name__
+    if name == "RandomSampler":
+        if getattr(sampler, "replacement", False) or getattr(sampler, "_num_samples", None):
+            return "unknown"
+        return "shuffle"
+    if name == "SequentialSampler":
+        return "sequential"
+    return "unknown"
+
+
+def _mismatch_from_caller() -> Optional[str]:
+    """The reason the batches of the Opacus ``make_private`` call on the stack are not
+    Poisson-sampled (``poisson_sampling=False`` or a loader :func:`detect_sampler` does
+    not read as Poisson), or ``None`` (Poisson, or not called from ``make_private``)."""
+    frame = inspect.currentframe()
+    try:
+        f = frame.f_back if frame else None
+        for _ in range(8):
+            if f is None:
+                return None
+            if f.f_code.co_name in ("make_private", "make_private_with_epsilon"):
+                loc = f.f_locals
+                loader = loc.get("data_loader")
+                kind = detect_sampler(loader) if loader is not None else "unknown"
+                if loc.get("poisson_sampling", True) is False or kind != "poisson":
+                    return (
+                        f"the data loader is not Poisson-sampled (detected: {kind}; "
+                        f"poisson_sampling={loc.get('poisson_sampling', True)!r}), but Opacus "
+                        "reports the Poisson-subsampled Gaussian's ε for it, and so does this "
+                        "accountant: that ε is not a bound for these batches. Use "
+                        "shiftdp.sampler_report(sampler=…, …) for certified bounds of the "
+                        "sampler used, or make_private(poisson_sampling=True)."
+                    )
+                return None
+            f = f.f_back
+        return None
+    finally:
+        del frame
 
 
 def _mu_up(noise_multiplier: float) -> float:
@@ -81,6 +150,8 @@ class _Methods:
         (``eps_error``, ``delta_error``, ``alphas``, ``poisson``) are accepted and
         ignored: the answer is a certified bound, not an estimate with an error bar.
         """
+        if getattr(self, "sampler_mismatch", None):
+            warnings.warn(SamplerMismatchWarning(self.sampler_mismatch), stacklevel=2)
         return self.get_epsilon_interval(delta).upper
 
     def __len__(self) -> int:
@@ -97,7 +168,17 @@ class _Methods:
     def get_optimizer_hook_fn(self, sample_rate: float) -> Callable[[Any], None]:
         """A callback for Opacus's ``DPOptimizer`` (``attach_step_hook``): one
         :meth:`step` with the optimizer's noise multiplier and ``sample_rate`` times its
-        accumulated iterations (Opacus's base-class hook)."""
+        accumulated iterations (Opacus's base-class hook).
+
+        Opacus calls this from ``PrivacyEngine.make_private``; when that call kept the
+        user's data loader (``poisson_sampling=False``) or the loader is not
+        Poisson-sampled (:func:`detect_sampler`), the batches are not the Poisson
+        batches every Opacus accountant assumes: a :class:`SamplerMismatchWarning` says
+        so at once, and again with every ε (``sampler_mismatch`` keeps the message).
+        """
+        self.sampler_mismatch = _mismatch_from_caller()
+        if self.sampler_mismatch:
+            warnings.warn(SamplerMismatchWarning(self.sampler_mismatch), stacklevel=3)
 
         def hook_fn(optim: Any) -> None:
             self.step(

@@ -1224,6 +1224,166 @@ fn schedule(
     interruptible(py, run)
 }
 
+/// One bound of a [`SamplerReport`]: what it is, its source and hypotheses, and the
+/// certified interval `[lower, upper]` of its pair's ε(δ) (an upper bound is its
+/// `upper`, a lower bound its `lower`).
+#[pyclass(frozen, module = "shiftdp")]
+#[derive(Clone)]
+struct SamplerBound {
+    /// What the bound is.
+    #[pyo3(get)]
+    name: String,
+    /// Where it comes from and what it assumes.
+    #[pyo3(get)]
+    source: String,
+    /// Lower end of the pair's certified ε(δ).
+    #[pyo3(get)]
+    lower: f64,
+    /// Upper end of the pair's certified ε(δ).
+    #[pyo3(get)]
+    upper: f64,
+}
+
+#[pymethods]
+impl SamplerBound {
+    fn __repr__(&self) -> String {
+        format!(
+            "SamplerBound(name={:?}, lower={}, upper={})",
+            self.name, self.lower, self.upper
+        )
+    }
+}
+
+impl SamplerBound {
+    fn of(b: &shiftdp::samplers::Bound) -> SamplerBound {
+        SamplerBound {
+            name: b.name.clone(),
+            source: b.source.clone(),
+            lower: b.epsilon.lower,
+            upper: b.epsilon.upper,
+        }
+    }
+}
+
+/// The certified ε(δ) of a DP-SGD run for the sampler used: `[lower, upper]` (the true
+/// ε lies in it), the bounds behind each end, and the Poisson ε a peer accountant
+/// reports, with `poisson_below_lower` when it is below the certified lower bound.
+#[pyclass(frozen, module = "shiftdp")]
+struct SamplerReport {
+    /// The sampler's name.
+    #[pyo3(get)]
+    sampler: String,
+    /// The neighbouring relation's name.
+    #[pyo3(get)]
+    relation: String,
+    /// Batches per epoch T.
+    #[pyo3(get)]
+    steps_per_epoch: u64,
+    /// Epochs E.
+    #[pyo3(get)]
+    epochs: u64,
+    /// Noise multiplier σ.
+    #[pyo3(get)]
+    noise_multiplier: f64,
+    /// The δ asked.
+    #[pyo3(get)]
+    delta: f64,
+    /// Certified lower bound of the true ε(δ).
+    #[pyo3(get)]
+    lower: f64,
+    /// Certified upper bound of the true ε(δ) (`inf` without one).
+    #[pyo3(get)]
+    upper: f64,
+    /// The upper bound valid for the sampler, if any.
+    #[pyo3(get)]
+    upper_bound: Option<SamplerBound>,
+    /// Why the upper bound is what it is.
+    #[pyo3(get)]
+    upper_note: Option<String>,
+    /// The certified lower bounds, one per instance.
+    #[pyo3(get)]
+    lower_bounds: Vec<SamplerBound>,
+    /// The Poisson ε a peer accountant reports (certified interval of its pair).
+    #[pyo3(get)]
+    poisson: SamplerBound,
+    /// Whether the Poisson ε is below the certified lower bound.
+    #[pyo3(get)]
+    poisson_below_lower: bool,
+}
+
+#[pymethods]
+impl SamplerReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "SamplerReport(sampler={:?}, relation={:?}, delta={}, epsilon=[{}, {}], poisson={}, poisson_below_lower={})",
+            self.sampler,
+            self.relation,
+            self.delta,
+            self.lower,
+            self.upper,
+            self.poisson.upper,
+            if self.poisson_below_lower {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+}
+
+/// The certified bounds of a DP-SGD run for its batch sampler (`samplers::account`).
+#[pyfunction]
+#[pyo3(signature = (sampler, n, batch_size, epochs, noise_multiplier, relation="zero-out", delta=1e-5, drop_last=false, tolerance=1e-3))]
+#[allow(clippy::too_many_arguments)]
+fn sampler_report(
+    py: Python<'_>,
+    sampler: &str,
+    n: u64,
+    batch_size: u64,
+    epochs: u64,
+    noise_multiplier: f64,
+    relation: &str,
+    delta: f64,
+    drop_last: bool,
+    tolerance: f64,
+) -> PyResult<SamplerReport> {
+    use shiftdp::samplers::{Relation, Run, Sampler, account};
+    let (sampler, relation) = (sampler.to_string(), relation.to_string());
+    let run = move || -> Result<SamplerReport, Error> {
+        finite("tolerance", tolerance)?;
+        if tolerance <= 0.0 {
+            return Err(Error::param("tolerance", tolerance, "must be > 0"));
+        }
+        let run = Run::new(
+            Sampler::parse(&sampler)?,
+            n,
+            batch_size,
+            epochs,
+            noise_multiplier,
+            Relation::parse(&relation)?,
+            drop_last,
+        )?;
+        let r = account(&run, delta, tolerance)?;
+        let iv = r.interval();
+        Ok(SamplerReport {
+            sampler: run.sampler().id().into(),
+            relation: run.relation().id().into(),
+            steps_per_epoch: run.steps_per_epoch(),
+            epochs: run.epochs(),
+            noise_multiplier: run.sigma(),
+            delta,
+            lower: iv.lower,
+            upper: iv.upper,
+            upper_bound: r.upper.as_ref().map(SamplerBound::of),
+            upper_note: r.upper_note.clone(),
+            lower_bounds: r.lower.iter().map(SamplerBound::of).collect(),
+            poisson: SamplerBound::of(&r.poisson),
+            poisson_below_lower: r.poisson_below_lower(),
+        })
+    };
+    interruptible(py, run)
+}
+
 /// The module `shiftdp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1253,6 +1413,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
+    m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
+    m.add_class::<SamplerReport>()?;
+    m.add_class::<SamplerBound>()?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }

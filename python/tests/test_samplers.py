@@ -1,0 +1,97 @@
+"""The samplers' certified bounds from Python, and the Opacus sampler detection."""
+
+import warnings
+
+import pytest
+
+import shiftdp
+from shiftdp.accounting import CertifiedAccountant
+
+
+def test_shuffle_report_flags_the_poisson_number():
+    r = shiftdp.sampler_report("shuffle", n=10_000, batch_size=100, epochs=1, noise_multiplier=1.0)
+    assert isinstance(r, shiftdp.SamplerReport)
+    assert r.steps_per_epoch == 100
+    assert 0 < r.lower <= r.upper
+    assert r.upper_bound is not None and r.upper == r.upper_bound.upper
+    assert max(b.lower for b in r.lower_bounds) == r.lower
+    assert r.poisson_below_lower == (r.poisson.upper < r.lower)
+    assert r.poisson_below_lower
+
+
+def test_bad_runs_name_the_parameter():
+    with pytest.raises(shiftdp.ParameterError, match="sampler"):
+        shiftdp.sampler_report("random", 10, 2, 1, 1.0)
+    with pytest.raises(shiftdp.ParameterError, match="batch"):
+        shiftdp.sampler_report("shuffle", 10, 20, 1, 1.0)
+    with pytest.raises(shiftdp.HypothesisError, match="n fixed"):
+        shiftdp.sampler_report("shuffle", 10, 2, 1, 1.0, relation="add-remove")
+    with pytest.raises(shiftdp.ParameterError, match="noise_multiplier"):
+        shiftdp.sampler_report("shuffle", 10, 2, 1, float("nan"))
+
+
+# loaders described by their classes only, as detect_sampler reads them (no torch)
+class DPDataLoader:
+    pass
+
+
+class UniformWithReplacementSampler:
+    pass
+
+
+class RandomSampler:
+    def __init__(self, replacement=False):
+        self.replacement = replacement
+        self._num_samples = None
+
+
+class SequentialSampler:
+    pass
+
+
+class BatchSampler:
+    def __init__(self, sampler):
+        self.sampler = sampler
+
+
+class DataLoader:
+    def __init__(self, sampler):
+        self.sampler = sampler
+        self.batch_sampler = BatchSampler(sampler)
+
+
+def test_detect_sampler_reads_pytorch_and_opacus_loaders():
+    assert shiftdp.detect_sampler(DPDataLoader()) == "poisson"
+    dl = DataLoader(RandomSampler())
+    assert shiftdp.detect_sampler(dl) == "shuffle"
+    dl.batch_sampler = UniformWithReplacementSampler()
+    assert shiftdp.detect_sampler(dl) == "poisson"
+    assert shiftdp.detect_sampler(DataLoader(SequentialSampler())) == "sequential"
+    assert shiftdp.detect_sampler(DataLoader(RandomSampler(replacement=True))) == "unknown"
+    assert shiftdp.detect_sampler(object()) == "unknown"
+
+
+def make_private(accountant, data_loader, poisson_sampling=True):
+    """Opacus's ``PrivacyEngine.make_private`` as far as the accountant sees it: it asks
+    for the optimizer hook with the loader and the flag in its frame."""
+    return accountant.get_optimizer_hook_fn(sample_rate=0.01)
+
+
+def test_opacus_run_with_a_shuffled_loader_reports_the_mismatch():
+    acc = CertifiedAccountant()
+    with pytest.warns(shiftdp.SamplerMismatchWarning, match="not Poisson-sampled"):
+        hook = make_private(acc, DataLoader(RandomSampler()), poisson_sampling=False)
+
+    class Optim:
+        noise_multiplier = 1.0
+        accumulated_iterations = 1
+
+    hook(Optim())
+    with pytest.warns(shiftdp.SamplerMismatchWarning):
+        acc.get_epsilon(1e-5)
+    # a Poisson loader: no warning
+    acc = CertifiedAccountant()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", shiftdp.SamplerMismatchWarning)
+        make_private(acc, DPDataLoader())
+    assert not acc.sampler_mismatch
