@@ -275,3 +275,28 @@ fn bad_runs_are_refused_by_name() {
             .contains("delta")
     );
 }
+
+/// One epoch's sliced pair: its own bracket (atoms summed directly) and the composition
+/// engine's interval overlap, both orders taken.
+#[test]
+fn one_epoch_bracket_agrees_with_the_engine() {
+    use shiftdp::composition::{Component, Composition, Target};
+    use shiftdp::samplers::MaxStatistic;
+    use std::sync::Arc;
+    for (t, sigma, mq, mp) in [(100u64, 0.5, 2.0, 1.0), (10, 1.0, 1.0, 0.0)] {
+        let m = MaxStatistic::new(t, sigma, mq, mp, 0.0).unwrap();
+        let own = m.epsilon(1e-5);
+        let c = Composition::new()
+            .with(Component::shared(Arc::new(m)), 1)
+            .unwrap();
+        let engine = c.answer(Target::Delta(1e-5), 1e-4, None).unwrap().interval;
+        assert!(
+            own.lower <= own.upper && own.upper - own.lower < 1e-3,
+            "{own:?}"
+        );
+        assert!(
+            own.lower <= engine.upper && engine.lower <= own.upper,
+            "{own:?} {engine:?}"
+        );
+    }
+}

@@ -30,12 +30,16 @@
 //! `F` below the median and of `1 − F` above it, so that small masses are never
 //! differences of numbers near 1; each atom is [`Atom::of`] its two enclosures. The cell
 //! edges are chosen in f64 (a search: any edges give a valid pair).
+use crate::composition::Interval;
 use crate::composition::mechanism::{Atom, Inverse, Lattice, Mechanism};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::precision::special::ln_phi;
 use rayon::prelude::*;
 use std::sync::Arc;
+
+/// `((q_lo, q_hi), (p_lo, p_hi))` of an atom in one order.
+type MassPair = ((f64, f64), (f64, f64));
 
 /// MPFR precision of the cell masses.
 const BITS: u32 = 128;
@@ -221,6 +225,89 @@ impl MaxStatistic {
             atoms,
             sup,
         })
+    }
+}
+
+impl MaxStatistic {
+    /// A certified bracket of ε(δ) of the sliced pair itself (one epoch), the larger of
+    /// its two orders: `δ(ε) = Σᵢ (qᵢ − e^ε pᵢ)₊` read with `qᵢ` low and `pᵢ` high (its
+    /// lower end) or the other way (its upper end), each sum and product rounded the
+    /// same way; the lower end is the largest ε found with certified `δ(ε) > δ`, the
+    /// upper end the smallest with certified `δ(ε) ≤ δ` (bisection: `δ(ε)` decreases).
+    pub fn epsilon(&self, delta: f64) -> Interval {
+        let u = f64::EPSILON / 2.0;
+        let n = self.atoms.len() as f64;
+        // (q, p) of each atom in the order asked, as (lo, hi) pairs
+        let order = |swap: bool| -> Vec<MassPair> {
+            self.atoms
+                .iter()
+                .map(|a| {
+                    let (q, p) = if swap { (a.p, a.q) } else { (a.q, a.p) };
+                    ((q.lo, q.hi), (p.lo, p.hi))
+                })
+                .collect()
+        };
+        let delta_lo = |atoms: &[MassPair], e: f64| -> f64 {
+            let ee = e.exp() * (1.0 + 4.0 * u);
+            let s: f64 = atoms
+                .iter()
+                .map(|(q, p)| ((q.0 - ee * p.1 * (1.0 + 2.0 * u)) * (1.0 - 2.0 * u)).max(0.0))
+                .sum();
+            s * (1.0 - n * u)
+        };
+        let delta_hi = |atoms: &[MassPair], e: f64| -> f64 {
+            let ee = e.exp() * (1.0 - 4.0 * u);
+            let s: f64 = atoms
+                .iter()
+                .map(|(q, p)| ((q.1 - ee * p.0 * (1.0 - 2.0 * u)) * (1.0 + 2.0 * u)).max(0.0))
+                .sum();
+            s * (1.0 + n * u)
+        };
+        let top = self.sup.max(0.0) + 1.0;
+        let mut out = Interval {
+            lower: 0.0,
+            upper: 0.0,
+        };
+        for swap in [false, true] {
+            let atoms = order(swap);
+            // lower: the largest ε with δ_lo(ε) > δ
+            let lower = if delta_lo(&atoms, 0.0) > delta {
+                let (mut a, mut b) = (0.0, top);
+                for _ in 0..100 {
+                    let m = 0.5 * (a + b);
+                    if delta_lo(&atoms, m) > delta {
+                        a = m;
+                    } else {
+                        b = m;
+                    }
+                }
+                a
+            } else {
+                0.0
+            };
+            // upper: the smallest ε with δ_hi(ε) ≤ δ
+            let upper = if delta_hi(&atoms, 0.0) <= delta {
+                0.0
+            } else {
+                let (mut a, mut b) = (0.0, top);
+                if delta_hi(&atoms, b) > delta {
+                    b = f64::INFINITY;
+                } else {
+                    for _ in 0..100 {
+                        let m = 0.5 * (a + b);
+                        if delta_hi(&atoms, m) <= delta {
+                            b = m;
+                        } else {
+                            a = m;
+                        }
+                    }
+                }
+                b
+            };
+            out.lower = out.lower.max(lower);
+            out.upper = out.upper.max(upper);
+        }
+        out
     }
 }
 
