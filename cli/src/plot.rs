@@ -20,6 +20,113 @@ pub enum PlotCommand {
     Schedule(SchedulePlotArgs),
     /// ε(δ) against steps (or epochs) for every applicable bound of `shiftdp compare`.
     Compare(PlotCompareArgs),
+    /// Certified ε(δ) against epochs for several batch samplers (`shiftdp sampler`):
+    /// each sampler's lower and upper bounds, and the Poisson ε.
+    Sampler(PlotSamplerArgs),
+}
+
+/// Arguments of `shiftdp plot sampler`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlotSamplerArgs {
+    /// Records n.
+    #[arg(long)]
+    pub n: u64,
+    /// Batch size b.
+    #[arg(long)]
+    pub batch: u64,
+    /// Epochs on the x axis: 1..=E.
+    #[arg(long, default_value_t = 10)]
+    pub max_epochs: u64,
+    /// Noise multiplier σ.
+    #[arg(long)]
+    pub noise_multiplier: f64,
+    /// zero-out or replace-one (or add-remove for the samplers that allow it).
+    #[arg(long, default_value = "zero-out")]
+    pub relation: String,
+    /// Target δ.
+    #[arg(long, default_value_t = 1e-5)]
+    pub delta: f64,
+    /// Comma-separated samplers.
+    #[arg(long, default_value = "shuffle,balls-in-bins,fixed-size")]
+    pub samplers: String,
+    /// Output stem (STEM.svg, STEM.png).
+    #[arg(long, default_value = "out/samplers")]
+    pub out: PathBuf,
+}
+
+/// Runs `shiftdp plot sampler`: for each sampler and E = 1..max, the certified lower
+/// and upper ends of ε(δ) (one colour per sampler: upper solid, lower dashed) and the
+/// Poisson ε of the same run (the reference line).
+///
+/// # Errors
+/// Invalid run parameters (as `shiftdp sampler`), files not writable.
+pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
+    use shiftdp::samplers::{Relation, Run, Sampler, account};
+    if !(1..=100).contains(&a.max_epochs) {
+        return Err(Error::param(
+            "max-epochs",
+            a.max_epochs,
+            "must be in 1..=100",
+        ));
+    }
+    let relation = Relation::parse(&a.relation)?;
+    let samplers = a
+        .samplers
+        .split(',')
+        .map(|s| Sampler::parse(s.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    let mut series = vec![];
+    let mut poisson: Vec<(f64, f64)> = vec![];
+    for (g, sampler) in samplers.iter().enumerate() {
+        let (mut lo, mut hi) = (vec![], vec![]);
+        for e in 1..=a.max_epochs {
+            let run = Run::new(
+                *sampler,
+                a.n,
+                a.batch,
+                e,
+                a.noise_multiplier,
+                relation,
+                false,
+            )?;
+            let r = account(&run, a.delta, 1e-3)?;
+            let iv = r.interval();
+            lo.push((e as f64, iv.lower));
+            if iv.upper.is_finite() {
+                hi.push((e as f64, iv.upper));
+            }
+            if g == 0 {
+                poisson.push((e as f64, r.poisson.epsilon.upper));
+            }
+        }
+        series.push(Series::new(format!("{sampler}: certified upper"), hi).in_group(g));
+        series.push(Series::new(format!("{sampler}: certified lower"), lo).in_group(g));
+    }
+    series.push(
+        Series::new("Poisson ε (what Opacus / dp_accounting report)", poisson)
+            .with_role(Role::Reference),
+    );
+    let chart = Chart {
+        title: format!("certified ε({:e}) by batch sampler", a.delta),
+        caption: Some(format!(
+            "n = {}, batch {}, σ = {}, {} neighbours; the true ε lies between each sampler's lower and upper curves",
+            a.n, a.batch, a.noise_multiplier, relation
+        )),
+        x_label: "epochs".into(),
+        y_label: "ε".into(),
+        series,
+        unit_square: false,
+    };
+    let files = render(&chart, &a.out)?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    Ok(Output::new(
+        "plot",
+        json!({
+            "files": names,
+            "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+        }),
+        format!("wrote {}\n", names.join(", ")),
+    ))
 }
 
 /// The x axis of `shiftdp plot compare`.
@@ -357,6 +464,7 @@ fn short_id(id: &str) -> String {
 pub fn run(cmd: &PlotCommand) -> Result<Output> {
     let (chart, out) = match cmd {
         PlotCommand::Compare(a) => return run_plot_compare(a),
+        PlotCommand::Sampler(a) => return run_plot_sampler(a),
         PlotCommand::Tradeoff(a) => {
             let ts = parse_list_u64("steps-list", &a.steps_list)?;
             let mut series = vec![

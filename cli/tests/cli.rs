@@ -325,6 +325,24 @@ fn plots_are_written_as_svg_and_png() {
             .unwrap()
             .contains("λ_k")
     );
+    let samplers = dir.join("samplers");
+    let (code, _, err) = run(&[
+        "plot",
+        "sampler",
+        "--n",
+        "200",
+        "--batch",
+        "20",
+        "--max-epochs",
+        "2",
+        "--noise-multiplier",
+        "1",
+        "--out",
+        samplers.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(samplers.with_extension("svg")).unwrap();
+    assert!(svg.contains("shuffle: certified lower") && svg.contains("Poisson ε"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
