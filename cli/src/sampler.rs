@@ -96,8 +96,10 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
     );
     if let Some(u) = &r.upper {
         h += &format!(
-            "  upper {:>10.6}  {}\n                     {}\n",
-            u.epsilon.upper, u.name, u.source
+            "  upper {:>10}  {}\n                     {}\n",
+            f64_up(u.epsilon.upper, 7),
+            u.name,
+            u.source
         );
     }
     if let Some(n) = &r.upper_note {
@@ -105,8 +107,10 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
     }
     for l in &r.lower {
         h += &format!(
-            "  lower {:>10.6}  {}\n                     {}\n",
-            l.epsilon.lower, l.name, l.source
+            "  lower {:>10}  {}\n                     {}\n",
+            f64_down(l.epsilon.lower, 7),
+            l.name,
+            l.source
         );
     }
     h += &format!(

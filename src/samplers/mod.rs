@@ -51,6 +51,7 @@ pub use max_statistic::MaxStatistic;
 
 use crate::composition::mechanism::{GaussianFamily, MixtureOfGaussians};
 use crate::composition::{Component, Composition, Interval, Target};
+use crate::decimal::{f64_down, f64_up};
 use crate::error::{Error, Result, hyp};
 use std::fmt;
 use std::sync::Arc;
@@ -549,14 +550,14 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
                 let ra = allocation_bound(t, sigma, e, delta, tolerance)?;
                 if ra.epsilon.upper < no_amp.epsilon.upper {
                     upper_note = Some(format!(
-                        "the random-allocation bound is below no amplification ({:.6})",
-                        no_amp.epsilon.upper
+                        "the random-allocation bound is below no amplification ({})",
+                        f64_up(no_amp.epsilon.upper, 7)
                     ));
                     Some(ra)
                 } else {
                     upper_note = Some(format!(
-                        "no amplification is below the random-allocation bound ({:.6})",
-                        ra.epsilon.upper
+                        "no amplification is below the random-allocation bound ({})",
+                        f64_up(ra.epsilon.upper, 7)
                     ));
                     Some(no_amp)
                 }
@@ -605,8 +606,10 @@ fn allocation_bound(t: u64, sigma: f64, e: u64, delta: f64, tolerance: f64) -> R
         ),
         source: format!(
             "the balls-in-bins dominating pair (Chua et al. 2025; Feldman–Shenfeld 2025), fresh bins: \
-             remove ε {eps_remove:.6} (integer orders ≤ {}), add ε {eps_add:.6}",
-            allocation::MAX_ORDER
+             remove ε {} (integer orders ≤ {}), add ε {}",
+            f64_up(eps_remove, 7),
+            allocation::MAX_ORDER,
+            f64_up(eps_add, 7)
         ),
         epsilon: Interval {
             lower: 0.0,
@@ -627,7 +630,9 @@ fn group_of_two(q: f64, mu: f64, s: u64, delta: f64, tolerance: f64) -> Result<B
             return Ok(Bound {
                 name: "group privacy over a removal and an addition".into(),
                 source: format!(
-                    "the add-or-remove Poisson bound at δ₀ = {d0:.6e} is ε₀ = {e0:.6}; (2ε₀, (1 + e^ε₀)δ₀)"
+                    "the add-or-remove Poisson bound at δ₀ = {} is ε₀ = {}; (2ε₀, (1 + e^ε₀)δ₀)",
+                    f64_down(d0, 7),
+                    f64_up(e0, 7)
                 ),
                 epsilon: Interval {
                     lower: 0.0,
