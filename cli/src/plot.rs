@@ -28,24 +28,12 @@ pub enum PlotCommand {
 /// Arguments of `shiftdp plot sampler`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlotSamplerArgs {
-    /// Records n.
-    #[arg(long)]
-    pub n: u64,
-    /// Batch size b.
-    #[arg(long)]
-    pub batch: u64,
+    /// The run (as `shiftdp sampler`).
+    #[command(flatten)]
+    pub run: super::sampler::SamplerRunArgs,
     /// Epochs on the x axis: 1..=E.
     #[arg(long, default_value_t = 10)]
     pub max_epochs: u64,
-    /// Noise multiplier σ.
-    #[arg(long)]
-    pub noise_multiplier: f64,
-    /// zero-out or replace-one (or add-remove for the samplers that allow it).
-    #[arg(long, default_value = "zero-out")]
-    pub relation: String,
-    /// Target δ.
-    #[arg(long, default_value_t = 1e-5)]
-    pub delta: f64,
     /// Comma-separated samplers.
     #[arg(long, default_value = "shuffle,balls-in-bins,fixed-size")]
     pub samplers: String,
@@ -61,7 +49,7 @@ pub struct PlotSamplerArgs {
 /// # Errors
 /// Invalid run parameters (as `shiftdp sampler`), files not writable.
 pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
-    use shiftdp::samplers::{Relation, Run, Sampler, account};
+    use shiftdp::samplers::{Sampler, account};
     if !(1..=100).contains(&a.max_epochs) {
         return Err(Error::param(
             "max-epochs",
@@ -69,7 +57,6 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
             "must be in 1..=100",
         ));
     }
-    let relation = Relation::parse(&a.relation)?;
     let samplers = a
         .samplers
         .split(',')
@@ -80,16 +67,8 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
     for (g, sampler) in samplers.iter().enumerate() {
         let (mut lo, mut hi) = (vec![], vec![]);
         for e in 1..=a.max_epochs {
-            let run = Run::new(
-                *sampler,
-                a.n,
-                a.batch,
-                e,
-                a.noise_multiplier,
-                relation,
-                false,
-            )?;
-            let r = account(&run, a.delta, 1e-3)?;
+            let run = a.run.run(*sampler, e)?;
+            let r = account(&run, a.run.delta, 1e-3)?;
             let iv = r.interval();
             lo.push((e as f64, iv.lower));
             if iv.upper.is_finite() {
@@ -107,10 +86,10 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
             .with_role(Role::Reference),
     );
     let chart = Chart {
-        title: format!("certified ε({:e}) by batch sampler", a.delta),
+        title: format!("certified ε({:e}) by batch sampler", a.run.delta),
         caption: Some(format!(
             "n = {}, batch {}, σ = {}, {} neighbours; the true ε lies between each sampler's lower and upper curves",
-            a.n, a.batch, a.noise_multiplier, relation
+            a.run.n, a.run.batch, a.run.noise_multiplier, a.run.relation
         )),
         x_label: "epochs".into(),
         y_label: "ε".into(),

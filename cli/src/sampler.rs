@@ -7,21 +7,15 @@ use serde_json::{Value, json};
 use shiftdp::error::{Error, Result};
 use shiftdp::samplers::{Bound, Relation, Run, Sampler, account};
 
-/// Arguments of `shiftdp sampler`.
+/// The run flags shared by `shiftdp sampler` and `shiftdp plot sampler`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct SamplerArgs {
-    /// poisson, fixed-size, shuffle (a fresh permutation every epoch), shuffle-once,
-    /// balls-in-bins or balls-in-bins-persistent.
-    pub sampler: String,
+pub struct SamplerRunArgs {
     /// Records n.
     #[arg(long)]
     pub n: u64,
     /// Batch size b (the expected size for poisson and balls-in-bins).
     #[arg(long)]
     pub batch: u64,
-    /// Epochs E (passes over the data; T = ⌈n/b⌉ steps each).
-    #[arg(long)]
-    pub epochs: u64,
     /// Noise multiplier σ (noise standard deviation over the clipping norm).
     #[arg(long)]
     pub noise_multiplier: f64,
@@ -34,6 +28,38 @@ pub struct SamplerArgs {
     /// Shuffling drops the last partial batch of each epoch (T = ⌊n/b⌋).
     #[arg(long)]
     pub drop_last: bool,
+}
+
+impl SamplerRunArgs {
+    /// The run of `sampler` over `epochs` epochs.
+    ///
+    /// # Errors
+    /// As [`Run::new`], and an unknown relation.
+    pub fn run(&self, sampler: Sampler, epochs: u64) -> Result<Run> {
+        Run::new(
+            sampler,
+            self.n,
+            self.batch,
+            epochs,
+            self.noise_multiplier,
+            Relation::parse(&self.relation)?,
+            self.drop_last,
+        )
+    }
+}
+
+/// Arguments of `shiftdp sampler`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SamplerArgs {
+    /// poisson, fixed-size, shuffle (a fresh permutation every epoch), shuffle-once,
+    /// balls-in-bins or balls-in-bins-persistent.
+    pub sampler: String,
+    /// Epochs E (passes over the data; T = ⌈n/b⌉ steps each).
+    #[arg(long)]
+    pub epochs: u64,
+    /// The run.
+    #[command(flatten)]
+    pub run: SamplerRunArgs,
     /// Width goal of each certified interval.
     #[arg(long, default_value_t = 1e-3)]
     pub tolerance: f64,
@@ -62,28 +88,21 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
             "must be finite and > 0",
         ));
     }
-    let run = Run::new(
-        Sampler::parse(&a.sampler)?,
-        a.n,
-        a.batch,
-        a.epochs,
-        a.noise_multiplier,
-        Relation::parse(&a.relation)?,
-        a.drop_last,
-    )?;
-    let r = account(&run, a.delta, a.tolerance)?;
+    let run = a.run.run(Sampler::parse(&a.sampler)?, a.epochs)?;
+    let delta = a.run.delta;
+    let r = account(&run, delta, a.tolerance)?;
     let iv = r.interval();
     let flag = r.poisson_below_lower();
     let mut h = format!(
         "{} batches, {} neighbours: n = {}, batch {} ({} steps per epoch), {} epoch(s), σ = {}, δ = {:e}\n",
         run.sampler(),
         run.relation(),
-        a.n,
-        a.batch,
+        a.run.n,
+        a.run.batch,
         run.steps_per_epoch(),
         run.epochs(),
         run.sigma(),
-        a.delta
+        delta
     );
     h += &format!(
         "  certified: the true ε(δ) lies in [{}, {}]\n",
@@ -126,12 +145,12 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
     let json = json!({
         "sampler": run.sampler().id(),
         "relation": run.relation().id(),
-        "n": a.n,
-        "batch": a.batch,
+        "n": a.run.n,
+        "batch": a.run.batch,
         "steps_per_epoch": run.steps_per_epoch(),
         "epochs": run.epochs(),
         "noise_multiplier": format!("{:e}", run.sigma()),
-        "delta": format!("{:e}", a.delta),
+        "delta": format!("{:e}", delta),
         "epsilon": interval_f64(Some(iv.lower), iv.upper.is_finite().then_some(iv.upper), SafeEnd::Upper),
         "upper": r.upper.as_ref().map(|b| bound_json(b, SafeEnd::Upper)),
         "upper_note": r.upper_note,
