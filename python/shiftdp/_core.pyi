@@ -144,6 +144,8 @@ class SamplerReport:
     delta: float
     lower: float
     upper: float
+    lower_decimal: str
+    upper_decimal: str
     upper_bound: Optional[SamplerBound]
     upper_note: Optional[str]
     lower_bounds: List[SamplerBound]

@@ -40,6 +40,15 @@ class SamplerMismatchWarning(UserWarning):
     :func:`shiftdp.sampler_report` for the sampler used)."""
 
 
+_SAMPLERS = (
+    "poisson",
+    "fixed-size",
+    "shuffle",
+    "shuffle-once",
+    "balls-in-bins",
+    "balls-in-bins-persistent",
+)
+
 _POISSON_LOADERS = {"DPDataLoader"}
 _POISSON_SAMPLERS = {"UniformWithReplacementSampler", "DistributedUniformWithReplacementSampler"}
 
@@ -91,8 +100,9 @@ def _mismatch_from_caller() -> Optional[str]:
                         f"poisson_sampling={loc.get('poisson_sampling', True)!r}), but Opacus "
                         "reports the Poisson-subsampled Gaussian's ε for it, and so does this "
                         "accountant: that ε is not a bound for these batches. Use "
-                        "shiftdp.sampler_report(sampler=…, …) for certified bounds of the "
-                        "sampler used, or make_private(poisson_sampling=True)."
+                        "CertifiedAccountant(sampler='shuffle') or shiftdp.sampler_report(…) "
+                        "for certified bounds of the sampler used, or "
+                        "make_private(poisson_sampling=True)."
                     )
                 return None
             f = f.f_back
@@ -118,10 +128,21 @@ class _Methods:
 
     history: List[Tuple[float, float, int]]
 
-    def __init__(self, *, tolerance: float = _core.DEFAULT_TOLERANCE) -> None:
+    def __init__(
+        self,
+        *,
+        tolerance: float = _core.DEFAULT_TOLERANCE,
+        sampler: str = "poisson",
+        relation: str = "zero-out",
+    ) -> None:
         # history of (noise_multiplier, sample_rate, num_steps), as Opacus keeps it
         self.history = []
         self.tolerance = _check.real("tolerance", tolerance)
+        if sampler not in _SAMPLERS:
+            raise _check.parameter_error("sampler", sampler, "unknown sampler: " + ", ".join(_SAMPLERS))
+        self.sampler = sampler
+        self.relation = relation
+        self.sampler_mismatch: Optional[str] = None
 
     # -- the Opacus interface --------------------------------------------------
 
@@ -176,7 +197,7 @@ class _Methods:
         batches every Opacus accountant assumes: a :class:`SamplerMismatchWarning` says
         so at once, and again with every ε (``sampler_mismatch`` keeps the message).
         """
-        self.sampler_mismatch = _mismatch_from_caller()
+        self.sampler_mismatch = _mismatch_from_caller() if self.sampler == "poisson" else None
         if self.sampler_mismatch:
             warnings.warn(SamplerMismatchWarning(self.sampler_mismatch), stacklevel=3)
 
@@ -249,7 +270,31 @@ class _Methods:
             return Interval(math.inf, math.inf, "inf", "inf", "non-private step (σ = 0)")
         if not comps:
             return Interval(0.0, 0.0, "0", "0", "no step")
+        if self.sampler != "poisson":
+            return self._sampler_interval(d)
         return compose(comps, delta=d, tolerance=self.tolerance).interval
+
+    def _sampler_interval(self, delta: float) -> Interval:
+        """``[lower, upper]`` of :func:`shiftdp.sampler_report` for the declared sampler:
+        one noise multiplier over the history, ``T = round(1/sample_rate)`` batches per
+        epoch (Opacus's ``sample_rate = 1/len(loader)``; ``n = T`` records in batches of
+        1 give the same bounds, which depend on ``T`` only), and ``⌈steps/T⌉`` epochs (a
+        partial epoch counted whole: more epochs only raise the upper bound)."""
+        from . import sampler_report
+
+        sigmas = {s for s, _, _ in self.history}
+        rates = {q for _, q, _ in self.history}
+        if len(sigmas) != 1 or len(rates) != 1:
+            raise _check.parameter_error(
+                "history",
+                f"σ ∈ {sorted(sigmas)}, q ∈ {sorted(rates)}",
+                "the sampler analyses need one noise multiplier and one sample rate over the run",
+            )
+        (sigma,), (q,) = sigmas, rates
+        t = max(1, round(1.0 / q))
+        epochs = max(1, -(-len(self) // t))
+        r = sampler_report(self.sampler, t, 1, epochs, sigma, self.relation, delta, False, 1e-3)
+        return Interval(r.lower, r.upper, r.lower_decimal, r.upper_decimal, f"sampler {self.sampler}")
 
     def get_delta(self, epsilon: float) -> float:
         """Certified upper bound on δ(ε) of the history (same composition)."""

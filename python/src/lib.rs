@@ -1294,6 +1294,12 @@ struct SamplerReport {
     /// Certified upper bound of the true ε(δ) (`inf` without one).
     #[pyo3(get)]
     upper: f64,
+    /// `lower` as a decimal rounded down (17 significant digits).
+    #[pyo3(get)]
+    lower_decimal: String,
+    /// `upper` as a decimal rounded up (17 significant digits; `inf` without one).
+    #[pyo3(get)]
+    upper_decimal: String,
     /// The upper bound valid for the sampler, if any.
     #[pyo3(get)]
     upper_bound: Option<SamplerBound>,
@@ -1374,6 +1380,8 @@ fn sampler_report(
             delta,
             lower: iv.lower,
             upper: iv.upper,
+            lower_decimal: shiftdp::decimal::f64_down(iv.lower, 17),
+            upper_decimal: shiftdp::decimal::f64_up(iv.upper, 17),
             upper_bound: r.upper.as_ref().map(SamplerBound::of),
             upper_note: r.upper_note.clone(),
             lower_bounds: r.lower.iter().map(SamplerBound::of).collect(),

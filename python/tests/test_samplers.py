@@ -95,3 +95,25 @@ def test_opacus_run_with_a_shuffled_loader_reports_the_mismatch():
         warnings.simplefilter("error", shiftdp.SamplerMismatchWarning)
         make_private(acc, DPDataLoader())
     assert not acc.sampler_mismatch
+
+
+def test_accountant_with_a_declared_sampler_reports_its_bounds():
+    # 100 batches per epoch (sample_rate = 1/len(loader)), 2 epochs, σ = 1, shuffled
+    acc = CertifiedAccountant(sampler="shuffle")
+    for _ in range(200):
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)
+    iv = acc.get_epsilon_interval(1e-5)
+    r = shiftdp.sampler_report("shuffle", n=100, batch_size=1, epochs=2, noise_multiplier=1.0)
+    assert (iv.lower, iv.upper) == (r.lower, r.upper)
+    assert float(iv.upper_decimal) >= iv.upper and float(iv.lower_decimal) <= iv.lower
+    # the Poisson accountant reports less than the certified lower bound for shuffling
+    poisson = CertifiedAccountant()
+    for _ in range(200):
+        poisson.step(noise_multiplier=1.0, sample_rate=0.01)
+    assert poisson.get_epsilon(1e-5) < iv.lower
+    # declared shuffling: no mismatch warning from a shuffled loader
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", shiftdp.SamplerMismatchWarning)
+        make_private(acc, DataLoader(RandomSampler()), poisson_sampling=False)
+    with pytest.raises(shiftdp.ParameterError, match="sampler"):
+        CertifiedAccountant(sampler="random")
