@@ -4,7 +4,7 @@
 //! (the library's `samplers` module).
 use super::{Output, SafeEnd, f64_down, f64_up, interval_f64};
 use serde_json::{Value, json};
-use shiftdp::error::{Error, Result};
+use shiftdp::error::Result;
 use shiftdp::samplers::{Bound, Relation, Run, Sampler, account};
 
 /// The run flags shared by `shiftdp sampler` and `shiftdp plot sampler`.
@@ -81,13 +81,6 @@ fn bound_json(b: &Bound, safe: SafeEnd) -> Value {
 /// # Errors
 /// Bad parameters and refusals of the library, each naming what is wrong.
 pub fn run(a: &SamplerArgs) -> Result<Output> {
-    if !(a.tolerance.is_finite() && a.tolerance > 0.0) {
-        return Err(Error::param(
-            "tolerance",
-            a.tolerance,
-            "must be finite and > 0",
-        ));
-    }
     let run = a.run.run(Sampler::parse(&a.sampler)?, a.epochs)?;
     let delta = a.run.delta;
     let r = account(&run, delta, a.tolerance)?;

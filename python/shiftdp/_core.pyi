@@ -11,6 +11,7 @@ Ends = Tuple[str, str, float, float, str]
 Num = Union[str, float]
 
 DELTA_FLOOR: float
+SAMPLERS: List[str]
 
 class ShiftdpError(ValueError):
     """Base class of every refusal of shiftdp."""

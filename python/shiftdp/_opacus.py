@@ -40,15 +40,6 @@ class SamplerMismatchWarning(UserWarning):
     :func:`shiftdp.sampler_report` for the sampler used)."""
 
 
-_SAMPLERS = (
-    "poisson",
-    "fixed-size",
-    "shuffle",
-    "shuffle-once",
-    "balls-in-bins",
-    "balls-in-bins-persistent",
-)
-
 _POISSON_LOADERS = {"DPDataLoader"}
 _POISSON_SAMPLERS = {"UniformWithReplacementSampler", "DistributedUniformWithReplacementSampler"}
 
@@ -138,8 +129,8 @@ class _Methods:
         # history of (noise_multiplier, sample_rate, num_steps), as Opacus keeps it
         self.history = []
         self.tolerance = _check.real("tolerance", tolerance)
-        if sampler not in _SAMPLERS:
-            raise _check.parameter_error("sampler", sampler, "unknown sampler: " + ", ".join(_SAMPLERS))
+        if sampler not in _core.SAMPLERS:
+            raise _check.parameter_error("sampler", sampler, "unknown sampler: " + ", ".join(_core.SAMPLERS))
         self.sampler = sampler
         self.relation = relation
         self.sampler_mismatch: Optional[str] = None

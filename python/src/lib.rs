@@ -1356,10 +1356,6 @@ fn sampler_report(
     use shiftdp::samplers::{Relation, Run, Sampler, account};
     let (sampler, relation) = (sampler.to_string(), relation.to_string());
     let run = move || -> Result<SamplerReport, Error> {
-        finite("tolerance", tolerance)?;
-        if tolerance <= 0.0 {
-            return Err(Error::param("tolerance", tolerance, "must be > 0"));
-        }
         let run = Run::new(
             Sampler::parse(&sampler)?,
             n,
@@ -1424,6 +1420,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
+    m.add(
+        "SAMPLERS",
+        shiftdp::samplers::Sampler::ALL
+            .iter()
+            .map(|s| s.id())
+            .collect::<Vec<_>>(),
+    )?;
     m.add("DELTA_FLOOR", DELTA_FLOOR)?;
     Ok(())
 }

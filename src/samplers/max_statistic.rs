@@ -32,14 +32,12 @@
 //! edges are chosen in f64 (a search: any edges give a valid pair).
 use crate::composition::Interval;
 use crate::composition::mechanism::{Atom, Inverse, Lattice, Mechanism};
+use crate::composition::pld::{Mass, U};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::precision::special::ln_phi;
 use rayon::prelude::*;
 use std::sync::Arc;
-
-/// `((q_lo, q_hi), (p_lo, p_hi))` of an atom in one order.
-type MassPair = ((f64, f64), (f64, f64));
 
 /// MPFR precision of the cell masses.
 const BITS: u32 = 128;
@@ -130,16 +128,23 @@ fn ln_sf_estimate(c: f64, m: f64, t: u64, sigma: f64) -> f64 {
     }
 }
 
-/// The point where an increasing `f` crosses `target`, by bisection on `[a, b]`.
-fn crossing(f: impl Fn(f64) -> f64, target: f64, mut a: f64, mut b: f64) -> f64 {
-    for _ in 0..200 {
+/// Bisection of a predicate that holds at `a` and fails at `b` (a search: the caller
+/// certifies what it reads): the last `(a, b)` with `pred(a)` and not `pred(b)`.
+fn bisect(pred: impl Fn(f64) -> bool, mut a: f64, mut b: f64, steps: usize) -> (f64, f64) {
+    for _ in 0..steps {
         let mid = 0.5 * (a + b);
-        if f(mid) < target {
+        if pred(mid) {
             a = mid;
         } else {
             b = mid;
         }
     }
+    (a, b)
+}
+
+/// The point where an increasing `f` crosses `target` on `[a, b]`.
+fn crossing(f: impl Fn(f64) -> f64, target: f64, a: f64, b: f64) -> f64 {
+    let (a, b) = bisect(|c| f(c) < target, a, b, 200);
     0.5 * (a + b)
 }
 
@@ -235,33 +240,20 @@ impl MaxStatistic {
     /// same way; the lower end is the largest ε found with certified `δ(ε) > δ`, the
     /// upper end the smallest with certified `δ(ε) ≤ δ` (bisection: `δ(ε)` decreases).
     pub fn epsilon(&self, delta: f64) -> Interval {
-        let u = f64::EPSILON / 2.0;
         let n = self.atoms.len() as f64;
-        // (q, p) of each atom in the order asked, as (lo, hi) pairs
-        let order = |swap: bool| -> Vec<MassPair> {
-            self.atoms
+        // Σᵢ (qᵢ − e^ε pᵢ)₊ with each pair `(q, p)` read at the ends and rounded the way
+        // that makes the sum small (`low`) or large
+        let delta_at = |pairs: &[(Mass, Mass)], e: f64, low: bool| -> f64 {
+            let s = if low { -1.0 } else { 1.0 };
+            let ee = e.exp() * (1.0 - s * 4.0 * U);
+            let sum: f64 = pairs
                 .iter()
-                .map(|a| {
-                    let (q, p) = if swap { (a.p, a.q) } else { (a.q, a.p) };
-                    ((q.lo, q.hi), (p.lo, p.hi))
+                .map(|(q, p)| {
+                    let (q, p) = if low { (q.lo, p.hi) } else { (q.hi, p.lo) };
+                    ((q - ee * p * (1.0 - s * 2.0 * U)) * (1.0 + s * 2.0 * U)).max(0.0)
                 })
-                .collect()
-        };
-        let delta_lo = |atoms: &[MassPair], e: f64| -> f64 {
-            let ee = e.exp() * (1.0 + 4.0 * u);
-            let s: f64 = atoms
-                .iter()
-                .map(|(q, p)| ((q.0 - ee * p.1 * (1.0 + 2.0 * u)) * (1.0 - 2.0 * u)).max(0.0))
                 .sum();
-            s * (1.0 - n * u)
-        };
-        let delta_hi = |atoms: &[MassPair], e: f64| -> f64 {
-            let ee = e.exp() * (1.0 - 4.0 * u);
-            let s: f64 = atoms
-                .iter()
-                .map(|(q, p)| ((q.1 - ee * p.0 * (1.0 - 2.0 * u)) * (1.0 + 2.0 * u)).max(0.0))
-                .sum();
-            s * (1.0 + n * u)
+            sum * (1.0 + s * n * U)
         };
         let top = self.sup.max(0.0) + 1.0;
         let mut out = Interval {
@@ -269,40 +261,24 @@ impl MaxStatistic {
             upper: 0.0,
         };
         for swap in [false, true] {
-            let atoms = order(swap);
-            // lower: the largest ε with δ_lo(ε) > δ
-            let lower = if delta_lo(&atoms, 0.0) > delta {
-                let (mut a, mut b) = (0.0, top);
-                for _ in 0..100 {
-                    let m = 0.5 * (a + b);
-                    if delta_lo(&atoms, m) > delta {
-                        a = m;
-                    } else {
-                        b = m;
-                    }
-                }
-                a
+            let pairs: Vec<(Mass, Mass)> = self
+                .atoms
+                .iter()
+                .map(|a| if swap { (a.p, a.q) } else { (a.q, a.p) })
+                .collect();
+            // lower: the largest ε found with δ_lo(ε) > δ
+            let lower = if delta_at(&pairs, 0.0, true) > delta {
+                bisect(|e| delta_at(&pairs, e, true) > delta, 0.0, top, 100).0
             } else {
                 0.0
             };
-            // upper: the smallest ε with δ_hi(ε) ≤ δ
-            let upper = if delta_hi(&atoms, 0.0) <= delta {
+            // upper: the smallest ε found with δ_hi(ε) ≤ δ
+            let upper = if delta_at(&pairs, 0.0, false) <= delta {
                 0.0
+            } else if delta_at(&pairs, top, false) > delta {
+                f64::INFINITY
             } else {
-                let (mut a, mut b) = (0.0, top);
-                if delta_hi(&atoms, b) > delta {
-                    b = f64::INFINITY;
-                } else {
-                    for _ in 0..100 {
-                        let m = 0.5 * (a + b);
-                        if delta_hi(&atoms, m) <= delta {
-                            b = m;
-                        } else {
-                            a = m;
-                        }
-                    }
-                }
-                b
+                bisect(|e| delta_at(&pairs, e, false) > delta, 0.0, top, 100).1
             };
             out.lower = out.lower.max(lower);
             out.upper = out.upper.max(upper);

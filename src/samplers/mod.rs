@@ -50,13 +50,12 @@ pub mod max_statistic;
 pub use max_statistic::MaxStatistic;
 
 use crate::composition::mechanism::{GaussianFamily, MixtureOfGaussians};
+use crate::composition::pld::U;
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::decimal::{f64_down, f64_up};
 use crate::error::{Error, Result, hyp};
 use std::fmt;
 use std::sync::Arc;
-
-const U: f64 = f64::EPSILON / 2.0;
 
 /// How a run draws its batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -399,10 +398,18 @@ fn poisson_pair(q: f64, mu: f64) -> Result<Component> {
 /// `tolerance` where the engine reaches it.
 ///
 /// # Errors
-/// [`Error::Parameter`] unless `0 < δ < 1`; the engine's errors.
+/// [`Error::Parameter`] unless `0 < δ < 1` and the tolerance is finite and > 0; the
+/// engine's errors.
 pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
     if !(delta > 0.0 && delta < 1.0) {
         return Err(Error::param("delta", delta, "must be in (0, 1)"));
+    }
+    if !(tolerance > 0.0 && tolerance.is_finite()) {
+        return Err(Error::param(
+            "tolerance",
+            tolerance,
+            "must be finite and > 0",
+        ));
     }
     let (t, e, s) = (run.steps_per_epoch(), run.epochs, run.steps());
     let sigma = run.sigma;
