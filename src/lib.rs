@@ -142,6 +142,7 @@ pub mod testing;
 pub mod tradeoff;
 pub mod verify;
 
+pub use analysis::sampled::{Pipeline, analyze_sampled};
 pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
 pub use composition::{Component, Composition};
 pub use error::{Error, Result};

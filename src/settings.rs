@@ -235,6 +235,9 @@ pub struct Setting {
     pub(crate) c_given: bool,
     /// Diameter D > 0 of the constraint set, if constrained.
     pub(crate) d: Option<Enclosure>,
+    /// Cyclic batches in the order of one uniformly random permutation drawn once
+    /// (shuffle-and-partition) rather than a fixed order.
+    pub(crate) shuffled_once: bool,
     /// Exact rational values of η, L and D as typed (for integer thresholds such as
     /// `t ≥ Dn/(ηL)` and `⌈Dn/(ηL)⌉`, which enclosures could only bracket).
     pub(crate) exact: ExactParams,
@@ -639,7 +642,33 @@ impl Setting {
             c,
             c_given,
             d,
+            shuffled_once: false,
         })
+    }
+
+    /// The same cyclic run with its order drawn once as a uniformly random permutation
+    /// (shuffle-and-partition, YS22 §4). Every fixed-order result stays valid (each holds
+    /// for every order, and a mixture of pairs that each satisfy an f-DP or Rényi bound
+    /// satisfies it, by convexity of the tradeoff function and joint quasi-convexity of
+    /// Rényi divergence); the shuffle-and-partition results become applicable.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless the algorithm is NoisyCGD.
+    pub fn with_order_shuffled_once(mut self) -> Result<Setting> {
+        if self.algorithm != Algorithm::Cgd {
+            return Err(Error::param(
+                "algorithm",
+                self.algorithm.name(),
+                "only cyclic batches (cgd) have an order to shuffle",
+            ));
+        }
+        self.shuffled_once = true;
+        Ok(self)
+    }
+
+    /// Whether the cyclic order is one uniformly random permutation drawn once.
+    pub fn order_shuffled_once(&self) -> bool {
+        self.shuffled_once
     }
 
     /// The batch scheme (full, cyclic, stochastic, Langevin).
@@ -749,6 +778,9 @@ impl Setting {
         );
         if let Some(e) = &self.epochs {
             s.push_str(&format!(", E = {}", short(e)));
+        }
+        if self.shuffled_once {
+            s.push_str(", order shuffled once");
         }
         if let Some(c) = &self.c {
             s.push_str(&format!(

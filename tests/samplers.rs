@@ -307,3 +307,120 @@ fn one_epoch_bracket_agrees_with_the_engine() {
         );
     }
 }
+
+/// The pipeline's last-iterate part for shuffle-once batches: NoisyCGD with its order
+/// drawn once, where BSA24 Thm 4.4 (composition, nothing hidden) is the same bound as
+/// the sampler's no-amplification upper bound — `G(2√E/σ)` computed once by the
+/// Gaussian's closed form and once by the PLD engine — and YS22's shuffle-and-partition
+/// average is at most its worst-position Thm 3.3.
+#[test]
+fn pipeline_reports_the_last_iterate_results_of_the_sampler_run() {
+    use shiftdp::analysis::sampled::{LastIterate, analyze_sampled};
+    use shiftdp::{Algorithm, Precision, RawSetting, ResultId};
+    let loss = RawSetting::from_pairs(&[
+        ("eta", "0.1"),
+        ("strong-convexity", "0.5"),
+        ("smoothness", "1"),
+    ])
+    .unwrap();
+    let run = Run::new(
+        Sampler::ShuffleOnce,
+        1000,
+        100,
+        10,
+        1.0,
+        Relation::ReplaceOne,
+        false,
+    )
+    .unwrap();
+    let p = analyze_sampled(&run, Some(&loss), 1e-5, 1e-3, Precision::F64).unwrap();
+    let LastIterate::Analyzed { setting, analysis } = &p.last_iterate else {
+        panic!("{:?}", p.last_iterate)
+    };
+    assert_eq!(setting.algorithm(), Algorithm::Cgd);
+    assert!(setting.order_shuffled_once());
+    let upper = p.every_iterate.upper.as_ref().unwrap().epsilon;
+    let thm_4_4 = analysis
+        .entry(ResultId::Bsa24Thm4_4)
+        .unwrap()
+        .upper_f64()
+        .unwrap();
+    assert!(
+        thm_4_4 >= upper.lower - 1e-9 && thm_4_4 <= upper.upper + 1e-9,
+        "Thm 4.4 {thm_4_4} against the engine's {upper:?}"
+    );
+    let v = |id: &str| {
+        analysis
+            .entries()
+            .iter()
+            .find(|e| e.id.as_str() == id)
+            .and_then(|e| e.upper_f64())
+            .unwrap_or_else(|| panic!("{id} not certified"))
+    };
+    assert!(v("YS22 Thm 4.2") <= v("YS22 Thm 3.3"));
+    let best = analysis.best().unwrap().upper_f64().unwrap();
+    assert!(
+        best < p.every_iterate.interval().lower,
+        "hiding the iterates pays here"
+    );
+
+    // fixed-size batches: NoisySGD over the T·E steps
+    let run = Run::new(
+        Sampler::FixedSize,
+        1000,
+        100,
+        2,
+        1.0,
+        Relation::ReplaceOne,
+        false,
+    )
+    .unwrap();
+    let p = analyze_sampled(&run, Some(&loss), 1e-5, 1e-2, Precision::F64).unwrap();
+    let LastIterate::Analyzed { setting, .. } = &p.last_iterate else {
+        panic!("{:?}", p.last_iterate)
+    };
+    assert_eq!((setting.algorithm(), setting.t()), (Algorithm::Sgd, 20));
+
+    // no result covers these: the hypothesis is named, the every-iterate part stays
+    for (sampler, relation, hypothesis) in [
+        (
+            Sampler::Shuffle,
+            Relation::ReplaceOne,
+            "one fixed batch order",
+        ),
+        (
+            Sampler::Poisson,
+            Relation::ReplaceOne,
+            "one fixed batch order",
+        ),
+        (
+            Sampler::BallsInBins,
+            Relation::ReplaceOne,
+            "one fixed batch order",
+        ),
+        (
+            Sampler::ShuffleOnce,
+            Relation::ZeroOut,
+            "replace-one neighbours",
+        ),
+    ] {
+        let run = Run::new(sampler, 1000, 100, 1, 1.0, relation, false).unwrap();
+        let p = analyze_sampled(&run, Some(&loss), 1e-5, 1e-2, Precision::F64).unwrap();
+        match &p.last_iterate {
+            LastIterate::NotCovered {
+                reason: Error::Hypothesis { hypothesis: h, .. },
+            } => assert!(h.contains(hypothesis), "{sampler}: {h}"),
+            other => panic!("{sampler}: {other:?}"),
+        }
+        assert!(p.every_iterate.upper.is_some());
+    }
+    let none = analyze_sampled(&run, None, 1e-5, 1e-2, Precision::F64).unwrap();
+    assert!(matches!(none.last_iterate, LastIterate::NotDeclared));
+
+    // what the run fixes cannot be declared
+    let noisy = RawSetting::from_pairs(&[("eta", "0.1"), ("noise", "3")]).unwrap();
+    assert!(matches!(
+        analyze_sampled(&run, Some(&noisy), 1e-5, 1e-2, Precision::F64),
+        Err(Error::Parameter { name, .. }) if name == "noise"
+    ));
+}

@@ -27,7 +27,7 @@
 use super::setting::{RunArgs, setting_json};
 use super::{Output, fmt_up};
 use serde_json::{Value, json};
-use shiftdp::analysis::{CompositionCheck, Entry, Query, analyze};
+use shiftdp::analysis::{Analysis, CompositionCheck, Entry, Query, analyze};
 use shiftdp::error::Result;
 use shiftdp::precision::Precision;
 
@@ -96,24 +96,12 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
     })
 }
 
-/// Runs `shiftdp compare`.
-///
-/// # Errors
-/// Invalid setting, δ or precision (each inapplicable result is reported, not an error).
-pub fn run(a: &CompareArgs) -> Result<Output> {
-    let s = a.setting.setting(a.algorithm)?;
-    let prec = Precision::from_bits(a.bits)?;
-    let query = Query::epsilon_at(&a.delta)?;
-    let analysis = super::with_spinner("computing every bound of the run", || {
-        analyze(&s, &query, prec)
-    })?;
+/// The human lines and the JSON entries of an analysis, the best one marked (shared by
+/// `compare` and `sampler`).
+pub fn analysis_lines(analysis: &Analysis) -> (String, Vec<Value>) {
     let rows = analysis.entries();
     let best = analysis.best_index();
-    let mut human = format!(
-        "{}\nδ = {}\nall ε are certified upper bounds; * marks the best valid bound\n\n",
-        s.describe(),
-        a.delta
-    );
+    let mut human = String::new();
     let mut list = vec![];
     for (i, r) in rows.iter().enumerate() {
         let is_best = Some(i) == best;
@@ -154,6 +142,28 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
     if let Some(i) = best {
         human.push_str(&format!("\n* best valid bound: {}\n", rows[i].id.as_str()));
     }
+    (human, list)
+}
+
+/// Runs `shiftdp compare`.
+///
+/// # Errors
+/// Invalid setting, δ or precision (each inapplicable result is reported, not an error).
+pub fn run(a: &CompareArgs) -> Result<Output> {
+    let s = a.setting.setting(a.algorithm)?;
+    let prec = Precision::from_bits(a.bits)?;
+    let query = Query::epsilon_at(&a.delta)?;
+    let analysis = super::with_spinner("computing every bound of the run", || {
+        analyze(&s, &query, prec)
+    })?;
+    let mut human = format!(
+        "{}\nδ = {}\nall ε are certified upper bounds; * marks the best valid bound\n\n",
+        s.describe(),
+        a.delta
+    );
+    let (lines, list) = analysis_lines(&analysis);
+    human += &lines;
+    let (rows, best) = (analysis.entries(), analysis.best_index());
     let json = json!({
         "setting": setting_json(&s),
         "delta": a.delta,

@@ -2,10 +2,15 @@
 //! actually used — an upper bound valid for it, lower bounds from explicit instances,
 //! and the Poisson ε a peer accountant reports, flagged when it is below the lower bound
 //! (the library's `samplers` module).
+use super::compare::analysis_lines;
+use super::setting::setting_json;
 use super::{Output, SafeEnd, f64_down, f64_up, interval_f64};
 use serde_json::{Value, json};
+use shiftdp::RawSetting;
+use shiftdp::analysis::sampled::{LastIterate, analyze_sampled};
 use shiftdp::error::Result;
-use shiftdp::samplers::{Bound, Relation, Run, Sampler, account};
+use shiftdp::precision::Precision;
+use shiftdp::samplers::{Bound, Relation, Run, Sampler};
 
 /// The run flags shared by `shiftdp sampler` and `shiftdp plot sampler`.
 #[derive(Debug, Clone, clap::Args)]
@@ -63,9 +68,45 @@ pub struct SamplerArgs {
     /// Width goal of each certified interval.
     #[arg(long, default_value_t = 1e-3)]
     pub tolerance: f64,
+    /// The losses, for the last-iterate (hidden-state) results: step size η.
+    #[arg(long, help_heading = "Declared losses (last iterate only)")]
+    pub eta: Option<String>,
+    /// Strong convexity m of every record's loss.
+    #[arg(long, help_heading = "Declared losses (last iterate only)")]
+    pub strong_convexity: Option<String>,
+    /// Smoothness M of every record's loss.
+    #[arg(long, help_heading = "Declared losses (last iterate only)")]
+    pub smoothness: Option<String>,
+    /// Contraction c of the gradient step, given directly.
+    #[arg(long, help_heading = "Declared losses (last iterate only)")]
+    pub contraction: Option<String>,
+    /// Diameter D of the constraint set.
+    #[arg(long, help_heading = "Declared losses (last iterate only)")]
+    pub diameter: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+impl SamplerArgs {
+    /// The declared losses, if any flag of them is given.
+    fn loss(&self) -> Option<RawSetting> {
+        let flags = [
+            &self.eta,
+            &self.strong_convexity,
+            &self.smoothness,
+            &self.contraction,
+            &self.diameter,
+        ];
+        flags.iter().any(|f| f.is_some()).then(|| RawSetting {
+            eta: self.eta.clone(),
+            strong_convexity: self.strong_convexity.clone(),
+            smoothness: self.smoothness.clone(),
+            contraction: self.contraction.clone(),
+            diameter: self.diameter.clone(),
+            ..RawSetting::default()
+        })
+    }
 }
 
 fn bound_json(b: &Bound, safe: SafeEnd) -> Value {
@@ -83,7 +124,9 @@ fn bound_json(b: &Bound, safe: SafeEnd) -> Value {
 pub fn run(a: &SamplerArgs) -> Result<Output> {
     let run = a.run.run(Sampler::parse(&a.sampler)?, a.epochs)?;
     let delta = a.run.delta;
-    let r = account(&run, delta, a.tolerance)?;
+    let loss = a.loss();
+    let p = analyze_sampled(&run, loss.as_ref(), delta, a.tolerance, Precision::F64)?;
+    let r = &p.every_iterate;
     let iv = r.interval();
     let flag = r.poisson_below_lower();
     let mut h = format!(
@@ -135,6 +178,29 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
             ""
         }
     );
+    let last_json = match &p.last_iterate {
+        LastIterate::Analyzed { setting, analysis } => {
+            let (lines, list) = analysis_lines(analysis);
+            h += &format!(
+                "\nlast iterate only, declared losses (replace-one, the BSA24 model with noise σ/b and L = 2):\n{}\n{}",
+                setting.describe(),
+                lines
+            );
+            json!({
+                "setting": setting_json(setting),
+                "bounds": list,
+                "best": analysis.best().map(|e| e.id.as_str()),
+            })
+        }
+        LastIterate::NotCovered { reason } => {
+            h += &format!(
+                "\nlast iterate only: no result applies: {}\n",
+                super::why_not(reason)
+            );
+            json!({ "reason": reason.to_string() })
+        }
+        LastIterate::NotDeclared => Value::Null,
+    };
     let json = json!({
         "sampler": run.sampler().id(),
         "relation": run.relation().id(),
@@ -150,6 +216,7 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
         "lower": r.lower.iter().map(|b| bound_json(b, SafeEnd::Lower)).collect::<Vec<_>>(),
         "poisson": bound_json(&r.poisson, SafeEnd::Upper),
         "poisson_below_lower": flag,
+        "last_iterate": last_json,
     });
     Ok(Output::new("sampler", json, h))
 }

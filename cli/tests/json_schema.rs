@@ -409,4 +409,54 @@ fn sampler_outputs_match_the_schema() {
         "sampler",
     );
     assert_eq!(j["poisson_below_lower"], false);
+    assert!(j["last_iterate"].is_null());
+    let j = validate(
+        &v,
+        &[
+            "sampler",
+            "shuffle-once",
+            "--n",
+            "1000",
+            "--batch",
+            "100",
+            "--epochs",
+            "3",
+            "--noise-multiplier",
+            "1",
+            "--relation",
+            "replace-one",
+            "--eta",
+            "0.1",
+            "--strong-convexity",
+            "0.5",
+            "--smoothness",
+            "1",
+            "--tolerance",
+            "1e-2",
+        ],
+        "sampler",
+    );
+    assert_eq!(j["last_iterate"]["setting"]["algorithm"], "cgd");
+    assert!(j["last_iterate"]["best"].is_string());
+    let j = validate(
+        &v,
+        &[
+            "sampler",
+            "shuffle",
+            "--n",
+            "1000",
+            "--batch",
+            "100",
+            "--epochs",
+            "1",
+            "--noise-multiplier",
+            "1",
+            "--relation",
+            "replace-one",
+            "--eta",
+            "0.1",
+        ],
+        "sampler",
+    );
+    assert!(j["last_iterate"]["reason"].is_string());
 }

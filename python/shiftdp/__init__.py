@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import decimal as _decimal
 import numbers as _numbers
-from typing import Any, Iterable, List, Optional, Sequence, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _core, plot
 from ._core import (
     DEFAULT_TOLERANCE,
     DomainError,
     HypothesisError,
+    LastIterateResult,
     MemoryLimitError,
     NotCertifiedError,
     ParameterError,
@@ -117,6 +118,7 @@ __all__ = [
     "sampler_report",
     "SamplerReport",
     "SamplerBound",
+    "LastIterateResult",
     "SamplerMismatchWarning",
     "detect_sampler",
 ]
@@ -133,6 +135,7 @@ def sampler_report(
     delta: float = 1e-5,
     drop_last: bool = False,
     tolerance: float = 1e-3,
+    loss: Optional[Mapping[str, Number]] = None,
 ) -> SamplerReport:
     """Certified ε(δ) of a DP-SGD run (every iterate released) for the batch sampler
     actually used: ``"poisson"``, ``"fixed-size"`` (``b`` of ``n`` without replacement at
@@ -145,12 +148,21 @@ def sampler_report(
     tests; ``poisson`` is the ε Opacus or dp_accounting report for the same run, and
     ``poisson_below_lower`` says when that number is provably wrong for the sampler.
 
+    ``loss`` declares the losses (``eta``, ``strong_convexity``, ``smoothness``,
+    ``contraction``, ``diameter``; convex with gradients of norm ≤ 1, so clipping does
+    nothing): the report then also lists every last-iterate (hidden-state) result for
+    the algorithm the sampler runs — NoisyCGD for ``"shuffle-once"``, NoisySGD for
+    ``"fixed-size"``, under replace-one — in ``last_iterate``, or says in
+    ``last_iterate_reason`` why none applies.
+
     >>> r = sampler_report("shuffle", n=10_000, batch_size=100, epochs=1, noise_multiplier=1.0)
     >>> r.poisson_below_lower
     True
     """
+    pairs = None if loss is None else [(k, _num(v, k)) for k, v in loss.items()]
     return _core.sampler_report(
-        sampler, n, batch_size, epochs, noise_multiplier, relation, delta, drop_last, tolerance
+        sampler, n, batch_size, epochs, noise_multiplier, relation, delta, drop_last, tolerance,
+        pairs,
     )
 
 

@@ -152,6 +152,17 @@ class SamplerReport:
     lower_bounds: List[SamplerBound]
     poisson: SamplerBound
     poisson_below_lower: bool
+    last_iterate_setting: Optional[str]
+    last_iterate: List[LastIterateResult]
+    last_iterate_reason: Optional[str]
+
+class LastIterateResult:
+    id: str
+    paper: str
+    title: str
+    epsilon: Optional[float]
+    reason: Optional[str]
+    best: bool
 
 def sampler_report(
     sampler: str,
@@ -163,4 +174,5 @@ def sampler_report(
     delta: float = ...,
     drop_last: bool = ...,
     tolerance: float = ...,
+    loss: Optional[List[Tuple[str, Union[str, float]]]] = ...,
 ) -> SamplerReport: ...

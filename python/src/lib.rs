@@ -1265,6 +1265,44 @@ impl SamplerBound {
     }
 }
 
+/// One last-iterate result of a [`SamplerReport`] (`shiftdp::analysis::sampled`): its
+/// id and paper, the certified ε(δ) upper bound or why it does not apply, and whether it
+/// is the best.
+#[pyclass(frozen, module = "shiftdp")]
+#[derive(Clone)]
+struct LastIterateResult {
+    /// The result, e.g. `BSA24 Thm 4.5`.
+    #[pyo3(get)]
+    id: String,
+    /// Its paper.
+    #[pyo3(get)]
+    paper: String,
+    /// What it covers.
+    #[pyo3(get)]
+    title: String,
+    /// The certified upper bound on ε(δ), if it applies.
+    #[pyo3(get)]
+    epsilon: Option<f64>,
+    /// Why it has no value.
+    #[pyo3(get)]
+    reason: Option<String>,
+    /// Whether it is the best valid result.
+    #[pyo3(get)]
+    best: bool,
+}
+
+#[pymethods]
+impl LastIterateResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "LastIterateResult(id={:?}, epsilon={:?}, best={})",
+            self.id,
+            self.epsilon,
+            if self.best { "True" } else { "False" }
+        )
+    }
+}
+
 /// The certified ε(δ) of a DP-SGD run for the sampler used: `[lower, upper]` (the true
 /// ε lies in it), the bounds behind each end, and the Poisson ε a peer accountant
 /// reports, with `poisson_below_lower` when it is below the certified lower bound.
@@ -1315,6 +1353,16 @@ struct SamplerReport {
     /// Whether the Poisson ε is below the certified lower bound.
     #[pyo3(get)]
     poisson_below_lower: bool,
+    /// With declared losses: the last-iterate setting the sampler runs (its summary).
+    #[pyo3(get)]
+    last_iterate_setting: Option<String>,
+    /// With declared losses: every last-iterate result for it (only the last iterate
+    /// released; replace-one).
+    #[pyo3(get)]
+    last_iterate: Vec<LastIterateResult>,
+    /// Why no last-iterate result applies (a sampler or relation none covers).
+    #[pyo3(get)]
+    last_iterate_reason: Option<String>,
 }
 
 #[pymethods]
@@ -1339,7 +1387,7 @@ impl SamplerReport {
 
 /// The certified bounds of a DP-SGD run for its batch sampler (`samplers::account`).
 #[pyfunction]
-#[pyo3(signature = (sampler, n, batch_size, epochs, noise_multiplier, relation="zero-out", delta=1e-5, drop_last=false, tolerance=1e-3))]
+#[pyo3(signature = (sampler, n, batch_size, epochs, noise_multiplier, relation="zero-out", delta=1e-5, drop_last=false, tolerance=1e-3, loss=None))]
 #[allow(clippy::too_many_arguments)]
 fn sampler_report(
     py: Python<'_>,
@@ -1352,8 +1400,10 @@ fn sampler_report(
     delta: f64,
     drop_last: bool,
     tolerance: f64,
+    loss: Option<Vec<(String, Num)>>,
 ) -> PyResult<SamplerReport> {
-    use shiftdp::samplers::{Relation, Run, Sampler, account};
+    use shiftdp::analysis::sampled::{LOSS_FLAGS, LastIterate, analyze_sampled};
+    use shiftdp::samplers::{Relation, Run, Sampler};
     let (sampler, relation) = (sampler.to_string(), relation.to_string());
     let run = move || -> Result<SamplerReport, Error> {
         let run = Run::new(
@@ -1365,8 +1415,48 @@ fn sampler_report(
             Relation::parse(&relation)?,
             drop_last,
         )?;
-        let r = account(&run, delta, tolerance)?;
+        let loss = match &loss {
+            None => None,
+            Some(pairs) => {
+                let mut raw = RawSetting::default();
+                for (k, v) in pairs {
+                    let flag = k.replace('_', "-");
+                    if !LOSS_FLAGS.contains(&flag.as_str()) {
+                        return Err(Error::param(
+                            "loss",
+                            k,
+                            "declare only eta, strong_convexity, smoothness, contraction, diameter",
+                        ));
+                    }
+                    raw.set(&flag, &v.text(k)?);
+                }
+                Some(raw)
+            }
+        };
+        let p = analyze_sampled(&run, loss.as_ref(), delta, tolerance, Precision::F64)?;
+        let r = &p.every_iterate;
         let iv = r.interval();
+        let (last_iterate_setting, last_iterate, last_iterate_reason) = match &p.last_iterate {
+            LastIterate::Analyzed { setting, analysis } => {
+                let best = analysis.best_index();
+                let list = analysis
+                    .entries()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| LastIterateResult {
+                        id: e.id.as_str().into(),
+                        paper: e.paper().as_str().into(),
+                        title: e.title.clone(),
+                        epsilon: e.upper_f64(),
+                        reason: e.reason().map(|r| r.to_string()),
+                        best: Some(i) == best,
+                    })
+                    .collect();
+                (Some(setting.describe()), list, None)
+            }
+            LastIterate::NotCovered { reason } => (None, vec![], Some(reason.to_string())),
+            LastIterate::NotDeclared => (None, vec![], None),
+        };
         Ok(SamplerReport {
             sampler: run.sampler().id().into(),
             relation: run.relation().id().into(),
@@ -1383,6 +1473,9 @@ fn sampler_report(
             lower_bounds: r.lower.iter().map(SamplerBound::of).collect(),
             poisson: SamplerBound::of(&r.poisson),
             poisson_below_lower: r.poisson_below_lower(),
+            last_iterate_setting,
+            last_iterate,
+            last_iterate_reason,
         })
     };
     interruptible(py, run)
@@ -1420,6 +1513,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
+    m.add_class::<LastIterateResult>()?;
     m.add(
         "SAMPLERS",
         shiftdp::samplers::Sampler::ALL

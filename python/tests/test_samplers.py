@@ -117,3 +117,31 @@ def test_accountant_with_a_declared_sampler_reports_its_bounds():
         make_private(acc, DataLoader(RandomSampler()), poisson_sampling=False)
     with pytest.raises(shiftdp.ParameterError, match="sampler"):
         CertifiedAccountant(sampler="random")
+
+
+def test_declared_losses_add_the_last_iterate_results():
+    """Shuffle-once batches run NoisyCGD with its order drawn once: the report lists the
+    last-iterate results, the best below the every-iterate lower bound; BSA24 Thm 4.4
+    (nothing hidden) is the sampler's no-amplification upper bound again."""
+    loss = {"eta": 0.1, "strong_convexity": "0.5", "smoothness": 1}
+    r = shiftdp.sampler_report(
+        "shuffle-once", n=1000, batch_size=100, epochs=10, noise_multiplier=1.0,
+        relation="replace-one", tolerance=1e-3, loss=loss,
+    )
+    assert "order shuffled once" in r.last_iterate_setting
+    by_id = {e.id: e for e in r.last_iterate}
+    assert by_id["YS22 Thm 4.2"].epsilon is not None
+    best = [e for e in r.last_iterate if e.best]
+    assert len(best) == 1 and best[0].epsilon < r.lower
+    assert r.upper_bound.lower - 1e-9 <= by_id["BSA24 Thm 4.4"].epsilon <= r.upper + 1e-9
+
+    r = shiftdp.sampler_report(
+        "shuffle", n=1000, batch_size=100, epochs=1, noise_multiplier=1.0,
+        relation="replace-one", tolerance=1e-2, loss=loss,
+    )
+    assert r.last_iterate == [] and "shuffle" in r.last_iterate_reason
+    with pytest.raises(shiftdp.ParameterError, match="loss"):
+        shiftdp.sampler_report(
+            "shuffle-once", n=1000, batch_size=100, epochs=1, noise_multiplier=1.0,
+            relation="replace-one", loss={"noise": 3},
+        )

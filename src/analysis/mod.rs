@@ -48,6 +48,7 @@
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 pub mod rdp;
+pub mod sampled;
 pub mod table1;
 
 use crate::bounds::{Bound, BoundKind, bounds_for};

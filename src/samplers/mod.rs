@@ -10,7 +10,7 @@
 //! batch's sum (σ the noise multiplier); `T` batches per epoch (`⌈n/b⌉`, or `⌊n/b⌋` when
 //! the last partial batch is dropped), `E` epochs, `S = T·E` steps.
 //!
-//! **Upper bounds** (`proofs/samplers/upper-bounds.md`):
+//! **Upper bounds** (`proofs/samplers/sampler-bounds.md`, `proofs/samplers/allocation.md`):
 //! * shuffling (every epoch or once) and balls-in-bins put each record in at most one
 //!   batch per epoch: conditioned on the public batch assignment, the run is an
 //!   adaptive composition of `E` Gaussian steps of sensitivity 1 (zero-out) or 2
@@ -22,7 +22,7 @@
 //!   orders, `S` steps (Zhu, Dong, Wang 2022); under replace-one, group privacy over
 //!   a removal and an addition: `(2ε, (1 + e^ε)δ)` from the add-or-remove `(ε, δ)`.
 //!
-//! **Lower bounds** (`proofs/samplers/max-statistic.md`, `proofs/samplers/lower-bounds.md`):
+//! **Lower bounds** (`proofs/samplers/max-statistic.md`, `proofs/samplers/sampler-bounds.md`):
 //! constant clipped gradients in one dimension, the records other than the differing
 //! one all `−1` (or all `0`), the differing record `+1` against `⊥` (zero gradient) or
 //! `−1`. With the public batch constants removed, a shuffled epoch is
@@ -265,6 +265,18 @@ impl Run {
     /// The neighbouring relation.
     pub fn relation(&self) -> Relation {
         self.relation
+    }
+    /// Records `n`.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+    /// Batch size `b` (the expected size for Poisson and balls-in-bins).
+    pub fn batch(&self) -> u64 {
+        self.batch
+    }
+    /// Whether shuffling drops the last partial batch of an epoch.
+    pub fn drop_last(&self) -> bool {
+        self.drop_last
     }
     /// The noise multiplier σ.
     pub fn sigma(&self) -> f64 {
