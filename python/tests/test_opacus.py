@@ -317,3 +317,47 @@ def test_uncertifiable_history_is_an_exception_not_a_number():
         assert "certify" in str(e)
     else:
         assert math.isfinite(eps) and eps > 0
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # torch and Opacus notices
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_real_opacus_run_with_a_shuffled_loader():
+    """A real Opacus training loop over a ``DataLoader(shuffle=True)`` with
+    ``accountant="shiftdp"``: the mismatch is reported, and the accountant declared
+    with ``sampler="shuffle"`` answers the sampler's certified upper bound, above the
+    Poisson ε (needs torch; skipped in the default suite)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("opacus")
+    from opacus import PrivacyEngine
+    from torch.utils.data import DataLoader, TensorDataset
+
+    def train(accountant=None):
+        torch.manual_seed(0)
+        x = torch.randn(200, 4)
+        data = DataLoader(TensorDataset(x, (x[:, 0] > 0).long()), batch_size=20, shuffle=True)
+        model = torch.nn.Linear(4, 2)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        engine = PrivacyEngine(accountant="shiftdp")
+        if accountant is not None:
+            engine.accountant = accountant
+        model, opt, data = engine.make_private(
+            module=model, optimizer=opt, data_loader=data,
+            noise_multiplier=1.0, max_grad_norm=1.0, poisson_sampling=False,
+        )
+        for _ in range(2):
+            for xb, yb in data:
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(model(xb), yb).backward()
+                opt.step()
+        return engine, data
+
+    with pytest.warns(shiftdp.SamplerMismatchWarning, match="detected: shuffle"):
+        engine, data = train()
+    assert shiftdp.detect_sampler(data) == "shuffle"
+    assert len(engine.accountant) == 20
+    poisson = engine.get_epsilon(1e-5)
+    shuffled = CertifiedAccountant(sampler="shuffle")
+    engine, _ = train(shuffled)
+    report = shiftdp.sampler_report("shuffle", n=200, batch_size=20, epochs=2, noise_multiplier=1.0)
+    assert report.poisson_below_lower and poisson < report.lower
+    assert abs(engine.get_epsilon(1e-5) - report.upper) < 1e-9
