@@ -17,11 +17,13 @@ use super::Output;
 use serde_json::{Value, json};
 use shiftdp::check::region::parse_region;
 use shiftdp::error::{Error, Result};
+use shiftdp::samplers::{Relation, Sampler};
 use shiftdp::verify::builtins;
 use shiftdp::verify::claim::check_claim;
 use shiftdp::verify::errata::{parse_errata, parse_errata_with_evidence, run_errata_with};
 use shiftdp::verify::proofs::{proof_paths, read_proof};
 use shiftdp::verify::run::run_files;
+use shiftdp::verify::sampler_claim::{SamplerRegion, check_sampler_claim};
 use shiftdp::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
 use std::path::PathBuf;
 
@@ -61,7 +63,16 @@ pub struct VerifyArgs {
     /// Setting family of the claim (e.g. `gd-strong`, optionally with pins `steps=1000`).
     #[arg(long)]
     pub setting: Option<String>,
-    /// Region overrides `key=lo..hi,key=value`.
+    /// A batch sampler the claim `epsilon <= EXPR` is about (instead of `--setting`):
+    /// poisson, fixed-size, shuffle, shuffle-once, balls-in-bins,
+    /// balls-in-bins-persistent; checked against its certified lower and upper bounds.
+    #[arg(long)]
+    pub sampler: Option<String>,
+    /// Neighbouring relation of a `--sampler` claim.
+    #[arg(long, default_value = "zero-out")]
+    pub relation: String,
+    /// Region overrides `key=lo..hi,key=value`; for `--sampler`, grid lists
+    /// `sigma=0.5,1 E=1,10 T=10,100 b=100 delta=1e-5,1e-10`.
     #[arg(long)]
     pub region: Option<String>,
     /// Relative tolerance of `mu = EXPR` against the schedule optimum.
@@ -203,12 +214,40 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
         });
         return Ok(Output::new("verify", json, human));
     }
-    let region = match &a.region {
-        Some(r) => parse_region(r)?,
-        None => vec![],
-    };
     let mut results: Vec<ResultRun> = vec![];
-    if let Some(claim) = &a.claim {
+    if let (Some(claim), Some(sampler)) = (&a.claim, &a.sampler) {
+        if a.setting.is_some() {
+            return Err(Error::param(
+                "setting",
+                "given",
+                "a claim is about a --setting family or a --sampler, not both",
+            ));
+        }
+        let region = match &a.region {
+            Some(r) => SamplerRegion::parse(r)?,
+            None => SamplerRegion::default(),
+        };
+        let r = super::with_spinner("checking the claim over the sampler's grid", || {
+            check_sampler_claim(
+                claim,
+                Sampler::parse(sampler)?,
+                Relation::parse(&a.relation)?,
+                &region,
+                a.bits,
+            )
+        })?;
+        results.push(r);
+    } else if a.sampler.is_some() {
+        return Err(Error::param(
+            "sampler",
+            "given",
+            "--sampler applies to --claim",
+        ));
+    } else if let Some(claim) = &a.claim {
+        let region = match &a.region {
+            Some(r) => parse_region(r)?,
+            None => vec![],
+        };
         let setting = a
             .setting
             .as_deref()

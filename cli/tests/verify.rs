@@ -451,3 +451,112 @@ fn errata_evidence_file_beside_the_errata_is_read_and_aliases_resolve() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("E10"));
 }
+
+/// A claim about a batch sampler: the moments-accountant rule of thumb
+/// `2q√(S ln(1/δ))/σ` (a Poisson asymptotic) is refuted for shuffled batches with the
+/// first counterexample, the no-amplification Gaussian bound passes, and misuse is a
+/// clear error (exit 2).
+#[test]
+fn sampler_claims_are_refuted_or_pass() {
+    let region = "sigma=0.5,2 E=1,2 T=10 delta=1e-5";
+    let claim = |text: &str, sampler: &str| {
+        run_json(&[
+            "verify",
+            "--claim",
+            text,
+            "--sampler",
+            sampler,
+            "--region",
+            region,
+            "--json",
+        ])
+    };
+    let (code, v) = claim("epsilon <= 2*q*sqrt(S*ln(1/delta))/sigma", "shuffle");
+    assert_eq!(code, 1, "{v}");
+    let o = &v["results"][0]["obligations"][0];
+    assert_eq!(o["status"], "fail");
+    let cx = &o["counterexample"];
+    let params: Vec<_> = cx["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].clone())
+        .collect();
+    // the first point of the grid: σ = 0.5, E = 1, T = 10
+    assert_eq!(
+        params[..3],
+        [
+            serde_json::json!("0.5"),
+            serde_json::json!("1"),
+            serde_json::json!("10")
+        ]
+    );
+    // the claim there, written out: 2·(1/10)·√(10·ln 1e5)/0.5
+    let at = 2.0 * 0.1 * (10.0 * 1e5f64.ln()).sqrt() / 0.5;
+    assert!(
+        cx["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{:.4}", at)[..5]),
+        "{cx}"
+    );
+
+    let (code, v) = claim(
+        "epsilon <= E/(2*sigma^2) + sqrt(2*E*ln(1/delta))/sigma",
+        "shuffle",
+    );
+    assert_eq!(code, 0, "{v}");
+    let summary = v["results"][0]["obligations"][0]["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        summary.contains("implied by the certified upper bound at 4"),
+        "{summary}"
+    );
+
+    for (args, what) in [
+        (
+            vec!["--claim", "mu <= 1", "--sampler", "shuffle"],
+            "epsilon",
+        ),
+        (
+            vec!["--claim", "epsilon <= L", "--sampler", "shuffle"],
+            "unknown variable",
+        ),
+        (
+            vec![
+                "--claim",
+                "epsilon <= 1",
+                "--sampler",
+                "shuffle",
+                "--relation",
+                "add-remove",
+            ],
+            "n fixed",
+        ),
+        (
+            vec![
+                "--claim",
+                "epsilon <= 1",
+                "--sampler",
+                "shuffle",
+                "--region",
+                "T=0",
+            ],
+            "integer ≥ 1",
+        ),
+        (
+            vec!["--claim", "epsilon <= 1", "--sampler", "dealt"],
+            "unknown sampler",
+        ),
+        (vec!["--sampler", "shuffle"], "--claim"),
+    ] {
+        let mut a = vec!["verify"];
+        a.extend(args);
+        let out = bin().args(&a).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{a:?}: {err}");
+        assert!(err.contains(what), "{a:?}: {err}");
+    }
+}

@@ -130,6 +130,14 @@ def sgm_rdp(
     bits: Optional[int] = None,
 ) -> Ends: ...
 
+def check_sampler_claim(
+    claim: str,
+    sampler: str,
+    relation: str = ...,
+    region: Optional[str] = ...,
+    bits: int = ...,
+) -> Tuple[str, List[Any]]: ...
+
 class SamplerBound:
     name: str
     source: str

@@ -1142,25 +1142,72 @@ fn check_claim(
             bits,
         };
         let r = shiftdp::verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
-        let runs = r
-            .runs
-            .iter()
-            .map(|o| {
-                (
-                    o.label.clone(),
-                    o.kind.clone(),
-                    o.outcome.status.as_str().to_string(),
-                    o.outcome.summary.clone(),
-                    o.outcome.points,
-                    o.outcome.min_margin,
-                    o.outcome
-                        .counterexample
-                        .as_ref()
-                        .map(|c| (c.params.clone(), c.detail.clone())),
-                )
-            })
-            .collect();
-        Ok((r.status().as_str().to_string(), runs))
+        Ok(claim_verdict(&r))
+    };
+    interruptible(py, run)
+}
+
+/// The worst status of a claim's check and each obligation as a tuple.
+fn claim_verdict(r: &shiftdp::verify::ResultRun) -> (String, Vec<ObligationTuple>) {
+    let runs = r
+        .runs
+        .iter()
+        .map(|o| {
+            (
+                o.label.clone(),
+                o.kind.clone(),
+                o.outcome.status.as_str().to_string(),
+                o.outcome.summary.clone(),
+                o.outcome.points,
+                o.outcome.min_margin,
+                o.outcome
+                    .counterexample
+                    .as_ref()
+                    .map(|c| (c.params.clone(), c.detail.clone())),
+            )
+        })
+        .collect();
+    (r.status().as_str().to_string(), runs)
+}
+
+/// A claimed `epsilon <= EXPR` for a batch sampler checked over a grid of runs against
+/// the sampler's certified lower and upper bounds
+/// (`shiftdp::verify::sampler_claim::check_sampler_claim`).
+#[pyfunction]
+#[pyo3(signature = (claim, sampler, relation="zero-out", region=None, bits=128))]
+fn check_sampler_claim(
+    py: Python<'_>,
+    claim: &str,
+    sampler: &str,
+    relation: &str,
+    region: Option<&str>,
+    bits: i64,
+) -> PyResult<(String, Vec<ObligationTuple>)> {
+    use shiftdp::samplers::{Relation, Sampler};
+    use shiftdp::verify::sampler_claim::SamplerRegion;
+    let (claim, sampler, relation, region) = (
+        claim.to_string(),
+        sampler.to_string(),
+        relation.to_string(),
+        region.map(str::to_string),
+    );
+    let run = move || -> Result<_, Error> {
+        let bits = match precision(Some(bits))? {
+            Precision::Bits(b) => b,
+            Precision::F64 => 128,
+        };
+        let region = match &region {
+            Some(r) => SamplerRegion::parse(r)?,
+            None => SamplerRegion::default(),
+        };
+        let r = shiftdp::verify::sampler_claim::check_sampler_claim(
+            &claim,
+            Sampler::parse(&sampler)?,
+            Relation::parse(&relation)?,
+            &region,
+            bits,
+        )?;
+        Ok(claim_verdict(&r))
     };
     interruptible(py, run)
 }
@@ -1504,6 +1551,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(check_sampler_claim, m)?)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;

@@ -1,5 +1,6 @@
 """The samplers' certified bounds from Python, and the Opacus sampler detection."""
 
+import math
 import warnings
 
 import pytest
@@ -145,3 +146,24 @@ def test_declared_losses_add_the_last_iterate_results():
             "shuffle-once", n=1000, batch_size=100, epochs=1, noise_multiplier=1.0,
             relation="replace-one", loss={"noise": 3},
         )
+
+
+def test_sampler_claims():
+    """The moments-accountant rule of thumb ``2q√(S ln(1/δ))/σ`` is refuted for shuffled
+    batches at the first grid point, where it is written out here; the no-amplification
+    Gaussian bound passes."""
+    region = "sigma=0.5,2 E=1 T=10 delta=1e-5"
+    bad = shiftdp.check_sampler_claim("epsilon <= 2*q*sqrt(S*ln(1/delta))/sigma", "shuffle", region=region)
+    assert not bad.passed
+    cx = bad.counterexample
+    assert cx.params["sigma"] == "0.5" and cx.params["T"] == "10"
+    claimed = 2 * 0.1 * math.sqrt(10 * math.log(1e5)) / 0.5
+    assert f"{claimed:.6f}"[:5] in cx.detail
+    good = shiftdp.check_sampler_claim(
+        "epsilon <= E/(2*sigma^2) + sqrt(2*E*ln(1/delta))/sigma", "shuffle", region=region
+    )
+    assert good.passed and "implied by the certified upper bound at 2" in good.obligations[0].summary
+    with pytest.raises(shiftdp.HypothesisError, match="n fixed"):
+        shiftdp.check_sampler_claim("epsilon <= 1", "shuffle", relation="add-remove", region=region)
+    with pytest.raises(shiftdp.ParameterError, match="region"):
+        shiftdp.check_sampler_claim("epsilon <= 1", "shuffle", region="speed=3")

@@ -27,6 +27,7 @@ pub mod remarks_bsa24;
 pub mod remarks_renyi;
 pub mod report;
 pub mod run;
+pub mod sampler_claim;
 pub mod sampling;
 
 pub use outcome::{
