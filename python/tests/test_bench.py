@@ -240,3 +240,38 @@ def test_prv_accountant_runs_the_laplace_family():
         assert err is None and classify(v, err, e.lower, e.upper)["status"] in ("inside", "above"), (q, v, iv)
         # the upper estimate is close: the same pair (Lap(0, 2), Lap(1, 2)) × 10
         assert v <= e.upper * 1.05
+
+
+def test_sampler_family_reports_poisson_numbers_below_the_certified_lower_bound(tmp_path):
+    """The sampler family: shiftdp's certified interval for shuffled batches, and
+    dp_accounting's Poisson number for the same run flagged below its lower end in a
+    table of its own (not counted as dp_accounting's own unsoundness)."""
+    pytest.importorskip("dp_accounting")
+    from shiftdp.bench import reference
+    from shiftdp.bench.peers import Entry, adapter_by_name
+    from shiftdp.bench.report import peer_totals, summary_markdown
+    from shiftdp.bench.runner import run_benchmark
+
+    ref = tmp_path / "ref.json"
+    orig = reference.tasks
+    todo = [("sampler", "shuffle", "2", 1, 10, "1e-5"), ("sampler", "fixed-size", "2", 1, 10, "1e-5")]
+    reference.tasks = lambda quick, families=None: todo  # two runs
+    try:
+        doc = reference.generate(True, 1, ["sampler"])
+    finally:
+        reference.tasks = orig
+    ref.write_text(json.dumps(doc))
+    entries = [Entry.from_json(e) for e in doc["entries"]]
+    assert [e.params["sampler"] for e in entries] == ["fixed-size", "shuffle"]
+    res = run_benchmark(entries, peers=["dp_accounting.pld(vdi=0.0001)"], shiftdp_sample=0, progress=False)
+    by = {r["entry"]: r for r in res["results"]}
+    shuffle = by["sampler/shuffle/sigma=2/epochs=1/T=10/delta=1e-5"]
+    fixed = by["sampler/fixed-size/sigma=2/epochs=1/T=10/delta=1e-5"]
+    # the Poisson ε at q = 1/10 over 10 steps: below shuffling's lower bound, inside the
+    # fixed-size interval (the same subsampled Gaussian up to the sampling scheme)
+    assert shuffle["status"] == "unsound" and shuffle["value"] < shuffle["lower"]
+    assert fixed["status"] in ("inside", "above")
+    assert peer_totals(res)[0]["n"] == 0  # not the peer's own quantity
+    md = summary_markdown(res)
+    assert "## The batches actually drawn" in md and "**below**" in md
+    assert adapter_by_name("dp_accounting.pld(vdi=0.0001)").supports(entries[0])

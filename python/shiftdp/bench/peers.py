@@ -35,6 +35,12 @@ Quantity mapping (see :mod:`shiftdp.accounting` for the derivations):
   prv_accountant runs ``laplace`` (its ``LaplaceMechanism(mu = 1/b)`` is the privacy loss
   of the same pair, Lap(0, b) against Lap(1, b)); Opacus and autodp have no adapter for
   these families.
+* ``sampler`` — a run with its own batch sampler (shuffling, balls-in-bins, fixed-size
+  batches); the peers all assume Poisson sampling, so each is given the
+  Poisson-subsampled Gaussian at the entry's ``q`` for ``steps`` steps — the number a
+  practitioner would report. A value below the certified lower end is then provably
+  wrong *for the sampler used* (the report lists this family apart from the peers' own
+  soundness).
 """
 
 from __future__ import annotations
@@ -358,7 +364,7 @@ def _swor_sizes(q_text: Optional[str], q: float) -> Tuple[int, int]:
 
 class DpAccountingPLD(Adapter):
     package = "dp_accounting"
-    families = ("gdp", "poisson_gaussian", *MECHANISM_FAMILIES)
+    families = ("gdp", "poisson_gaussian", *MECHANISM_FAMILIES, "sampler")
 
     def __init__(self, vdi: float) -> None:
         self.vdi = vdi
@@ -383,7 +389,7 @@ class DpAccountingRDP(Adapter):
     # of the other mechanisms, RdpAccountant has Rényi curves for LaplaceDpEvent and
     # RandomizedResponseDpEvent only (Poisson-subsampled Laplace, discrete Laplace,
     # mixtures and the truncated subsampled Gaussian are "Unsupported event")
-    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "laplace", "randomized_response")
+    families = ("gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "laplace", "randomized_response", "sampler")
     quantities = ("epsilon", "delta", "rdp")
     description = (
         "dp_accounting.rdp.RdpAccountant (default orders); SWOR event under REPLACE_ONE for C_p, "
@@ -404,7 +410,7 @@ class DpAccountingRDP(Adapter):
             assert a is not None and p.q is not None
             r = rpa._compute_rdp_poisson_subsampled_gaussian(p.q, p.sigma, [a])
             return float(r[0]) * p.steps
-        if entry.kind in ("gdp", "poisson_gaussian"):
+        if entry.kind in ("gdp", "poisson_gaussian", "sampler"):
             return _dpa_answer(RdpAccountant(), _dpa_event(entry), entry)
         # symmetrized_cp: the entry is C_p(G(2/σ)) (σ relative to the add/remove
         # sensitivity, as dp_accounting's PLD accountant reads a Gaussian under
@@ -426,7 +432,7 @@ class DpAccountingRDP(Adapter):
 class PrvAccountant(Adapter):
     name = "prv_accountant"
     package = "prv_accountant"
-    families = ("gdp", "poisson_gaussian", "laplace")
+    families = ("gdp", "poisson_gaussian", "laplace", "sampler")
     description = (
         "prv_accountant.PRVAccountant(eps_error=0.01, delta_error=δ/1000), "
         "PoissonSubsampledGaussianMechanism / GaussianMechanism / LaplaceMechanism(1/b); upper estimate reported"
@@ -472,7 +478,7 @@ class PrvAccountant(Adapter):
 
 class OpacusAccountant(Adapter):
     package = "opacus"
-    families = ("poisson_gaussian",)
+    families = ("poisson_gaussian", "sampler")
     quantities = ("epsilon",)
 
     def __init__(self, kind: str) -> None:
@@ -499,7 +505,7 @@ class OpacusAccountant(Adapter):
 class AutodpRDP(Adapter):
     name = "autodp.rdp"
     package = "autodp"
-    families = ("gdp", "poisson_gaussian")
+    families = ("gdp", "poisson_gaussian", "sampler")
     quantities = ("epsilon",)
     description = "autodp mechanism_zoo.GaussianMechanism + AmplificationBySampling(Poisson) + Composition, get_approxDP(δ)"
 

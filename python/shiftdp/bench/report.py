@@ -23,10 +23,63 @@ def _median(xs: List[float]) -> Optional[float]:
     return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
 
 
+def _own_quantity(results: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The results where a peer computes the entry's own quantity (every family but
+    ``sampler``, where the peers answer the Poisson question for another sampler)."""
+    return [r for r in results["results"] if r.get("family") != "sampler"]
+
+
+def sampler_table(results: Dict[str, Any]) -> List[str]:
+    """Markdown lines of the sampler family: per run, the certified interval of the
+    sampler used and each peer's (Poisson) answer, marked where it is below the
+    certified lower end."""
+    rs = [r for r in results["results"] if r.get("family") == "sampler"]
+    if not rs:
+        return []
+    peers = sorted({r["peer"] for r in rs})
+    runs: Dict[str, Dict[str, Any]] = {}
+    for r in rs:
+        runs.setdefault(r["entry"], {"r": r, "by": {}})["by"][r["peer"]] = r
+    lines = [
+        "",
+        "## The batches actually drawn (sampler family)",
+        "",
+        "Each run's true ε(δ) for the sampler used lies in the certified [lower, upper] "
+        "(zero-out neighbours, n = 100·T, b = 100, δ = 1e-5); every peer answers for Poisson "
+        "sampling at q = 1/T (b/n for fixed-size batches) over T·E steps. **below** = the peer's "
+        "number is under the certified lower bound: provably wrong for these batches. These runs "
+        "are not counted in the tables above.",
+        "",
+        "| sampler | σ | E | T | certified [lower, upper] | " + " | ".join(peers) + " |",
+        "|---|---:|---:|---:|---|" + "---:|" * len(peers),
+    ]
+    below = {p: 0 for p in peers}
+    for _, v in sorted(runs.items(), key=lambda kv: (kv[1]["r"]["params"]["sampler"], float(kv[1]["r"]["params"]["sigma"]),
+                                                    kv[1]["r"]["params"]["epochs"], kv[1]["r"]["params"]["steps_per_epoch"])):
+        r = v["r"]
+        p = r["params"]
+        cells = []
+        for peer in peers:
+            x = v["by"].get(peer)
+            if x is None or x["value"] is None or isinstance(x["value"], str):
+                cells.append("—" if x is None else "failure")
+                continue
+            mark = ""
+            if x["status"] == "unsound":
+                mark = " **below**"
+                below[peer] += 1
+            cells.append(f"{x['value']:.4g}{mark}")
+        up = "∞" if not math.isfinite(r["upper"]) else f"{r['upper']:.4g}"
+        lines.append(f"| {p['sampler']} | {p['sigma']} | {p['epochs']} | {p['steps_per_epoch']} | "
+                     f"[{r['lower']:.4g}, {up}] | " + " | ".join(cells) + " |")
+    lines += ["", "Below the certified lower bound: " + ", ".join(f"{p} {below[p]}/{len(runs)}" for p in peers) + "."]
+    return lines
+
+
 def summarize(results: Dict[str, Any]) -> List[Dict[str, Any]]:
     """One row per (peer, region): counts and error/time statistics."""
     groups: Dict[Tuple[str, str], List[Dict[str, Any]]] = defaultdict(list)
-    for r in results["results"]:
+    for r in _own_quantity(results):
         groups[(r["peer"], r["region"])].append(r)
     rows = []
     for (peer, region), rs in sorted(groups.items()):
@@ -49,7 +102,7 @@ def summarize(results: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 def peer_totals(results: Dict[str, Any]) -> List[Dict[str, Any]]:
     groups: Dict[str, List[Dict[str, Any]]] = defaultdict(list)
-    for r in results["results"]:
+    for r in _own_quantity(results):
         groups[r["peer"]].append(r)
     out = []
     for p in results["peers"]:
@@ -111,6 +164,7 @@ def summary_markdown(results: Dict[str, Any]) -> str:
             f"| {r['peer']} | {r['region']} | {r['n']} | {r['unsound']} | {r['failures']} | {r['inside']} | "
             f"{_g(r['median_rel_error'])} | {_g(r['max_rel_error'])} | {_g(r['median_seconds'], '.3f')} |"
         )
+    lines += sampler_table(results)
     own = results.get("shiftdp", {})
     rows = own.get("rows", [])
     lines += ["", "## shiftdp on the same work", ""]
@@ -137,7 +191,7 @@ def summary_markdown(results: Dict[str, Any]) -> str:
             lines.append(f"\n* shiftdp refused {r['entry']}: {r['error']}")
     else:
         lines.append("not run (`--shiftdp-sample 0`) or no recomputable entries.")
-    uns = [r for r in results["results"] if r["status"] == "unsound"]
+    uns = [r for r in _own_quantity(results) if r["status"] == "unsound"]
     lines += ["", f"## Unsound answers ({len(uns)})", ""]
     if uns:
         lines += ["| peer | entry | query | value | certified [lower, upper] |", "|---|---|---|---:|---|"]
@@ -164,7 +218,7 @@ def _plots(results: Dict[str, Any]) -> Dict[str, str]:
         import matplotlib.pyplot as plt
     except Exception:
         return {}
-    rs = [r for r in results["results"] if r["peer"] != "published"]
+    rs = [r for r in _own_quantity(results) if r["peer"] != "published"]
     peers = sorted({r["peer"] for r in rs})
     cmap = plt.get_cmap("tab20")
     colour = {p: cmap(i % 20) for i, p in enumerate(peers)}
