@@ -18,7 +18,8 @@
 //! * markers are hollow (white inside), so markers of coinciding curves both show;
 //! * [`Role::Reference`] lines (the identity tradeoff) are thin, black and solid;
 //!   [`Role::Envelope`] (the best valid bound) is a wide translucent band drawn under
-//!   the curves; [`Role::Excluded`] curves (shown, but not taken into account, e.g. not
+//!   the curves; [`Role::Band`] regions (a certified interval over x) are filled in
+//!   their group's colour, translucent, under every line; [`Role::Excluded`] curves (shown, but not taken into account, e.g. not
 //!   eligible for "best") are grey with dotted/dashed lines, and their names say why.
 //!
 //! Markers sit on every point of a series with at most 15 points, otherwise at six
@@ -60,6 +61,10 @@ pub enum Role {
     /// Separate measurements (e.g. one per sampled point): a marker at every point, no
     /// line joining them (a line would suggest an order or a trend the data do not have).
     Points,
+    /// A region: the points are a closed polygon (e.g. an upper curve left to right, then
+    /// a lower curve right to left), filled translucent in the colour of its group and
+    /// drawn under every line.
+    Band,
 }
 
 /// One named curve.
@@ -239,17 +244,15 @@ pub fn styles(series: &[Series]) -> Vec<Style> {
                     marker: MARKERS[k % MARKERS.len()],
                 }
             }
+            Role::Band => Style {
+                colour: PALETTE[colour_of(&mut groups, s, i)],
+                alpha: 0.16,
+                width: 0.0,
+                dash: Dash::Solid,
+                marker: Marker::None,
+            },
             Role::Curve => {
-                // series without a group: a group of their own (keyed by index)
-                let key = (s.group, if s.group.is_some() { 0 } else { i });
-                let g = match groups.iter().position(|&(k, j)| (k, j) == key) {
-                    Some(g) => g,
-                    None => {
-                        groups.push(key);
-                        groups.len() - 1
-                    }
-                };
-                let c = g % PALETTE.len();
+                let c = colour_of(&mut groups, s, i);
                 let k = per_colour[c];
                 per_colour[c] += 1;
                 Style {
@@ -262,6 +265,20 @@ pub fn styles(series: &[Series]) -> Vec<Style> {
             }
         })
         .collect()
+}
+
+/// The palette index of series `i`'s group (a series without a group is a group of its
+/// own, keyed by its index), registering the group at its first series.
+fn colour_of(groups: &mut Vec<(Option<usize>, usize)>, s: &Series, i: usize) -> usize {
+    let key = (s.group, if s.group.is_some() { 0 } else { i });
+    let g = match groups.iter().position(|&(k, j)| (k, j) == key) {
+        Some(g) => g,
+        None => {
+            groups.push(key);
+            groups.len() - 1
+        }
+    };
+    g % PALETTE.len()
 }
 
 /// A tick label: integers without decimals, other values without trailing zeros,
@@ -544,6 +561,35 @@ fn marker_places(pts: &[(f64, f64)], phase: f64) -> Vec<(f64, f64)> {
 type DrawResult = std::result::Result<(), String>;
 
 /// Strokes `pts` (device pixels) with `style` inside `r`, markers included.
+/// Fills the polygon `pts` (pixels) with `style`'s colour at its alpha, each vertex
+/// clamped to `r`.
+fn fill<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pts: &[(f64, f64)],
+    style: &Style,
+    r: Rect,
+) -> DrawResult {
+    if pts.len() < 3 {
+        return Ok(());
+    }
+    let (cr, cg, cb) = style.colour;
+    let poly: Vec<(i32, i32)> = pts
+        .iter()
+        .map(|&(x, y)| {
+            (
+                x.clamp(r.0, r.2).round() as i32,
+                y.clamp(r.1, r.3).round() as i32,
+            )
+        })
+        .collect();
+    root.draw(&Polygon::new(
+        poly,
+        RGBColor(cr, cg, cb).mix(style.alpha).filled(),
+    ))
+    .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 fn stroke<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     pts: &[(f64, f64)],
@@ -776,7 +822,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let styles = styles(&chart.series);
     // z-order: envelope, excluded, reference, curves
     let rank = |role: Role| match role {
-        Role::Envelope => 0,
+        Role::Band | Role::Envelope => 0,
         Role::Excluded => 1,
         Role::Reference => 2,
         Role::Curve | Role::Points => 3,
@@ -792,6 +838,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
             .filter(|(x, y)| x.is_finite() && y.is_finite())
             .map(to_px)
             .collect();
+        if s.role == Role::Band {
+            fill(&root, &pts, &styles[i], r)?;
+            continue;
+        }
         let phase = (i as f64 * 0.618_034).fract();
         stroke(&root, &pts, &styles[i], layout, r, phase, true)?;
         if pts.len() == 1 && styles[i].marker == Marker::None {
@@ -877,6 +927,20 @@ fn draw_legend<DB: DrawingBackend>(
     let full: Rect = (0.0, 0.0, w as f64, h as f64);
     for (i, entry) in lines.iter().enumerate() {
         let yc = y;
+        if chart.series[i].role == Role::Band {
+            let h = 0.35 * line_h;
+            fill(
+                root,
+                &[
+                    (left, yc - h),
+                    (left + sample, yc - h),
+                    (left + sample, yc + h),
+                    (left, yc + h),
+                ],
+                &styles[i],
+                full,
+            )?;
+        }
         stroke(
             root,
             &[(left, yc), (left + sample / 2.0, yc), (left + sample, yc)],
@@ -1051,6 +1115,27 @@ mod tests {
             ..Chart::default()
         };
         assert!(svg_string(&chart, &Layout::REPORT).is_ok());
+    }
+
+    #[test]
+    fn a_band_is_filled_in_its_group_colour_under_the_lines() {
+        let band = vec![(0.0, 2.0), (1.0, 3.0), (1.0, 1.0), (0.0, 0.5)];
+        let s = [
+            Series::new("band", band).in_group(1).with_role(Role::Band),
+            Series::new("upper", vec![(0.0, 2.0), (1.0, 3.0)]).in_group(1),
+            Series::new("other", vec![(0.0, 1.0), (1.0, 1.5)]).in_group(2),
+        ];
+        let st = styles(&s);
+        assert_eq!(st[0].colour, st[1].colour);
+        assert_ne!(st[0].colour, st[2].colour);
+        assert!(st[0].alpha < 0.5 && st[0].marker == Marker::None);
+        let chart = Chart {
+            series: s.to_vec(),
+            ..Chart::default()
+        };
+        let svg = svg_string(&chart, &Layout::REPORT).unwrap();
+        // one filled polygon (the band) and the legend's filled sample
+        assert!(svg.matches("<polygon").count() >= 1, "{svg}");
     }
 
     fn chart(points: Vec<(f64, f64)>) -> Chart {

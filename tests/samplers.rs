@@ -424,3 +424,22 @@ fn pipeline_reports_the_last_iterate_results_of_the_sampler_run() {
         Err(Error::Parameter { name, .. }) if name == "noise"
     ));
 }
+
+/// One epoch of persistent bins is one epoch of fresh bins: the same upper bound (the
+/// random-allocation one where it is below no amplification).
+#[test]
+fn one_persistent_epoch_is_one_fresh_epoch() {
+    for sigma in [0.8, 2.0] {
+        let r = |s| {
+            account(
+                &Run::new(s, 10_000, 100, 1, sigma, Relation::ZeroOut, false).unwrap(),
+                1e-5,
+                1e-3,
+            )
+            .unwrap()
+        };
+        let (fresh, kept) = (r(Sampler::BallsInBins), r(Sampler::BallsInBinsPersistent));
+        assert_eq!(fresh.upper, kept.upper, "σ = {sigma}");
+        assert!(kept.interval().lower <= kept.interval().upper);
+    }
+}

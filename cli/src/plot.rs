@@ -43,8 +43,8 @@ pub struct PlotSamplerArgs {
 }
 
 /// Runs `shiftdp plot sampler`: for each sampler and E = 1..max, the certified lower
-/// and upper ends of ε(δ) (one colour per sampler: upper solid, lower dashed) and the
-/// Poisson ε of the same run (the reference line).
+/// and upper ends of ε(δ) (one colour per sampler: the band between them shaded, upper
+/// solid, lower dashed) and the Poisson ε of the same run (the reference line).
 ///
 /// # Errors
 /// Invalid run parameters (as `shiftdp sampler`), files not writable.
@@ -78,6 +78,22 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
                 poisson.push((e as f64, r.poisson.epsilon.upper));
             }
         }
+        // the band between the ends, where both are finite
+        let band: Vec<(f64, f64)> = hi
+            .iter()
+            .copied()
+            .chain(
+                lo.iter()
+                    .rev()
+                    .copied()
+                    .filter(|(x, _)| hi.iter().any(|(h, _)| h.to_bits() == x.to_bits())),
+            )
+            .collect();
+        series.push(
+            Series::new(format!("{sampler}: the true ε lies in the band"), band)
+                .in_group(g)
+                .with_role(Role::Band),
+        );
         series.push(Series::new(format!("{sampler}: certified upper"), hi).in_group(g));
         series.push(Series::new(format!("{sampler}: certified lower"), lo).in_group(g));
     }

@@ -343,6 +343,7 @@ fn plots_are_written_as_svg_and_png() {
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(samplers.with_extension("svg")).unwrap();
     assert!(svg.contains("shuffle: certified lower") && svg.contains("Poisson ε"));
+    assert!(svg.contains("shuffle: the true ε lies in the band") && svg.contains("<polygon"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -571,7 +571,10 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
                 source: "each record in at most one batch per epoch; conditioned on the batches, adaptive Gaussian composition".into(),
                 epsilon: eps(&[(Component::gaussian(up(sens / sigma))?, e)])?,
             };
-            if run.sampler == Sampler::BallsInBins && !replace {
+            // one epoch of persistent bins is one epoch of fresh bins
+            let fresh = run.sampler == Sampler::BallsInBins
+                || (run.sampler == Sampler::BallsInBinsPersistent && e == 1);
+            if fresh && !replace {
                 let ra = allocation_bound(t, sigma, e, delta, tolerance)?;
                 if ra.epsilon.upper < no_amp.epsilon.upper {
                     upper_note = Some(format!(
