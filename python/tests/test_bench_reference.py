@@ -14,7 +14,7 @@ from shiftdp.bench import peers
 REF = pathlib.Path(__file__).resolve().parents[2] / "bench" / "reference.json"
 
 MECHANISM_FAMILIES = set(peers.MECHANISM_FAMILIES)
-FAMILIES = {"gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "published"} | MECHANISM_FAMILIES
+FAMILIES = {"gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "published", "sampler"} | MECHANISM_FAMILIES
 
 
 def _doc():
@@ -33,7 +33,7 @@ def test_bench_reference_file_well_formed():
     assert len({e["id"] for e in entries}) == len(entries)
     for e in entries:
         assert e["family"] in FAMILIES
-        assert e["relation"] in {"add_remove", "replace_one", "none"}
+        assert e["relation"] in {"add_remove", "replace_one", "zero_out", "none"}
         assert e["quantity"] in {"epsilon", "delta", "rdp"}
         lo, hi = Decimal(e["certified"]["lower"]), Decimal(e["certified"]["upper"])
         assert lo <= hi
@@ -357,3 +357,34 @@ def test_composed_pure_dp_entries_respect_the_pure_bound():
         assert mp.mpf(e["certified"]["lower"]) <= pure * (1 + mp.mpf("1e-12")), e["id"]
         one = dict(e, params=dict(p, steps=1))
         assert mp.mpf(e["certified"]["upper"]) >= closed_form(one) * (1 - mp.mpf("1e-12")), e["id"]
+
+
+@needs_ref
+def test_committed_sampler_entries():
+    """The sampler family: every run's interval is ordered and finite; a shuffled run's
+    upper end is the no-amplification Gaussian G(√E/σ) (zero-out), checked against the
+    μ-GDP closed form δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) solved here with mpmath;
+    and shuffling's lower end lies above the Poisson ε somewhere (the Poisson number is
+    provably wrong for shuffled batches)."""
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 40
+    es = [e for e in _doc()["entries"] if e["family"] == "sampler"]
+    assert len(es) >= 60
+    below = 0
+    for e in es:
+        lo, hi = float(e["certified"]["lower"]), float(e["certified"]["upper"])
+        assert 0 <= lo <= hi < float("inf"), e["id"]
+        p = e["params"]
+        if p["sampler"] != "shuffle":
+            continue
+        mu = mp.sqrt(p["epochs"]) / mp.mpf(p["sigma"])
+        d = mp.mpf(e["query"]["delta"])
+        phi = lambda x: mp.ncdf(x)
+        a, b = mp.mpf(0), mp.mpf(80)  # δ(ε) − d decreases in ε: bisect
+        for _ in range(120):
+            m = (a + b) / 2
+            a, b = (m, b) if phi(-m / mu + mu / 2) - mp.exp(m) * phi(-m / mu - mu / 2) > d else (a, m)
+        eps = b
+        assert float(eps) <= hi <= float(eps) + 2e-3, (e["id"], float(eps), hi)
+        below += float(e["poisson_certified"]["upper"]) < lo
+    assert below > 0
