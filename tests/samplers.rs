@@ -443,3 +443,128 @@ fn one_persistent_epoch_is_one_fresh_epoch() {
         assert!(kept.interval().lower <= kept.interval().upper);
     }
 }
+
+/// Random allocation, k of T: the record in `k` distinct uniformly random batches of an
+/// epoch; the largest batch sum has the law `Φ((C − m)/σ)^k Φ(C/σ)^{T−k}` (simulated
+/// here, Clopper–Pearson at level 1 − 1e-6).
+#[test]
+fn max_statistic_law_matches_simulated_k_of_t_allocation() {
+    use shiftdp::samplers::max_statistic::max_cdf_of_k;
+    let mut rng = Rng(2026);
+    let (t, sigma, trials) = (9usize, 0.9, 20_000u64);
+    for k in [2usize, 3] {
+        for c in [0.5, 1.5, 2.5] {
+            let hits = (0..trials)
+                .filter(|_| {
+                    // k distinct bins: a partial Fisher–Yates shuffle
+                    let mut bins: Vec<usize> = (0..t).collect();
+                    for i in 0..k {
+                        let j = i + rng.below(t - i);
+                        bins.swap(i, j);
+                    }
+                    let mut best = f64::NEG_INFINITY;
+                    for s in 0..t {
+                        let mean = if bins[..k].contains(&s) { 1.0 } else { 0.0 };
+                        best = best.max(mean + sigma * rng.normal());
+                    }
+                    best <= c
+                })
+                .count() as u64;
+            let (lo, hi) = clopper_pearson(hits, trials, 1e-6);
+            let f = max_cdf_of_k(c, 1.0, t as u64, k as u64, sigma).unwrap();
+            assert!(
+                f.lower_f64() <= hi && lo <= f.upper_f64(),
+                "k {k} C {c}: [{lo}, {hi}]"
+            );
+        }
+    }
+    assert!(max_cdf_of_k(0.0, 1.0, 3, 4, 1.0).is_err());
+}
+
+/// k of T participations: the interval is ordered for fresh and persistent bins; with
+/// `k | T` the random-allocation bound is that of `k·E` epochs of 1 of `T/k` (Feldman–
+/// Shenfeld 2025 Lemma 3.2) computed through the k = 1 run; bad `k` is refused by name.
+#[test]
+fn k_of_t_allocation() {
+    for sampler in [Sampler::BallsInBins, Sampler::BallsInBinsPersistent] {
+        for (k, sigma, epochs) in [(2, 1.0, 1), (3, 0.8, 2), (5, 2.0, 3)] {
+            let run = Run::new(sampler, 1000, 50, epochs, sigma, Relation::ZeroOut, false)
+                .unwrap()
+                .with_participations(k)
+                .unwrap();
+            assert_eq!(run.steps_per_epoch(), 20 * k);
+            let r = account(&run, 1e-5, 1e-3).unwrap();
+            let iv = r.interval();
+            assert!(
+                iv.lower > 0.0 && iv.lower <= iv.upper,
+                "{sampler} k {k}: {iv:?}"
+            );
+        }
+    }
+    // k = 2 of T = 40, 2 epochs against 4 epochs of 1 of 20
+    let k2 = Run::new(
+        Sampler::BallsInBins,
+        1000,
+        50,
+        2,
+        1.0,
+        Relation::ZeroOut,
+        false,
+    )
+    .unwrap()
+    .with_participations(2)
+    .unwrap();
+    let k1 = Run::new(
+        Sampler::BallsInBins,
+        1000,
+        50,
+        4,
+        1.0,
+        Relation::ZeroOut,
+        false,
+    )
+    .unwrap();
+    let (a, b) = (
+        account(&k2, 1e-5, 1e-3).unwrap(),
+        account(&k1, 1e-5, 1e-3).unwrap(),
+    );
+    assert!(
+        a.upper
+            .as_ref()
+            .unwrap()
+            .name
+            .starts_with("random allocation")
+    );
+    assert_eq!(
+        a.upper.as_ref().unwrap().epsilon.upper,
+        b.upper.as_ref().unwrap().epsilon.upper
+    );
+    // bad k
+    let run = Run::new(
+        Sampler::BallsInBins,
+        100,
+        10,
+        1,
+        1.0,
+        Relation::ZeroOut,
+        false,
+    )
+    .unwrap();
+    // T = ⌈n·k/b⌉ ≥ k always; a k that makes T·E exceed 10¹² is refused
+    assert!(matches!(
+        run.with_participations(1_000_000_000_000),
+        Err(Error::Parameter { .. })
+    ));
+    for (r, k) in [
+        (run, 0),
+        (
+            Run::new(Sampler::Shuffle, 100, 10, 1, 1.0, Relation::ZeroOut, false).unwrap(),
+            2,
+        ),
+    ] {
+        assert!(
+            matches!(r.with_participations(k), Err(Error::Parameter { ref name, .. }) if name == "participations"),
+            "k = {k}"
+        );
+    }
+}

@@ -33,6 +33,10 @@ pub struct SamplerRunArgs {
     /// Shuffling drops the last partial batch of each epoch (T = ⌊n/b⌋).
     #[arg(long)]
     pub drop_last: bool,
+    /// Balls-in-bins: each record in K of the T = ⌈n·K/b⌉ batches of an epoch (random
+    /// allocation, K of T).
+    #[arg(long, default_value_t = 1)]
+    pub participations: u64,
 }
 
 impl SamplerRunArgs {
@@ -49,7 +53,8 @@ impl SamplerRunArgs {
             self.noise_multiplier,
             Relation::parse(&self.relation)?,
             self.drop_last,
-        )
+        )?
+        .with_participations(self.participations)
     }
 }
 
@@ -130,8 +135,13 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
     let iv = r.interval();
     let flag = r.poisson_below_lower();
     let mut h = format!(
-        "{} batches, {} neighbours: n = {}, batch {} ({} steps per epoch), {} epoch(s), σ = {}, δ = {:e}\n",
+        "{} batches{}, {} neighbours: n = {}, batch {} ({} steps per epoch), {} epoch(s), σ = {}, δ = {:e}\n",
         run.sampler(),
+        if run.participations() > 1 {
+            format!(" (each record in {} per epoch)", run.participations())
+        } else {
+            String::new()
+        },
         run.relation(),
         a.run.n,
         a.run.batch,
@@ -207,6 +217,7 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
         "n": a.run.n,
         "batch": a.run.batch,
         "steps_per_epoch": run.steps_per_epoch(),
+        "participations": run.participations(),
         "epochs": run.epochs(),
         "noise_multiplier": format!("{:e}", run.sigma()),
         "delta": format!("{:e}", delta),

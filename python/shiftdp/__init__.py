@@ -137,6 +137,7 @@ def sampler_report(
     drop_last: bool = False,
     tolerance: float = 1e-3,
     loss: Optional[Mapping[str, Number]] = None,
+    participations: int = 1,
 ) -> SamplerReport:
     """Certified ε(δ) of a DP-SGD run (every iterate released) for the batch sampler
     actually used: ``"poisson"``, ``"fixed-size"`` (``b`` of ``n`` without replacement at
@@ -156,6 +157,9 @@ def sampler_report(
     ``"fixed-size"``, under replace-one — in ``last_iterate``, or says in
     ``last_iterate_reason`` why none applies.
 
+    ``participations`` (balls-in-bins only): each record in ``k`` of the ``T = ⌈n·k/b⌉``
+    batches of an epoch (random allocation, k of T).
+
     >>> r = sampler_report("shuffle", n=10_000, batch_size=100, epochs=1, noise_multiplier=1.0)
     >>> r.poisson_below_lower
     True
@@ -163,7 +167,7 @@ def sampler_report(
     pairs = None if loss is None else [(k, _num(v, k)) for k, v in loss.items()]
     return _core.sampler_report(
         sampler, n, batch_size, epochs, noise_multiplier, relation, delta, drop_last, tolerance,
-        pairs,
+        pairs, participations,
     )
 
 

@@ -148,6 +148,7 @@ class SamplerReport:
     sampler: str
     relation: str
     steps_per_epoch: int
+    participations: int
     epochs: int
     noise_multiplier: float
     delta: float
@@ -183,4 +184,5 @@ def sampler_report(
     drop_last: bool = ...,
     tolerance: float = ...,
     loss: Optional[List[Tuple[str, Union[str, float]]]] = ...,
+    participations: int = ...,
 ) -> SamplerReport: ...

@@ -1364,6 +1364,9 @@ struct SamplerReport {
     /// Batches per epoch T.
     #[pyo3(get)]
     steps_per_epoch: u64,
+    /// Participations of each record per epoch (k of T for balls-in-bins).
+    #[pyo3(get)]
+    participations: u64,
     /// Epochs E.
     #[pyo3(get)]
     epochs: u64,
@@ -1434,7 +1437,7 @@ impl SamplerReport {
 
 /// The certified bounds of a DP-SGD run for its batch sampler (`samplers::account`).
 #[pyfunction]
-#[pyo3(signature = (sampler, n, batch_size, epochs, noise_multiplier, relation="zero-out", delta=1e-5, drop_last=false, tolerance=1e-3, loss=None))]
+#[pyo3(signature = (sampler, n, batch_size, epochs, noise_multiplier, relation="zero-out", delta=1e-5, drop_last=false, tolerance=1e-3, loss=None, participations=1))]
 #[allow(clippy::too_many_arguments)]
 fn sampler_report(
     py: Python<'_>,
@@ -1448,6 +1451,7 @@ fn sampler_report(
     drop_last: bool,
     tolerance: f64,
     loss: Option<Vec<(String, Num)>>,
+    participations: u64,
 ) -> PyResult<SamplerReport> {
     use shiftdp::analysis::sampled::{LOSS_FLAGS, LastIterate, analyze_sampled};
     use shiftdp::samplers::{Relation, Run, Sampler};
@@ -1461,7 +1465,8 @@ fn sampler_report(
             noise_multiplier,
             Relation::parse(&relation)?,
             drop_last,
-        )?;
+        )?
+        .with_participations(participations)?;
         let loss = match &loss {
             None => None,
             Some(pairs) => {
@@ -1508,6 +1513,7 @@ fn sampler_report(
             sampler: run.sampler().id().into(),
             relation: run.relation().id().into(),
             steps_per_epoch: run.steps_per_epoch(),
+            participations: run.participations(),
             epochs: run.epochs(),
             noise_multiplier: run.sigma(),
             delta,

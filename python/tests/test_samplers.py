@@ -167,3 +167,15 @@ def test_sampler_claims():
         shiftdp.check_sampler_claim("epsilon <= 1", "shuffle", relation="add-remove", region=region)
     with pytest.raises(shiftdp.ParameterError, match="region"):
         shiftdp.check_sampler_claim("epsilon <= 1", "shuffle", region="speed=3")
+
+
+def test_k_of_t_participations():
+    """Balls-in-bins with each record in k of the T = ⌈n·k/b⌉ batches: T grows with k, the
+    interval is ordered, more participations never lower the certified lower end here,
+    and k > 1 is refused for other samplers."""
+    r1 = shiftdp.sampler_report("balls-in-bins", 1000, 50, 2, 1.0, tolerance=1e-2)
+    r3 = shiftdp.sampler_report("balls-in-bins", 1000, 50, 2, 1.0, tolerance=1e-2, participations=3)
+    assert (r1.steps_per_epoch, r3.steps_per_epoch, r3.participations) == (20, 60, 3)
+    assert 0 < r3.lower <= r3.upper and r3.lower >= r1.lower
+    with pytest.raises(shiftdp.ParameterError, match="participations"):
+        shiftdp.sampler_report("shuffle", 1000, 50, 2, 1.0, participations=2)

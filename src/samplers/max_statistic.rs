@@ -2,18 +2,19 @@
 //! (or balls-in-bins) epoch whose two laws are closed forms, sliced into a finite pair.
 //!
 //! # Formula
-//! In one epoch of `T` batches, let the differing record's batch carry the mean `m` and
-//! every other batch the mean 0 (public constants removed), each batch sum with noise
-//! `N(0, σ²)`, the record's batch chosen at random with any weights. The largest sum
-//! `M = maxₜ yₜ` has the law
+//! In one epoch of `T` batches, let each of the `k` batches that hold the differing
+//! record carry the mean `m` and every other batch the mean 0 (public constants
+//! removed), each batch sum with noise `N(0, σ²)`, the record's batches chosen at random
+//! with any weights (`k = 1` for shuffling; `k` of `T` for random allocation). The
+//! largest sum `M = maxₜ yₜ` has the law
 //!
-//! `F_m(C) = Pr[M ≤ C] = Φ((C − m)/σ) · Φ(C/σ)^{T−1}`
+//! `F_m(C) = Pr[M ≤ C] = Φ((C − m)/σ)^k · Φ(C/σ)^{T−k}`
 //!
-//! whatever the weights (each term of the mixture over the record's batch is the same
+//! whatever the weights (each term of the mixture over the record's batches is the same
 //! product), and with probability `ρ` the record is in no batch (a dropped last partial
 //! batch): `F = (1 − ρ)F_m + ρ Φ(C/σ)^T`. The survival function is written without
-//! cancellation, `1 − F_m = Φ̄((C − m)/σ) + Φ((C − m)/σ)(1 − Φ(C/σ)^{T−1})` with
-//! `1 − Φ(x)^k = −expm1(k ln(1 − Φ̄(x)))`.
+//! cancellation, `1 − F_m = (1 − Φ((C − m)/σ)^k) + Φ((C − m)/σ)^k(1 − Φ(C/σ)^{T−k})` with
+//! `1 − Φ(x)^j = −expm1(j ln(1 − Φ̄(x)))`.
 //!
 //! Slicing `M` into cells `(−∞, c₀], (c₀, c₁], …, (c_N, ∞)` is a post-processing, so the
 //! pair of cell masses `(q_i, p_i)` (with the record's means `m_Q` and `m_P`) has a
@@ -69,22 +70,37 @@ fn phi_pair(y: &Enclosure) -> (Enclosure, Enclosure) {
 }
 
 /// `(F(C), 1 − F(C))` enclosed at one edge `C` for each of the record's means `ms`
-/// (`T` batches, drop probability `ρ`): the factor `Φ(C/σ)^{T−1}` is shared.
-fn laws(c: f64, ms: [f64; 2], t: u64, sigma: f64, rho: &Enclosure) -> [(Enclosure, Enclosure); 2] {
+/// (`T` batches, `k` of them the record's, drop probability `ρ`): the factor
+/// `Φ(C/σ)^{T−k}` is shared.
+fn laws(
+    c: f64,
+    ms: [f64; 2],
+    (t, k): (u64, u64),
+    sigma: f64,
+    rho: &Enclosure,
+) -> [(Enclosure, Enclosure); 2] {
     let one = Enclosure::from_u64(BITS, 1);
     let s = Enclosure::from_f64(BITS, sigma);
     let ce = Enclosure::from_f64(BITS, c);
-    // Φ(x)^k and 1 − Φ(x)^k from ln Φ(x) = ln(1 − Φ̄(x))
-    let ln_phi_x = phi_pair(&ce.div(&s)).1.neg().ln_1p();
-    let pow = |k: u64| -> (Enclosure, Enclosure) {
-        let e = ln_phi_x.mul(&Enclosure::from_u64(BITS, k));
+    // Φ(x)^j and 1 − Φ(x)^j from ln Φ(x) = ln(1 − Φ̄(x))
+    let pow = |ln_phi: &Enclosure, j: u64| -> (Enclosure, Enclosure) {
+        let e = ln_phi.mul(&Enclosure::from_u64(BITS, j));
         (e.exp(), e.exp_m1().neg())
     };
-    let (all, all_c) = pow(t);
-    let (rest, rest_c) = pow(t - 1);
+    let ln_phi_x = phi_pair(&ce.div(&s)).1.neg().ln_1p();
+    let (all, all_c) = pow(&ln_phi_x, t);
+    let (rest, rest_c) = pow(&ln_phi_x, t - k);
     let keep = one.sub(rho);
     ms.map(|m| {
-        let (py, py_c) = phi_pair(&ce.sub(&Enclosure::from_f64(BITS, m)).div(&s));
+        let (py, py_c) = if k == 1 {
+            phi_pair(&ce.sub(&Enclosure::from_f64(BITS, m)).div(&s))
+        } else {
+            let ln_phi_y = phi_pair(&ce.sub(&Enclosure::from_f64(BITS, m)).div(&s))
+                .1
+                .neg()
+                .ln_1p();
+            pow(&ln_phi_y, k)
+        };
         let f = py.mul(&rest);
         let f_c = py_c.add(&py.mul(&rest_c));
         (
@@ -107,19 +123,36 @@ pub fn max_cdf(c: f64, m: f64, t: u64, sigma: f64, rho: f64) -> Result<Enclosure
             "t ≥ 1, σ finite and > 0, m finite, 0 ≤ ρ < 1",
         ));
     }
-    let [(f, _), _] = laws(c, [m, m], t, sigma, &Enclosure::from_f64(BITS, rho));
+    let [(f, _), _] = laws(c, [m, m], (t, 1), sigma, &Enclosure::from_f64(BITS, rho));
+    Ok(f)
+}
+
+/// `F(C) = Pr[max ≤ C]` of an epoch of `t` batches, `k` of them holding the record (mean
+/// `m`), noise σ (see the module doc), enclosed in MPFR.
+///
+/// # Errors
+/// [`Error::Parameter`] unless `1 ≤ k ≤ t`, σ finite and > 0, `m` finite.
+pub fn max_cdf_of_k(c: f64, m: f64, t: u64, k: u64, sigma: f64) -> Result<Enclosure> {
+    if !(k >= 1 && k <= t && sigma.is_finite() && sigma > 0.0 && m.is_finite()) {
+        return Err(Error::param(
+            "max_cdf",
+            format!("t={t}, k={k}, σ={sigma}, m={m}"),
+            "1 ≤ k ≤ t, σ finite and > 0, m finite",
+        ));
+    }
+    let [(f, _), _] = laws(c, [m, m], (t, k), sigma, &Enclosure::from_u64(BITS, 0));
     Ok(f)
 }
 
 /// f64 estimate of `ln F(C)` (the lower tail, `C` below the bulk).
-fn ln_cdf_estimate(c: f64, m: f64, t: u64, sigma: f64) -> f64 {
-    ln_phi((c - m) / sigma) + (t - 1) as f64 * ln_phi(c / sigma)
+fn ln_cdf_estimate(c: f64, m: f64, (t, k): (u64, u64), sigma: f64) -> f64 {
+    k as f64 * ln_phi((c - m) / sigma) + (t - k) as f64 * ln_phi(c / sigma)
 }
 
-/// f64 estimate of `ln(1 − F(C))` (the upper tail): `≈ ln(Φ̄((C − m)/σ) + (T − 1)Φ̄(C/σ))`.
-fn ln_sf_estimate(c: f64, m: f64, t: u64, sigma: f64) -> f64 {
-    let a = ln_phi(-(c - m) / sigma);
-    let b = ((t - 1) as f64).ln() + ln_phi(-c / sigma);
+/// f64 estimate of `ln(1 − F(C))` (the upper tail): `≈ ln(kΦ̄((C − m)/σ) + (T − k)Φ̄(C/σ))`.
+fn ln_sf_estimate(c: f64, m: f64, (t, k): (u64, u64), sigma: f64) -> f64 {
+    let a = (k as f64).ln() + ln_phi(-(c - m) / sigma);
+    let b = ((t - k) as f64).ln() + ln_phi(-c / sigma);
     let (hi, lo) = if a > b { (a, b) } else { (b, a) };
     if lo == f64::NEG_INFINITY {
         hi
@@ -157,8 +190,23 @@ impl MaxStatistic {
     /// [`Error::Parameter`] unless `t ≥ 1`, σ finite and > 0, `m_q > m_p ≥ 0` finite, and
     /// `0 ≤ ρ < 1`.
     pub fn new(t: u64, sigma: f64, m_q: f64, m_p: f64, rho: f64) -> Result<MaxStatistic> {
+        MaxStatistic::of_k(t, 1, sigma, m_q, m_p, rho)
+    }
+
+    /// As [`MaxStatistic::new`] with the record in `k` of the `t` batches.
+    ///
+    /// # Errors
+    /// As [`MaxStatistic::new`], and [`Error::Parameter`] unless `1 ≤ k ≤ t`.
+    pub fn of_k(t: u64, k: u64, sigma: f64, m_q: f64, m_p: f64, rho: f64) -> Result<MaxStatistic> {
         if t == 0 {
             return Err(Error::param("batches", t, "must be ≥ 1"));
+        }
+        if k == 0 || k > t {
+            return Err(Error::param(
+                "participations",
+                k,
+                &format!("must be in 1..={t} (the batches of an epoch)"),
+            ));
         }
         if !(sigma.is_finite() && sigma > 0.0) {
             return Err(Error::param("sigma", sigma, "must be finite and > 0"));
@@ -177,13 +225,13 @@ impl MaxStatistic {
         // cell edges: from where the lower law's lower tail is e^{−100} to where the
         // upper law's upper tail is, in CELLS equal steps
         let lo = crossing(
-            |c| ln_cdf_estimate(c, m_p, t, sigma),
+            |c| ln_cdf_estimate(c, m_p, (t, k), sigma),
             -100.0,
             -60.0 * sigma,
             m_q + 60.0 * sigma,
         );
         let hi = crossing(
-            |c| -ln_sf_estimate(c, m_q, t, sigma),
+            |c| -ln_sf_estimate(c, m_q, (t, k), sigma),
             100.0,
             lo,
             m_q + 60.0 * sigma,
@@ -193,7 +241,7 @@ impl MaxStatistic {
             .collect();
         let laws: Vec<[(Enclosure, Enclosure); 2]> = edges
             .par_iter()
-            .map(|c| laws(*c, [m_q, m_p], t, sigma, &rho_e))
+            .map(|c| laws(*c, [m_q, m_p], (t, k), sigma, &rho_e))
             .collect();
         let zero = Enclosure::from_u64(BITS, 0);
         let half = Enclosure::from_f64(BITS, 0.5);
@@ -226,7 +274,7 @@ impl MaxStatistic {
             .map(|a| a.loss.1)
             .fold(f64::NEG_INFINITY, f64::max);
         Ok(MaxStatistic {
-            label: format!("MaxStatistic(T={t}, σ={sigma}, m_Q={m_q}, m_P={m_p}, ρ={rho})"),
+            label: format!("MaxStatistic(T={t}, k={k}, σ={sigma}, m_Q={m_q}, m_P={m_p}, ρ={rho})"),
             atoms,
             sup,
         })

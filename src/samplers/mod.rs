@@ -14,7 +14,11 @@
 //! * shuffling (every epoch or once) and balls-in-bins put each record in at most one
 //!   batch per epoch: conditioned on the public batch assignment, the run is an
 //!   adaptive composition of `E` Gaussian steps of sensitivity 1 (zero-out) or 2
-//!   (replace-one), so `G(√E/σ)` or `G(2√E/σ)` — no amplification;
+//!   (replace-one), so `G(√E/σ)` or `G(2√E/σ)` — no amplification (`G(√(kE)/σ)` with
+//!   each record in `k` of the `T = ⌈n·k/b⌉` balls-in-bins batches);
+//! * fresh balls-in-bins under zero-out or add-or-remove: also the random-allocation
+//!   bound ([`allocation`]; `k` of `T` through `k·E` epochs of 1 of `⌊T/k⌋`), the
+//!   smaller of the two;
 //! * fixed-size batches drawn without replacement at every step (`p = b/n`):
 //!   `C_p(G(μ))^{⊗S}` with `μ = 1/σ` (zero-out) or `2/σ` (replace-one), the subsampling
 //!   theorem of Dong, Roth, Su (DRS22 Thm 9) composed;
@@ -177,6 +181,7 @@ pub struct Run {
     sigma: f64,
     relation: Relation,
     drop_last: bool,
+    participations: u64,
 }
 
 impl Run {
@@ -226,6 +231,7 @@ impl Run {
             sigma,
             relation,
             drop_last,
+            participations: 1,
         };
         if run.steps_per_epoch() == 0 {
             return Err(Error::param(
@@ -258,6 +264,56 @@ impl Run {
         }
         Ok(run)
     }
+    /// The same balls-in-bins run with each record in `k` of the `T = ⌈n·k/b⌉` batches
+    /// of an epoch (random allocation, k of T; `b` stays the expected batch size).
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] unless `k ≥ 1`, the sampler is balls-in-bins (fresh or
+    /// persistent) when `k > 1`, `k ≤ T` and `T·E ≤ 10¹²`.
+    pub fn with_participations(mut self, k: u64) -> Result<Run> {
+        if k == 0 {
+            return Err(Error::param("participations", k, "must be ≥ 1"));
+        }
+        if k > 1
+            && !matches!(
+                self.sampler,
+                Sampler::BallsInBins | Sampler::BallsInBinsPersistent
+            )
+        {
+            return Err(Error::param(
+                "participations",
+                k,
+                &format!(
+                    "k > 1 participations per epoch apply to balls-in-bins only, not to {}",
+                    self.sampler
+                ),
+            ));
+        }
+        self.participations = k;
+        if k > self.steps_per_epoch() {
+            return Err(Error::param(
+                "participations",
+                k,
+                &format!(
+                    "must be at most the batches of an epoch, {}",
+                    self.steps_per_epoch()
+                ),
+            ));
+        }
+        if (self.steps_per_epoch() as f64) * (self.epochs as f64) > 1e12 {
+            return Err(Error::param(
+                "epochs",
+                self.epochs,
+                "steps × epochs must be at most 10¹²",
+            ));
+        }
+        Ok(self)
+    }
+    /// Participations `k` of each record per epoch (1 unless balls-in-bins with
+    /// [`Run::with_participations`]).
+    pub fn participations(&self) -> u64 {
+        self.participations
+    }
     /// The sampler.
     pub fn sampler(&self) -> Sampler {
         self.sampler
@@ -286,12 +342,13 @@ impl Run {
     pub fn epochs(&self) -> u64 {
         self.epochs
     }
-    /// Batches per epoch `T`: `⌈n/b⌉`, or `⌊n/b⌋` with `drop_last` for shuffling.
+    /// Batches per epoch `T`: `⌈n/b⌉` (`⌈n·k/b⌉` for balls-in-bins with `k`
+    /// participations), or `⌊n/b⌋` with `drop_last` for shuffling.
     pub fn steps_per_epoch(&self) -> u64 {
         if self.drop_last && matches!(self.sampler, Sampler::Shuffle | Sampler::ShuffleOnce) {
             self.n / self.batch
         } else {
-            self.n.div_ceil(self.batch)
+            (self.n.saturating_mul(self.participations)).div_ceil(self.batch)
         }
     }
     /// Steps `S = T·E`.
@@ -315,11 +372,11 @@ impl Run {
         }
     }
     /// The sampling probability a Poisson accountant is given: `b/n` for the Poisson
-    /// and fixed-size samplers, `1/T` (Opacus's `1/len(loader)`) otherwise.
+    /// and fixed-size samplers, `k/T` (Opacus's `1/len(loader)` for `k = 1`) otherwise.
     pub fn poisson_rate(&self) -> f64 {
         match self.sampler {
             Sampler::Poisson | Sampler::FixedSize => self.batch as f64 / self.n as f64,
-            _ => 1.0 / self.steps_per_epoch() as f64,
+            _ => self.participations as f64 / self.steps_per_epoch() as f64,
         }
     }
 }
@@ -534,8 +591,9 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
             } else {
                 (sigma, e)
             };
+            let k = run.participations;
             for (mq, mp, what) in instances {
-                let m = MaxStatistic::new(t, sig, mq, mp, rho)?;
+                let m = MaxStatistic::of_k(t, k, sig, mq, mp, rho)?;
                 // one epoch: the sliced pair's own bracket; more: the engine's E-fold
                 // product, or one epoch's bound (dropping epochs is a post-processing)
                 // where the engine cannot certify the product at this δ
@@ -550,7 +608,11 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
                     }
                 };
                 lower.push(Bound {
-                    name: format!("{what}; the largest batch sum, sliced"),
+                    name: if k > 1 {
+                        format!("{what} in {k} of the {t} batches; the largest batch sum, sliced")
+                    } else {
+                        format!("{what}; the largest batch sum, sliced")
+                    },
                     source: format!(
                         "one epoch is (MoG_T({mq}), MoG_T({mp})); the largest batch sum a post-processing{}{}",
                         if persistent { ", epochs summed per position (σ/√E)" } else { ", epochs independent" },
@@ -565,17 +627,32 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
             }
             let no_amp = Bound {
                 name: format!(
-                    "G({}√E/σ): {e} Gaussian steps of sensitivity {sens}",
-                    if replace { "2" } else { "" }
+                    "G({}√{}E/σ): {} Gaussian steps of sensitivity {sens}",
+                    if replace { "2" } else { "" },
+                    if k > 1 { format!("{k}") } else { String::new() },
+                    k * e
                 ),
-                source: "each record in at most one batch per epoch; conditioned on the batches, adaptive Gaussian composition".into(),
-                epsilon: eps(&[(Component::gaussian(up(sens / sigma))?, e)])?,
+                source: format!(
+                    "each record in at most {} batch{} per epoch; conditioned on the batches, adaptive Gaussian composition",
+                    if k > 1 { format!("{k}") } else { "one".into() },
+                    if k > 1 { "es" } else { "" }
+                ),
+                epsilon: eps(&[(Component::gaussian(up(sens / sigma))?, k * e)])?,
             };
             // one epoch of persistent bins is one epoch of fresh bins
             let fresh = run.sampler == Sampler::BallsInBins
                 || (run.sampler == Sampler::BallsInBinsPersistent && e == 1);
             if fresh && !replace {
-                let ra = allocation_bound(t, sigma, e, delta, tolerance)?;
+                // k of T is at least as private as k·E epochs of 1 of ⌊T/k⌋
+                let mut ra = allocation_bound(t / k, sigma, k * e, delta, tolerance)?;
+                if k > 1 {
+                    ra.source += &format!(
+                        "; {k} of {t} bounded by {} epochs of 1 of ⌊{t}/{k}⌋ = {} \
+                         (Feldman–Shenfeld 2025 Lemma 3.2, extended to k ∤ T by post-processing)",
+                        k * e,
+                        t / k
+                    );
+                }
                 if ra.epsilon.upper < no_amp.epsilon.upper {
                     upper_note = Some(format!(
                         "the random-allocation bound is below no amplification ({})",
