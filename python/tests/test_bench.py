@@ -275,3 +275,12 @@ def test_sampler_family_reports_poisson_numbers_below_the_certified_lower_bound(
     md = summary_markdown(res)
     assert "## The batches actually drawn" in md and "**below**" in md
     assert adapter_by_name("dp_accounting.pld(vdi=0.0001)").supports(entries[0])
+
+
+def test_finding_p15_reproduces():
+    """PEERS.md P15: dp_accounting's Poisson ε for a shuffled run lies below shiftdp's
+    certified lower bound for the shuffled batches."""
+    pytest.importorskip("dp_accounting")
+    from shiftdp.bench.findings import FINDINGS
+
+    assert FINDINGS["P15"].check()

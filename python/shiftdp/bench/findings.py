@@ -375,6 +375,24 @@ def p14() -> bool:
     return holds
 
 
+def p15() -> bool:
+    """The Poisson ε dp_accounting reports for a shuffled run (q = 1/T, T·E steps) is
+    below shiftdp's certified lower bound for shuffled batches (T = 1000, σ = 1, zero-out,
+    δ = 1e-5, one and two epochs)."""
+    _quiet()
+    import shiftdp
+
+    holds = True
+    for epochs in (1, 2):
+        t = 1000
+        v = _pld_eps(1.0 / t, 1.0, t * epochs, 1e-5, 1e-4)
+        r = shiftdp.sampler_report("shuffle", n=100 * t, batch_size=100, epochs=epochs, noise_multiplier=1.0)
+        print(f"shuffle, T = {t}, E = {epochs}, σ = 1: dp_accounting PLD (Poisson, vdi 1e-4) ε = {v:.6f}; "
+              f"shiftdp certified [{r.lower:.6f}, {r.upper:.6f}] for the shuffled batches")
+        holds &= v < r.lower
+    return holds
+
+
 FINDINGS: Dict[str, Finding] = {
     f.id: f
     for f in (
@@ -397,6 +415,8 @@ FINDINGS: Dict[str, Finding] = {
                 "ε(1e-10) below the certified value of its own pair (4.5e-5 relative)", "soundness", p13),
         Finding("P14", "prv_accountant 0.2.0: RuntimeError for the Laplace mechanism composed 1000 times (ε₀ = 0.5, 2)",
                 "usability", p14),
+        Finding("P15", "Opacus / dp_accounting: the Poisson ε reported for shuffled batches is below a certified lower "
+                "bound for them", "soundness of the number reported for the run", p15),
     )
 }
 
