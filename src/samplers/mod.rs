@@ -627,9 +627,9 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
             }
             let no_amp = Bound {
                 name: format!(
-                    "G({}√{}E/σ): {} Gaussian steps of sensitivity {sens}",
+                    "G({}√{}/σ): {} Gaussian steps of sensitivity {sens}",
                     if replace { "2" } else { "" },
-                    if k > 1 { format!("{k}") } else { String::new() },
+                    if k > 1 { format!("({k}E)") } else { "E".into() },
                     k * e
                 ),
                 source: format!(
