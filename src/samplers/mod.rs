@@ -668,7 +668,12 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
                 }
             } else {
                 upper_note = Some(format!(
-                    "no amplification: each record is in at most one batch per epoch; {}",
+                    "no amplification: each record is in at most {} per epoch; {}",
+                    if k > 1 {
+                        format!("{k} batches")
+                    } else {
+                        "one batch".into()
+                    },
                     match run.sampler {
                         Sampler::Shuffle | Sampler::ShuffleOnce =>
                             "no certified amplification bound for shuffling is implemented",
