@@ -65,7 +65,9 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
     let mut series = vec![];
     let mut poisson: Vec<(f64, f64)> = vec![];
     for (g, sampler) in samplers.iter().enumerate() {
-        let (mut lo, mut hi) = (vec![], vec![]);
+        // the band: the upper ends left to right, then the lower ends where an upper
+        // end is finite, right to left
+        let (mut lo, mut hi, mut band_lo) = (vec![], vec![], vec![]);
         for e in 1..=a.max_epochs {
             let run = a.run.run(*sampler, e)?;
             let r = account(&run, a.run.delta, 1e-3)?;
@@ -73,22 +75,13 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
             lo.push((e as f64, iv.lower));
             if iv.upper.is_finite() {
                 hi.push((e as f64, iv.upper));
+                band_lo.push((e as f64, iv.lower));
             }
             if g == 0 {
                 poisson.push((e as f64, r.poisson.epsilon.upper));
             }
         }
-        // the band between the ends, where both are finite
-        let band: Vec<(f64, f64)> = hi
-            .iter()
-            .copied()
-            .chain(
-                lo.iter()
-                    .rev()
-                    .copied()
-                    .filter(|(x, _)| hi.iter().any(|(h, _)| h.to_bits() == x.to_bits())),
-            )
-            .collect();
+        let band: Vec<(f64, f64)> = hi.iter().chain(band_lo.iter().rev()).copied().collect();
         series.push(
             Series::new(format!("{sampler}: the true ε lies in the band"), band)
                 .in_group(g)

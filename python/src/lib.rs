@@ -1453,7 +1453,7 @@ fn sampler_report(
     loss: Option<Vec<(String, Num)>>,
     participations: u64,
 ) -> PyResult<SamplerReport> {
-    use shiftdp::analysis::sampled::{LOSS_FLAGS, LastIterate, analyze_sampled};
+    use shiftdp::analysis::sampled::{LastIterate, analyze_sampled};
     use shiftdp::samplers::{Relation, Run, Sampler};
     let (sampler, relation) = (sampler.to_string(), relation.to_string());
     let run = move || -> Result<SamplerReport, Error> {
@@ -1472,15 +1472,14 @@ fn sampler_report(
             Some(pairs) => {
                 let mut raw = RawSetting::default();
                 for (k, v) in pairs {
-                    let flag = k.replace('_', "-");
-                    if !LOSS_FLAGS.contains(&flag.as_str()) {
+                    // flags the run fixes are refused by `analyze_sampled`, by name
+                    if !raw.set(&k.replace('_', "-"), &v.text(k)?) {
                         return Err(Error::param(
                             "loss",
                             k,
                             "declare only eta, strong_convexity, smoothness, contraction, diameter",
                         ));
                     }
-                    raw.set(&flag, &v.text(k)?);
                 }
                 Some(raw)
             }

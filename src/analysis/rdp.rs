@@ -332,8 +332,13 @@ pub fn rdp_bounds(s: &Setting) -> Vec<RdpRow> {
                 true,
             ));
             if s.shuffled_once {
-                out.push(ys22_shuffled(s, &tr, "YS22 Thm 4.2", bits));
-                out.push(ys22_shuffled(s, &tr, "YS22 Thm 2.1", bits));
+                // Thm 4.2's log-average is not linear in α: tabulated; Thm 2.1 is
+                out.push(ys22_shuffled(s, &tr, "YS22 Thm 4.2", &|p, k| {
+                    tabulate(&grid(-24, 40, 2), &|a| p.thm4_2(a, k, bits))
+                }));
+                out.push(ys22_shuffled(s, &tr, "YS22 Thm 2.1", &|p, k| {
+                    linear_from(&|a| p.thm2_1(a, k, bits))
+                }));
             } else {
                 out.push(shuffle_only("YS22 Thm 4.2"));
                 out.push(shuffle_only("YS22 Thm 2.1"));
@@ -404,17 +409,17 @@ pub fn rdp_bounds(s: &Setting) -> Vec<RdpRow> {
     out
 }
 
-/// YS22 Thm 4.2 (shuffle and partition) or Thm 2.1 (its naive baseline) for a cyclic
-/// run whose order is one random permutation ([`Setting::with_order_shuffled_once`]).
-fn ys22_shuffled(s: &Setting, tr: &Translated, id: &str, bits: u32) -> RdpRow {
-    let thm_4_2 = id == "YS22 Thm 4.2";
+/// A YS22 shuffle-and-partition result (Thm 4.2, or Thm 2.1, its naive baseline) for a
+/// cyclic run whose order is one random permutation
+/// ([`Setting::with_order_shuffled_once`]): `curve` of the paper's parameters and `K`.
+fn ys22_shuffled(
+    s: &Setting,
+    tr: &Translated,
+    id: &str,
+    curve: &dyn Fn(&Ys22Params, u64) -> Result<RenyiCurve>,
+) -> RdpRow {
     let r = ys22_params(s, tr, id).and_then(|(p, k)| {
-        // Thm 2.1 is linear in α; Thm 4.2's log-average is not, so it is tabulated
-        let curve = if thm_4_2 {
-            tabulate(&grid(-24, 40, 2), &|a| p.thm4_2(a, k, bits))?
-        } else {
-            linear_from(&|a| p.thm2_1(a, k, bits))?
-        };
+        let curve = curve(&p, k)?;
         Ok(RdpBound {
             curve,
             hypotheses: vec![

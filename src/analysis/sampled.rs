@@ -63,15 +63,6 @@ pub struct Pipeline {
     pub last_iterate: LastIterate,
 }
 
-/// The setting flags a user declares about the losses (the run fixes the others).
-pub const LOSS_FLAGS: [&str; 5] = [
-    "eta",
-    "strong-convexity",
-    "smoothness",
-    "contraction",
-    "diameter",
-];
-
 /// The BSA24 setting of a sampled run under the declared losses (see the module doc),
 /// or the hypothesis that no result covers.
 ///

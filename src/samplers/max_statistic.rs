@@ -92,6 +92,7 @@ fn laws(
     let (rest, rest_c) = pow(&ln_phi_x, t - k);
     let keep = one.sub(rho);
     ms.map(|m| {
+        // k = 1: Φ and Φ̄ from one erfc directly (no ln/exp round trip)
         let (py, py_c) = if k == 1 {
             phi_pair(&ce.sub(&Enclosure::from_f64(BITS, m)).div(&s))
         } else {

@@ -240,13 +240,7 @@ impl Run {
                 "with drop_last every record is dropped: batch size above n",
             ));
         }
-        if (run.steps_per_epoch() as f64) * (epochs as f64) > 1e12 {
-            return Err(Error::param(
-                "epochs",
-                epochs,
-                "steps × epochs must be at most 10¹²",
-            ));
-        }
+        run.check_steps()?;
         if relation == Relation::AddRemove
             && matches!(
                 sampler,
@@ -269,7 +263,7 @@ impl Run {
     ///
     /// # Errors
     /// [`Error::Parameter`] unless `k ≥ 1`, the sampler is balls-in-bins (fresh or
-    /// persistent) when `k > 1`, `k ≤ T` and `T·E ≤ 10¹²`.
+    /// persistent) when `k > 1`, and `T·E ≤ 10¹²`.
     pub fn with_participations(mut self, k: u64) -> Result<Run> {
         if k == 0 {
             return Err(Error::param("participations", k, "must be ≥ 1"));
@@ -289,17 +283,13 @@ impl Run {
                 ),
             ));
         }
+        // T = ⌈n·k/b⌉ ≥ k since b ≤ n: every k fits in an epoch
         self.participations = k;
-        if k > self.steps_per_epoch() {
-            return Err(Error::param(
-                "participations",
-                k,
-                &format!(
-                    "must be at most the batches of an epoch, {}",
-                    self.steps_per_epoch()
-                ),
-            ));
-        }
+        self.check_steps()?;
+        Ok(self)
+    }
+    /// `T·E ≤ 10¹²`.
+    fn check_steps(&self) -> Result<()> {
         if (self.steps_per_epoch() as f64) * (self.epochs as f64) > 1e12 {
             return Err(Error::param(
                 "epochs",
@@ -307,7 +297,7 @@ impl Run {
                 "steps × epochs must be at most 10¹²",
             ));
         }
-        Ok(self)
+        Ok(())
     }
     /// Participations `k` of each record per epoch (1 unless balls-in-bins with
     /// [`Run::with_participations`]).
