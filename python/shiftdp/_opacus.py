@@ -269,8 +269,9 @@ class _Methods:
         """``[lower, upper]`` of :func:`shiftdp.sampler_report` for the declared sampler:
         one noise multiplier over the history, ``T = round(1/sample_rate)`` batches per
         epoch (Opacus's ``sample_rate = 1/len(loader)``; ``n = T`` records in batches of
-        1 give the same bounds, which depend on ``T`` only), and ``⌈steps/T⌉`` epochs (a
-        partial epoch counted whole: more epochs only raise the upper bound)."""
+        1 give the same bounds, which depend on ``T`` only). A partial last epoch counts
+        whole for the upper end (more epochs only raise it) and not at all for the lower
+        end (the iterates of the whole epochs are a post-processing of the run's)."""
         from . import sampler_report
 
         sigmas = {s for s, _, _ in self.history}
@@ -283,9 +284,20 @@ class _Methods:
             )
         (sigma,), (q,) = sigmas, rates
         t = max(1, round(1.0 / q))
-        epochs = max(1, -(-len(self) // t))
-        r = sampler_report(self.sampler, t, 1, epochs, sigma, self.relation, delta, False, 1e-3)
-        return Interval(r.lower, r.upper, r.lower_decimal, r.upper_decimal, f"sampler {self.sampler}")
+        full, rest = divmod(len(self), t)
+
+        def report(epochs: int) -> Any:
+            return sampler_report(self.sampler, t, 1, epochs, sigma, self.relation, delta, False, 1e-3)
+
+        up = report(full + (rest > 0))
+        lo = up if rest == 0 else (report(full) if full >= 1 else None)
+        return Interval(
+            lo.lower if lo is not None else 0.0,
+            up.upper,
+            lo.lower_decimal if lo is not None else "0",
+            up.upper_decimal,
+            f"sampler {self.sampler}",
+        )
 
     def get_delta(self, epsilon: float) -> float:
         """Certified upper bound on δ(ε) of the history (same composition)."""

@@ -118,6 +118,18 @@ def test_accountant_with_a_declared_sampler_reports_its_bounds():
         make_private(acc, DataLoader(RandomSampler()), poisson_sampling=False)
     with pytest.raises(shiftdp.ParameterError, match="sampler"):
         CertifiedAccountant(sampler="random")
+    # a partial last epoch: counted whole for the upper end, dropped for the lower end
+    for _ in range(50):
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)
+    iv = acc.get_epsilon_interval(1e-5)
+    three = shiftdp.sampler_report("shuffle", n=100, batch_size=1, epochs=3, noise_multiplier=1.0)
+    assert (iv.lower, iv.upper) == (r.lower, three.upper)
+    half = CertifiedAccountant(sampler="shuffle")
+    for _ in range(50):
+        half.step(noise_multiplier=1.0, sample_rate=0.01)
+    iv = half.get_epsilon_interval(1e-5)
+    one = shiftdp.sampler_report("shuffle", n=100, batch_size=1, epochs=1, noise_multiplier=1.0)
+    assert (iv.lower, iv.upper) == (0.0, one.upper)
 
 
 def test_declared_losses_add_the_last_iterate_results():
