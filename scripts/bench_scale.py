@@ -60,7 +60,7 @@ def shiftdp_segments(tol=1e-3):
     import shiftdp
 
     return shiftdp.compose(
-        [shiftdp.PoissonGaussian(p=q, mu=1.0 / s, count=t) for q, s, t in SEGMENTS], delta=DELTA, tolerance=tol
+        [shiftdp.PoissonGaussian(q, noise_multiplier=s, count=t) for q, s, t in SEGMENTS], delta=DELTA, tolerance=tol
     )
 
 
@@ -230,7 +230,7 @@ def main():
     acc_rows = {"compose (default tolerance)": [], "accountant get_epsilon(1e-5)": [], "accountant 4 more δ": []}
     for _ in range(reps):
         shiftdp.clear_kept_composition()
-        c, _, _ = timed(lambda: shiftdp.compose([shiftdp.PoissonGaussian(Q, float(MU_TXT), 100_000)], delta=DELTA))
+        c, _, _ = timed(lambda: shiftdp.compose([shiftdp.PoissonGaussian(Q, mu=float(MU_TXT), count=100_000)], delta=DELTA))
         acc_rows["compose (default tolerance)"].append(c)
         shiftdp.clear_kept_composition()
         acc = CertifiedPLDAccountant()

@@ -22,7 +22,7 @@ for mu in ["1", "2"]:
 for q, sigma, steps in [("0.01", "2", 1500), ("0.01", "1", 1000), ("0.001", "0.8", 10000), ("0.1", "4", 100), ("0.02", "1.5", 1)]:
     for d in ["1e-5", "1e-10", "1e-15", "1e-20"]:
         try:
-            c = shiftdp.compose([shiftdp.PoissonGaussian(float(q), 1 / float(sigma), count=steps)], delta=float(d))
+            c = shiftdp.compose([shiftdp.PoissonGaussian(float(q), noise_multiplier=float(sigma), count=steps)], delta=float(d))
         except shiftdp.ShiftdpError as e:
             print("skipped", q, sigma, steps, d, e, file=sys.stderr)
             continue
@@ -30,10 +30,10 @@ for q, sigma, steps in [("0.01", "2", 1500), ("0.01", "1", 1000), ("0.001", "0.8
                                 {"q": q, "sigma": sigma, "steps": steps}, {"delta": d}, "epsilon", c.interval))
 for p, mu, steps in [("0.01", "0.5", 1000), ("0.05", "1", 100)]:
     for d in ["1e-5", "1e-15"]:
-        c = shiftdp.compose([shiftdp.SubsampledGaussian(float(p), float(mu), count=steps)], delta=float(d))
+        c = shiftdp.compose([shiftdp.SubsampledGaussian(float(p), mu=float(mu), count=steps)], delta=float(d))
         entries.append(iv_entry(f"cp-p{p}-mu{mu}-T{steps}-d{d}", "symmetrized_cp", "replace_one",
                                 {"p": p, "mu": mu, "steps": steps}, {"delta": d}, "epsilon", c.interval))
-c = shiftdp.compose([shiftdp.PoissonGaussian(0.01, 1 / 1.0, count=1000)], epsilon=2.0)
+c = shiftdp.compose([shiftdp.PoissonGaussian(0.01, noise_multiplier=1.0, count=1000)], epsilon=2.0)
 entries.append(iv_entry("pg-q0.01-s1-T1000-e2", "poisson_gaussian", "add_remove",
                         {"q": "0.01", "sigma": "1", "steps": 1000}, {"epsilon": "2"}, "delta", c.interval))
 out = {"format": "shiftdp-reference/1", "generated_by": "scripts/make-bench-sample.py",

@@ -203,10 +203,10 @@ def _component(kind, p, mu, k):
     import shiftdp
 
     if kind == "gaussian":
-        return shiftdp.Gaussian(mu, count=k)
+        return shiftdp.Gaussian(mu=mu, count=k)
     if kind == "poisson":
-        return shiftdp.PoissonGaussian(p, mu, count=k)
-    return shiftdp.SubsampledGaussian(p, mu, count=k)
+        return shiftdp.PoissonGaussian(p, mu=mu, count=k)
+    return shiftdp.SubsampledGaussian(p, mu=mu, count=k)
 
 
 def _cli_parts(parts):
@@ -655,10 +655,10 @@ def case_fuzz_api(rng):
     fns = [
         lambda: shiftdp.epsilon(v(1e-3, 1e3), v(1e-12, 0.5), bits=rng.choice([None, 64, 0, 10**6, "x"])),
         lambda: shiftdp.delta(v(1e-3, 1e3), v(1e-3, 10)),
-        lambda: shiftdp.compose([shiftdp.PoissonGaussian(v(1e-3, 1), v(0.05, 3), count=v(1, 300, True))],
+        lambda: shiftdp.compose([shiftdp.PoissonGaussian(v(1e-3, 1), mu=v(0.05, 3), count=v(1, 300, True))],
                                 **{rng.choice(["delta", "epsilon"]): v(1e-10, 1)}, tolerance=rng.choice([5e-4, 0, -1, 1e-9])),
-        lambda: shiftdp.compose([shiftdp.SubsampledGaussian(v(1e-3, 1), v(0.05, 3), count=v(1, 300, True))], delta=v(1e-10, 0.1)),
-        lambda: shiftdp.compose([shiftdp.Gaussian(v(1e-3, 3), count=v(1, 300, True))], epsilon=v(1e-3, 10)),
+        lambda: shiftdp.compose([shiftdp.SubsampledGaussian(v(1e-3, 1), mu=v(0.05, 3), count=v(1, 300, True))], delta=v(1e-10, 0.1)),
+        lambda: shiftdp.compose([shiftdp.Gaussian(mu=v(1e-3, 3), count=v(1, 300, True))], epsilon=v(1e-3, 10)),
         lambda: shiftdp.sgm_rdp(v(1e-3, 1), v(0.3, 10), v(1.01, 64)),
         lambda: shiftdp.exact_mu(rng.choice(["gd", "cgd", "x"]), n=v(1, 20, True), eta=v(1e-3, 1), noise=v(0.1, 10),
                                  sensitivity=v(1e-2, 2), curvature=v(1e-3, 1), steps=v(1, 30, True)),

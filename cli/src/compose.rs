@@ -4,7 +4,9 @@
 //! `xK` (as a separate token or a suffix):
 //! `--gaussian MU[xK]`, `--subsampled-gaussian P MU [xK]` (BSA24's symmetrized
 //! `C_p(G(μ))`), `--poisson-gaussian P MU [xK]` (the Poisson add-or-remove subsampled
-//! Gaussian, each direction composed separately — a different quantity), and the
+//! Gaussian, each direction composed separately — a different quantity), where `MU` may
+//! also be written `mu=M` or, as a noise multiplier σ, `sigma=S` (μ = 1/σ; 2/σ for the
+//! replace-one `C_p`), and the
 //! mechanisms `--laplace B SENS`, `--poisson-laplace P B SENS`, `--discrete-laplace A
 //! SENS`, `--randomized-response P K`, `--mixture-gaussian SIGMA C1,… P1,…`,
 //! `--truncated-gaussian N Q B SIGMA`, `--approx-dp EPS DELTA`.
@@ -18,20 +20,23 @@ use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
 use shiftdp::error::{Error, Result};
-use shiftdp::precision::rounding::{parse_f64_down, parse_f64_up};
+use shiftdp::precision::rounding::{next_up_f64, parse_f64_down, parse_f64_up};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
 
 /// Arguments of `shiftdp compose`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ComposeArgs {
-    /// G(μ) component: `MU` or `MU xK` / `MUxK`.
+    /// G(μ) component: `MU` or `MU xK` / `MUxK`; `MU` may be `mu=M` or `sigma=S`
+    /// (the Gaussian mechanism at noise multiplier S, μ = 1/S rounded up).
     #[arg(long, num_args = 1..=2, action = clap::ArgAction::Append, value_name = "MU [xK]")]
     pub gaussian: Vec<String>,
-    /// C_p(G(μ)) (BSA24 Def 4.7, symmetrized): `P MU [xK]`.
+    /// C_p(G(μ)) (BSA24 Def 4.7, symmetrized): `P MU [xK]`; `MU` may be `mu=M` or
+    /// `sigma=S` (fixed-size batches, replace-one: μ = 2/S rounded up).
     #[arg(long = "subsampled-gaussian", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P MU [xK]")]
     pub subsampled_gaussian: Vec<String>,
-    /// Poisson add-or-remove subsampled Gaussian (not C_p): `P MU [xK]`.
+    /// Poisson add-or-remove subsampled Gaussian (not C_p): `P MU [xK]`; `MU` may be
+    /// `mu=M` or `sigma=S` (DP-SGD's noise multiplier: μ = 1/S rounded up).
     #[arg(long = "poisson-gaussian", num_args = 2..=3, action = clap::ArgAction::Append, value_name = "P MU [xK]")]
     pub poisson_gaussian: Vec<String>,
     /// Laplace mechanism x + Lap(B) at sensitivity SENS: `B SENS [xK]`.
@@ -131,6 +136,60 @@ fn count(flag: &str, s: &str) -> Result<u64> {
         })
 }
 
+/// The μ of a Gaussian component from its token: `MU` or `mu=MU` (read upward), or
+/// `sigma=S` / `noise-multiplier=S`, the noise standard deviation over the clipping
+/// norm, for which `μ = sensitivity/S` with `S` read downward and the quotient rounded
+/// up (a larger μ is less private). `sensitivity` is 1 for add-or-remove
+/// (Gaussian, Poisson) and 2 for replace-one (`C_p`: two clipped gradients differ by up
+/// to twice the clipping norm).
+fn gaussian_mu(flag: &str, token: &str, sensitivity: f64) -> Result<f64> {
+    let sigma = token
+        .strip_prefix("sigma=")
+        .or_else(|| token.strip_prefix("noise-multiplier="));
+    match sigma {
+        Some(s) => {
+            let sigma = num(flag, s, Read::Down)?;
+            if sigma.is_nan() || sigma <= 0.0 {
+                return Err(Error::param(
+                    "noise multiplier",
+                    s,
+                    "must be > 0 (σ = 0 adds no noise: not private)",
+                ));
+            }
+            let mu = sensitivity / sigma;
+            // the residual μσ − s of a correctly rounded quotient is exact under fma: a
+            // negative one means μ < s/σ, and the next double is above s/σ
+            Ok(if mu.mul_add(sigma, -sensitivity) < 0.0 {
+                next_up_f64(mu)
+            } else {
+                mu
+            })
+        }
+        None => num(flag, token.strip_prefix("mu=").unwrap_or(token), Read::Up),
+    }
+}
+
+/// A reminder, for a Poisson component whose `MU` is a bare number, that it is the
+/// GDP parameter μ = 1/σ and not the noise multiplier σ (the two are easily swapped:
+/// `--poisson-gaussian 0.01 1.1` is σ ≈ 0.909, not σ = 1.1).
+fn bare_mu_hint(a: &ComposeArgs) -> Option<String> {
+    let groups = split_groups(&a.poisson_gaussian, 2);
+    let token = groups
+        .iter()
+        .filter_map(|g| g.get(1))
+        .map(|t| split_suffix(t).0)
+        .find(|t| {
+            !["mu=", "sigma=", "noise-multiplier="]
+                .iter()
+                .any(|p| t.starts_with(p))
+        })?;
+    let mu = parse_f64_up(&token)?;
+    Some(format!(
+        "reading: --poisson-gaussian P {token} is μ = {token}, i.e. noise multiplier σ = 1/μ ≈ {:.6}; write sigma=S to give σ, mu=M to silence this",
+        1.0 / mu
+    ))
+}
+
 /// Splits `MUxK` into (`MU`, Some(`xK`)).
 fn split_suffix(s: &str) -> (String, Option<String>) {
     match s.find('x') {
@@ -151,7 +210,7 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
             Some(x) => count("gaussian", &x)?,
             None => 1,
         };
-        c = c.with(Component::gaussian(num("gaussian", &mu, Read::Up)?)?, k)?;
+        c = c.with(Component::gaussian(gaussian_mu("gaussian", &mu, 1.0)?)?, k)?;
     }
     for (flag, vals, poisson) in [
         ("subsampled-gaussian", &a.subsampled_gaussian, false),
@@ -161,7 +220,10 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
             if g.len() < 2 {
                 return Err(Error::Parse {
                     input: g.join(" "),
-                    reason: format!("--{flag} expects P MU [xK]"),
+                    reason: format!(
+                        "--{flag} expects P MU [xK] (MU may be written mu=M or sigma=S){}",
+                        count_hint(&g[0])
+                    ),
                 });
             }
             let (mu, suf) = split_suffix(&g[1]);
@@ -169,7 +231,11 @@ pub fn build(a: &ComposeArgs) -> Result<Composition> {
                 Some(x) => count(flag, &x)?,
                 None => 1,
             };
-            let (p, mu) = (num(flag, &g[0], Read::Up)?, num(flag, &mu, Read::Up)?);
+            let sensitivity = if poisson { 1.0 } else { 2.0 };
+            let (p, mu) = (
+                num(flag, &g[0], Read::Up)?,
+                gaussian_mu(flag, &mu, sensitivity)?,
+            );
             let comp = if poisson {
                 Component::poisson(p, mu)?
             } else {
@@ -202,7 +268,7 @@ fn groups_of(
             if g.len() < fixed {
                 return Err(Error::Parse {
                     input: g.join(" "),
-                    reason: format!("--{flag} expects {shape}"),
+                    reason: format!("--{flag} expects {shape}{}", count_hint(&g[0])),
                 });
             }
             let k = match g.get(fixed) {
@@ -212,6 +278,14 @@ fn groups_of(
             Ok((g[..fixed].to_vec(), k))
         })
         .collect()
+}
+
+/// A hint for a value that reads as a repetition count written without its `x`.
+fn count_hint(token: &str) -> String {
+    match token.parse::<u64>() {
+        Ok(k) if k >= 1 => format!("; a repetition count is written x{k}"),
+        _ => String::new(),
+    }
 }
 
 /// A positive integer argument (buckets, an integer sensitivity).
@@ -515,6 +589,9 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             "  grid h = {:e}, window [{:.3}, {:.3}], {} points, tilt λ = {:.3}, FFT ℓ¹ error ≤ {:.1e}, mass at +∞ ≤ {:.1e}\n",
             g.h, g.bottom, g.top, g.points, g.lambda, g.fft_error_pess, g.infinity_mass
         );
+    }
+    if let Some(hint) = bare_mu_hint(a) {
+        human += &format!("  {hint}\n");
     }
     if !poisson_note.is_empty() {
         human += &format!("  {poisson_note}\n");

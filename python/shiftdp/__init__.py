@@ -46,7 +46,7 @@ from ._core import (
     SamplerReport,
     ShiftdpError,
 )
-from ._opacus import SamplerMismatchWarning, detect_sampler
+from ._opacus import SamplerMismatchWarning, detect_sampler, register_with_opacus
 from ._types import (
     Analysis,
     Calibration,
@@ -122,6 +122,7 @@ __all__ = [
     "LastIterateResult",
     "SamplerMismatchWarning",
     "detect_sampler",
+    "register_with_opacus",
 ]
 
 __version__ = "0.1.0"
@@ -724,3 +725,6 @@ def schedule(
         gaps=np.asarray(gaps, dtype=float),
         profile=np.asarray(profile, dtype=float).reshape(-1, 2),
     )
+
+
+register_with_opacus()

@@ -10,17 +10,21 @@ accountants keep it), ``get_epsilon(delta, **kwargs)``, ``__len__``, ``mechanism
 When ``opacus`` can be imported (it needs torch), the class subclasses
 ``opacus.accountants.IAccountant`` and is registered under the name ``"shiftdp"``
 (``PrivacyEngine(accountant="shiftdp")``, ``get_noise_multiplier(...,
-accountant="shiftdp")``); otherwise it is a plain class with the same methods, so the
-package never needs torch.
+accountant="shiftdp")``) as soon as both ``shiftdp`` and ``opacus.accountants`` are
+imported, in either order (:func:`register_with_opacus`, run by ``import shiftdp``);
+otherwise it is a plain class with the same methods, so the package never needs torch.
 """
 
 from __future__ import annotations
 
 import decimal
+import importlib.abc
+import importlib.util
 import inspect
 import math
 import warnings
 import numbers
+import sys
 from collections import OrderedDict
 from copy import deepcopy
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -28,7 +32,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
 
-__all__ = ["CertifiedAccountant", "MECHANISM", "SamplerMismatchWarning", "detect_sampler"]
+__all__ = [
+    "CertifiedAccountant",
+    "MECHANISM",
+    "SamplerMismatchWarning",
+    "detect_sampler",
+    "register_with_opacus",
+]
 
 MECHANISM = "shiftdp"
 """The name of the accountant in Opacus's registry and in its ``state_dict``."""
@@ -167,9 +177,14 @@ class _Methods:
         return self.get_epsilon_interval(delta).upper
 
     def __len__(self) -> int:
-        """Number of optimization steps taken so far (the sum of the history's counts
-        — the count ``IAccountant.__len__`` documents; Opacus's own accountants return
-        the number of history segments, which is 0 exactly when this is)."""
+        """The number of history segments, as Opacus's own accountants (RDP, PRV)
+        return it; :attr:`steps` is the number of optimization steps."""
+        return len(self.history)
+
+    @property
+    def steps(self) -> int:
+        """The number of optimization steps taken so far (the sum of the history's
+        counts)."""
         return sum(int(k) for _, _, k in self.history)
 
     @classmethod
@@ -284,7 +299,7 @@ class _Methods:
             )
         (sigma,), (q,) = sigmas, rates
         t = max(1, round(1.0 / q))
-        full, rest = divmod(len(self), t)
+        full, rest = divmod(self.steps, t)
 
         def report(epochs: int) -> Any:
             return sampler_report(self.sampler, t, 1, epochs, sigma, self.relation, delta, False, 1e-3)
@@ -426,14 +441,14 @@ class _Methods:
         return best
 
     def __repr__(self) -> str:
-        return f"CertifiedAccountant(steps={len(self)}, history={self.history!r})"
+        return f"CertifiedAccountant(steps={self.steps}, history={self.history!r})"
 
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{s}</td><td>{q}</td><td>{k}</td></tr>" for s, q, k in self.history
         )
         return (
-            f"<p>shiftdp CertifiedAccountant: {len(self)} steps (Poisson, add-or-remove)</p>"
+            f"<p>shiftdp CertifiedAccountant: {self.steps} steps (Poisson, add-or-remove)</p>"
             "<table><tr><th>noise multiplier σ</th><th>sample rate q</th><th>steps</th></tr>"
             + rows
             + "</table>"
@@ -459,17 +474,26 @@ def _segments(history: List[Tuple[Any, Any, Any]]) -> Tuple[List[PoissonGaussian
             continue
         key = (q, _mu_up(sigma))
         merged[key] = merged.get(key, 0) + k
-    return [PoissonGaussian(q, mu, k) for (q, mu), k in merged.items()], non_private
+    return [PoissonGaussian(q, mu=mu, count=k) for (q, mu), k in merged.items()], non_private
+
+
+_BUILDING = False
+"""True while :func:`_build` imports Opacus (the import hook then leaves the
+registration to it)."""
 
 
 def _build() -> type:
     """The class: a subclass of Opacus's ``IAccountant`` registered as ``"shiftdp"``
     when Opacus imports, else the plain class."""
+    global _BUILDING
     base: Optional[type] = None
+    _BUILDING = True
     try:  # Opacus imports torch; any failure means "no Opacus"
         from opacus.accountants import IAccountant as base  # type: ignore[no-redef]
     except Exception:  # noqa: BLE001 - an unusable Opacus is the same as none
         base = None
+    finally:
+        _BUILDING = False
     if base is None:
 
         class CertifiedAccountant(_Methods):
@@ -495,6 +519,70 @@ def _build() -> type:
     return cls
 
 
+def _register() -> None:
+    """Builds the class, which registers it in Opacus's registry; an Opacus whose
+    accountants cannot be used leaves it unregistered (never an import error)."""
+    if _BUILDING:
+        return
+    try:
+        from . import accounting
+
+        accounting.CertifiedAccountant  # noqa: B018 - built on access, registered then
+    except Exception:  # noqa: BLE001 - registration is a convenience, never a failure
+        pass
+
+
+class _RegisteringLoader(importlib.abc.Loader):
+    """The loader of ``opacus.accountants`` with :func:`_register` run after the module
+    executes; every other attribute is the wrapped loader's."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self._inner.exec_module(module)
+        _register()
+
+
+class _OpacusImportHook(importlib.abc.MetaPathFinder):
+    """A one-shot finder: when ``opacus.accountants`` is first imported, its loader is
+    wrapped so that the accountant is registered as soon as the module exists. Torch is
+    never imported by shiftdp itself."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "opacus.accountants":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _RegisteringLoader(spec.loader)
+        return spec
+
+
+def register_with_opacus() -> None:
+    """Makes ``accountant="shiftdp"`` available to Opacus (``PrivacyEngine``,
+    ``get_noise_multiplier``, ``make_private_with_epsilon``): registers the accountant
+    now if ``opacus.accountants`` is already imported, or when it is, if Opacus is
+    installed. Called by ``import shiftdp``."""
+    module = sys.modules.get("opacus.accountants")
+    if module is not None:
+        _register()
+        return
+    try:
+        installed = importlib.util.find_spec("opacus") is not None
+    except (ImportError, ValueError):
+        installed = False
+    if installed and not any(isinstance(f, _OpacusImportHook) for f in sys.meta_path):
+        sys.meta_path.insert(0, _OpacusImportHook())
+
+
 _DOC = """Opacus-interface privacy accountant with certified answers (shiftdp).
 
 ``step(noise_multiplier=σ, sample_rate=q)`` records a Poisson-subsampled Gaussian step
@@ -502,8 +590,9 @@ _DOC = """Opacus-interface privacy accountant with certified answers (shiftdp).
 add-or-remove adjacency (Opacus's relation): the upper end of the interval of
 :meth:`get_epsilon_interval`, computed by shiftdp's certified PLD composition of the
 history's segments (heterogeneous histories are composed exactly as a list of
-components). ``history``, ``__len__`` (steps), ``mechanism()`` (``"shiftdp"``),
-``get_optimizer_hook_fn``, ``state_dict``, ``load_state_dict`` are Opacus's.
+components). ``history``, ``mechanism()`` (``"shiftdp"``),
+``get_optimizer_hook_fn``, ``state_dict``, ``load_state_dict`` are Opacus's;
+``__len__`` counts history segments as Opacus's accountants do, ``steps`` the steps.
 
 With the loss assumptions declared, :meth:`get_epsilon_hidden_state` /
 :meth:`hidden_state_analysis` give the hidden-state (last-iterate) bounds of the papers

@@ -9,6 +9,8 @@ midpoint is ever reported.
 from __future__ import annotations
 
 import html
+import math
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -229,39 +231,124 @@ class Analysis:
         )
 
 
-@dataclass(frozen=True)
+def _gaussian_mu(
+    cls: str, args: Tuple[Any, ...], mu: Any, noise_multiplier: Any, sensitivity: float
+) -> Tuple[float, Optional[float]]:
+    """``(μ, σ)`` of a Gaussian component given as ``mu=μ`` or ``noise_multiplier=σ``
+    (then ``μ = sensitivity/σ`` of the double σ, rounded up to a double: a larger μ is
+    less private, the safe side). A positional second
+    value is refused: ``PoissonGaussian(0.01, 1.1)`` could mean either."""
+    from . import _check
+
+    spelling = (
+        f"give the noise as noise_multiplier=σ (the noise standard deviation over the "
+        f"clipping norm, μ = {sensitivity:g}/σ) or as mu=μ (the Gaussian-DP parameter)"
+    )
+    if args:
+        raise TypeError(f"{cls}: a positional noise parameter is ambiguous; {spelling}")
+    if (mu is None) == (noise_multiplier is None):
+        raise TypeError(f"{cls}: {spelling}, exactly one of them")
+    if noise_multiplier is None:
+        return mu, None  # validated with the other parameters by the core
+    sigma = _check.real("noise_multiplier", noise_multiplier)
+    if sigma <= 0:
+        raise _check.parameter_error(
+            "noise_multiplier", sigma, "must be > 0 (σ = 0 adds no noise: not private)"
+        )
+    mu_up = sensitivity / sigma
+    if Fraction(mu_up) < Fraction(sensitivity) / Fraction(sigma):
+        mu_up = math.nextafter(mu_up, math.inf)
+    return mu_up, sigma
+
+
+def _gaussian_repr(cls: str, head: str, mu: float, sigma: Optional[float], count: int) -> str:
+    noise = f"noise_multiplier={sigma!r}" if sigma is not None else f"mu={mu!r}"
+    return f"{cls}({head}{noise}, count={count})"
+
+
+@dataclass(frozen=True, init=False, repr=False)
 class Gaussian:
-    """``G(μ)``, ``count`` times."""
+    """``G(μ)``, ``count`` times: ``Gaussian(mu=μ)``, or ``Gaussian(noise_multiplier=σ)``
+    for the Gaussian mechanism with noise ``N(0, σ²)`` at sensitivity 1 (dp_accounting's
+    ``GaussianDpEvent(σ)`` under add-or-remove), ``μ = 1/σ`` rounded up.
+    ``noise_multiplier`` keeps σ as given (``None`` when built from μ)."""
 
     mu: float
     count: int = 1
+    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
+
+    def __init__(
+        self, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
+    ) -> None:
+        m, s = _gaussian_mu("Gaussian", args, mu, noise_multiplier, 1.0)
+        object.__setattr__(self, "mu", m)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "noise_multiplier", s)
+
+    def __repr__(self) -> str:
+        return _gaussian_repr("Gaussian", "", self.mu, self.noise_multiplier, self.count)
 
     def _core(self) -> Tuple[str, Tuple[float, ...], int]:
         return ("gaussian", (self.mu,), self.count)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False)
 class SubsampledGaussian:
     """BSA24's symmetrized subsampled Gaussian ``C_p(G(μ)) = min{f_p, f_p⁻¹}**`` (Def 4.7),
-    ``count`` times."""
+    ``count`` times: ``SubsampledGaussian(p, mu=μ)``, or
+    ``SubsampledGaussian(p, noise_multiplier=σ)`` for DP-SGD with batches of a fixed size
+    drawn without replacement (p = b/n) under replace-one adjacency: two clipped
+    gradients differ by up to twice the clipping norm, so ``μ = 2/σ`` rounded up."""
 
     p: float
     mu: float
     count: int = 1
+    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
+
+    def __init__(
+        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
+    ) -> None:
+        m, s = _gaussian_mu("SubsampledGaussian", args, mu, noise_multiplier, 2.0)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "mu", m)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "noise_multiplier", s)
+
+    def __repr__(self) -> str:
+        return _gaussian_repr(
+            "SubsampledGaussian", f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
+        )
 
     def _core(self) -> Tuple[str, Tuple[float, ...], int]:
         return ("subsampled", (self.p, self.mu), self.count)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False)
 class PoissonGaussian:
     """The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
-    the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times.
-    ``mu = sensitivity / σ`` (``1/noise_multiplier`` in dp_accounting's terms)."""
+    the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times:
+    ``PoissonGaussian(p, noise_multiplier=σ)`` (DP-SGD as Opacus and dp_accounting
+    state it: each record in a batch with probability p, noise ``N(0, σ²C²)`` at
+    clipping norm C, so ``μ = 1/σ`` rounded up), or ``PoissonGaussian(p, mu=μ)``."""
 
     p: float
     mu: float
     count: int = 1
+    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
+
+    def __init__(
+        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
+    ) -> None:
+        m, s = _gaussian_mu("PoissonGaussian", args, mu, noise_multiplier, 1.0)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "mu", m)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "noise_multiplier", s)
+
+    def __repr__(self) -> str:
+        return _gaussian_repr(
+            "PoissonGaussian", f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
+        )
 
     def _core(self) -> Tuple[str, Tuple[float, ...], int]:
         return ("poisson", (self.p, self.mu), self.count)

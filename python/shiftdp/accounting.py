@@ -559,11 +559,11 @@ def _accountant_class() -> type:
 
             def typed(kind: str, v: Tuple[float, ...], k: int) -> Any:
                 if kind == "gaussian":
-                    return T.Gaussian(v[0], k)
+                    return T.Gaussian(mu=v[0], count=k)
                 if kind == "subsampled":
-                    return T.SubsampledGaussian(v[0], v[1], k)
+                    return T.SubsampledGaussian(v[0], mu=v[1], count=k)
                 if kind == "poisson":
-                    return T.PoissonGaussian(v[0], v[1], k)
+                    return T.PoissonGaussian(v[0], mu=v[1], count=k)
                 if kind == "laplace":
                     return T.Laplace(v[0], v[1], k)
                 if kind == "poisson_laplace":

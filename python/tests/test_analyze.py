@@ -88,7 +88,7 @@ def test_a_composition_bound_reports_both_evaluations():
     assert c is not None and c.composition_epsilon is not None
     assert c.composition_tighter == (c.composition_epsilon < c.theorem_epsilon)
     assert e.epsilon.upper == pytest.approx(min(c.composition_epsilon, c.theorem_epsilon), rel=1e-12)
-    r = shiftdp.compose([shiftdp.SubsampledGaussian(0.01, 0.2, 10)], delta=1e-5)
+    r = shiftdp.compose([shiftdp.SubsampledGaussian(0.01, mu=0.2, count=10)], delta=1e-5)
     assert abs(r.interval.upper - c.composition_epsilon) <= 1e-15
     # a bound that is not a composition has none
     assert all(x.composition is None for x in a.entries if x.id.startswith("AT22"))

@@ -13,14 +13,14 @@ def test_dpsgd_sigma_certifies_and_below_does_not():
     assert c.sigma_below < c.sigma <= c.sigma_below * (1 + 1e-2) + 1e-12
     # recompute with the composition API at μ = 1/σ rounded up
     mu = math.nextafter(1.0 / c.sigma, math.inf)
-    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu, 100)], delta=1e-5)
+    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu=mu, count=100)], delta=1e-5)
     assert r.interval.upper <= 1.0
     # at the width goal the calibration reports, compose certifies the same ε
     assert c.tolerance is not None and 0 < c.tolerance <= shiftdp.DEFAULT_TOLERANCE
-    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu, 100)], delta=1e-5, tolerance=c.tolerance)
+    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu=mu, count=100)], delta=1e-5, tolerance=c.tolerance)
     assert r.interval.upper <= c.epsilon * (1 + 1e-12)
     # 10 % less noise cannot meet the target: its certified lower end exceeds it
-    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, 1.0 / (0.9 * c.sigma), 100)], delta=1e-5)
+    r = shiftdp.compose([shiftdp.PoissonGaussian(0.05, noise_multiplier=0.9 * c.sigma, count=100)], delta=1e-5)
     assert r.interval.lower > 1.0
     assert float(c) == c.sigma and "σ" in c._repr_html_()
 

@@ -84,7 +84,7 @@ def test_compose():
             kind = rng.choice([Gaussian, SubsampledGaussian, PoissonGaussian])
             count = value(rng, 1, 300, integer=True)
             if kind is Gaussian:
-                parts.append(Gaussian(value(rng, 1e-2, 2), count=count))
+                parts.append(Gaussian(mu=value(rng, 1e-2, 2), count=count))
             else:
                 parts.append(kind(value(rng, 1e-3, 0.5), value(rng, 0.2, 3), count=count))
         target = rng.choice(["delta", "epsilon"])

@@ -48,7 +48,7 @@ LONG_CALLS = {
     # about 20 s: thirty compositions of twelve distinct components (one forward
     # transform and one direct low-frequency DFT each), 1.2·10^5 steps, at grid 2^-14
     "compose": "for _ in range(30): shiftdp.compose([shiftdp.PoissonGaussian(0.01 + 1e-5 * i, "
-    "0.5, 10**4) for i in range(12)], delta=1e-10, grid=14)",
+    "mu=0.5, count=10**4) for i in range(12)], delta=1e-10, grid=14)",
     "analyze": 'shiftdp.analyze("sgd", delta=1e-5, n=1000, batch=100, steps=200, eta=0.5, '
     'noise="0.01", sensitivity=2, smoothness=1, strong_convexity=0.5)',
 }

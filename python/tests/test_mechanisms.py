@@ -84,13 +84,13 @@ def test_mixture_and_poisson_gaussian_agree():
     # MoG(σ, [0, 1], [1 − q, q]) is the Poisson-subsampled Gaussian with μ = 1/σ
     q, sigma, k = 0.02, 1.2, 500
     a = eps([shiftdp.MixtureOfGaussians(sigma, [0.0, 1.0], [1 - q, q], k)], 1e-6)
-    b = eps([shiftdp.PoissonGaussian(q, math.nextafter(1 / sigma, math.inf), k)], 1e-6)
+    b = eps([shiftdp.PoissonGaussian(q, noise_multiplier=sigma, count=k)], 1e-6)
     assert max(a.lower, b.lower) <= min(a.upper, b.upper) + 1e-12
 
 
 def test_mixed_list_composes():
     comps = [
-        shiftdp.PoissonGaussian(0.01, 1.0, 100),
+        shiftdp.PoissonGaussian(0.01, mu=1.0, count=100),
         shiftdp.Laplace(4.0, 1.0, 3),
         shiftdp.RandomizedResponse(0.9, 4, 2),
         shiftdp.MixtureOfGaussians(2.0, [0.0, 1.0], [0.9, 0.1], 50),

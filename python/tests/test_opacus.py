@@ -48,7 +48,7 @@ def prv_run():
 def test_acceptance_opacus_prv_run(prv_run):
     acc = prv_run
     assert acc.history == [(1.5, 0.04, 2249)]
-    assert len(acc) == 2249
+    assert acc.steps == 2249 and len(acc) == 1
     iv = acc.get_epsilon_interval(1e-5)
     assert acc.get_epsilon(1e-5) == iv.upper
     assert iv.upper - iv.lower < 1e-3
@@ -74,7 +74,7 @@ def test_history_is_opacus_run_length():
     for s, q in [(1.0, 0.1), (1.0, 0.1), (2.0, 0.1), (1.0, 0.1), (1.0, 0.2)]:
         acc.step(noise_multiplier=s, sample_rate=q)
     assert acc.history == [(1.0, 0.1, 2), (2.0, 0.1, 1), (1.0, 0.1, 1), (1.0, 0.2, 1)]
-    assert len(acc) == 5
+    assert len(acc) == 4 and acc.steps == 5  # segments, as Opacus's accountants
     with pytest.raises(TypeError):
         acc.step(1.0, 0.1)  # keyword-only, as Opacus
 
@@ -354,10 +354,153 @@ def test_real_opacus_run_with_a_shuffled_loader():
     with pytest.warns(shiftdp.SamplerMismatchWarning, match="detected: shuffle"):
         engine, data = train()
     assert shiftdp.detect_sampler(data) == "shuffle"
-    assert len(engine.accountant) == 20
+    assert engine.accountant.steps == 20 and len(engine.accountant) == 1
     poisson = engine.get_epsilon(1e-5)
     shuffled = CertifiedAccountant(sampler="shuffle")
     engine, _ = train(shuffled)
     report = shiftdp.sampler_report("shuffle", n=200, batch_size=20, epochs=2, noise_multiplier=1.0)
     assert report.poisson_below_lower and poisson < report.lower
     assert abs(engine.get_epsilon(1e-5) - report.upper) < 1e-9
+
+
+# A stand-in for the `opacus` package on disk (the real one needs torch): the interface,
+# the registry and `get_noise_multiplier` as in opacus/accountants/{accountant,registry,
+# utils}.py (Opacus 1.6), so that the import order of a user's script is reproduced.
+STAND_IN = {
+    "opacus/__init__.py": "",
+    "opacus/accountants/__init__.py": textwrap.dedent(
+        """
+        import abc
+        class IAccountant(abc.ABC):
+            @abc.abstractmethod
+            def __init__(self): self.history = []
+            @abc.abstractmethod
+            def step(self, *, noise_multiplier, sample_rate): ...
+            @abc.abstractmethod
+            def get_epsilon(self, delta, *args, **kwargs): ...
+            @abc.abstractmethod
+            def __len__(self): ...
+            @classmethod
+            @abc.abstractmethod
+            def mechanism(cls): ...
+        from . import registry
+        from .registry import create_accountant, register_accountant
+        """
+    ),
+    "opacus/accountants/registry.py": textwrap.dedent(
+        """
+        _ACCOUNTANTS = {}
+        def register_accountant(mechanism, accountant, force=False):
+            if mechanism in _ACCOUNTANTS and not force:
+                raise ValueError(f"Accountant for mechanism {mechanism} is already registered")
+            _ACCOUNTANTS[mechanism] = accountant
+        def create_accountant(mechanism):
+            if mechanism in _ACCOUNTANTS:
+                return _ACCOUNTANTS[mechanism]()
+            raise ValueError(f"Unexpected accounting mechanism: {mechanism}")
+        """
+    ),
+    "opacus/accountants/utils.py": textwrap.dedent(
+        """
+        from opacus.accountants import create_accountant
+        def get_noise_multiplier(*, target_epsilon, target_delta, sample_rate, epochs=None,
+                                 steps=None, accountant="rdp", epsilon_tolerance=0.01, **kwargs):
+            if steps is None:
+                steps = int(epochs / sample_rate)
+            eps_high = float("inf")
+            accountant = create_accountant(mechanism=accountant)
+            sigma_low, sigma_high = 0, 10
+            while eps_high > target_epsilon:
+                sigma_high = 2 * sigma_high
+                accountant.history = [(sigma_high, sample_rate, steps)]
+                eps_high = accountant.get_epsilon(delta=target_delta, **kwargs)
+                if sigma_high > 1e6:
+                    raise ValueError("The privacy budget is too low.")
+            while target_epsilon - eps_high > epsilon_tolerance:
+                sigma = (sigma_low + sigma_high) / 2
+                accountant.history = [(sigma, sample_rate, steps)]
+                eps = accountant.get_epsilon(delta=target_delta, **kwargs)
+                if eps < target_epsilon:
+                    sigma_high, eps_high = sigma, eps
+                else:
+                    sigma_low = sigma
+            return sigma_high
+        """
+    ),
+}
+
+CALIBRATE = """
+from opacus.accountants import create_accountant
+from opacus.accountants.utils import get_noise_multiplier
+sigma = get_noise_multiplier(target_epsilon=2, target_delta=1e-5, sample_rate=0.05, epochs=3,
+                             accountant="shiftdp")
+acc = create_accountant("shiftdp")
+acc.history = [(sigma, 0.05, 60)]
+print(type(acc).__name__, sigma, acc.get_epsilon(1e-5))
+"""
+
+
+def _stand_in(tmp_path):
+    for name, text in STAND_IN.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("first", ["import shiftdp\nimport opacus.accountants\n",
+                                   "import opacus.accountants\nimport shiftdp\n"])
+def test_import_shiftdp_alone_registers_and_calibration_meets_the_target(tmp_path, first):
+    """``import shiftdp`` alone, before or after Opacus, makes ``accountant="shiftdp"``
+    work, and Opacus's calibration (the probes at large ε included) returns a σ whose
+    certified ε meets the target."""
+    import os
+
+    path = os.pathsep.join(p for p in [_stand_in(tmp_path), os.environ.get("PYTHONPATH")] if p)
+    env = dict(os.environ, PYTHONPATH=path)
+    code = first + "assert 'torch' not in __import__('sys').modules\n" + CALIBRATE
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    name, sigma, eps = out.stdout.split()
+    assert name == "CertifiedAccountant"
+    # certified ε at the σ returned is within Opacus's tolerance below the target
+    assert 2 - 0.01 <= float(eps) <= 2
+    # and σ is not overly conservative: a 1 % smaller σ exceeds the target
+    acc = CertifiedAccountant()
+    acc.history = [(float(sigma) * 0.99, 0.05, 60)]
+    assert acc.get_epsilon(1e-5) > 2 - 0.01
+
+
+def test_real_opacus_calibration_after_import_shiftdp_alone():
+    """Opacus's own ``get_noise_multiplier`` and ``make_private_with_epsilon`` with
+    ``accountant="shiftdp"`` after ``import shiftdp`` (needs torch; skipped in the
+    default suite)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("opacus")
+    code = "import warnings\nwarnings.simplefilter('ignore')\nimport shiftdp\n" + CALIBRATE + textwrap.dedent(
+        """
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+        from opacus import PrivacyEngine
+        torch.manual_seed(0)
+        x = torch.randn(200, 4)
+        data = DataLoader(TensorDataset(x, (x[:, 0] > 0).long()), batch_size=20)
+        model, opt = torch.nn.Linear(4, 2), None
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        engine = PrivacyEngine(accountant="shiftdp")
+        model, opt, data = engine.make_private_with_epsilon(
+            module=model, optimizer=opt, data_loader=data, target_epsilon=3.0,
+            target_delta=1e-5, epochs=2, max_grad_norm=1.0)
+        for _ in range(2):
+            for xb, yb in data:
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(model(xb), yb).backward()
+                opt.step()
+        print(engine.get_epsilon(1e-5))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    name, _, eps, final = out.stdout.split()
+    assert name == "CertifiedAccountant" and float(eps) <= 2
+    assert float(final) <= 3.0

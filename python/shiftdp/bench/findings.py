@@ -40,7 +40,7 @@ def _pld_eps(q: float, sigma: float, steps: int, delta: float, vdi: float) -> fl
 def _cert_pg(q: float, sigma: float, steps: int, delta: float) -> Tuple[float, float]:
     import shiftdp
 
-    c = shiftdp.compose([shiftdp.PoissonGaussian(q, math.nextafter(1 / sigma, math.inf), count=steps)], delta=delta)
+    c = shiftdp.compose([shiftdp.PoissonGaussian(q, noise_multiplier=sigma, count=steps)], delta=delta)
     return c.lower, c.upper
 
 

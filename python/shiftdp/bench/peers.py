@@ -636,7 +636,7 @@ def run_shiftdp(entry: Entry) -> Tuple[Optional[Tuple[float, float]], Optional[s
             return (iv.lower, iv.upper), None, time.perf_counter() - t0
         if kind == "poisson_gaussian":
             assert p.q is not None and p.mu is not None
-            comp: Any = shiftdp.PoissonGaussian(p.q, math.nextafter(p.mu, math.inf), count=p.steps)
+            comp: Any = shiftdp.PoissonGaussian(p.q, mu=math.nextafter(p.mu, math.inf), count=p.steps)
         elif kind == "symmetrized_cp":
             # the entry is C_p(G(2/σ)) (see its relation_note), μ rounded up
             assert p.q is not None and p.sigma is not None

@@ -189,11 +189,11 @@ def _compose(kind: str, q: float, sigma: float, steps: int, target: str, value: 
     from shiftdp.accounting import _mu_up
 
     if kind == "poisson":
-        comp = shiftdp.PoissonGaussian(q, _mu_up(sigma), steps)
+        comp = shiftdp.PoissonGaussian(q, mu=_mu_up(sigma), count=steps)
     elif kind == "cp":
-        comp = shiftdp.SubsampledGaussian(q, _mu_up(sigma, 2.0), steps)
+        comp = shiftdp.SubsampledGaussian(q, mu=_mu_up(sigma, 2.0), count=steps)
     else:
-        comp = shiftdp.Gaussian(_mu_up(sigma), steps)
+        comp = shiftdp.Gaussian(mu=_mu_up(sigma), count=steps)
     return _certify(comp, target, value)
 
 

@@ -1,0 +1,96 @@
+//! `shiftdp compose` reads a Gaussian component's noise as μ (`MU`, `mu=M`) or as a
+//! noise multiplier (`sigma=S`): the σ spelling is μ = s/σ rounded up, a bare μ is
+//! echoed with its σ, and a count written without `x` is pointed out.
+use serde_json::Value;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn epsilon(args: &[&str]) -> Value {
+    let mut all = vec!["compose"];
+    all.extend_from_slice(args);
+    all.extend(["--delta", "1e-5", "--json"]);
+    let (code, out, err) = run(&all);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str::<Value>(&out).unwrap()["epsilon"].clone()
+}
+
+#[test]
+fn sigma_is_mu_rounded_up() {
+    // 1/1.1 rounded to nearest is below the exact 1/1.1 (1.1 is read down to the double
+    // below it, whose reciprocal is above 1/1.1 = 0.909…): the sigma spelling must give
+    // the ε of the next double up, never the one of the nearest
+    let mu_near = 1.0f64 / 1.1;
+    let mu_up = f64::from_bits(mu_near.to_bits() + 1);
+    let by_sigma = epsilon(&["--poisson-gaussian", "0.01", "sigma=1.1", "x300"]);
+    let by_mu = epsilon(&[
+        "--poisson-gaussian",
+        "0.01",
+        &format!("mu={mu_up:?}"),
+        "x300",
+    ]);
+    let nearest = epsilon(&[
+        "--poisson-gaussian",
+        "0.01",
+        &format!("{mu_near:?}"),
+        "x300",
+    ]);
+    let up = |v: &Value| v["upper"].as_str().unwrap().parse::<f64>().unwrap();
+    assert_eq!(by_sigma, by_mu);
+    assert!(up(&by_sigma) >= up(&nearest));
+    // an exact quotient is not stepped: sigma=2 for the replace-one C_p is μ = 2/2 = 1
+    assert_eq!(
+        epsilon(&["--subsampled-gaussian", "0.01", "sigma=2", "x100"]),
+        epsilon(&["--subsampled-gaussian", "0.01", "1", "x100"])
+    );
+    assert_eq!(
+        epsilon(&["--gaussian", "noise-multiplier=0.5x4"]),
+        epsilon(&["--gaussian", "2", "x4"])
+    );
+}
+
+#[test]
+fn a_bare_mu_is_echoed_as_sigma_and_a_bare_count_is_pointed_out() {
+    let (code, out, _) = run(&[
+        "compose",
+        "--poisson-gaussian",
+        "0.01",
+        "1.25",
+        "x100",
+        "--delta",
+        "1e-5",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("noise multiplier σ = 1/μ ≈ 0.800000"), "{out}");
+    let (code, _, err) = run(&[
+        "compose",
+        "--poisson-gaussian",
+        "0.01",
+        "1.1",
+        "10000",
+        "--delta",
+        "1e-5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("written x10000"), "{err}");
+    let (code, _, err) = run(&[
+        "compose",
+        "--poisson-gaussian",
+        "0.01",
+        "sigma=0",
+        "--delta",
+        "1e-5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("noise multiplier"), "{err}");
+}
