@@ -189,3 +189,27 @@ def test_noise_multiplier_composes_as_its_mu():
     # the swap the keyword prevents: μ = 1.1 is σ ≈ 0.909, a much larger ε
     c = shiftdp.compose([PoissonGaussian(0.01, mu=1.1, count=1000)], delta=1e-5)
     assert c.lower > 1.4 * a.upper
+
+
+def test_ten_deltas_of_one_schedule_compose_once():
+    """A heterogeneous schedule plus a final Gaussian release, ε at ten δ: one
+    composition (the same grid answers all ten), each width within REUSE_SLACK × the
+    tolerance and said so in a note when above it, each interval overlapping a fresh
+    composition at its δ."""
+    comps = [PoissonGaussian(q, noise_multiplier=s, count=k)
+             for q, s, k in [(0.01, 1.1, 2000), (0.02, 1.3, 1000), (0.005, 0.9, 5000)]]
+    comps.append(Gaussian(noise_multiplier=5.0))
+    tol = 1e-3
+    shiftdp.clear_kept_composition()
+    answers = [shiftdp.compose(comps, delta=10.0**-k, tolerance=tol) for k in range(3, 13)]
+    assert all(a.grid == answers[0].grid for a in answers)
+    for a in answers:
+        width = a.upper - a.lower
+        assert width <= 2 * tol
+        assert (width <= tol) or (a.note is not None and "kept" in a.note)
+    for k in (3, 12):
+        shiftdp.clear_kept_composition()
+        fresh = shiftdp.compose(comps, delta=10.0**-k, tolerance=tol)
+        kept = answers[k - 3]
+        assert max(kept.lower, fresh.lower) <= min(kept.upper, fresh.upper)
+    shiftdp.clear_kept_composition()

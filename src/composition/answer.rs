@@ -179,8 +179,9 @@ impl Composition {
     /// answer of **this** composition at the same tolerance (several δ or ε of one
     /// training run: one composition, many queries), and keeps the PLD it composes in
     /// `reuse` for the next query. The kept PLD is used when its certified interval at
-    /// the new target is within `tolerance` (it was planned for another target, so its
-    /// window and tilt may not fit this one: then the query is composed afresh); a
+    /// the new target is within [`REUSE_SLACK`] × `tolerance`, with a note when it is
+    /// above `tolerance` (it was planned for another target, so its window and tilt may
+    /// not fit this one: then the query is composed afresh); a
     /// `grid` given always composes. The answer is the one `answer` would certify
     /// from that PLD, with the same closed-form bounds applied.
     ///
@@ -655,17 +656,32 @@ impl Reuse {
     }
 }
 
-/// The kept PLD's certified answer to `target`, if it is within `tolerance`.
+/// How far above the tolerance a kept PLD's interval may be and still answer a later
+/// query: a grid planned for one δ gives a width that grows slowly as δ falls (about
+/// 20 % from δ = 1e-3 to 1e-9 for a DP-SGD run), and composing afresh for that costs a
+/// finer grid — several times the first query.
+pub const REUSE_SLACK: f64 = 2.0;
+
+/// The kept PLD's certified answer to `target`, if its width is within
+/// [`REUSE_SLACK`] × `tolerance` (a note then says the width is above the tolerance).
 fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<Answer> {
     let interval = match target {
         Target::Delta(d) => r.epsilon(d).ok()?,
         Target::Epsilon(eps) => r.delta(eps).ok()?,
     };
     let width = width_of(target, interval);
-    if width > tolerance || (matches!(target, Target::Epsilon(_)) && interval.upper < DELTA_FLOOR) {
+    if width > REUSE_SLACK * tolerance
+        || (matches!(target, Target::Epsilon(_)) && interval.upper < DELTA_FLOOR)
+    {
         return None;
     }
-    let exp = (-coarsest_step(&r).log2()).round() as i32;
+    let h = coarsest_step(&r);
+    let exp = (-h.log2()).round() as i32;
+    let note = (width > tolerance).then(|| {
+        format!(
+            "width {width:.3e} > tolerance {tolerance:e}: answered from the composition kept for an earlier query (h = {h:.4e}), whose width here is within {REUSE_SLACK} × the tolerance; a fresh composition narrows it"
+        )
+    });
     Some(Answer {
         interval,
         width,
@@ -674,7 +690,7 @@ fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<Ans
             grid_exp: exp,
         },
         target,
-        note: None,
+        note,
     })
 }
 
