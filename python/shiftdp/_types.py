@@ -8,6 +8,7 @@ midpoint is ever reported.
 
 from __future__ import annotations
 
+import decimal
 import html
 import math
 from fractions import Fraction
@@ -35,6 +36,33 @@ __all__ = [
     "ClaimCheck",
     "Schedule",
 ]
+
+
+def readable(text: str, up: bool, digits: int = 6) -> str:
+    """A decimal string rounded to ``digits`` significant digits in the safe direction
+    (``up``: towards +∞, for an upper end; otherwise towards −∞), exactly, from the
+    decimal text: the rounded value is ≥ (resp. ≤) the exact one. ``inf`` and ``nan``
+    pass through."""
+    try:
+        x = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        return text
+    if not x.is_finite() or x == 0:
+        return text
+    with decimal.localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
+        r = +x
+    exp = r.adjusted()
+    if -5 <= exp < digits:
+        out = format(r, "f")
+        if "." in out:
+            out = out.rstrip("0").rstrip(".")
+        return out
+    mant, _, e = format(r, "e").partition("e")
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return f"{mant}e{int(e)}"
 
 
 @dataclass(frozen=True)
@@ -71,16 +99,37 @@ class Interval:
     def __float__(self) -> float:
         return self.upper
 
+    @property
+    def upper_readable(self) -> str:
+        """``upper`` to 6 significant digits, rounded up (never below the bound)."""
+        return readable(self.upper_decimal, up=True)
+
+    @property
+    def lower_readable(self) -> str:
+        """``lower`` to 6 significant digits, rounded down."""
+        return readable(self.lower_decimal, up=False)
+
+    def _width_text(self) -> str:
+        w = self.width
+        return f"{w:.2g}" if math.isfinite(w) else str(w)
+
     def __repr__(self) -> str:
-        return f"Interval(lower={self.lower_decimal}, upper={self.upper_decimal})"
+        return (
+            f"Interval(≤ {self.upper_readable}, ≥ {self.lower_readable}, width {self._width_text()}; "
+            "full decimals in .upper_decimal/.lower_decimal)"
+        )
 
     def __str__(self) -> str:
-        return f"≤ {self.upper_decimal}  (certified; true value ≥ {self.lower_decimal})"
+        return (
+            f"≤ {self.upper_readable}  (certified; true value ≥ {self.lower_readable}, "
+            f"width {self._width_text()})"
+        )
 
     def _repr_html_(self) -> str:
         return (
-            f"<b>≤ {self.upper_decimal}</b> <small>(certified upper bound; "
-            f"true value in [{self.lower_decimal}, {self.upper_decimal}], {html.escape(self.path)})</small>"
+            f"<b>≤ {self.upper_readable}</b> <small>(certified upper bound; "
+            f"true value in [{self.lower_readable}, {self.upper_readable}], width "
+            f"{self._width_text()}, {html.escape(self.path)})</small>"
         )
 
 
@@ -175,7 +224,7 @@ class Entry:
     def __repr__(self) -> str:
         star = "*" if self.best else " "
         if self.epsilon is not None:
-            return f"{star} {self.id} [{self.paper} {self.kind}] ε ≤ {self.epsilon.upper_decimal}"
+            return f"{star} {self.id} [{self.paper} {self.kind}] ε ≤ {self.epsilon.upper_readable}"
         return f"  {self.id} [{self.paper} {self.kind}] not applicable: {self.reason}"
 
 
@@ -539,7 +588,7 @@ class Composed:
         other = "δ" if self.quantity == "epsilon" else "ε"
         if self.at_zero:
             return f"Composed({self.composition}: (0, δ={self.at!r})-DP; ε(δ) ≤ 0)"
-        return f"Composed({self.composition}: {sym}({other}={self.at!r}) ∈ {self.interval!r})"
+        return f"Composed({self.composition}: {sym}({other}={self.at!r}) {self.interval})"
 
     def _repr_html_(self) -> str:
         sym = "ε" if self.quantity == "epsilon" else "δ"
@@ -547,10 +596,11 @@ class Composed:
         clt = (
             f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
         )
+        grid = f"grid h = {float(self.grid[0]['h']):.4g}" if self.grid else "no grid"
         return (
             f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
             f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "
-            f"grid h = {self.grid[0]['h'] if self.grid else '—'}{clt}</small>"
+            f"{grid}{clt}</small>"
         )
 
 
@@ -673,10 +723,10 @@ class Schedule:
     profile: Any
 
     def __repr__(self) -> str:
-        return f"Schedule(tau={self.tau}, mu ≤ {self.mu_decimal}, steps={len(self.shifts)})"
+        return f"Schedule(tau={self.tau}, mu ≤ {readable(self.mu_decimal, up=True)}, steps={len(self.shifts)})"
 
     def _repr_html_(self) -> str:
         return (
-            f"<p>shift schedule: τ = {self.tau}, <b>μ ≤ {html.escape(self.mu_decimal)}</b> "
+            f"<p>shift schedule: τ = {self.tau}, <b>μ ≤ {html.escape(readable(self.mu_decimal, up=True))}</b> "
             f"<small>(certified; KKT estimate {self.mu_estimate:.6g}), {len(self.shifts)} shifts</small></p>"
         )

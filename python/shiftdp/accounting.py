@@ -77,10 +77,11 @@ and is a plain class otherwise (no torch needed). See :mod:`shiftdp._opacus`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ._core import DEFAULT_TOLERANCE
 from ._types import Composed, Interval
@@ -169,6 +170,9 @@ def _accountant_class() -> type:
             # repeat-and-select): (kind, parameters) -> count
             self._rdp_parts: Dict[Tuple[str, Tuple[float, ...]], int] = {}
             self._non_private = False
+            # conventions a reader comparing with another accountant needs to know, said
+            # in every answer's ``path``
+            self.conventions: List[str] = []
             # the ℓ2 distance of the two Gaussians' means in units of the event's
             # sensitivity: replace-one is a removal and an addition
             self._gaussian_sensitivity = 2.0 if neighboring_relation == NeighboringRelation.REPLACE_ONE else 1.0
@@ -539,6 +543,8 @@ def _accountant_class() -> type:
                     self._non_private = True
                 else:
                     self._add(("subsampled", (_p_up(int(m), int(n)), _mu_up(sigma, 2.0))), count)
+                    if SWOR_CONVENTION not in self.conventions:
+                        self.conventions.append(SWOR_CONVENTION)
             return None
 
         def _compose(self, event: Any, count: int = 1) -> None:
@@ -629,7 +635,13 @@ def _accountant_class() -> type:
             if not self._parts:
                 _check_delta(target_delta)
                 return Interval(0.0, 0.0, "0", "0", "no event")
-            return self.composed(delta=float(target_delta)).interval
+            return self._with_conventions(self.composed(delta=float(target_delta)).interval)
+
+        def _with_conventions(self, interval: Interval) -> Interval:
+            """The interval with :attr:`conventions` appended to its ``path``."""
+            if not self.conventions:
+                return interval
+            return dataclasses.replace(interval, path="; ".join([interval.path, *self.conventions]))
 
         def get_delta_interval(self, target_epsilon: float) -> Interval:
             """Certified enclosure of δ(ε) of everything composed so far (via RDP: the
@@ -652,7 +664,7 @@ def _accountant_class() -> type:
                 return Interval(0.0, d, "0", repr(d), "via RDP (bisection on ε(δ)); lower end 0")
             if not self._parts:
                 return Interval(0.0, 0.0, "0", "0", "no event")
-            return self.composed(epsilon=float(target_epsilon)).interval
+            return self._with_conventions(self.composed(epsilon=float(target_epsilon)).interval)
 
         def get_epsilon(self, target_delta: float) -> float:
             """Certified upper bound on ε(δ) (the upper end of the interval)."""
@@ -665,6 +677,17 @@ def _accountant_class() -> type:
     CertifiedPLDAccountant.__module__ = __name__
     CertifiedPLDAccountant.__qualname__ = "CertifiedPLDAccountant"
     return CertifiedPLDAccountant
+
+
+SWOR_CONVENTION = (
+    "SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ)) is read as C_p(G(2/σ)): σ "
+    "relative to the clipping norm, two clipped gradients differ by 2 norms under "
+    "REPLACE_ONE (GaussianDpEvent's own definition); dp_accounting's RdpAccountant reads "
+    "the same event with μ = 1/σ (σ relative to the replace-one sensitivity), so its ε is "
+    "that of a noise twice as large"
+)
+"""The note every answer of a composition with a sampled-without-replacement event
+carries (its ``path``)."""
 
 
 def _rdp_of(kind: str, params: Tuple[float, ...]) -> Optional[Tuple[str, Tuple[float, ...]]]:

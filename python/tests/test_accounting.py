@@ -173,7 +173,10 @@ def test_swor_is_the_symmetrized_subsampled_gaussian(n, m, sigma, k, delta):
     (c,) = acc._components()
     assert isinstance(c, shiftdp.SubsampledGaussian) and c.count == k
     assert c.p >= m / n and c.mu >= 2 / sigma
-    assert iv == shiftdp.compose([shiftdp.SubsampledGaussian(m / n, mu=2 / sigma, count=k)], delta=delta).interval
+    plain = shiftdp.compose([shiftdp.SubsampledGaussian(m / n, mu=2 / sigma, count=k)], delta=delta).interval
+    assert (iv.lower, iv.upper) == (plain.lower, plain.upper)
+    # the answer says how its σ convention differs from dp_accounting's RDP reading
+    assert "RdpAccountant reads" in iv.path and "C_p(G(2/σ))" in iv.path
     # dp_accounting's RDP accountant reads σ relative to the replace-one sensitivity (μ = 1/σ,
     # google/differential-privacy#378); at σ/2 it is the same reading as ours, and an RDP
     # bound of the same quantity must be above the certified lower end

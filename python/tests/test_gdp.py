@@ -71,9 +71,24 @@ def test_inputs_equivalent():
 def test_interval_is_picklable_and_readable():
     iv = shiftdp.epsilon(1, 1e-5)
     assert pickle.loads(pickle.dumps(iv)) == iv
-    assert "4.3771780956" in repr(iv)
-    assert iv.upper_decimal in str(iv)
+    # six significant digits, the upper end rounded up and the lower end down
+    assert "≤ 4.37718" in repr(iv) and "≥ 4.37717" in repr(iv) and "width" in str(iv)
+    assert "4.3771780956" in iv.upper_decimal
     assert iv.upper in iv
+
+
+@pytest.mark.parametrize("digits", [1, 3, 6, 10])
+def test_readable_rounds_in_the_safe_direction(digits):
+    from decimal import Decimal
+
+    from shiftdp._types import readable
+
+    for text in ["4.37717809568129468", "0.000123456789", "9.99999999", "123456789.123", "1e-300",
+                 "2.5", "-3.14159265"]:
+        up, down = Decimal(readable(text, True, digits)), Decimal(readable(text, False, digits))
+        assert down <= Decimal(text) <= up
+        assert len(Decimal(up).normalize().as_tuple().digits) <= digits
+        assert up - down <= abs(Decimal(text)) * Decimal(10) ** (1 - digits) * 2
 
 
 @pytest.mark.parametrize(
