@@ -17,6 +17,7 @@ otherwise it is a plain class with the same methods, so the package never needs 
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
 import importlib.abc
 import importlib.util
@@ -27,6 +28,7 @@ import numbers
 import sys
 from collections import OrderedDict
 from copy import deepcopy
+from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _check, _core
@@ -81,10 +83,10 @@ def detect_sampler(data_loader: Any) -> str:
     return "unknown"
 
 
-def _mismatch_from_caller() -> Optional[str]:
-    """The reason the batches of the Opacus ``make_private`` call on the stack are not
-    Poisson-sampled (``poisson_sampling=False`` or a loader :func:`detect_sampler` does
-    not read as Poisson), or ``None`` (Poisson, or not called from ``make_private``)."""
+def _loader_from_caller() -> Optional[Tuple[str, bool]]:
+    """``(sampler, poisson_sampling)`` of the Opacus ``make_private`` call on the stack
+    (:func:`detect_sampler` of its data loader, and its ``poisson_sampling`` argument),
+    or ``None`` when not called from ``make_private``."""
     frame = inspect.currentframe()
     try:
         f = frame.f_back if frame else None
@@ -95,21 +97,31 @@ def _mismatch_from_caller() -> Optional[str]:
                 loc = f.f_locals
                 loader = loc.get("data_loader")
                 kind = detect_sampler(loader) if loader is not None else "unknown"
-                if loc.get("poisson_sampling", True) is False or kind != "poisson":
-                    return (
-                        f"the data loader is not Poisson-sampled (detected: {kind}; "
-                        f"poisson_sampling={loc.get('poisson_sampling', True)!r}), but Opacus "
-                        "reports the Poisson-subsampled Gaussian's ε for it, and so does this "
-                        "accountant: that ε is not a bound for these batches. Use "
-                        "CertifiedAccountant(sampler='shuffle') or shiftdp.sampler_report(…) "
-                        "for certified bounds of the sampler used, or "
-                        "make_private(poisson_sampling=True)."
-                    )
-                return None
+                return kind, bool(loc.get("poisson_sampling", True))
             f = f.f_back
         return None
     finally:
         del frame
+
+
+def _mismatch(loader: Optional[Tuple[str, bool]]) -> Optional[str]:
+    """Why the batches of a ``make_private`` call are not Poisson-sampled
+    (``poisson_sampling=False`` or a loader :func:`detect_sampler` does not read as
+    Poisson), or ``None`` (Poisson, or not called from ``make_private``)."""
+    if loader is None:
+        return None
+    kind, poisson_sampling = loader
+    if poisson_sampling and kind == "poisson":
+        return None
+    return (
+        f"the data loader is not Poisson-sampled (detected: {kind}; "
+        f"poisson_sampling={poisson_sampling!r}), but Opacus "
+        "reports the Poisson-subsampled Gaussian's ε for it, and so does this "
+        "accountant: that ε is not a bound for these batches. Use "
+        "CertifiedAccountant(sampler='shuffle') or shiftdp.sampler_report(…) "
+        "for certified bounds of the sampler used, or "
+        "make_private(poisson_sampling=True)."
+    )
 
 
 def _mu_up(noise_multiplier: float) -> float:
@@ -144,6 +156,8 @@ class _Methods:
         self.sampler = sampler
         self.relation = relation
         self.sampler_mismatch: Optional[str] = None
+        # the sampler of the loader seen by make_private (detect_sampler), if any
+        self.loader_sampler: Optional[str] = None
 
     # -- the Opacus interface --------------------------------------------------
 
@@ -203,7 +217,9 @@ class _Methods:
         batches every Opacus accountant assumes: a :class:`SamplerMismatchWarning` says
         so at once, and again with every ε (``sampler_mismatch`` keeps the message).
         """
-        self.sampler_mismatch = _mismatch_from_caller() if self.sampler == "poisson" else None
+        loader = _loader_from_caller()
+        self.loader_sampler = None if loader is None else loader[0]
+        self.sampler_mismatch = _mismatch(loader) if self.sampler == "poisson" else None
         if self.sampler_mismatch:
             warnings.warn(SamplerMismatchWarning(self.sampler_mismatch), stacklevel=3)
 
@@ -420,7 +436,50 @@ class _Methods:
             if value is not None:
                 setting[key] = value
         setting["n"] = int(dataset_size)
-        return analyze(batching, delta=delta, **setting)
+        analysis = analyze(batching, delta=delta, **setting)
+        return dataclasses.replace(
+            analysis, notes=self._hidden_state_notes(delta, batching, sigma, b, dataset_size, int(t))
+        )
+
+    def _hidden_state_notes(
+        self, delta: float, batching: str, sigma: float, b: int, n: int, t: int
+    ) -> List[str]:
+        """The relation and sampler the hidden-state entries assume, the every-iterate
+        composition of the same run under them (the baseline the last-iterate results
+        improve on), and why :meth:`get_epsilon` differs; a
+        :class:`SamplerMismatchWarning` when the run's loader was seen to be
+        Poisson-sampled."""
+        from . import compose
+        from ._types import Gaussian, SubsampledGaussian
+
+        if batching == "sgd":
+            sampler = f"batches of exactly b = {b} of n = {n} records, drawn uniformly and independently every step"
+            comp: Any = SubsampledGaussian(b / n, noise_multiplier=sigma, count=t)
+            if Fraction(comp.p) < Fraction(b, n):
+                comp = SubsampledGaussian(math.nextafter(b / n, 1.0), mu=comp.mu, count=t)
+            baseline_name = f"C_{{{b}/{n}}}(G(2/σ))^⊗{t} at noise multiplier σ = {sigma!r}"
+        else:
+            uses = -(-t * b // n)  # each record is in one batch per pass of n/b steps
+            sampler = f"a fixed cyclic order of n/b = {n // b} disjoint batches of b = {b}"
+            comp = Gaussian(noise_multiplier=sigma / 2.0, count=uses)  # μ = 2/σ, σ/2 exact
+            baseline_name = f"G(2/σ)^⊗{uses} at noise multiplier σ = {sigma!r} (each record in {uses} steps)"
+        baseline = compose([comp], delta=delta).interval
+        notes = [
+            f"every entry assumes replace-one adjacency (n = {n} public), {sampler}, and that only "
+            "the last iterate is released",
+            f"every-iterate baseline under the same relation and sampler: {baseline_name}, "
+            f"ε ≤ {baseline.upper_readable}; a last-iterate entry above it adds nothing",
+            "get_epsilon answers Poisson sampling under add-or-remove adjacency, another sampler "
+            "and relation: the two numbers are not comparable",
+        ]
+        if getattr(self, "loader_sampler", None) == "poisson":
+            message = (
+                "the run's data loader is Poisson-sampled (Opacus's default): the hidden-state "
+                f"results assume batching={batching!r} ({sampler}) and are not bounds for this run"
+            )
+            notes.append(message)
+            warnings.warn(SamplerMismatchWarning(message), stacklevel=3)
+        return notes
 
     def get_epsilon_hidden_state(self, delta: float, **loss: Any) -> Entry:
         """The best certified bound of :meth:`hidden_state_analysis` (same keywords):

@@ -236,6 +236,9 @@ class Analysis:
     delta: str
     entries: List[Entry]
     best_id: Optional[str]
+    notes: List[str] = field(default_factory=list)
+    """What the entries assume and how they compare (e.g. the relation and sampler of a
+    hidden-state analysis, and its every-iterate baseline)."""
 
     @property
     def best(self) -> Optional[Entry]:
@@ -261,12 +264,13 @@ class Analysis:
     def __repr__(self) -> str:
         lines = [f"Analysis({self.setting}; δ = {self.delta})"]
         lines += [repr(e) for e in self.entries]
+        lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         rows = []
         for e in self.entries:
-            val = e.epsilon.upper_decimal if e.epsilon is not None else f"— {e.reason}"
+            val = e.epsilon.upper_readable if e.epsilon is not None else f"— {e.reason}"
             rows.append(
                 f"<tr><td>{'★' if e.best else ''}</td><td>{html.escape(e.id)}</td>"
                 f"<td>{html.escape(e.paper)}</td><td>{html.escape(e.kind)}</td>"
@@ -277,6 +281,7 @@ class Analysis:
             "<table><tr><th></th><th>result</th><th>paper</th><th>kind</th><th>ε ≤</th></tr>"
             + "".join(rows)
             + "</table>"
+            + "".join(f"<p><small>{html.escape(n)}</small></p>" for n in self.notes)
         )
 
 

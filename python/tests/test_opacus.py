@@ -212,6 +212,17 @@ def test_hidden_state_cyclic_matches_analyze():
     assert best.paper == "BSA24"
     full = acc.hidden_state_analysis(1e-5, batching="cgd", **kw)
     assert full.best.id == best.id and "σ = 0.04" in full.setting and "L = 2" in full.setting
+    # the answer states its relation and sampler, and its every-iterate baseline is the
+    # composition G(2/σ)^⊗20 (each record in t·b/n = 20 steps) — BSA24 Thm 4.4's bound
+    relation, baseline, contrast = full.notes
+    assert "replace-one" in relation and "cyclic order" in relation
+    g = shiftdp.compose([shiftdp.Gaussian(mu=0.5, count=20)], delta=1e-5).interval
+    assert f"ε ≤ {g.upper_readable}" in baseline and "add-or-remove" in contrast
+    assert full.entry("BSA24 Thm 4.4").epsilon.upper_readable == g.upper_readable
+    # a run whose loader was seen to be Poisson-sampled is warned
+    acc.loader_sampler = "poisson"
+    with pytest.warns(shiftdp.SamplerMismatchWarning, match="Poisson-sampled"):
+        acc.hidden_state_analysis(1e-5, batching="cgd", **kw)
 
 
 def test_hidden_state_refusals():
