@@ -131,6 +131,28 @@ impl SgdFamily {
         }
     }
 
+    /// A lower bound on ε(δ) of the composition at τ from its Gaussian component
+    /// `G(g)` alone (0 when it has none): the composition's tradeoff function is at most
+    /// that component's, so its ε(δ) is at least `ε_{G(g)}(δ)` (DRS22 Cor 2.13, in f64:
+    /// a search aid, never a reported bound).
+    fn gaussian_part_epsilon_lower(&self, tau: u64, delta: f64) -> f64 {
+        let g = match *self {
+            SgdFamily::Composition { .. } => return 0.0,
+            SgdFamily::StronglyConvex { u, c, t, .. } => {
+                2.0 * std::f64::consts::SQRT_2 * u * geometric_tail_up(c, t, tau)
+            }
+            SgdFamily::ConstrainedConvex { d_eta_sigma, t, .. } => {
+                std::f64::consts::SQRT_2 * d_eta_sigma / ((t - tau) as f64).sqrt()
+            }
+        };
+        if !(g > 0.0 && g.is_finite()) {
+            return 0.0;
+        }
+        let (mu, d) = (Enclosure::from_f64(64, g), Enclosure::from_f64(64, delta));
+        crate::tradeoff::Gaussian::epsilon(&mu, &d, crate::precision::Precision::F64)
+            .map_or(0.0, |e| e.lower().to_f64())
+    }
+
     /// Certified ε at δ for one τ.
     ///
     /// # Errors
@@ -185,11 +207,22 @@ impl SgdFamily {
         let r = self.taus();
         let (lo_tau, hi_tau) = (*r.start(), *r.end());
         let mut cache: Vec<(u64, Result<(f64, f64)>)> = vec![];
+        let mut best_upper = f64::INFINITY;
         let mut eval = |tau: u64| -> Option<f64> {
             if let Some((_, v)) = cache.iter().find(|(k, _)| *k == tau) {
                 return v.as_ref().ok().map(|x| x.1);
             }
+            // a τ whose Gaussian part alone is already less private than the best
+            // candidate cannot win (a composition's ε(δ) is at least each component's):
+            // it is not composed — its PLD window, for a Gaussian μ in the hundreds, is
+            // the costliest of the search
+            if self.gaussian_part_epsilon_lower(tau, delta) >= best_upper {
+                return None;
+            }
             let v = self.epsilon_at(tau, delta);
+            if let Ok((_, up)) = &v {
+                best_upper = best_upper.min(*up);
+            }
             let out = v.as_ref().ok().map(|x| x.1);
             cache.push((tau, v));
             out
@@ -383,6 +416,30 @@ mod tests {
         assert!(
             (geometric_tail_up(c, t, 3) - direct).abs() < 1e-12
                 && geometric_tail_up(c, t, 3) >= direct
+        );
+    }
+
+    #[test]
+    fn pruned_tau_search_keeps_the_minimum() {
+        // strongly convex: the Gaussian part grows with τ, and the τ whose Gaussian part
+        // alone exceeds the best candidate are skipped; the search still returns the
+        // exhaustive minimum, and the skipped τ are above it
+        let f = SgdFamily::StronglyConvex {
+            p: 0.05,
+            u: 1.0,
+            c: 0.9,
+            t: 12,
+        };
+        let (_, best, _) = f.best_epsilon(1e-5).unwrap();
+        let all: Vec<f64> = f.taus().map(|k| f.epsilon_at(k, 1e-5).unwrap().1).collect();
+        let exhaustive = all.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(best <= exhaustive * 1.01 && best >= exhaustive * (1.0 - 1e-9));
+        for (k, v) in f.taus().zip(&all) {
+            assert!(f.gaussian_part_epsilon_lower(k, 1e-5) <= *v, "τ = {k}");
+        }
+        assert!(
+            f.taus()
+                .any(|k| f.gaussian_part_epsilon_lower(k, 1e-5) > best)
         );
     }
 
