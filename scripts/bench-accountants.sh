@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
 # Peer-accountant benchmark: create target/bench-venv with the PyPI releases of
-# the peers, install shiftdp from ./python, run `python -m shiftdp.bench run` on
-# bench/reference.json (or bench/reference.sample.json when the full suite is absent) and
-# print the summary. Extra arguments go to `python -m shiftdp.bench run`
-# (e.g. --limit 50 --timeout 30 --peers dp_accounting.rdp,prv_accountant).
+# the peers, install shiftdp from ./python, run `python -m shiftdp.bench run` on the
+# reference suite shipped with the package (python/shiftdp/bench/data/reference.json) or
+# on $SUITE, and print the summary. Extra arguments go to `python -m shiftdp.bench run`
+# (e.g. --quick, --limit 50 --timeout 30 --peers dp_accounting.rdp,prv_accountant).
 # Environment: SUITE=path, OUT=dir (default out/bench), VENV=dir (default target/bench-venv),
 # CARGO_TARGET_DIR to reuse a Rust build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-target/bench-venv}
 OUT=${OUT:-out/bench}
-if [ -z "${SUITE:-}" ]; then
-  if [ -f bench/reference.json ]; then SUITE=bench/reference.json; else SUITE=bench/reference.sample.json; fi
-fi
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 PIP="$VENV/bin/pip"
 "$PIP" install -q --upgrade pip >/dev/null
@@ -26,7 +23,7 @@ else
 fi
 echo "[bench] opacus is not installed here (it needs torch); run this venv's package from an environment with opacus to include it" >&2
 "$PIP" install -q --force-reinstall --no-deps ./python
-echo "[bench] suite: $SUITE" >&2
+echo "[bench] suite: ${SUITE:-the packaged python/shiftdp/bench/data/reference.json}" >&2
 "$VENV/bin/python" -m shiftdp.bench peers >&2
-"$VENV/bin/python" -m shiftdp.bench run --suite "$SUITE" --out "$OUT" "$@"
+"$VENV/bin/python" -m shiftdp.bench run ${SUITE:+--suite "$SUITE"} --out "$OUT" "$@"
 echo "[bench] report: $OUT/index.html, $OUT/summary.md, $OUT/results.json" >&2

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generate bench/reference.sample.json: a small suite in the shiftdp-reference/1 format
-(the runner's test fixture until bench/reference.json lands), via shiftdp's Python API."""
+(the runner's test fixture; the full suite is python/shiftdp/bench/data/reference.json), via
+shiftdp's Python API."""
 import json, sys, time
 import shiftdp
 

@@ -284,3 +284,170 @@ def test_finding_p15_reproduces():
     from shiftdp.bench.findings import FINDINGS
 
     assert FINDINGS["P15"].check()
+
+
+# -- rounding-level against material shortfalls ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shortfall,status",
+    [
+        (1.5e-14, "rounding"),  # f64 round-off of a closed form (PEERS.md P5, P6, P8)
+        (1e-12, "rounding"),
+        (0.9e-9, "rounding"),
+        (1.1e-9, "unsound"),  # just beyond the threshold
+        (4.5e-5, "unsound"),  # PEERS.md P13
+        (0.3, "unsound"),
+    ],
+)
+def test_classify_separates_rounding_level_from_material(shortfall, status):
+    from shiftdp.bench.peers import ROUNDING_LEVEL
+
+    assert ROUNDING_LEVEL == 1e-9
+    lower, upper = 3.0, 3.1
+    value = lower * (1 - shortfall)
+    c = classify(value, None, lower, upper)
+    assert c["status"] == status
+    assert c["shortfall"] == pytest.approx(shortfall, rel=1e-2)
+
+
+def test_classify_below_a_zero_lower_end_is_material():
+    c = classify(-1e-300, None, 0.0, 1e-3)
+    assert c["status"] == "unsound" and c["shortfall"] == "inf"
+
+
+def _row(peer, entry, family, value, lower, upper, seconds, width=1e-12, error=None):
+    c = classify(value, error, lower, upper)
+    return {"peer": peer, "entry": entry, "family": family, "region": f"{family} · δ≥1e-10 · T=1",
+            "delta_band": "δ≥1e-10", "t_band": "T=1", "quantity": "epsilon", "query": {"delta": "1e-5"},
+            "params": {}, "steps": 1, "delta": 1e-5, "lower": lower, "upper": upper, "ref_rel_width": width,
+            "value": value, "error": error, "seconds": seconds, **c}
+
+
+def _synthetic_results():
+    """Two families. gdp: A sound and loose, B materially below once, C below at
+    rounding level only and the fastest, shiftdp certified. wide: one peer inside a
+    wide reference interval."""
+    rs = []
+    for i in range(3):
+        e = f"gdp/{i}"
+        rs.append(_row("A", e, "gdp", 1.0 + 1e-3, 0.999999, 1.0, 0.01))
+        rs.append(_row("B", e, "gdp", 0.9 if i == 0 else 1.0, 0.999999, 1.0, 0.02))
+        rs.append(_row("C", e, "gdp", 0.999999 * (1 - 1e-14), 0.999999, 1.0, 0.001))
+    rs.append(_row("A", "wide/0", "poisson_gaussian", 1.2, 1.0, 1.5, 0.5, width=0.33))
+    rs.append(_row("published", "gdp/0", "gdp", 0.5, 0.999999, 1.0, 0.0))
+    own = [{"entry": f"gdp/{i}", "region": "gdp · δ≥1e-10 · T=1", "family": "gdp", "steps": 1, "delta": 1e-5,
+            "seconds": 0.004, "error": None, "ref_lower": 0.999999, "ref_upper": 1.0, "ref_rel_width": 1e-12,
+            "lower": 0.999999, "upper": 1.0, "rel_width": 1e-6, "rel_error": 0.0, "overlaps_reference": True}
+           for i in range(3)]
+    return {
+        "format": "shiftdp-bench-results/1", "created": "2026-01-01T00:00:00Z", "entries": 4, "timeout": 60,
+        "families": {"gdp": {"entries": 3, "wide": 0, "max_rel_width": 1e-12},
+                     "poisson_gaussian": {"entries": 1, "wide": 1, "max_rel_width": 0.33}},
+        "peers": [{"name": n, "description": "", "available": True, "skipped_reason": None, "version": "1"}
+                  for n in ("A", "B", "C", "published")]
+        + [{"name": "D", "description": "", "available": False, "skipped_reason": "d not importable",
+            "version": None}],
+        "results": rs, "shiftdp": {"version": "0", "rows": own},
+    }
+
+
+def test_which_accountant_table_from_synthetic_results(tmp_path):
+    from shiftdp.bench.report import peer_totals, summary_markdown, which_accountant
+
+    res = _synthetic_results()
+    rows = {r["family"]: r for r in which_accountant(res)}
+    g = rows["gdp"]
+    assert g["entries"] == 3
+    # B is out (one material shortfall); C's rounding-level shortfalls keep it sound
+    assert set(g["sound"]) == {"A", "C", "shiftdp"} and g["unsound"] == ["B"]
+    # C and shiftdp are equally tight as far as the reference resolves: the faster, C,
+    # ranks first; A's excess 1e-3 is beyond the resolution
+    assert g["sound"] == ["C", "shiftdp", "A"] and g["tightest"] == "C"
+    assert "published" not in {a["accountant"] for a in g["accountants"]}
+    assert g["recommendation"].startswith("tightest sound: C") and "avoid B" in g["recommendation"]
+    w = rows["poisson_gaussian"]
+    assert w["wide"] == 1 and "comparison weak" in w["recommendation"]
+    t = {x["peer"]: x for x in peer_totals(res)}
+    assert (t["B"]["unsound"], t["B"]["rounding"]) == (1, 0)
+    assert (t["C"]["unsound"], t["C"]["rounding"]) == (0, 3)
+    md = summary_markdown(res)
+    # the report opens with the table, before the peer totals
+    assert md.index("## Which accountant when") < md.index("## Peers")
+    assert "| gdp | 3 |" in md and "Not installed (not run): D." in md
+    assert "## Rounding-level answers (3)" in md and "## Unsound answers (2)" in md
+    assert "## Reference wide, comparison weak (1)" in md and "| wide/0 |" in md
+    page = Path(write_report(res, str(tmp_path))["html"]).read_text()
+    assert page.index("Which accountant when") < page.index("<h2>Peers</h2>")
+    assert 'class="warn"' in page and 'class="bad"' in page
+
+
+def test_old_results_reclassified_by_shortfall():
+    from shiftdp.bench.report import peer_totals
+
+    res = _synthetic_results()
+    for r in res["results"]:  # results written before the rounding-level class
+        if r["status"] == "rounding":
+            r["status"] = "unsound"
+    t = {x["peer"]: x for x in peer_totals(res)}
+    assert (t["C"]["unsound"], t["C"]["rounding"]) == (0, 3)
+
+
+# -- the packaged suite and --quick ------------------------------------------------------
+
+
+def test_quick_selection_is_deterministic_and_representative():
+    from shiftdp.bench.runner import QUICK_MAX_STEPS, QUICK_PER_FAMILY, quick_selection
+
+    entries = load_suite()
+    q1 = quick_selection(entries)
+    q2 = quick_selection(list(reversed(entries)))
+    assert sorted(e.id for e in q1) == sorted(e.id for e in q2)
+    fams = {e.family for e in entries}
+    by = {}
+    for e in q1:
+        by.setdefault(e.family, []).append(e)
+    assert set(by) == fams
+    for fam, es in by.items():
+        assert len(es) == min(QUICK_PER_FAMILY, len([e for e in entries if e.family == fam]))
+        assert all(e.p.steps <= QUICK_MAX_STEPS for e in es), fam
+    # the rule on a synthetic family: first, middle and last by id
+    def mk(i):
+        return Entry.from_json({"id": f"x/{i:02d}", "family": "gdp", "relation": "none", "params": {"mu": "1"},
+                                "query": {"delta": "1e-5"}, "quantity": "epsilon",
+                                "certified": {"lower": "1", "upper": "1"}, "rel_width": "0"})
+    assert [e.id for e in quick_selection([mk(i) for i in (4, 0, 8, 2, 6)])] == ["x/00", "x/04", "x/08"]
+
+
+def test_quick_run_shiftdp_only_when_no_peer_is_installed(tmp_path, monkeypatch, capsys):
+    """``run --quick`` with every peer missing: shiftdp recomputes every selected entry,
+    the report names the missing peers, and the summary table is shiftdp's."""
+    from shiftdp.bench import __main__ as cli
+    from shiftdp.bench import peers as P
+
+    monkeypatch.setattr(P.Adapter, "available", lambda self: (False, f"{self.package} not importable (test)"))
+    out = tmp_path / "out"
+    assert cli.main(["run", "--quick", "--family", "laplace,discrete_laplace,randomized_response", "--out", str(out),
+                     "--quiet"]) == 0
+    res = json.loads((out / "results.json").read_text())
+    assert res["quick"] is True and res["results"] == []
+    assert res["entries"] == 9 and len(res["shiftdp"]["rows"]) == 9
+    assert all(r["error"] is None and r["overlaps_reference"] for r in res["shiftdp"]["rows"])
+    md = (out / "summary.md").read_text()
+    assert "only shiftdp ran" in md and "Not installed (not run): dp_accounting.pld(vdi=0.01)" in md
+    assert "peers not installed (not run):" in capsys.readouterr().err
+
+
+def test_cli_quick_from_outside_the_checkout(tmp_path):
+    """``python -m shiftdp.bench run --quick`` in a directory outside the repository reads
+    the packaged suite (no --suite) and writes its report."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "shiftdp.bench", "run", "--quick", "--peers", "published",
+                        "--family", "published,gdp", "--out", "rep", "--quiet"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "## Which accountant when" in p.stdout
+    res = json.loads((tmp_path / "rep" / "results.json").read_text())
+    assert res["suite"].endswith("(packaged)") and res["entries"] == 6

@@ -1,4 +1,5 @@
-"""bench/reference.json: the committed reference suite is well formed; the families of
+"""The reference suite shipped with the package (shiftdp/bench/data/reference.json) is well
+formed and loads from the installed package; the families of
 the mechanisms beyond the Gaussian are present, and their single-step intervals (in the
 committed file and from the quick generator) contain independent closed forms written
 here with mpmath."""
@@ -10,8 +11,11 @@ from decimal import Decimal
 import pytest
 
 from shiftdp.bench import peers
+from shiftdp.bench.runner import packaged_suite
 
-REF = pathlib.Path(__file__).resolve().parents[2] / "bench" / "reference.json"
+REF = packaged_suite()
+# the source copy, when the tests run from a checkout
+CHECKOUT_REF = pathlib.Path(__file__).resolve().parents[1] / "shiftdp" / "bench" / "data" / "reference.json"
 
 MECHANISM_FAMILIES = set(peers.MECHANISM_FAMILIES)
 FAMILIES = {"gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "published", "sampler"} | MECHANISM_FAMILIES
@@ -21,10 +25,30 @@ def _doc():
     return json.loads(REF.read_text(encoding="utf-8"))
 
 
-needs_ref = pytest.mark.skipif(not REF.exists(), reason="bench/reference.json not generated")
+def test_packaged_suite_is_the_installed_package_data(tmp_path):
+    """The suite ships inside the installed package and loads with no checkout path:
+    from a working directory outside the repository, through importlib.resources; the
+    installed copy is byte-identical to the source file it was built from."""
+    import subprocess
+    import sys
+
+    import shiftdp.bench
+
+    pkg = pathlib.Path(shiftdp.bench.__file__).resolve().parent
+    assert REF.is_file()
+    assert pathlib.Path(str(REF)).resolve() == pkg / "data" / "reference.json"
+    if CHECKOUT_REF.exists():
+        if CHECKOUT_REF.resolve() == pathlib.Path(str(REF)).resolve():
+            pytest.skip("shiftdp imported from its source tree (an editable install), not an installed package")
+        assert REF.read_bytes() == CHECKOUT_REF.read_bytes(), "the installed suite differs from the source file"
+    code = ("from shiftdp.bench.runner import load_suite, packaged_suite; "
+            "es = load_suite(); print(len(es)); print(packaged_suite())")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert int(out[0]) == len(_doc()["entries"]) >= 500
+    assert pathlib.Path(out[1]).resolve() == pkg / "data" / "reference.json"
 
 
-@needs_ref
 def test_bench_reference_file_well_formed():
     doc = _doc()
     assert doc["format"] == "shiftdp-reference/1"
@@ -49,7 +73,6 @@ def test_bench_reference_rel_width_rounds_up():
     assert rel_width("0", "0") == "0"
 
 
-@needs_ref
 def test_committed_suite_covers_the_mechanism_families():
     doc = _doc()
     by = {}
@@ -274,7 +297,6 @@ def test_closed_forms_are_right():
         assert abs(rr_delta({"noise_parameter": "0.3", "buckets": 7}, 0) - mp.mpf(1 - 0.3)) < 1e-15
 
 
-@needs_ref
 @needs_mp
 def test_committed_single_step_entries_contain_closed_forms():
     doc = _doc()
@@ -359,7 +381,6 @@ def test_composed_pure_dp_entries_respect_the_pure_bound():
         assert mp.mpf(e["certified"]["upper"]) >= closed_form(one) * (1 - mp.mpf("1e-12")), e["id"]
 
 
-@needs_ref
 def test_committed_sampler_entries():
     """The sampler family: every run's interval is ordered and finite; a shuffled run's
     upper end is the no-amplification Gaussian G(√E/σ) (zero-out), checked against the

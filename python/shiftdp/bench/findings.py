@@ -16,7 +16,7 @@ __all__ = ["Finding", "FINDINGS", "reproduce"]
 class Finding:
     id: str
     title: str
-    kind: str  # "soundness" | "usability"
+    kind: str  # "soundness" | "soundness (rounding-level)" | "usability" | …
     check: Callable[[], bool]
 
 
@@ -401,10 +401,13 @@ FINDINGS: Dict[str, Finding] = {
                 "soundness", p2),
         Finding("P3", "dp_accounting PLDAccountant (defaults): ε(1e-14) not monotone in the number of steps", "usability", p3),
         Finding("P4", "prv_accountant 0.2.0: ValueError for δ ≤ 1e-15 (issue #17's jump now an exception)", "usability", p4),
-        Finding("P5", "dp_accounting get_epsilon_gaussian: ε below the true ε by ~4e-15 relative", "soundness", p5),
+        Finding("P5", "dp_accounting get_epsilon_gaussian: ε below the true ε by ~4e-15 relative",
+                "soundness (rounding-level)", p5),
         Finding("P7", "Opacus GaussianAccountant (CLT, documented experimental): ε below the truth", "soundness", p7),
-        Finding("P8", "autodp GaussianMechanism.get_approxDP: ε below the true ε by ~2e-14 relative", "soundness", p8),
-        Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative", "soundness", p6),
+        Finding("P8", "autodp GaussianMechanism.get_approxDP: ε below the true ε by ~2e-14 relative",
+                "soundness (rounding-level)", p8),
+        Finding("P6", "scipy closed-form GDP ε(δ) (f64 + brentq): below the true ε by ~4e-15 relative",
+                "soundness (rounding-level)", p6),
         Finding("P9", "dp_accounting PLDAccountant: RandomizedResponseDpEvent composed once whatever its count", "soundness", p9),
         Finding("P10", "dp_accounting PLDAccountant: ε = inf at δ = 1e-20 for Laplace, discrete Laplace, "
                 "Poisson-subsampled Laplace, truncated subsampled Gaussian", "usability", p10),
