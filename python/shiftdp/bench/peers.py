@@ -669,7 +669,7 @@ def run_shiftdp(entry: Entry) -> Tuple[Optional[Tuple[float, float]], Optional[s
             # the entry is C_p(G(2/σ)) (see its relation_note), μ rounded up
             assert p.q is not None and p.sigma is not None
             comp = shiftdp.SubsampledGaussian(
-                p.q, math.nextafter(2.0 / p.sigma, math.inf), count=p.steps
+                p.q, mu=math.nextafter(2.0 / p.sigma, math.inf), count=p.steps
             )
         elif kind in MECHANISM_FAMILIES:
             from .reference import mechanism_component
