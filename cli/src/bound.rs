@@ -1,6 +1,6 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
 use super::setting::{RunArgs, setting_json};
-use super::{Output, fmt_up, parse_number};
+use super::{Output, parse_number};
 use serde_json::{Value, json};
 use shiftdp::analysis::{Query, Scope, analyze_scope};
 use shiftdp::error::Result;
@@ -46,8 +46,8 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
         let reason = r.reason().map(|e| e.to_string());
         match r.bound() {
             Some(b) => {
-                let mu = b.mu().map(|m| fmt_up(m.hi(), 53));
-                let eps = r.upper().map(|e| fmt_up(e, 53));
+                let mu = b.mu().map(|m| super::readable_up(m.hi()));
+                let eps = r.upper().map(super::readable_up);
                 j["title"] = json!(b.title());
                 j["tradeoff"] = json!(b.tradeoff_summary());
                 j["mu"] = b

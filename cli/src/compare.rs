@@ -24,8 +24,8 @@
 //!   iterations without more privacy loss*, NeurIPS 2022.
 //! * J. Ye, R. Shokri, *Differentially private learning needs hidden state (or much
 //!   faster convergence)*, NeurIPS 2022.
+use super::Output;
 use super::setting::{RunArgs, setting_json};
-use super::{Output, fmt_up};
 use serde_json::{Value, json};
 use shiftdp::analysis::{Analysis, CompositionCheck, Entry, Query, analyze};
 use shiftdp::error::Result;
@@ -51,7 +51,7 @@ pub fn composition_lines(c: &CompositionCheck) -> String {
     let mark = |t: bool| if t { "   ← tighter, reported" } else { "" };
     let mut out = format!(
         "    the result's own evaluation: ε ≤ {}{}\n",
-        fmt_up(c.theorem.hi(), 53),
+        super::readable_up(c.theorem.hi()),
         mark(!c.composition_tighter)
     );
     match &c.composition {
@@ -59,8 +59,8 @@ pub fn composition_lines(c: &CompositionCheck) -> String {
             "    certified composition {} (as `compose`, grid 2^-{}): ε ∈ [{}, {}]{}\n",
             c.object,
             c.grid_exp.unwrap_or_default(),
-            super::fmt_down(e.lo(), 53),
-            fmt_up(e.hi(), 53),
+            super::readable_down(e.lo()),
+            super::readable_up(e.hi()),
             mark(c.composition_tighter)
         )),
         None => out.push_str(&format!(
@@ -105,7 +105,7 @@ pub fn analysis_lines(analysis: &Analysis) -> (String, Vec<Value>) {
     let mut list = vec![];
     for (i, r) in rows.iter().enumerate() {
         let is_best = Some(i) == best;
-        let eps = r.upper().map(|e| fmt_up(e, 53));
+        let eps = r.upper().map(super::readable_up);
         let tau = r.answer().and_then(|a| a.tau);
         list.push(entry_json(r, is_best));
         match eps {

@@ -112,6 +112,21 @@ pub fn interval(lower: Option<String>, upper: Option<String>, safe_end: SafeEnd)
     })
 }
 
+/// Significant digits of the human-readable numbers (JSON keeps every digit).
+pub const READABLE_DIGITS: usize = 6;
+
+/// An upper end for a person to read: [`READABLE_DIGITS`] significant digits, rounded
+/// toward +∞ (never below the bound).
+pub fn readable_up(x: &rug::Float) -> String {
+    shiftdp::precision::rounding::to_decimal_up(x, READABLE_DIGITS)
+}
+
+/// A lower end for a person to read: [`READABLE_DIGITS`] significant digits, rounded
+/// toward −∞.
+pub fn readable_down(x: &rug::Float) -> String {
+    shiftdp::precision::rounding::to_decimal_down(x, READABLE_DIGITS)
+}
+
 /// Interval of a certified enclosure (a μ, ε, δ or Rényi value: safe end upper), its ends
 /// printed outward with digits matching `bits`.
 pub fn interval_upper(e: &Enclosure, bits: u32) -> Value {
