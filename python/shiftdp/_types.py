@@ -13,7 +13,7 @@ import html
 import math
 from fractions import Fraction
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
 
 __all__ = [
     "Interval",
@@ -347,65 +347,58 @@ class Gaussian:
 
 
 @dataclass(frozen=True, init=False, repr=False)
-class SubsampledGaussian:
+class _SampledGaussian:
+    """A subsampled Gaussian component: sampling probability ``p``, the noise as
+    ``mu=μ`` or ``noise_multiplier=σ`` (``μ = sensitivity/σ`` rounded up, the
+    sensitivity the subclass's relation gives), ``count`` times."""
+
+    p: float
+    mu: float
+    count: int = 1
+    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
+    _sensitivity: ClassVar[float] = 1.0
+    _kind: ClassVar[str] = ""
+
+    def __init__(
+        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
+    ) -> None:
+        m, s = _gaussian_mu(type(self).__name__, args, mu, noise_multiplier, self._sensitivity)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "mu", m)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "noise_multiplier", s)
+
+    def __repr__(self) -> str:
+        return _gaussian_repr(
+            type(self).__name__, f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
+        )
+
+    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
+        return (self._kind, (self.p, self.mu), self.count)
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class SubsampledGaussian(_SampledGaussian):
     """BSA24's symmetrized subsampled Gaussian ``C_p(G(μ)) = min{f_p, f_p⁻¹}**`` (Def 4.7),
     ``count`` times: ``SubsampledGaussian(p, mu=μ)``, or
     ``SubsampledGaussian(p, noise_multiplier=σ)`` for DP-SGD with batches of a fixed size
     drawn without replacement (p = b/n) under replace-one adjacency: two clipped
     gradients differ by up to twice the clipping norm, so ``μ = 2/σ`` rounded up."""
 
-    p: float
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-
-    def __init__(
-        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu("SubsampledGaussian", args, mu, noise_multiplier, 2.0)
-        object.__setattr__(self, "p", p)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr(
-            "SubsampledGaussian", f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
-        )
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("subsampled", (self.p, self.mu), self.count)
+    _sensitivity: ClassVar[float] = 2.0
+    _kind: ClassVar[str] = "subsampled"
 
 
 @dataclass(frozen=True, init=False, repr=False)
-class PoissonGaussian:
+class PoissonGaussian(_SampledGaussian):
     """The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
     the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times:
     ``PoissonGaussian(p, noise_multiplier=σ)`` (DP-SGD as Opacus and dp_accounting
     state it: each record in a batch with probability p, noise ``N(0, σ²C²)`` at
     clipping norm C, so ``μ = 1/σ`` rounded up), or ``PoissonGaussian(p, mu=μ)``."""
 
-    p: float
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-
-    def __init__(
-        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu("PoissonGaussian", args, mu, noise_multiplier, 1.0)
-        object.__setattr__(self, "p", p)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr(
-            "PoissonGaussian", f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
-        )
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("poisson", (self.p, self.mu), self.count)
+    _sensitivity: ClassVar[float] = 1.0
+    _kind: ClassVar[str] = "poisson"
 
 
 @dataclass(frozen=True)

@@ -260,44 +260,22 @@ def test_without_opacus_a_plain_class():
     assert out.stdout.strip() == "['CertifiedAccountant', '_Methods', 'object'] True", out
 
 
-def test_with_opacus_a_registered_iaccountant():
-    # a stand-in for `opacus.accountants` (the real one needs torch): the interface and
-    # the registry as in opacus/accountants/{accountant,registry}.py
+def test_with_opacus_a_registered_iaccountant(tmp_path):
+    # the stand-in package below (the real one needs torch): the class subclasses its
+    # IAccountant and is the one in its registry
     code = textwrap.dedent(
         """
-        import abc, sys, types
-        acc_mod = types.ModuleType('opacus.accountants')
-        class IAccountant(abc.ABC):
-            @abc.abstractmethod
-            def __init__(self): self.history = []
-            @abc.abstractmethod
-            def step(self, *, noise_multiplier, sample_rate): ...
-            @abc.abstractmethod
-            def get_epsilon(self, delta, *args, **kwargs): ...
-            @abc.abstractmethod
-            def __len__(self): ...
-            @classmethod
-            @abc.abstractmethod
-            def mechanism(cls): ...
-        reg = types.ModuleType('opacus.accountants.registry')
-        reg._ACCOUNTANTS = {}
-        def register_accountant(mechanism, accountant, force=False):
-            if mechanism in reg._ACCOUNTANTS and not force: raise ValueError(mechanism)
-            reg._ACCOUNTANTS[mechanism] = accountant
-        reg.register_accountant = register_accountant
-        acc_mod.IAccountant = IAccountant
-        acc_mod.registry = reg
-        sys.modules['opacus'] = types.ModuleType('opacus')
-        sys.modules['opacus.accountants'] = acc_mod
-        sys.modules['opacus.accountants.registry'] = reg
+        from opacus.accountants import IAccountant, registry
         from shiftdp.accounting import CertifiedAccountant
-        acc = reg._ACCOUNTANTS['shiftdp']()
+        acc = registry._ACCOUNTANTS['shiftdp']()
         assert type(acc) is CertifiedAccountant and isinstance(acc, IAccountant)
         acc.step(noise_multiplier=1.0, sample_rate=0.01)
         print(acc.get_epsilon(1e-5) > 0, len(acc), acc.mechanism())
         """
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=_stand_in_env(tmp_path))
+    assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "1", "shiftdp"], out
 
 
@@ -451,12 +429,16 @@ print(type(acc).__name__, sigma, acc.get_epsilon(1e-5))
 """
 
 
-def _stand_in(tmp_path):
+def _stand_in_env(tmp_path):
+    """The environment of a child interpreter that imports the stand-in ``opacus``."""
+    import os
+
     for name, text in STAND_IN.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    return str(tmp_path)
+    path = os.pathsep.join(p for p in [str(tmp_path), os.environ.get("PYTHONPATH")] if p)
+    return dict(os.environ, PYTHONPATH=path)
 
 
 @pytest.mark.parametrize("first", ["import shiftdp\nimport opacus.accountants\n",
@@ -465,10 +447,7 @@ def test_import_shiftdp_alone_registers_and_calibration_meets_the_target(tmp_pat
     """``import shiftdp`` alone, before or after Opacus, makes ``accountant="shiftdp"``
     work, and Opacus's calibration (the probes at large ε included) returns a σ whose
     certified ε meets the target."""
-    import os
-
-    path = os.pathsep.join(p for p in [_stand_in(tmp_path), os.environ.get("PYTHONPATH")] if p)
-    env = dict(os.environ, PYTHONPATH=path)
+    env = _stand_in_env(tmp_path)
     code = first + "assert 'torch' not in __import__('sys').modules\n" + CALIBRATE
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
