@@ -86,10 +86,18 @@ def test_compose():
             if kind is Gaussian:
                 parts.append(Gaussian(mu=value(rng, 1e-2, 2), count=count))
             else:
-                parts.append(kind(value(rng, 1e-3, 0.5), value(rng, 0.2, 3), count=count))
+                noise = rng.choice(["mu", "noise_multiplier"])
+                parts.append((kind, value(rng, 1e-3, 0.5), {noise: value(rng, 0.2, 3), "count": count}))
         target = rng.choice(["delta", "epsilon"])
         kw = {target: value(rng, 1e-12, 0.5) if target == "delta" else value(rng, 1e-2, 10)}
-        call(shiftdp.compose, parts, tolerance=rng.choice([5e-4, 5e-4, 0, -1, float("nan")]), **kw)
+
+        def compose(parts, **kw):
+            # a bad noise multiplier is refused when the component is built
+            built = [p if not isinstance(p, tuple) else p[0](p[1], **p[2]) for p in parts]
+            return shiftdp.compose(built, **kw)
+
+        compose.__name__ = "compose"
+        call(compose, parts, tolerance=rng.choice([5e-4, 5e-4, 0, -1, float("nan")]), **kw)
 
 
 def test_analyze_and_calibrate_run():

@@ -106,7 +106,7 @@ def test_notebook_representations():
     assert "<table>" in c._repr_html_() and "EpsilonCurve" in repr(c)
     r = shiftdp.compose([Gaussian(mu=0.5, count=4)], delta=1e-5)
     h = r._repr_html_()
-    assert "G(0.5)" in h and r.interval.upper_decimal in h and "not a bound" in h
+    assert "G(0.5)" in h and r.interval.upper_readable in h and "not a bound" in h
     a = shiftdp.analyze("cgd", n=60000, batch=1500, epochs=50, eta=1, noise=1, sensitivity=1000, contraction=0.9999)
     assert "★" in a._repr_html_() and a.best.id in a.best._repr_html_()
     na = next(e for e in a.entries if e.epsilon is None)
