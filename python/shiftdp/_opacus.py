@@ -213,9 +213,10 @@ class _Methods:
 
         Opacus calls this from ``PrivacyEngine.make_private``; when that call kept the
         user's data loader (``poisson_sampling=False``) or the loader is not
-        Poisson-sampled (:func:`detect_sampler`), the batches are not the Poisson
-        batches every Opacus accountant assumes: a :class:`SamplerMismatchWarning` says
-        so at once, and again with every ε (``sampler_mismatch`` keeps the message).
+        Poisson-sampled (:func:`~shiftdp.detect_sampler`), the batches are not the
+        Poisson batches every Opacus accountant assumes: a
+        :class:`~shiftdp.SamplerMismatchWarning` says so at once, and again with every ε
+        (``sampler_mismatch`` keeps the message).
         """
         loader = _loader_from_caller()
         self.loader_sampler = None if loader is None else loader[0]

@@ -72,7 +72,7 @@ Opacus
 ``get_epsilon``, ``history``, ``mechanism``, ``state_dict``, …) and certified answers
 for Poisson-subsampled Gaussian histories (add-or-remove adjacency); it subclasses
 Opacus's ``IAccountant`` and is registered as ``"shiftdp"`` when Opacus is importable,
-and is a plain class otherwise (no torch needed). See :mod:`shiftdp._opacus`.
+and is a plain class otherwise (no torch needed). See :class:`CertifiedAccountant`.
 """
 
 from __future__ import annotations

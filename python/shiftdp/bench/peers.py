@@ -212,9 +212,9 @@ def classify(value: Optional[float], error: Optional[str], lower: float, upper: 
     :data:`ROUNDING_LEVEL` relative: below the truth in the last digits of an f64
     evaluation), ``inside`` (in the interval, or ≤ 0 where the certified answer is
     ε(δ) ≤ 0: as tight as the certificate resolves), ``above`` (sound and loose).
-    ``shortfall`` = (lower − value)/|lower| for ``unsound`` and ``rounding`` answers
+    ``shortfall`` = ``(lower − value)/|lower|`` for ``unsound`` and ``rounding`` answers
     (``"inf"`` below a lower end of 0), None otherwise. ``rel_error`` is
-    (value − upper)/upper (None on failure)."""
+    ``(value − upper)/upper`` (None on failure)."""
     if error is not None or value is None:
         return {"status": "failure", "rel_error": None, "reason": error or "no value"}
     if math.isnan(value):

@@ -200,11 +200,11 @@ def _compose(kind: str, q: float, sigma: float, steps: int, target: str, value: 
 
 
 WIDE_REL_WIDTH = 1e-3
-"""A relative width above which :func:`_certify` refines an interval (and the benchmark's
+"""A relative width above which ``_certify`` refines an interval (and the benchmark's
 report calls the reference wide)."""
 
 REFINE_GRIDS = (12, 14)
-"""Explicit grids (step 2⁻ᵍ) :func:`_certify` tries for an interval still wider than
+"""Explicit grids (step 2⁻ᵍ) ``_certify`` tries for an interval still wider than
 :data:`WIDE_REL_WIDTH` after the tolerance refinement: at δ near the composition floor the
 planner's grid can be far from the best one (C_p(G(4)) at δ = 1e-100: relative width
 8.9e-3 from the planner, 1.2e-9 on grid 12, in about a second)."""
@@ -331,7 +331,6 @@ def _run(task: Tuple[Any, ...]) -> Tuple[Optional[Dict[str, Any]], Optional[str]
 
 # ----------------------------------------------------------------- other mechanisms
 
-# family -> (relation, relation_note)
 MECHANISMS: Dict[str, Tuple[str, str]] = {
     "laplace": ("add_remove", LAPLACE_NOTE),
     "poisson_laplace": ("add_remove", POISSON_LAPLACE_NOTE),
@@ -340,6 +339,8 @@ MECHANISMS: Dict[str, Tuple[str, str]] = {
     "mixture_gaussian": ("add_remove", MOG_NOTE),
     "truncated_subsampled_gaussian": ("add_remove", TSG_NOTE),
 }
+"""The families of the mechanisms beyond the Gaussian: family → (relation,
+relation_note)."""
 
 
 def mechanism_component(family: str, params: Dict[str, Any], steps: int) -> Any:
@@ -730,7 +731,7 @@ def generate(quick: bool, jobs: int, families: Optional[Sequence[str]] = None) -
 
 
 def _task_of(e: Dict[str, Any]) -> Optional[Tuple[Any, ...]]:
-    """The task that computes entry ``e`` (the families :func:`_certify` computes), or None."""
+    """The task that computes entry ``e`` (the families ``_certify`` computes), or None."""
     fam, p = e["family"], e["params"]
     ((target, value),) = e["query"].items()
     if fam in ("poisson_gaussian", "symmetrized_cp"):
@@ -743,7 +744,7 @@ def _task_of(e: Dict[str, Any]) -> Optional[Tuple[Any, ...]]:
 
 def refine_wide(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     """Recomputes, in place, the entries of ``doc`` wider than :data:`WIDE_REL_WIDTH` that
-    :func:`_certify` computes (the sampler family's width is the state of knowledge, not
+    ``_certify`` computes (the sampler family's width is the state of knowledge, not
     a numerical one: left alone), keeping the narrower interval. Returns
     ``{"id", "before", "after"}`` per entry tried (relative widths)."""
     out = []

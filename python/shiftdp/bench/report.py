@@ -190,7 +190,7 @@ def _acc_stats(name: str, rs: List[Dict[str, Any]], certified: bool = False) -> 
 
 def which_accountant(results: Dict[str, Any]) -> List[Dict[str, Any]]:
     """Per family of the run, from its measurements: every accountant's numbers
-    (:func:`_acc_stats`; shiftdp's from the entries it recomputed, its answer being its
+    (``_acc_stats``; shiftdp's from the entries it recomputed, its answer being its
     certified upper end), which were sound (no answer materially below the certified
     lower end; rounding-level shortfalls allowed and counted), the tightest sound one and
     a one-line recommendation.
