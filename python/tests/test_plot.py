@@ -112,7 +112,7 @@ def test_notebook_representations():
     na = next(e for e in a.entries if e.epsilon is None)
     assert "not applicable" in na._repr_html_()
     s = shiftdp.schedule(1.0, 1.0, 1.0, steps=4)
-    assert s.mu_decimal in s._repr_html_()
+    assert "μ ≤ 2<" in s._repr_html_() and s.mu_decimal.startswith("2.000")
     chk = shiftdp.check_claim("mu <= sqrt(t)*L/(b*sigma)", "gd", samples=2)
     assert "pass" in chk._repr_html_()
 
