@@ -28,17 +28,28 @@
 //!
 //! # Layout
 //! Title, then an optional caption line with the setting ([`Chart::caption`]), then the
-//! plot with the legend in a panel to its right (never over the data). Tick labels drop
-//! trailing zeros; an x axis whose points are all integers (steps, epochs, k) has integer
-//! ticks only. Lines are clipped to the plotting area and split at sharp turns (a
-//! thick polyline with a near reversal would otherwise be joined by a long miter spike).
+//! plot and its legend, placed by [`Layout::legend`]: [`LegendPlace::Right`] puts it in
+//! a panel to the right of the plot; [`LegendPlace::Auto`] (the stand-alone figures)
+//! puts it inside the plot area, in the first corner (upper right, upper left, lower
+//! right, lower left) where its box covers no drawn point, line or band, and otherwise
+//! below the plot in as many columns as fit. Either way the legend never hides data.
+//! Tick labels drop trailing zeros; an x axis whose points are all integers (steps,
+//! epochs, k) has integer ticks only. Lines are clipped to the plotting area and split at
+//! sharp turns (a thick polyline with a near reversal would otherwise be joined by a long
+//! miter spike).
+//!
+//! # Logarithmic y axis
+//! With [`Chart::log_y`] the y axis is logarithmic: only points with y > 0 are drawn, and
+//! the ticks sit at 1, 2, 5 × 10^k (a span under two decades), at every power of ten (up
+//! to six decades) or at every m-th power of ten (wider spans, at most seven ticks).
 //!
 //! # PNG
-//! The PNG is the figure at 300 dpi: [`Layout::FIGURE`] is 9.6 × 5.4 in at 100 px per
-//! inch (the SVG's units), the PNG is drawn at three times that size (2880 × 1620 px,
-//! type and lines scaled with it) and carries a `pHYs` chunk of 300 dpi (11811 px/m).
-//! PNG text is rasterized with the DejaVu Sans font embedded through the `dejavu`
-//! crate (no system fonts needed); SVG text is left to the viewer.
+//! The PNG is the figure at 200 dpi: [`Layout::FIGURE`] is 8 × 5 in at 100 px per inch
+//! (the SVG's units), the PNG is drawn at twice that size (1600 × 1000 px, type and lines
+//! scaled with it), carries a `pHYs` chunk of 200 dpi (7874 px/m) and is written with
+//! the encoder's best compression and adaptive filtering. PNG text is rasterized with
+//! the DejaVu Sans font embedded through the `dejavu` crate (no system fonts needed);
+//! SVG text is left to the viewer.
 use crate::error::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -119,6 +130,8 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// Draw the diagonal-free square \[0,1\]² frame (tradeoff plots).
     pub unit_square: bool,
+    /// Logarithmic y axis (points with y ≤ 0 are left out); ignored with `unit_square`.
+    pub log_y: bool,
 }
 
 /// Dash patterns.
@@ -303,6 +316,41 @@ pub fn tick_label(v: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
+/// A number for a legend or caption: at most 4 significant digits, rounded to nearest
+/// (up with `up`, for values that bound something from above), without trailing zeros;
+/// plain decimals from 10⁻³ to below 10⁵, else `m e k` (`1.5e-7`).
+pub fn label_number(v: f64, up: bool) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v == 0.0 { "0".into() } else { v.to_string() };
+    }
+    let k = v.abs().log10().floor() as i32;
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if (-3..5).contains(&k) {
+        let d = (3 - k).max(0) as usize;
+        let s = if up {
+            crate::decimal::fixed_up(v, d)
+        } else {
+            format!("{v:.d$}")
+        };
+        // rounding can carry into a fifth digit (9999.5 → 10000): still plain
+        return trim(s);
+    }
+    let s = if up {
+        crate::decimal::f64_up(v, 4)
+    } else {
+        format!("{v:.3e}")
+    };
+    let (m, e) = s.split_once(['e', 'E']).unwrap_or((&s, "0"));
+    let e: i32 = e.trim_start_matches('+').parse().unwrap_or(0);
+    format!("{}e{e}", trim(m.to_string()))
+}
+
 /// A tick label on an integral axis: the integer, or nothing between integers.
 fn integer_tick_label(v: f64) -> String {
     if (v - v.round()).abs() <= 1e-9 * v.abs().max(1.0) {
@@ -340,6 +388,16 @@ fn register_font() {
     });
 }
 
+/// Where the legend of a figure goes (see the module documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LegendPlace {
+    /// A panel to the right of the plot.
+    #[default]
+    Right,
+    /// Inside the plot, in a corner where it covers no data; else below the plot.
+    Auto,
+}
+
 /// How a figure is laid out: size and the spacing and type sizes around the plot area,
 /// in layout pixels; everything is multiplied by `scale` when drawn.
 /// One drawing routine (`draw`) serves every figure of the crate; the layouts differ.
@@ -353,27 +411,32 @@ pub struct Layout {
     pub label_areas: (u32, u32),
     /// Type sizes: title, axis descriptions, tick labels, legend (and caption).
     pub type_sizes: (u32, u32, u32, u32),
-    /// Width of the legend panel to the right of the plot, layout pixels.
+    /// Where the legend goes.
+    pub legend: LegendPlace,
+    /// Width of the legend panel to the right of the plot ([`LegendPlace::Right`]),
+    /// layout pixels.
     pub legend_width: u32,
     /// Vertical padding above and below the data, as a fraction of its range.
     pub pad: f64,
-    /// Colour of the minor grid lines (`None`: plotters' default).
+    /// Colour of the minor grid lines (`None`: no minor grid lines).
     pub light_grid: Option<(u8, u8, u8)>,
     /// Device pixels per layout pixel.
     pub scale: u32,
 }
 
 impl Layout {
-    /// Stand-alone figures written by [`render`] (`shiftdp plot …`): 960×540, i.e.
-    /// 9.6 × 5.4 in at 100 px per inch; the PNG is drawn at `scaled(3)` (300 dpi).
+    /// Stand-alone figures written by [`render`] (`shiftdp plot …`): 800×500, i.e.
+    /// 8 × 5 in at 100 px per inch, the legend inside the plot or below it, no minor
+    /// grid; the PNG is drawn at `scaled(2)` (200 dpi).
     pub const FIGURE: Layout = Layout {
-        size: (960, 540),
+        size: (800, 500),
         margin: 12,
         label_areas: (44, 64),
-        type_sizes: (20, 16, 13, 13),
-        legend_width: 290,
+        type_sizes: (19, 16, 14, 13),
+        legend: LegendPlace::Auto,
+        legend_width: 0,
         pad: 0.03,
-        light_grid: Some((238, 238, 238)),
+        light_grid: None,
         scale: 1,
     };
     /// Figures embedded in the verification report (`shiftdp verify --report`): 980×480.
@@ -382,6 +445,7 @@ impl Layout {
         margin: 14,
         label_areas: (50, 78),
         type_sizes: (22, 18, 15, 15),
+        legend: LegendPlace::Right,
         legend_width: 280,
         pad: 0.04,
         light_grid: Some((244, 244, 244)),
@@ -402,10 +466,10 @@ impl Layout {
     }
 }
 
-/// Device pixels per layout pixel of the PNG written by [`render`] (300 dpi).
-pub const PNG_SCALE: u32 = 3;
+/// Device pixels per layout pixel of the PNG written by [`render`] (200 dpi).
+pub const PNG_SCALE: u32 = 2;
 /// Dots per inch of the PNG written by [`render`].
-pub const PNG_DPI: u32 = 300;
+pub const PNG_DPI: u32 = 200;
 
 /// A rectangle in device pixels: (left, top, right, bottom).
 type Rect = (f64, f64, f64, f64);
@@ -720,10 +784,474 @@ fn wrap_words(text: &str, max: u32, measure: &dyn Fn(&str) -> u32) -> Vec<String
     lines
 }
 
+/// Whether `chart` is drawn with a logarithmic y axis.
+fn log_y(chart: &Chart) -> bool {
+    chart.log_y && !chart.unit_square
+}
+
+/// The ticks of a logarithmic axis over `[lo, hi]` (log₁₀ of the values): 1, 2, 5 × 10^k
+/// for a span under two decades (every 1…9 × 10^k under half a decade), every power of
+/// ten up to six decades, else every m-th power of ten with at most seven ticks.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = hi - lo;
+    let (mults, step): (&[f64], i32) = if span < 0.5 {
+        (&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0], 1)
+    } else if span < 2.0 {
+        (&[1.0, 2.0, 5.0], 1)
+    } else if span <= 6.0 {
+        (&[1.0], 1)
+    } else {
+        (&[1.0], (span / 6.0).ceil() as i32)
+    };
+    let (k0, k1) = (lo.floor() as i32, hi.ceil() as i32);
+    let mut out = vec![];
+    for k in k0..=k1 {
+        if k.rem_euclid(step) != 0 {
+            continue;
+        }
+        for &m in mults {
+            let v = m * 10f64.powi(k);
+            let l = v.log10();
+            if l >= lo - 1e-9 && l <= hi + 1e-9 {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The axes of a chart: the data ranges (y as log₁₀ y on a logarithmic axis).
+#[derive(Debug, Clone, Copy)]
+struct Axes {
+    x: (f64, f64),
+    y: (f64, f64),
+    log_y: bool,
+    integral_x: bool,
+}
+
+impl Axes {
+    /// The ranges of `chart` (see [`draw`]).
+    fn of(chart: &Chart, layout: &Layout) -> Axes {
+        let log = log_y(chart);
+        let (mut x0, mut x1, mut y0, mut y1) = finite_bounds(&chart.series, log);
+        if chart.unit_square || !x0.is_finite() {
+            (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+        }
+        if x0.partial_cmp(&x1) != Some(std::cmp::Ordering::Less) {
+            (x0, x1) = (x0 - 0.5, x0 + 0.5);
+        }
+        if y0.partial_cmp(&y1) != Some(std::cmp::Ordering::Less) {
+            (y0, y1) = (y0 - 0.5, y0 + 0.5);
+        }
+        let pad = if chart.unit_square {
+            0.0
+        } else {
+            layout.pad * (y1 - y0)
+        };
+        Axes {
+            x: (x0, x1),
+            y: (y0 - pad, y1 + pad),
+            log_y: log,
+            integral_x: !chart.unit_square && integral_x(&chart.series),
+        }
+    }
+
+    /// Device pixel of data point `(x, y)` in plot rectangle `r` (`None` if not drawable).
+    fn pixel(&self, r: Rect, (x, y): (f64, f64)) -> Option<(f64, f64)> {
+        if !drawable((x, y), self.log_y) {
+            return None;
+        }
+        let y = if self.log_y { y.log10() } else { y };
+        let ((x0, x1), (y0, y1)) = (self.x, self.y);
+        Some((
+            r.0 + (x - x0) / (x1 - x0) * (r.2 - r.0),
+            r.3 - (y - y0) / (y1 - y0) * (r.3 - r.1),
+        ))
+    }
+}
+
+/// Builds the axes of `chart` in `area` and returns the plot rectangle (device pixels);
+/// draws the mesh, ticks and axis descriptions if `mesh` (otherwise draws nothing).
+fn axes_in<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    layout: &Layout,
+    ax: &Axes,
+    mesh: bool,
+) -> std::result::Result<Rect, String> {
+    let (_, axis, label, _) = layout.type_sizes;
+    let (axis, label) = (layout.pxu(axis), layout.pxu(label));
+    let ((x0, x1), (y0, y1)) = (ax.x, ax.y);
+    let mut c = ChartBuilder::on(area)
+        .margin(layout.pxu(layout.margin))
+        .x_label_area_size(layout.pxu(layout.label_areas.0))
+        .y_label_area_size(layout.pxu(layout.label_areas.1))
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(|e| e.to_string())?;
+    let (xr, yr) = c.plotting_area().get_pixel_range();
+    let r: Rect = (
+        xr.start as f64,
+        yr.start as f64,
+        (xr.end - 1) as f64,
+        (yr.end - 1) as f64,
+    );
+    if !mesh {
+        return Ok(r);
+    }
+    let x_fmt: &dyn Fn(&f64) -> String = if ax.integral_x {
+        &|v: &f64| integer_tick_label(*v)
+    } else {
+        &|v: &f64| tick_label(*v)
+    };
+    let y_fmt = |v: &f64| tick_label(*v);
+    let grid = RGBColor(200, 200, 200);
+    let mut m = c.configure_mesh();
+    m.x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .axis_desc_style(("sans-serif", axis))
+        .label_style(("sans-serif", label))
+        .x_label_formatter(x_fmt)
+        .y_label_formatter(&y_fmt)
+        .bold_line_style(grid.stroke_width(layout.scale))
+        .axis_style(BLACK.stroke_width(layout.scale))
+        .set_all_tick_mark_size(layout.px(5.0) as i32);
+    if ax.integral_x {
+        let span = (x1 - x0).round().max(1.0) as usize;
+        m.x_labels((span + 1).min(10));
+    }
+    if ax.log_y {
+        // the y ticks of a logarithmic axis are drawn below
+        m.y_labels(0);
+    }
+    match layout.light_grid {
+        Some((r, g, b)) => {
+            m.light_line_style(RGBColor(r, g, b).stroke_width(layout.scale));
+        }
+        None => {
+            m.max_light_lines(0);
+        }
+    }
+    m.draw().map_err(|e| e.to_string())?;
+    if ax.log_y {
+        let font = ("sans-serif", label)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Right, VPos::Center));
+        let tick = layout.px(5.0);
+        for v in log_ticks(y0, y1) {
+            let Some((_, py)) = ax.pixel(r, (x0, v)) else {
+                continue;
+            };
+            let py = py.round() as i32;
+            let (left, right) = (r.0.round() as i32, r.2.round() as i32);
+            root.draw(&PathElement::new(
+                vec![(left, py), (right, py)],
+                grid.stroke_width(layout.scale),
+            ))
+            .map_err(|e| e.to_string())?;
+            root.draw(&PathElement::new(
+                vec![(left - tick.round() as i32, py), (left, py)],
+                BLACK.stroke_width(layout.scale),
+            ))
+            .map_err(|e| e.to_string())?;
+            root.draw_text(
+                &tick_label(v),
+                &font,
+                ((r.0 - tick - layout.px(4.0)).round() as i32, py),
+            )
+            .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(r)
+}
+
+/// Draws the series of `chart` (z-order: bands and envelopes, excluded, references,
+/// curves) in plot rectangle `r`.
+fn draw_series<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    styles: &[Style],
+    layout: &Layout,
+    ax: &Axes,
+    r: Rect,
+) -> DrawResult {
+    let rank = |role: Role| match role {
+        Role::Band | Role::Envelope => 0,
+        Role::Excluded => 1,
+        Role::Reference => 2,
+        Role::Curve | Role::Points => 3,
+    };
+    let mut order: Vec<usize> = (0..chart.series.len()).collect();
+    order.sort_by_key(|&i| rank(chart.series[i].role));
+    for i in order {
+        let s = &chart.series[i];
+        let pts: Vec<(f64, f64)> = s.points.iter().filter_map(|&p| ax.pixel(r, p)).collect();
+        if s.role == Role::Band {
+            fill(root, &pts, &styles[i], r)?;
+            continue;
+        }
+        let phase = (i as f64 * 0.618_034).fract();
+        stroke(root, &pts, &styles[i], layout, r, phase, true)?;
+        if pts.len() == 1 && styles[i].marker == Marker::None {
+            // a one-point series without a marker: mark the point
+            let (x, y) = pts[0];
+            let (cr, cg, cb) = styles[i].colour;
+            root.draw(&Circle::new(
+                (x.round() as i32, y.round() as i32),
+                layout.px(4.0) as i32,
+                RGBColor(cr, cg, cb).filled(),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// What the legend box must not cover: points along every drawn line (at most a few
+/// pixels apart) and the band polygons, in device pixels.
+struct Ink {
+    points: Vec<(f64, f64)>,
+    bands: Vec<Vec<(f64, f64)>>,
+}
+
+impl Ink {
+    fn of(chart: &Chart, ax: &Axes, r: Rect, step: f64) -> Ink {
+        let mut points = vec![];
+        let mut bands = vec![];
+        let inside = |p: &(f64, f64)| p.0 >= r.0 && p.0 <= r.2 && p.1 >= r.1 && p.1 <= r.3;
+        for s in &chart.series {
+            let pts: Vec<(f64, f64)> = s.points.iter().filter_map(|&p| ax.pixel(r, p)).collect();
+            if s.role == Role::Band {
+                bands.push(pts);
+                continue;
+            }
+            points.extend(pts.iter().filter(|p| inside(p)));
+            if s.role == Role::Points {
+                continue;
+            }
+            for w in pts.windows(2) {
+                let Some((a, b)) = clip(w[0], w[1], r) else {
+                    continue;
+                };
+                let n = ((b.0 - a.0).hypot(b.1 - a.1) / step).ceil().min(4096.0) as usize;
+                for k in 1..n {
+                    let f = k as f64 / n as f64;
+                    points.push((a.0 + f * (b.0 - a.0), a.1 + f * (b.1 - a.1)));
+                }
+            }
+        }
+        Ink { points, bands }
+    }
+
+    /// Whether rectangle `b` (left, top, right, bottom) covers any of the ink.
+    fn hits(&self, b: Rect) -> bool {
+        let inb = |p: &(f64, f64)| p.0 >= b.0 && p.0 <= b.2 && p.1 >= b.1 && p.1 <= b.3;
+        if self.points.iter().any(inb) {
+            return true;
+        }
+        // a band covers the box if one of a 5×5 grid of its points lies in the polygon
+        self.bands.iter().any(|poly| {
+            (0..5).any(|i| {
+                (0..5).any(|j| {
+                    let p = (
+                        b.0 + (b.2 - b.0) * i as f64 / 4.0,
+                        b.1 + (b.3 - b.1) * j as f64 / 4.0,
+                    );
+                    in_polygon(p, poly)
+                })
+            })
+        })
+    }
+}
+
+/// Whether `p` lies inside polygon `poly` (even–odd rule).
+fn in_polygon(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0 {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// A legend laid out in a box: entries in `cols` columns, filled row by row.
+struct LegendBox {
+    size: u32,
+    lines: Vec<Vec<String>>,
+    line_h: f64,
+    cols: usize,
+    col_w: f64,
+    row_h: Vec<f64>,
+    pad: f64,
+    w: f64,
+    h: f64,
+}
+
+impl LegendBox {
+    /// The legend of `chart` in `cols` columns, each name wrapped to `max_text` pixels.
+    fn new<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        chart: &Chart,
+        layout: &Layout,
+        cols: usize,
+        max_text: f64,
+    ) -> LegendBox {
+        let size = layout.pxu(layout.type_sizes.3);
+        let font = TextStyle::from(("sans-serif", size).into_font());
+        let measure = |s: &str| root.estimate_text_size(s, &font).map(|d| d.0).unwrap_or(0);
+        let lines: Vec<Vec<String>> = chart
+            .series
+            .iter()
+            .map(|s| wrap(&s.name, max_text.max(layout.px(40.0)) as u32, &measure))
+            .collect();
+        let line_h = (size as f64 * 1.25).ceil();
+        let sample = layout.px(30.0);
+        let gap = layout.px(6.0);
+        let text_w = lines
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(|t| measure(t) as f64)
+            .fold(0.0, f64::max);
+        let col_w = sample + gap + text_w + layout.px(14.0);
+        let cols = cols.clamp(1, lines.len().max(1));
+        let spacing = 0.3 * line_h;
+        let row_h: Vec<f64> = lines
+            .chunks(cols)
+            .map(|row| row.iter().map(|l| l.len()).max().unwrap_or(1) as f64 * line_h + spacing)
+            .collect();
+        let pad = layout.px(6.0);
+        let w = cols as f64 * col_w - layout.px(14.0) + 2.0 * pad;
+        let h = row_h.iter().sum::<f64>() - spacing + 2.0 * pad;
+        LegendBox {
+            size,
+            lines,
+            line_h,
+            cols,
+            col_w,
+            row_h,
+            pad,
+            w,
+            h,
+        }
+    }
+
+    /// Draws the box (white, grey border) with its top left corner at `(left, top)`.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        chart: &Chart,
+        styles: &[Style],
+        layout: &Layout,
+        (left, top): (f64, f64),
+    ) -> DrawResult {
+        let corners = [
+            (left.round() as i32, top.round() as i32),
+            (
+                (left + self.w).round() as i32,
+                (top + self.h).round() as i32,
+            ),
+        ];
+        root.draw(&Rectangle::new(corners, WHITE.mix(0.92).filled()))
+            .map_err(|e| e.to_string())?;
+        root.draw(&Rectangle::new(
+            corners,
+            RGBColor(150, 150, 150).stroke_width(layout.scale),
+        ))
+        .map_err(|e| e.to_string())?;
+        let font = ("sans-serif", self.size)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let sample = layout.px(30.0);
+        let gap = layout.px(6.0);
+        let (w, h) = root.dim_in_pixel();
+        let full: Rect = (0.0, 0.0, w as f64, h as f64);
+        let mut y_row = top + self.pad;
+        for (row, entries) in self.lines.chunks(self.cols).enumerate() {
+            for (col, entry) in entries.iter().enumerate() {
+                let i = row * self.cols + col;
+                let x = left + self.pad + col as f64 * self.col_w;
+                let yc = y_row + 0.5 * self.line_h;
+                draw_sample(
+                    root,
+                    &chart.series[i],
+                    &styles[i],
+                    layout,
+                    (x, yc),
+                    sample,
+                    self.line_h,
+                    full,
+                )?;
+                for (k, line) in entry.iter().enumerate() {
+                    let y = yc + k as f64 * self.line_h;
+                    root.draw_text(line, &font, ((x + sample + gap) as i32, y as i32))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            y_row += self.row_h[row];
+        }
+        Ok(())
+    }
+}
+
+/// The legend sample of one series: a filled patch (bands), a short line and its marker,
+/// `width` pixels wide, starting at `(left, yc)`.
+#[allow(clippy::too_many_arguments)]
+fn draw_sample<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    series: &Series,
+    style: &Style,
+    layout: &Layout,
+    (left, yc): (f64, f64),
+    width: f64,
+    line_h: f64,
+    full: Rect,
+) -> DrawResult {
+    if series.role == Role::Band {
+        let h = 0.35 * line_h;
+        fill(
+            root,
+            &[
+                (left, yc - h),
+                (left + width, yc - h),
+                (left + width, yc + h),
+                (left, yc + h),
+            ],
+            style,
+            full,
+        )?;
+    }
+    stroke(
+        root,
+        &[(left, yc), (left + width / 2.0, yc), (left + width, yc)],
+        style,
+        layout,
+        full,
+        0.0,
+        false,
+    )?;
+    if style.marker != Marker::None {
+        stroke(
+            root,
+            &[(left + width / 2.0, yc)],
+            style,
+            layout,
+            full,
+            0.0,
+            true,
+        )?;
+    }
+    Ok(())
+}
+
 /// Draws `chart` into `root` with `layout`: title, caption line, axes fitted to the
-/// finite points (the unit square for tradeoff charts; [0,1]² when there is no finite
-/// point), non-finite points skipped, every series with its [`styles`] entry, and the
-/// legend in a panel to the right of the plot.
+/// drawable points (the unit square for tradeoff charts; [0,1]² when there is no
+/// drawable point; y logarithmic with [`Chart::log_y`]), undrawable points skipped, every
+/// series with its [`styles`] entry, and the legend where [`Layout::legend`] says.
 pub(crate) fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     chart: &Chart,
@@ -731,28 +1259,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
 ) -> DrawResult {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let (mut x0, mut x1, mut y0, mut y1) = finite_bounds(&chart.series);
-    if chart.unit_square || !x0.is_finite() {
-        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
-    }
-    if x0.partial_cmp(&x1) != Some(std::cmp::Ordering::Less) {
-        (x0, x1) = (x0 - 0.5, x0 + 0.5);
-    }
-    if y0.partial_cmp(&y1) != Some(std::cmp::Ordering::Less) {
-        (y0, y1) = (y0 - 0.5, y0 + 0.5);
-    }
-    let pad = if chart.unit_square {
-        0.0
-    } else {
-        layout.pad * (y1 - y0)
-    };
-    let (y0, y1) = (y0 - pad, y1 + pad);
-    let (title, axis, label, legend) = layout.type_sizes;
-    let (title, axis, label, legend) = (
-        layout.pxu(title),
-        layout.pxu(axis),
-        layout.pxu(label),
-        layout.pxu(legend),
+    let ax = Axes::of(chart, layout);
+    let (title, legend) = (
+        layout.pxu(layout.type_sizes.0),
+        layout.pxu(layout.type_sizes.3),
     );
     let mut body = root
         .margin(layout.pxu(8), 0, 0, 0)
@@ -768,104 +1278,74 @@ pub(crate) fn draw<DB: DrawingBackend>(
             )
             .map_err(err)?;
     }
-    let (bw, _) = body.dim_in_pixel();
-    let lw = if chart.series.is_empty() {
-        0
-    } else {
-        layout.pxu(layout.legend_width).min(bw / 2)
-    };
-    let (plot_area, _) = body.split_horizontally(bw - lw);
-    let mut c = ChartBuilder::on(&plot_area)
-        .margin(layout.pxu(layout.margin))
-        .x_label_area_size(layout.pxu(layout.label_areas.0))
-        .y_label_area_size(layout.pxu(layout.label_areas.1))
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| e.to_string())?;
-    let integral = !chart.unit_square && integral_x(&chart.series);
-    let x_fmt: &dyn Fn(&f64) -> String = if integral {
-        &|v: &f64| integer_tick_label(*v)
-    } else {
-        &|v: &f64| tick_label(*v)
-    };
-    let y_fmt = |v: &f64| tick_label(*v);
-    let mut mesh = c.configure_mesh();
-    mesh.x_desc(&chart.x_label)
-        .y_desc(&chart.y_label)
-        .axis_desc_style(("sans-serif", axis))
-        .label_style(("sans-serif", label))
-        .x_label_formatter(x_fmt)
-        .y_label_formatter(&y_fmt)
-        .bold_line_style(RGBColor(200, 200, 200).stroke_width(layout.scale))
-        .axis_style(BLACK.stroke_width(layout.scale))
-        .set_all_tick_mark_size(layout.px(5.0) as i32);
-    if integral {
-        let span = (x1 - x0).round().max(1.0) as usize;
-        mesh.x_labels((span + 1).min(10));
-    }
-    if let Some((r, g, b)) = layout.light_grid {
-        mesh.light_line_style(RGBColor(r, g, b).stroke_width(layout.scale));
-    }
-    mesh.draw().map_err(|e| e.to_string())?;
-    let (xr, yr) = c.plotting_area().get_pixel_range();
-    let r: Rect = (
-        xr.start as f64,
-        yr.start as f64,
-        (xr.end - 1) as f64,
-        (yr.end - 1) as f64,
-    );
-    let to_px = |(x, y): (f64, f64)| {
-        (
-            r.0 + (x - x0) / (x1 - x0) * (r.2 - r.0),
-            r.3 - (y - y0) / (y1 - y0) * (r.3 - r.1),
-        )
-    };
     let styles = styles(&chart.series);
-    // z-order: envelope, excluded, reference, curves
-    let rank = |role: Role| match role {
-        Role::Band | Role::Envelope => 0,
-        Role::Excluded => 1,
-        Role::Reference => 2,
-        Role::Curve | Role::Points => 3,
-    };
-    let mut order: Vec<usize> = (0..chart.series.len()).collect();
-    order.sort_by_key(|&i| rank(chart.series[i].role));
-    for i in order {
-        let s = &chart.series[i];
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .copied()
-            .filter(|(x, y)| x.is_finite() && y.is_finite())
-            .map(to_px)
-            .collect();
-        if s.role == Role::Band {
-            fill(&root, &pts, &styles[i], r)?;
+    let (bw, bh) = body.dim_in_pixel();
+    if chart.series.is_empty() || layout.legend == LegendPlace::Right {
+        let lw = if chart.series.is_empty() {
+            0
+        } else {
+            layout.pxu(layout.legend_width).min(bw / 2)
+        };
+        let (plot_area, _) = body.split_horizontally(bw - lw);
+        let r = axes_in(&root, &plot_area, chart, layout, &ax, true)?;
+        draw_series(&root, chart, &styles, layout, &ax, r)?;
+        if lw > 0 {
+            draw_legend(
+                &root,
+                chart,
+                &styles,
+                layout,
+                legend,
+                (r.2 + layout.px(14.0), r.1),
+            )?;
+        }
+        root.present().map_err(err)?;
+        return Ok(());
+    }
+    // inside the plot: the first corner where the box covers no ink (one column, then two)
+    let r = axes_in(&root, &body, chart, layout, &ax, false)?;
+    let ink = Ink::of(chart, &ax, r, layout.px(3.0));
+    let inset = layout.px(8.0);
+    let clear = layout.px(5.0);
+    let (pw, ph) = (r.2 - r.0, r.3 - r.1);
+    let mut inside: Option<(LegendBox, (f64, f64))> = None;
+    'search: for cols in [1, 2] {
+        let lb = LegendBox::new(&root, chart, layout, cols, 0.45 * pw / cols as f64);
+        if lb.w > pw - 2.0 * inset || lb.h > ph - 2.0 * inset {
             continue;
         }
-        let phase = (i as f64 * 0.618_034).fract();
-        stroke(&root, &pts, &styles[i], layout, r, phase, true)?;
-        if pts.len() == 1 && styles[i].marker == Marker::None {
-            // a one-point series without a marker: mark the point
-            let (x, y) = pts[0];
-            let (cr, cg, cb) = styles[i].colour;
-            root.draw(&Circle::new(
-                (x.round() as i32, y.round() as i32),
-                layout.px(4.0) as i32,
-                RGBColor(cr, cg, cb).filled(),
-            ))
-            .map_err(err)?;
+        let (l, t) = (r.0 + inset, r.1 + inset);
+        let (rr, bb) = (r.2 - inset - lb.w, r.3 - inset - lb.h);
+        for (x, y) in [(rr, t), (l, t), (rr, bb), (l, bb)] {
+            let b = (x - clear, y - clear, x + lb.w + clear, y + lb.h + clear);
+            if !ink.hits(b) {
+                inside = Some((lb, (x, y)));
+                break 'search;
+            }
         }
     }
-    if lw > 0 {
-        draw_legend(
-            &root,
-            chart,
-            &styles,
-            layout,
-            legend,
-            (r.2 + layout.px(14.0), r.1),
-        )?;
+    if let Some((lb, at)) = inside {
+        let r = axes_in(&root, &body, chart, layout, &ax, true)?;
+        draw_series(&root, chart, &styles, layout, &ax, r)?;
+        lb.draw(&root, chart, &styles, layout, at)?;
+        root.present().map_err(err)?;
+        return Ok(());
     }
+    // below the plot, in as many columns as fit under it
+    let mut lb = LegendBox::new(&root, chart, layout, 1, 0.9 * pw);
+    let cols = ((pw + layout.px(14.0)) / lb.col_w).floor().max(1.0) as usize;
+    if cols > 1 {
+        lb = LegendBox::new(&root, chart, layout, cols, 0.9 * pw);
+    }
+    let strip = (lb.h + layout.px(6.0)).ceil() as u32;
+    let strip = strip.min(bh / 2);
+    let (top_area, _) = body.split_vertically(bh - strip);
+    let r = axes_in(&root, &top_area, chart, layout, &ax, true)?;
+    draw_series(&root, chart, &styles, layout, &ax, r)?;
+    let (_, y_body) = body.get_pixel_range();
+    let left = (0.5 * (r.0 + r.2 - lb.w)).max(layout.px(4.0));
+    let top = (y_body.end - strip as i32) as f64;
+    lb.draw(&root, chart, &styles, layout, (left, top))?;
     root.present().map_err(err)?;
     Ok(())
 }
@@ -986,6 +1466,7 @@ fn draw_legend<DB: DrawingBackend>(
 ///     y_label: "μ".into(),
 ///     series: vec![Series::new("bound", vec![(1.0, 0.5), (2.0, 0.7)])],
 ///     unit_square: false,
+///     log_y: false,
 /// };
 /// let svg = svg_string(&chart, &Layout::REPORT).unwrap();
 /// assert!(svg.starts_with("<svg") && svg.contains("bound") && svg.contains("σ = 1"));
@@ -1007,9 +1488,14 @@ fn size_of(layout: &Layout) -> (u32, u32) {
     (layout.pxu(layout.size.0), layout.pxu(layout.size.1))
 }
 
-/// `(x0, x1, y0, y1)`: the extent of the finite points of `series` (infinite ends when
-/// there is none).
-fn finite_bounds(series: &[Series]) -> (f64, f64, f64, f64) {
+/// Whether `(x, y)` can be drawn: both finite, and y > 0 on a logarithmic y axis.
+fn drawable((x, y): (f64, f64), log_y: bool) -> bool {
+    x.is_finite() && y.is_finite() && (!log_y || y > 0.0)
+}
+
+/// `(x0, x1, y0, y1)`: the extent of the drawable points of `series`, y as log₁₀ y on a
+/// logarithmic axis (infinite ends when there is none).
+fn finite_bounds(series: &[Series], log_y: bool) -> (f64, f64, f64, f64) {
     let (mut x0, mut x1, mut y0, mut y1) = (
         f64::INFINITY,
         f64::NEG_INFINITY,
@@ -1017,7 +1503,8 @@ fn finite_bounds(series: &[Series]) -> (f64, f64, f64, f64) {
         f64::NEG_INFINITY,
     );
     for &(x, y) in series.iter().flat_map(|s| s.points.iter()) {
-        if x.is_finite() && y.is_finite() {
+        if drawable((x, y), log_y) {
+            let y = if log_y { y.log10() } else { y };
             x0 = x0.min(x);
             x1 = x1.max(x);
             y0 = y0.min(y);
@@ -1038,6 +1525,8 @@ fn write_png(
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Best);
+    enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
     let ppm = (dpi as f64 / 0.0254).round() as u32;
     enc.set_pixel_dims(Some(png::PixelDimensions {
         xppu: ppm,
@@ -1049,14 +1538,55 @@ fn write_png(
     wr.finish().map_err(|e| e.to_string())
 }
 
-/// Writes `stem.svg` ([`Layout::FIGURE`], 960×540) and `stem.png` (the same figure at
-/// 300 dpi: 2880×1620 px with a 300-dpi `pHYs` chunk) and returns their paths.
+/// Number of tangent lines of [`gaussian_tradeoff`].
+pub const TRADEOFF_LINES: usize = 400;
+
+/// Vertices of a certified **lower** bound on the tradeoff function `G(μ)` for drawing:
+/// the envelope ([`PiecewiseLinear::from_lines`](crate::tradeoff::PiecewiseLinear::from_lines))
+/// of the lines `1 − δ_up(ε) − e^ε α` (`δ_up`: the certified upper end of the Gaussian
+/// `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`, DRS22 Cor 1; `e^ε` rounded up) over
+/// [`TRADEOFF_LINES`] values of ε ([`tangent_epsilons`](crate::tradeoff::tangent_epsilons))
+/// in `±(5μ + μ²/2)` (tangent points from α ≈ 3·10⁻⁷ to 1 − 3·10⁻⁷). Every segment lies
+/// below `G(μ)`; `μ = 0` gives the identity `1 − α`.
+///
+/// # Errors
+/// [`Error::Parameter`] for μ negative or not finite.
+pub fn gaussian_tradeoff(mu: f64) -> Result<Vec<(f64, f64)>> {
+    use crate::precision::rounding::{next_down_f64, next_up_f64};
+    use crate::precision::{Enclosure, Precision};
+    use crate::tradeoff::{Gaussian, PiecewiseLinear, tangent_epsilons};
+    if !mu.is_finite() || mu < 0.0 {
+        return Err(Error::param("mu", mu, "must be finite and ≥ 0"));
+    }
+    if mu <= 0.0 {
+        return Ok(vec![(0.0, 1.0), (1.0, 0.0)]);
+    }
+    let m = Enclosure::from_f64(64, mu);
+    let emax = 5.0 * mu + 0.5 * mu * mu;
+    let mut lines: Vec<(f64, f64)> = vec![];
+    for eps in tangent_epsilons(emax, TRADEOFF_LINES) {
+        let Ok(d) = Gaussian::delta(&m, &Enclosure::from_f64(64, eps), Precision::F64) else {
+            continue;
+        };
+        let du = d.enclosure.upper_f64();
+        if !du.is_finite() {
+            continue;
+        }
+        let b = next_down_f64(next_down_f64(1.0 - du));
+        let s = next_up_f64(next_up_f64(eps.exp()));
+        lines.push((b, s));
+    }
+    Ok(PiecewiseLinear::from_lines(lines)?.vertices().to_vec())
+}
+
+/// Writes `stem.svg` ([`Layout::FIGURE`], 800×500) and `stem.png` (the same figure at
+/// 200 dpi: 1600×1000 px with a 200-dpi `pHYs` chunk) and returns their paths.
 ///
 /// # Errors
 /// [`Error::Domain`] if a file cannot be written or the chart has no finite point.
 pub fn render(chart: &Chart, stem: &Path) -> Result<Vec<PathBuf>> {
     register_font();
-    if !chart.unit_square && !finite_bounds(&chart.series).0.is_finite() {
+    if !chart.unit_square && !finite_bounds(&chart.series, log_y(chart)).0.is_finite() {
         return Err(Error::Domain {
             what: format!("plot `{}`", chart.title),
             reason: "no finite point to draw".into(),
@@ -1153,7 +1683,7 @@ mod tests {
         let c = chart(vec![(0.0, 1.0), (1.0, 2.0)]);
         let fig = svg_string(&c, &Layout::FIGURE).unwrap();
         let rep = svg_string(&c, &Layout::REPORT).unwrap();
-        assert!(fig.contains("width=\"960\"") && fig.contains("height=\"540\""));
+        assert!(fig.contains("width=\"800\"") && fig.contains("height=\"500\""));
         assert!(rep.contains("width=\"980\"") && rep.contains("height=\"480\""));
     }
 
@@ -1227,6 +1757,124 @@ mod tests {
     }
 
     #[test]
+    fn label_numbers_have_four_significant_digits() {
+        assert_eq!(label_number(0.04, false), "0.04");
+        assert_eq!(label_number(1.0 / (2.0 / 3.0), false), "1.5");
+        assert_eq!(label_number(2.0 / 3.0, false), "0.6667");
+        assert_eq!(label_number(2.0 / 3.0, true), "0.6667");
+        assert_eq!(label_number(0.123_41, true), "0.1235");
+        assert_eq!(label_number(1e-5, false), "1e-5");
+        assert_eq!(label_number(1.234_56e-7, true), "1.235e-7");
+        assert_eq!(label_number(60000.0, false), "60000");
+        assert_eq!(label_number(250_000.0, false), "2.5e5");
+        assert_eq!(label_number(250.0, false), "250");
+    }
+
+    #[test]
+    fn gaussian_tradeoff_is_smooth_and_below_the_curve() {
+        use crate::tradeoff::{Gaussian, Tradeoff};
+        for mu in [0.3, 1.0, 3.0] {
+            let v = gaussian_tradeoff(mu).unwrap();
+            let g = Gaussian::new(mu).unwrap();
+            let distinct: std::collections::HashSet<(i64, i64)> = v
+                .iter()
+                .map(|&(a, b)| ((a * 1e3).round() as i64, (b * 1e3).round() as i64))
+                .collect();
+            assert!(
+                distinct.len() >= 60,
+                "μ = {mu}: {} distinct",
+                distinct.len()
+            );
+            // vertices and segment midpoints below G(μ) (convex: the chords of a polygon
+            // through its points would lie above it)
+            for w in v.windows(2) {
+                for (a, b) in [w[0], ((w[0].0 + w[1].0) / 2.0, (w[0].1 + w[1].1) / 2.0)] {
+                    if a > 0.0 && a < 1.0 {
+                        assert!(b <= g.eval(a) + 1e-12, "μ = {mu}: {b} > G({a})");
+                    }
+                }
+            }
+            // and close to it where it bends
+            let near = v.iter().find(|p| p.0 >= 0.1).unwrap();
+            assert!(near.1 >= g.eval(near.0) - 2e-3);
+        }
+        assert_eq!(
+            gaussian_tradeoff(0.0).unwrap(),
+            vec![(0.0, 1.0), (1.0, 0.0)]
+        );
+        assert!(gaussian_tradeoff(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn log_y_axis_has_decade_ticks_and_drops_non_positive_points() {
+        let pts = vec![(1.0, 0.0), (2.0, 1e-4), (3.0, 1e-2), (4.0, 0.5)];
+        let mut c = chart(pts);
+        let lin = svg_string(&c, &Layout::FIGURE).unwrap();
+        c.log_y = true;
+        let log = svg_string(&c, &Layout::FIGURE).unwrap();
+        for t in ["1e-4", "0.001", "0.01", "0.1"] {
+            assert!(log.contains(&format!("\n{t}\n")), "tick {t} missing");
+        }
+        assert!(!lin.contains("\n1e-4\n"));
+        let ax = Axes::of(&c, &Layout::FIGURE);
+        assert!(ax.log_y && ax.y.0 < -4.0 && ax.y.1 > 0.5f64.log10());
+        assert!(ax.pixel((0.0, 0.0, 100.0, 100.0), (1.0, 0.0)).is_none());
+        assert_eq!(log_ticks(-1.5, 0.0), vec![0.05, 0.1, 0.2, 0.5, 1.0]);
+        assert_eq!(log_ticks(-2.0, 0.0), vec![0.01, 0.1, 1.0]);
+        assert_eq!(log_ticks(-12.0, 0.0).len(), 7);
+        // a chart with nothing positive to draw on a log axis is refused
+        let mut none = chart(vec![(1.0, 0.0), (2.0, -1.0)]);
+        none.log_y = true;
+        let stem = std::env::temp_dir().join(format!("shiftdp-plot-log-{}", std::process::id()));
+        assert!(render(&none, &stem).is_err());
+    }
+
+    #[test]
+    fn figure_legend_sits_inside_where_there_is_no_data() {
+        // a hump in the middle: the legend box goes in the upper right corner
+        let hump = |i: u32| (std::f64::consts::PI * i as f64 / 49.0).sin();
+        let mut c = chart((0..50).map(|i| (i as f64, hump(i))).collect());
+        c.series
+            .push(Series::new("second", vec![(0.0, 0.0), (49.0, 0.1)]));
+        let svg = svg_string(&c, &Layout::FIGURE).unwrap();
+        let at = svg.find("opacity=\"0.92\"").expect("a legend box");
+        let rect = &svg[svg[..at].rfind("<rect").unwrap()..at];
+        let num = |k: &str| -> f64 {
+            let i = rect.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+            rect[i..].split('"').next().unwrap().parse().unwrap()
+        };
+        assert!(num("x") > 400.0 && num("y") < 150.0, "{rect}");
+        // filling the plot everywhere sends the legend below it
+        let mut full = chart(vec![]);
+        for k in 0..8 {
+            let y = k as f64 / 7.0;
+            full.series.push(Series::new(
+                format!("row {k}"),
+                vec![(0.0, y), (1.0, 1.0 - y), (0.0, 1.0 - y), (1.0, y)],
+            ));
+        }
+        let svg = svg_string(&full, &Layout::FIGURE).unwrap();
+        let at = svg.find("opacity=\"0.92\"").expect("a legend box");
+        let rect = &svg[svg[..at].rfind("<rect").unwrap()..at];
+        let i = rect.find("y=\"").unwrap() + 3;
+        let y: f64 = rect[i..].split('"').next().unwrap().parse().unwrap();
+        assert!(y > 380.0, "{rect}");
+        assert!(
+            Ink::of(
+                &full,
+                &Axes::of(&full, &Layout::FIGURE),
+                (0.0, 0.0, 100.0, 100.0),
+                3.0
+            )
+            .hits((40.0, 40.0, 60.0, 60.0))
+        );
+        assert!(in_polygon(
+            (0.5, 0.5),
+            &[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        ));
+    }
+
+    #[test]
     fn tick_labels() {
         assert_eq!(tick_label(200.0), "200");
         assert_eq!(tick_label(0.25), "0.25");
@@ -1266,7 +1914,7 @@ mod tests {
     }
 
     #[test]
-    fn caption_is_drawn_and_png_is_300_dpi() {
+    fn caption_is_drawn_and_png_is_200_dpi() {
         let mut c = chart(vec![(1.0, 1.0), (2.0, 2.0)]);
         c.caption = Some("n = 60000, b = 1500, σ = 1".into());
         assert!(
@@ -1278,9 +1926,9 @@ mod tests {
         let files = render(&c, &stem).unwrap();
         let png = std::fs::read(&files[1]).unwrap();
         let at = |i: usize| u32::from_be_bytes([png[i], png[i + 1], png[i + 2], png[i + 3]]);
-        assert_eq!((at(16), at(20)), (2880, 1620)); // IHDR width, height
+        assert_eq!((at(16), at(20)), (1600, 1000)); // IHDR width, height
         let p = png.windows(4).position(|w| w == b"pHYs").unwrap();
-        assert_eq!((at(p + 4), at(p + 8), png[p + 12]), (11811, 11811, 1));
+        assert_eq!((at(p + 4), at(p + 8), png[p + 12]), (7874, 7874, 1));
         for f in files {
             let _ = std::fs::remove_file(f);
         }

@@ -4,9 +4,9 @@ use super::{Output, parse_number};
 use serde_json::json;
 use shiftdp::bounds::bounds_for;
 use shiftdp::error::{Error, Result};
-use shiftdp::plot::{Chart, Role, Series, render};
+use shiftdp::plot::{Chart, Role, Series, gaussian_tradeoff, label_number, render};
 use shiftdp::precision::{Enclosure, Precision};
-use shiftdp::tradeoff::{Gaussian, Tradeoff};
+use shiftdp::tradeoff::Gaussian;
 use std::path::PathBuf;
 
 /// Plot kinds.
@@ -40,6 +40,9 @@ pub struct PlotSamplerArgs {
     /// Output stem (STEM.svg, STEM.png).
     #[arg(long, default_value = "out/samplers")]
     pub out: PathBuf,
+    /// Logarithmic ε axis.
+    #[arg(long)]
+    pub log_y: bool,
 }
 
 /// Runs `shiftdp plot sampler`: for each sampler and E = 1..max, the certified lower
@@ -95,15 +98,22 @@ pub fn run_plot_sampler(a: &PlotSamplerArgs) -> Result<Output> {
             .with_role(Role::Reference),
     );
     let chart = Chart {
-        title: format!("certified ε({:e}) by batch sampler", a.run.delta),
+        title: format!(
+            "Certified ε by batch sampler, δ = {}",
+            label_number(a.run.delta, false)
+        ),
         caption: Some(format!(
-            "n = {}, batch {}, σ = {}, {} neighbours; the true ε lies between each sampler's lower and upper curves",
-            a.run.n, a.run.batch, a.run.noise_multiplier, a.run.relation
+            "n = {}, b = {}, σ = {}, {} neighbours; the true ε lies between each sampler's lower and upper curves",
+            a.run.n,
+            a.run.batch,
+            label_number(a.run.noise_multiplier, false),
+            a.run.relation
         )),
         x_label: "epochs".into(),
         y_label: "ε".into(),
         series,
         unit_square: false,
+        log_y: a.log_y,
     };
     let files = render(&chart, &a.out)?;
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
@@ -127,13 +137,13 @@ pub enum XAxis {
 }
 
 /// Arguments of `shiftdp plot compare`: the flags of `shiftdp compare` (the run's
-/// `--steps`/`--epochs` are replaced by the x grid), plus the plot's.
+/// `--steps`/`--epochs` set the right end of the x grid), plus the plot's.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlotCompareArgs {
     /// The algorithm.
     #[arg(value_enum)]
     pub algorithm: AlgorithmArg,
-    /// Setting flags (`--steps`/`--epochs` are replaced by the x grid).
+    /// Setting flags (`--steps` or `--epochs`: the largest x, in that unit).
     #[command(flatten)]
     pub setting: SettingArgs,
     /// δ of the (ε, δ) conversions.
@@ -142,18 +152,22 @@ pub struct PlotCompareArgs {
     /// MPFR precision of the conversions (as for `shiftdp compare`).
     #[arg(long)]
     pub bits: Option<u64>,
-    /// x axis: steps or epochs.
-    #[arg(long, value_enum, default_value = "steps")]
-    pub x: XAxis,
-    /// Largest x (steps or epochs).
-    #[arg(long, default_value_t = 200)]
-    pub max: u64,
-    /// Number of x values (log-spaced from 1 to --max, duplicates removed).
-    #[arg(long, default_value_t = 16)]
-    pub points: usize,
+    /// x axis: steps or epochs (default: the unit of --steps/--epochs, else steps).
+    #[arg(long, value_enum)]
+    pub x: Option<XAxis>,
+    /// Largest x, in the unit of --x (default: the run's --steps or --epochs, else 200).
+    #[arg(long)]
+    pub max: Option<u64>,
+    /// Number of x values (log-spaced from 1 to --max, duplicates removed; default 16,
+    /// sgd 8: its bounds are compositions computed numerically at every point).
+    #[arg(long)]
+    pub points: Option<usize>,
     /// Output path without extension (writes .svg and .png).
     #[arg(long, default_value = "out/compare")]
     pub out: PathBuf,
+    /// Logarithmic ε axis.
+    #[arg(long)]
+    pub log_y: bool,
 }
 
 /// Label of the lower envelope series of `shiftdp plot compare`.
@@ -211,20 +225,22 @@ pub type CompareChart = (Chart, Option<String>);
 /// As [`run_plot_compare`].
 pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
     use shiftdp::analysis::{Query, analyze};
-    if a.max == 0 || a.max > 10_000_000 {
-        return Err(Error::param("max", a.max, "must be between 1 and 10⁷"));
+    let (x_axis, max) = x_extent(&a.setting, a.algorithm, a.x, a.max)?;
+    if max == 0 || max > 10_000_000 {
+        return Err(Error::param("max", max, "must be between 1 and 10⁷"));
     }
-    if !(2..=200).contains(&a.points) {
-        return Err(Error::param(
-            "points",
-            a.points,
-            "must be between 2 and 200",
-        ));
+    let points = a.points.unwrap_or(if a.algorithm == AlgorithmArg::Sgd {
+        8
+    } else {
+        16
+    });
+    if !(2..=200).contains(&points) {
+        return Err(Error::param("points", points, "must be between 2 and 200"));
     }
     let prec = Precision::from_bits(a.bits)?;
     let query = Query::epsilon_at(&a.delta)?;
-    let mut xs: Vec<u64> = (0..a.points)
-        .map(|i| ((a.max as f64).powf(i as f64 / (a.points - 1) as f64)).round() as u64)
+    let mut xs: Vec<u64> = (0..points)
+        .map(|i| ((max as f64).powf(i as f64 / (points - 1) as f64)).round() as u64)
         .map(|x| x.max(1))
         .collect();
     xs.dedup();
@@ -241,7 +257,7 @@ pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
             pb.inc(1);
         }
         let mut sa = a.setting.clone();
-        match a.x {
+        match x_axis {
             XAxis::Steps => {
                 sa.steps = Some(x.to_string());
                 sa.epochs = None;
@@ -259,7 +275,7 @@ pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
             }
         };
         if caption.is_none() {
-            caption = Some(format!("{}; δ = {}", setting_caption(&s), a.delta));
+            caption = Some(setting_caption(&s));
         }
         let analysis = analyze(&s, &query, prec)?;
         let rows = analysis.entries();
@@ -303,7 +319,7 @@ pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
         .enumerate()
         .map(|(g, (name, eligible, points))| {
             let name = if Some(&name) == last_best.as_ref() {
-                format!("{name} ★ best at {} = {}", x_name(a.x), a.max)
+                format!("{name} ★ best at {} = {max}", x_name(x_axis))
             } else {
                 name
             };
@@ -318,16 +334,72 @@ pub fn compare_chart(a: &PlotCompareArgs) -> Result<CompareChart> {
     let chart = Chart {
         caption,
         title: format!(
-            "ε(δ = {}) of every applicable bound, {}",
-            a.delta,
-            shiftdp::settings::Algorithm::from(a.algorithm).name()
+            "Certified ε of every applicable bound, {}, δ = {}",
+            shiftdp::settings::Algorithm::from(a.algorithm).name(),
+            a.delta
         ),
-        x_label: x_name(a.x).into(),
+        x_label: x_name(x_axis).into(),
         y_label: "ε (certified upper bound)".into(),
         series,
         unit_square: false,
+        log_y: a.log_y,
     };
     Ok((chart, last_best))
+}
+
+/// The x axis and its largest value for `plot compare`: `--x` (default: epochs if the
+/// run is given by `--epochs`, else steps) and `--max`, or else the run's length
+/// (`--steps T` or `--epochs E`, converted to the unit of the axis), or else 200.
+///
+/// # Errors
+/// `--max` given together with `--steps`/`--epochs`; a run length that is not a whole
+/// number of the axis' unit; an invalid setting.
+pub fn x_extent(
+    setting: &SettingArgs,
+    alg: AlgorithmArg,
+    x: Option<XAxis>,
+    max: Option<u64>,
+) -> Result<(XAxis, u64)> {
+    use super::setting::parse_count;
+    let given = setting.steps.is_some() || setting.epochs.is_some();
+    if let (Some(m), true) = (max, given) {
+        return Err(Error::param(
+            "max",
+            m,
+            "give either --max or the run's --steps/--epochs (the largest x), not both",
+        ));
+    }
+    let axis = x.unwrap_or(if setting.epochs.is_some() {
+        XAxis::Epochs
+    } else {
+        XAxis::Steps
+    });
+    if !given {
+        return Ok((axis, max.unwrap_or(200)));
+    }
+    if axis == XAxis::Steps
+        && let Some(t) = parse_count("steps", &setting.steps)?
+    {
+        return Ok((axis, t));
+    }
+    if axis == XAxis::Epochs
+        && setting.steps.is_none()
+        && let Some(e) = parse_count("epochs", &setting.epochs)?
+    {
+        return Ok((axis, e));
+    }
+    // the other unit: through the setting
+    let s = setting.setting(alg)?;
+    match axis {
+        XAxis::Steps => Ok((axis, s.t())),
+        XAxis::Epochs => s.integer_epochs().map(|e| (axis, e)).ok_or_else(|| {
+            Error::param(
+                "steps",
+                s.t(),
+                "is not a whole number of epochs: give --epochs or --x steps",
+            )
+        }),
+    }
 }
 
 fn x_name(x: XAxis) -> &'static str {
@@ -348,18 +420,43 @@ pub struct SchedulePlotArgs {
     pub out: PathBuf,
 }
 
+/// The algorithms of `shiftdp plot tradeoff`: those with μ-GDP bounds (sgd's bounds are
+/// numerically composed families, drawn by `plot epsilon-vs-steps` and `plot compare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GdpAlgorithmArg {
+    /// Full-batch NoisyGD.
+    Gd,
+    /// Cyclic NoisyCGD.
+    Cgd,
+    /// Langevin Monte Carlo.
+    Lmc,
+}
+
+impl From<GdpAlgorithmArg> for AlgorithmArg {
+    fn from(a: GdpAlgorithmArg) -> Self {
+        match a {
+            GdpAlgorithmArg::Gd => AlgorithmArg::Gd,
+            GdpAlgorithmArg::Cgd => AlgorithmArg::Cgd,
+            GdpAlgorithmArg::Lmc => AlgorithmArg::Lmc,
+        }
+    }
+}
+
 /// Arguments of `shiftdp plot tradeoff`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TradeoffPlotArgs {
-    /// The algorithm.
+    /// The algorithm (one with μ-GDP bounds).
     #[arg(value_enum)]
-    pub algorithm: AlgorithmArg,
-    /// Setting flags (`--steps`/`--epochs` are replaced by each value of --steps-list).
+    pub algorithm: GdpAlgorithmArg,
+    /// Setting flags (`--steps T` or `--epochs E` alone: one curve, at that run length).
     #[command(flatten)]
     pub setting: SettingArgs,
-    /// Comma-separated step counts.
-    #[arg(long, default_value = "1,5,20,100")]
-    pub steps_list: String,
+    /// Comma-separated step counts (default: 1,5,20,100; cgd: --epochs-list's default).
+    #[arg(long, conflicts_with = "epochs_list")]
+    pub steps_list: Option<String>,
+    /// Comma-separated whole epoch counts, t = E·n/b (default for cgd: 1,5,20,100).
+    #[arg(long)]
+    pub epochs_list: Option<String>,
     /// Output path without extension (writes .svg and .png).
     #[arg(long, default_value = "out/tradeoff")]
     pub out: PathBuf,
@@ -367,6 +464,64 @@ pub struct TradeoffPlotArgs {
     /// with curvature h = (1 − c)/η, worst record position for cgd).
     #[arg(long)]
     pub instance: bool,
+}
+
+/// Default step counts of `plot tradeoff` (gd, sgd, lmc) and epoch counts (cgd).
+pub const TRADEOFF_RUNS: &str = "1,5,20,100";
+
+/// The run lengths of `plot tradeoff`: `(steps, label)` per curve, from `--steps-list`,
+/// `--epochs-list`, the run's `--steps`/`--epochs`, or the default ([`TRADEOFF_RUNS`]
+/// steps; epochs for cgd, whose bounds are stated for whole epochs).
+///
+/// # Errors
+/// Bad lists; a list given together with `--steps`/`--epochs`; an invalid setting.
+fn tradeoff_runs(a: &TradeoffPlotArgs) -> Result<Vec<(SettingArgs, String)>> {
+    let given = a.setting.steps.is_some() || a.setting.epochs.is_some();
+    if given && (a.steps_list.is_some() || a.epochs_list.is_some()) {
+        return Err(Error::param(
+            if a.steps_list.is_some() {
+                "steps-list"
+            } else {
+                "epochs-list"
+            },
+            "given with --steps/--epochs",
+            "give either a list or one run length",
+        ));
+    }
+    if given {
+        let s = a.setting.setting(a.algorithm.into())?;
+        let label = match &a.setting.epochs {
+            Some(e) => format!("E = {}", e.trim()),
+            None => format!("t = {}", s.t()),
+        };
+        return Ok(vec![(a.setting.clone(), label)]);
+    }
+    let epochs = match (&a.steps_list, &a.epochs_list) {
+        (Some(l), _) => return steps_runs(&a.setting, &parse_list_u64("steps-list", l)?),
+        (None, Some(l)) => parse_list_u64("epochs-list", l)?,
+        (None, None) if a.algorithm == GdpAlgorithmArg::Cgd => {
+            parse_list_u64("epochs-list", TRADEOFF_RUNS)?
+        }
+        (None, None) => {
+            return steps_runs(&a.setting, &parse_list_u64("steps-list", TRADEOFF_RUNS)?);
+        }
+    };
+    Ok(epochs
+        .into_iter()
+        .map(|e| {
+            let mut s = a.setting.clone();
+            s.epochs = Some(e.to_string());
+            s.steps = None;
+            (s, format!("E = {e}"))
+        })
+        .collect())
+}
+
+fn steps_runs(s: &SettingArgs, ts: &[u64]) -> Result<Vec<(SettingArgs, String)>> {
+    Ok(ts
+        .iter()
+        .map(|&t| (with_steps(s, t), format!("t = {t}")))
+        .collect())
 }
 
 /// μ of the exact 1-D quadratic instance of a gd/cgd setting (worst position for cgd).
@@ -399,18 +554,22 @@ pub struct EpsPlotArgs {
     /// The algorithm.
     #[arg(value_enum)]
     pub algorithm: AlgorithmArg,
-    /// Setting flags (`--steps` is replaced by 1..=--max-steps).
+    /// Setting flags (`--steps T` or `--epochs E`: the largest number of steps).
     #[command(flatten)]
     pub setting: SettingArgs,
     /// Comma-separated δ values.
     #[arg(long, default_value = "1e-3,1e-5,1e-7")]
     pub deltas: String,
-    /// Largest number of steps.
-    #[arg(long, default_value_t = 200)]
-    pub max_steps: u64,
+    /// Largest number of steps (default: the run's --steps/--epochs, else 200; cgd: at
+    /// least 10 epochs).
+    #[arg(long)]
+    pub max_steps: Option<u64>,
     /// Output path without extension (writes .svg and .png).
     #[arg(long, default_value = "out/epsilon_vs_steps")]
     pub out: PathBuf,
+    /// Logarithmic ε axis.
+    #[arg(long)]
+    pub log_y: bool,
 }
 
 fn with_steps(s: &SettingArgs, t: u64) -> SettingArgs {
@@ -454,21 +613,27 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
         PlotCommand::Compare(a) => return run_plot_compare(a),
         PlotCommand::Sampler(a) => return run_plot_sampler(a),
         PlotCommand::Tradeoff(a) => {
-            let ts = parse_list_u64("steps-list", &a.steps_list)?;
+            let runs = tradeoff_runs(a)?;
             let mut series = vec![
-                Series::new("Id (perfect privacy)", vec![(0.0, 1.0), (1.0, 0.0)])
+                Series::new("perfect privacy (Id)", vec![(0.0, 1.0), (1.0, 0.0)])
                     .with_role(Role::Reference),
             ];
             // one colour per bound across every t (the exact instance: a colour of its own)
             let mut ids: Vec<String> = vec![];
             let mut caption: Option<String> = None;
+            let lengths: Vec<&str> = runs.iter().map(|(_, l)| l.as_str()).collect();
             // why no curve was drawn: (hypothesis or reason, results, details), grouped
             let mut refusals: Vec<(String, Vec<String>, Vec<String>)> = vec![];
-            for &t in &ts {
-                let s = with_steps(&a.setting, t).setting(a.algorithm)?;
+            for (sa, len) in &runs {
+                let s = sa.setting(a.algorithm.into())?;
                 if caption.is_none() {
-                    caption = Some(format!("{}; t ∈ {{{}}}", setting_caption(&s), a.steps_list));
+                    caption = Some(format!(
+                        "{}; certified lower bounds on the tradeoff at {}",
+                        setting_caption(&s),
+                        run_lengths(&lengths)
+                    ));
                 }
+                let t = s.t();
                 for (id, b) in bounds_for(&s) {
                     if let Err(e) = &b {
                         let (key, detail) = match e {
@@ -494,20 +659,16 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                         && let Some(mu) = b.mu()
                         && b.notes().is_empty()
                     {
-                        let g = Gaussian::new(mu.upper_f64())?;
-                        let pts = (0..=200).map(|i| {
-                            let x = i as f64 / 200.0;
-                            (x, g.eval_down(x))
-                        });
+                        let mu = mu.upper_f64();
                         let g = group_of(&mut ids, id.as_str());
                         series.push(
                             Series::new(
                                 format!(
-                                    "{}, t = {t} (μ = {:.3})",
+                                    "{}, {len} (μ ≤ {})",
                                     short_id(id.as_str()),
-                                    mu.upper_f64()
+                                    label_number(mu, true)
                                 ),
-                                pts.collect(),
+                                gaussian_tradeoff(mu)?,
                             )
                             .in_group(g),
                         );
@@ -516,16 +677,14 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 if a.instance
                     && let Some(m) = instance_mu(&s)
                 {
-                    let g = Gaussian::new(m)?;
-                    let pts = (0..=200).map(|i| {
-                        let x = i as f64 / 200.0;
-                        (x, g.eval(x))
-                    });
                     let g = group_of(&mut ids, "exact quadratic instance");
                     series.push(
                         Series::new(
-                            format!("exact quadratic instance, t = {t} (μ = {m:.3})"),
-                            pts.collect(),
+                            format!(
+                                "exact quadratic instance, {len} (μ = {})",
+                                label_number(m, false)
+                            ),
+                            gaussian_tradeoff(m)?,
                         )
                         .in_group(g),
                     );
@@ -535,7 +694,8 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 return Err(Error::NotCertified {
                     what: "plot".into(),
                     reason: format!(
-                        "no GDP bound applies at any t of --steps-list: {}",
+                        "no GDP bound applies at any of {}: {}",
+                        run_lengths(&lengths),
                         refusals
                             .iter()
                             .map(|(key, ids, details)| format!(
@@ -555,9 +715,10 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 ),
                 caption,
                 x_label: "Type I error α".into(),
-                y_label: "Type II error f(α)".into(),
+                y_label: "Type II error β".into(),
                 series,
                 unit_square: true,
+                log_y: false,
             };
             (chart, a.out.clone())
         }
@@ -595,35 +756,40 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                     ),
                 ],
                 unit_square: false,
+                log_y: false,
             };
             (chart, a.out.clone())
         }
         PlotCommand::EpsilonVsSteps(a) => {
             let deltas: Vec<String> = a.deltas.split(',').map(|x| x.trim().to_string()).collect();
-            if a.max_steps == 0 || a.max_steps > 10_000_000 {
+            let max_steps = eps_max_steps(a)?;
+            if max_steps == 0 || max_steps > 10_000_000 {
                 return Err(Error::param(
                     "max-steps",
-                    a.max_steps,
+                    max_steps,
                     "must be between 1 and 10⁷",
                 ));
             }
             // cgd: the bounds are stated for whole epochs, so t runs over multiples of
             // l = n/b (a log grid of epochs), and the caption says so
-            let s1 = with_steps(&a.setting, a.max_steps).setting(a.algorithm)?;
-            let l = match s1.algorithm() {
-                shiftdp::settings::Algorithm::Cgd => s1.batches_per_epoch().unwrap_or(1),
-                _ => 1,
-            };
-            if a.max_steps < l {
+            let s1 = with_steps(&a.setting, max_steps).setting(a.algorithm)?;
+            let l = cgd_epoch_steps(&s1);
+            if max_steps < l {
                 return Err(Error::param(
                     "max-steps",
-                    a.max_steps,
+                    max_steps,
                     &format!("must be at least one epoch, l = n/b = {l} steps"),
                 ));
             }
-            let units = a.max_steps / l;
-            let mut ts: Vec<u64> = (0..=60)
-                .map(|i| ((units as f64).powf(i as f64 / 60.0)).round() as u64 * l)
+            let units = max_steps / l;
+            // sgd's bounds are compositions computed numerically at every point
+            let grid = if a.algorithm == AlgorithmArg::Sgd {
+                12
+            } else {
+                60
+            };
+            let mut ts: Vec<u64> = (0..=grid)
+                .map(|i| ((units as f64).powf(i as f64 / grid as f64)).round() as u64 * l)
                 .collect();
             ts.dedup();
             let grid_note = if l > 1 {
@@ -636,27 +802,38 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
             };
             let mut ids: Vec<String> = vec![];
             let mut series: Vec<Series> = vec![];
-            for d in &deltas {
-                let de = parse_number("deltas", d, 64)?;
-                Gaussian::epsilon(&Enclosure::from_u64(64, 1), &de, Precision::F64)?;
-                let mut by_id: Vec<(String, Vec<(f64, f64)>)> = vec![];
-                for &t in &ts {
-                    let s = with_steps(&a.setting, t).setting(a.algorithm)?;
-                    for (id, b) in bounds_for(&s) {
-                        if let Ok(b) = b
-                            && b.notes().is_empty()
-                            && let Ok(e) = b.epsilon(&de, Precision::F64)
-                        {
-                            let name = format!("{}, δ = {d}", short_id(id.as_str()));
-                            match by_id.iter_mut().find(|(n, _)| *n == name) {
-                                Some((_, v)) => v.push((t as f64, e.enclosure.upper_f64())),
-                                None => {
-                                    by_id.push((name, vec![(t as f64, e.enclosure.upper_f64())]))
-                                }
-                            }
+            let des = deltas
+                .iter()
+                .map(|d| {
+                    let de = parse_number("deltas", d, 64)?;
+                    Gaussian::epsilon(&Enclosure::from_u64(64, 1), &de, Precision::F64)?;
+                    Ok(de)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            // per δ: (name, points) of each bound, the bounds built once per t
+            type Curves = Vec<(String, Vec<(f64, f64)>)>;
+            let mut per_delta: Vec<Curves> = vec![vec![]; deltas.len()];
+            for &t in &ts {
+                let s = with_steps(&a.setting, t).setting(a.algorithm)?;
+                for (id, b) in bounds_for(&s) {
+                    let Ok(b) = b else { continue };
+                    if !b.notes().is_empty() {
+                        continue;
+                    }
+                    for (k, (d, de)) in deltas.iter().zip(&des).enumerate() {
+                        let Ok(e) = b.epsilon(de, Precision::F64) else {
+                            continue;
+                        };
+                        let name = format!("{}, δ = {d}", short_id(id.as_str()));
+                        let p = (t as f64, e.enclosure.upper_f64());
+                        match per_delta[k].iter_mut().find(|(n, _)| *n == name) {
+                            Some((_, v)) => v.push(p),
+                            None => per_delta[k].push((name, vec![p])),
                         }
                     }
                 }
+            }
+            for by_id in per_delta {
                 series.extend(by_id.into_iter().map(|(name, points)| {
                     let id = name.split(", δ = ").next().unwrap_or("").to_string();
                     let g = group_of(&mut ids, &id);
@@ -664,7 +841,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 }));
             }
             let chart = Chart {
-                title: format!("ε(δ) against steps, {}", a.algorithm_name()),
+                title: format!("Certified ε against steps, {}", a.algorithm_name()),
                 caption: Some(format!(
                     "{}; δ ∈ {{{}}}{grid_note}",
                     setting_caption(&s1),
@@ -674,11 +851,12 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                 y_label: "ε (certified upper bound)".into(),
                 series,
                 unit_square: false,
+                log_y: a.log_y,
             };
             (chart, a.out.clone())
         }
     };
-    if !matches!(cmd, PlotCommand::Schedule(_)) && chart.series.len() <= 1 {
+    if !matches!(cmd, PlotCommand::Schedule(_)) && chart.series.is_empty() {
         return Err(Error::NotCertified {
             what: "plot".into(),
             reason: "no applicable GDP bound for this setting".into(),
@@ -691,6 +869,49 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
         json!({ "files": names, "series": chart.series.iter().map(|s| s.name.clone()).collect::<Vec<_>>() }),
         format!("wrote {}\n", names.join(", ")),
     ))
+}
+
+/// Steps per epoch l = n/b of a cgd setting (whose bounds need whole epochs), else 1.
+fn cgd_epoch_steps(s: &shiftdp::settings::Setting) -> u64 {
+    match s.algorithm() {
+        shiftdp::settings::Algorithm::Cgd => s.batches_per_epoch().unwrap_or(1),
+        _ => 1,
+    }
+}
+
+/// The largest number of steps of `plot epsilon-vs-steps`: `--max-steps`, else the run's
+/// `--steps`/`--epochs`, else 200 (cgd: at least 10 epochs, a whole number of them).
+///
+/// # Errors
+/// `--max-steps` given with `--steps`/`--epochs`; an invalid setting.
+fn eps_max_steps(a: &EpsPlotArgs) -> Result<u64> {
+    let given = a.setting.steps.is_some() || a.setting.epochs.is_some();
+    match a.max_steps {
+        Some(m) if given => Err(Error::param(
+            "max-steps",
+            m,
+            "give either --max-steps or the run's --steps/--epochs, not both",
+        )),
+        Some(m) => Ok(m),
+        None if given => Ok(a.setting.setting(a.algorithm)?.t()),
+        None => {
+            let l = cgd_epoch_steps(&with_steps(&a.setting, 1).setting(a.algorithm)?);
+            Ok(200u64.max(10 * l) / l * l)
+        }
+    }
+}
+
+/// "t ∈ {1, 5, 20}" / "E ∈ {1, 5}" / "t = 40": the run lengths of a figure.
+fn run_lengths(labels: &[&str]) -> String {
+    let (name, values): (Vec<&str>, Vec<&str>) = labels
+        .iter()
+        .map(|l| l.split_once(" = ").unwrap_or(("t", l)))
+        .unzip();
+    match (values.len(), name.first()) {
+        (1, Some(n)) => format!("{n} = {}", values[0]),
+        (_, Some(n)) if name.iter().all(|x| x == n) => format!("{n} ∈ {{{}}}", values.join(", ")),
+        _ => labels.join(", "),
+    }
 }
 
 fn parse_list_u64(flag: &str, s: &str) -> Result<Vec<u64>> {
@@ -716,7 +937,7 @@ trait AlgName {
 }
 impl AlgName for TradeoffPlotArgs {
     fn algorithm_name(&self) -> &'static str {
-        shiftdp::settings::Algorithm::from(self.algorithm).name()
+        shiftdp::settings::Algorithm::from(AlgorithmArg::from(self.algorithm)).name()
     }
 }
 impl AlgName for EpsPlotArgs {
@@ -800,8 +1021,9 @@ mod tests {
                 .iter()
                 .all(|s| s.name.contains("not eligible") == (s.role == Role::Excluded))
         );
+        assert!(chart.title.contains("δ = 1e-5"), "{}", chart.title);
         let cap = chart.caption.unwrap();
-        for p in ["n = 50", "b = 50", "σ = ", "L = 1", "δ = 1e-5"] {
+        for p in ["n = 50", "b = 50", "σ = ", "L = 1"] {
             assert!(cap.contains(p), "{p} missing in {cap}");
         }
         assert!(!cap.contains("t = "));

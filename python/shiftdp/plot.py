@@ -188,6 +188,57 @@ def _pyplot() -> Any:
     return plt
 
 
+def _num(x: float) -> str:
+    """``x`` with at most 4 significant digits, no trailing zeros, exponents without
+    padding (``0.04``, ``1.5``, ``1e-5``, ``2.5e+6`` → ``2.5e6``)."""
+    if x == 0 or x != x or x in (float("inf"), float("-inf")):
+        return "0" if x == 0 else str(x)
+    s = f"{x:.4g}"
+    if "e" in s:
+        m, e = s.split("e")
+        return f"{m}e{int(e)}"
+    return s
+
+
+def _describe(component: Component, with_count: bool = True) -> str:
+    """One step (and its count T) in the reader's terms: sampling probability q, noise
+    multiplier σ = 1/μ (the noise standard deviation over the sensitivity), steps T."""
+    c = _per_step(component)
+    sigma = f"σ = {_num(1 / c.mu)}" if c.mu > 0 else "σ = ∞"
+    if isinstance(c, PoissonGaussian):
+        text = f"Poisson q = {_num(c.p)}, {sigma}"
+    elif isinstance(c, SubsampledGaussian):
+        text = f"subsampled q = {_num(c.p)}, {sigma}"
+    else:
+        text = f"Gaussian {sigma}"
+    if with_count and c.count != 1:
+        text += f", T = {c.count}"
+    return text
+
+
+# Artists of the reference line and the legend proxy are found again by these ids, so
+# that each is drawn once per axes however many curves are overlaid.
+_IDENTITY_GID = "shiftdp-identity"
+_BAND_LABEL = "shaded: exact ε between certified lower and upper bounds"
+
+
+def _legend(ax: Any) -> None:
+    """A compact legend of ``ax``: each label once (the first artist with it), placed
+    where it covers the fewest data points."""
+    handles, labels = ax.get_legend_handles_labels()
+    seen = {}
+    for h, lab in zip(handles, labels):
+        seen.setdefault(lab, h)
+    ax.legend(
+        list(seen.values()),
+        list(seen.keys()),
+        fontsize="small",
+        loc="best",
+        framealpha=0.9,
+        handlelength=2.0,
+    )
+
+
 def plot_epsilon_vs_steps(
     component: Component,
     steps: Iterable[int],
@@ -195,20 +246,38 @@ def plot_epsilon_vs_steps(
     delta: float,
     ax: Any = None,
     label: Optional[str] = None,
+    log_y: bool = False,
     **kwargs: Any,
 ) -> Any:
-    """Draws :func:`epsilon_vs_steps` (the certified upper bounds as a line, the
-    enclosure as a band) on ``ax`` (a new figure if None) and returns the ``Axes``.
-    ``kwargs`` go to :func:`epsilon_vs_steps`."""
+    """Draws :func:`epsilon_vs_steps` on ``ax`` (a new figure if None) and returns the
+    ``Axes``: the certified upper bounds ε as a line through the computed points (each a
+    certified upper bound at its T), the enclosure down to the certified lower bounds as a
+    shaded band. The default label names the step in the reader's terms, e.g.
+    ``Poisson q = 0.04, σ = 1.5, δ = 1e-5 — certified ε``. ``log_y`` makes the ε axis
+    logarithmic (for ε spanning decades). Further calls on the same ``ax`` add curves;
+    the legend lists each label once. ``kwargs`` go to :func:`epsilon_vs_steps`."""
     plt = _pyplot()
     c = epsilon_vs_steps(component, steps, delta=delta, **kwargs)
     if ax is None:
         _, ax = plt.subplots()
-    (line,) = ax.plot(c.steps, c.upper, label=label or f"{c.mechanism}: certified ε ≤")
-    ax.fill_between(c.steps, c.lower, c.upper, color=line.get_color(), alpha=0.2)
-    ax.set_xlabel("steps")
-    ax.set_ylabel(f"ε (δ = {c.delta:g})")
-    ax.legend(fontsize="small")
+    name = label or f"{_describe(component, with_count=False)}, δ = {_num(c.delta)} — certified ε"
+    (line,) = ax.plot(c.steps, c.upper, label=name)
+    # one legend entry for the bands of every curve on the axes
+    first_band = not any(c.get_label() == _BAND_LABEL for c in ax.collections)
+    ax.fill_between(
+        c.steps,
+        c.lower,
+        c.upper,
+        color=line.get_color(),
+        alpha=0.2,
+        linewidth=0,
+        label=_BAND_LABEL if first_band else "_nolegend_",
+    )
+    ax.set_xlabel("steps T")
+    ax.set_ylabel("ε (certified)")
+    if log_y:
+        ax.set_yscale("log")
+    _legend(ax)
     return ax
 
 
@@ -219,20 +288,32 @@ def plot_tradeoff(
     label: Optional[str] = None,
     **kwargs: Any,
 ) -> Any:
-    """Draws :func:`tradeoff_curve` (type II against type I error, with the line of
-    perfect privacy ``1 − α``) on ``ax`` (a new figure if None) and returns the
-    ``Axes``. ``kwargs`` go to :func:`tradeoff_curve`."""
+    """Draws :func:`tradeoff_curve` (type II against type I error: a certified lower
+    bound on the tradeoff function, the envelope of its tangent lines, so every segment
+    lies below the truth) on ``ax`` (a new figure if None) and returns the ``Axes``. The
+    line of perfect privacy ``1 − α`` is drawn once per axes; the default label names the
+    composition in the reader's terms (q, σ, T); further calls on the same ``ax`` add
+    their curve and legend entry and the title becomes plural. ``kwargs`` go to
+    :func:`tradeoff_curve`."""
     plt = _pyplot()
     t = tradeoff_curve(components, **kwargs)
     if ax is None:
         _, ax = plt.subplots()
-    ax.plot([0, 1], [1, 0], color="0.7", linestyle=":", label="perfect privacy (Id)")
-    ax.plot(t.alpha, t.beta, label=label or "certified (below the truth)")
-    ax.set_title(t.composition, fontsize="small")
+    if not any(ln.get_gid() == _IDENTITY_GID for ln in ax.get_lines()):
+        ax.plot([0, 1], [1, 0], color="0.6", linestyle=":", label="perfect privacy (Id)", gid=_IDENTITY_GID)
+    name = label or " ⊗ ".join(_describe(c) for c in components)
+    if t.orders == 2 and label is None:
+        name += " (remove direction)"
+    ax.plot(t.alpha, t.beta, label=name)
+    curves = sum(1 for ln in ax.get_lines() if ln.get_gid() != _IDENTITY_GID)
+    ax.set_title(
+        "Certified tradeoff curve (lower bound)" if curves == 1 else "Certified tradeoff curves (lower bounds)",
+        fontsize="medium",
+    )
     ax.set_xlabel("type I error α")
     ax.set_ylabel("type II error β")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.legend(fontsize="small")
+    _legend(ax)
     return ax

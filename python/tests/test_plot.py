@@ -117,6 +117,96 @@ def test_notebook_representations():
     assert "pass" in chk._repr_html_()
 
 
+def _distinct(alpha, beta, digits=3):
+    return len({(round(float(a), digits), round(float(b), digits)) for a, b in zip(alpha, beta)})
+
+
+@pytest.mark.parametrize(
+    "components",
+    [[Gaussian(1.0)], [PoissonGaussian(0.04, 1 / 1.5, 1000)], [Gaussian(0.25, 16)]],
+)
+def test_default_tradeoff_curve_is_smooth_and_below_the_truth(components):
+    t = tradeoff_curve(components)  # the default 200 tangent lines
+    # enough vertices that stay apart at plotting resolution (was 17 for G(1))
+    assert _distinct(t.alpha, t.beta) >= 50
+    # resolved into the tails on a log α scale: vertices in every decade down to 1e-5
+    for lo in (1e-5, 1e-4, 1e-3, 1e-2):
+        assert np.any((t.alpha >= lo) & (t.alpha < 10 * lo)), lo
+    if components == [Gaussian(1.0)]:
+        for a, b in zip(t.alpha, t.beta):
+            assert b <= g1(a) * (1 + mp.mpf("1e-40"))
+        # the segments too: midpoints below the (convex) truth
+        for i in range(len(t.alpha) - 1):
+            m = 0.5 * (t.alpha[i] + t.alpha[i + 1])
+            assert 0.5 * (t.beta[i] + t.beta[i + 1]) <= g1(m) * (1 + mp.mpf("1e-40"))
+
+
+def _legend_texts(ax):
+    return [x.get_text() for x in ax.get_legend().get_texts()]
+
+
+def test_labels_are_in_the_readers_terms():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from shiftdp.plot import plot_epsilon_vs_steps, plot_tradeoff
+
+    ax = plot_epsilon_vs_steps(PoissonGaussian(0.04, 1 / 1.5), [10, 100], delta=1e-5)
+    label = ax.get_lines()[0].get_label()
+    assert "Poisson q = 0.04" in label and "σ = 1.5" in label and "δ = 1e-5" in label
+    assert "certified ε" in label
+    texts = " ".join(_legend_texts(ax) + [ax.get_xlabel(), ax.get_ylabel()])
+    assert "0.666" not in texts and "1.500000" not in texts and "G(" not in texts
+    assert "steps T" in ax.get_xlabel()
+    ax = plot_tradeoff([SubsampledGaussian(0.01, 1 / 0.8, 300)])
+    (name,) = [x for x in _legend_texts(ax) if "Id" not in x]
+    assert name == "subsampled q = 0.01, σ = 0.8, T = 300"
+    plt.close("all")
+
+
+def test_tradeoff_overlays_share_one_identity_line_and_a_plural_title():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from shiftdp.plot import plot_tradeoff
+
+    ax = plot_tradeoff([Gaussian(1.0)])
+    assert ax.get_title() == "Certified tradeoff curve (lower bound)"
+    assert plot_tradeoff([Gaussian(0.5, 4)], ax=ax) is ax
+    plot_tradeoff([Gaussian(2.0)], ax=ax, label="mine")
+    texts = _legend_texts(ax)
+    assert len(texts) == len(set(texts)) == 4
+    assert texts.count("perfect privacy (Id)") == 1
+    assert sum(1 for ln in ax.get_lines() if ln.get_label() == "perfect privacy (Id)") == 1
+    assert "Gaussian σ = 1" in texts and "Gaussian σ = 2, T = 4" in texts and "mine" in texts
+    assert ax.get_title() == "Certified tradeoff curves (lower bounds)"
+    plt.close("all")
+
+
+def test_epsilon_overlays_and_log_y():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from shiftdp.plot import plot_epsilon_vs_steps
+
+    ax = plot_epsilon_vs_steps(Gaussian(0.01), [1, 10, 100, 1000, 10000], delta=1e-5, log_y=True)
+    assert ax.get_yscale() == "log"
+    plot_epsilon_vs_steps(Gaussian(0.02), [1, 100, 10000], delta=1e-5, ax=ax)
+    texts = _legend_texts(ax)
+    assert len(texts) == len(set(texts)) == 3  # two curves and one entry for the bands
+    assert plot_epsilon_vs_steps(Gaussian(0.5), [1, 2], delta=1e-5).get_yscale() == "linear"
+    plt.close("all")
+
+
 def test_plots_return_axes():
     pytest.importorskip("matplotlib")
     import matplotlib

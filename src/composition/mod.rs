@@ -1399,8 +1399,10 @@ impl Composed {
 
     /// The composed tradeoff curve `f = ⊗fᵢ` (order 1) as a [`PiecewiseLinear`] that lies
     /// **below** the truth: the upper envelope of the lines `1 − δ_up(ε) − e^ε α`
-    /// (`f = sup_ε (1 − δ(ε) − e^ε α)`, DRS22 Prop 2.12) over `points` values of ε, with
-    /// vertices rounded down.
+    /// (`f = sup_ε (1 − δ(ε) − e^ε α)`, DRS22 Prop 2.12) over `points` values of ε in
+    /// `[−top, top]` ([`crate::tradeoff::tangent_epsilons`]: half evenly in the angle of
+    /// the line, half evenly in ε), with vertices rounded down
+    /// ([`PiecewiseLinear::from_lines`]).
     ///
     /// # Errors
     /// [`Error::Parameter`] if `points < 2`.
@@ -1409,46 +1411,16 @@ impl Composed {
             return Err(Error::param("points", points, "need at least 2"));
         }
         let emax = self.info.first().map_or(1.0, |g| g.top).max(1.0);
-        // lines y = b − s α, sorted by decreasing slope magnitude
-        let mut lines: Vec<(f64, f64)> = (0..points)
-            .map(|i| {
-                let eps = emax - 2.0 * emax * i as f64 / (points - 1) as f64;
+        let lines: Vec<(f64, f64)> = crate::tradeoff::tangent_epsilons(emax, points)
+            .into_iter()
+            .map(|eps| {
                 let (_, du) = self.order_bounds(0, eps);
                 let b = next_down_f64(next_down_f64(1.0 - du));
                 let s = next_up_f64(next_up_f64(eps.exp()));
                 (b, s)
             })
             .collect();
-        lines.push((0.0, 0.0)); // f ≥ 0
-        let val = |l: (f64, f64), a: f64| next_down_f64(next_down_f64(l.0 - next_up_f64(l.1 * a)));
-        let mut verts = vec![(0.0, lines.iter().map(|l| l.0).fold(0.0, f64::max).min(1.0))];
-        let mut cur = (0..lines.len())
-            .max_by(|&a, &b| lines[a].0.total_cmp(&lines[b].0).then(b.cmp(&a)))
-            .unwrap_or(0); // `lines` holds at least the line f ≥ 0
-        let mut x = 0.0;
-        while lines[cur].1 > 0.0 {
-            // next line on the envelope: first intersection to the right
-            let mut best: Option<(f64, usize)> = None;
-            for (j, l) in lines.iter().enumerate() {
-                if l.1 < lines[cur].1 {
-                    let xi = (lines[cur].0 - l.0) / (lines[cur].1 - l.1);
-                    if xi >= x && best.is_none_or(|(bx, _)| xi < bx) {
-                        best = Some((xi, j));
-                    }
-                }
-            }
-            match best {
-                Some((xi, j)) if xi < 1.0 => {
-                    let v = val(lines[cur], xi).min(val(lines[j], xi)).max(0.0);
-                    verts.push((xi, v));
-                    x = xi;
-                    cur = j;
-                }
-                _ => break,
-            }
-        }
-        verts.push((1.0, val(lines[cur], 1.0).max(0.0)));
-        PiecewiseLinear::from_vertices(verts)
+        PiecewiseLinear::from_lines(lines)
     }
 }
 

@@ -21,6 +21,6 @@ pub mod subsample;
 pub use approx_dp::ApproxDp;
 pub use function::{Identity, LAW_TOL, Tradeoff, check_tradeoff_laws};
 pub use gaussian::{Certified, Gaussian, Path};
-pub use piecewise::PiecewiseLinear;
+pub use piecewise::{PiecewiseLinear, tangent_epsilons};
 pub use renyi_curve::{RdpBound, RenyiCurve};
 pub use subsample::SubsampledGaussian;

@@ -53,6 +53,43 @@ fn lower_hull(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     h
 }
 
+/// `points` values of ε in \[−emax, emax\], decreasing, for the tangent lines
+/// `1 − δ(ε) − e^ε α` of a tradeoff curve ([`PiecewiseLinear::from_lines`]): half spaced
+/// evenly in the angle `θ = arctan e^ε` of the line (so that consecutive tangents turn
+/// by equal angles where the curve bends in the unit square), half evenly in ε (so that
+/// the tails near α = 0 and α = 1 are resolved on a logarithmic α scale); duplicates
+/// removed.
+pub fn tangent_epsilons(emax: f64, points: usize) -> Vec<f64> {
+    let emax = if emax.is_finite() && emax > 0.0 {
+        emax
+    } else {
+        1.0
+    };
+    let n_even = points / 2;
+    let n_angle = points - n_even;
+    let span = |n: usize, i: usize| {
+        if n > 1 {
+            i as f64 / (n - 1) as f64
+        } else {
+            0.5
+        }
+    };
+    let (t0, t1) = ((-emax).exp().atan(), emax.exp().atan());
+    let mut eps: Vec<f64> = (0..n_angle)
+        .map(|i| {
+            (t0 + (t1 - t0) * span(n_angle, i))
+                .tan()
+                .ln()
+                .clamp(-emax, emax)
+        })
+        .chain((0..n_even).map(|i| -emax + 2.0 * emax * span(n_even, i)))
+        .filter(|e| e.is_finite())
+        .collect();
+    eps.sort_by(|a, b| b.total_cmp(a));
+    eps.dedup();
+    eps
+}
+
 impl PiecewiseLinear {
     /// The lower convex hull of `vertices`, made non-increasing and clamped to [0, 1].
     /// The vertices must include `α = 0` and `α = 1` and be finite.
@@ -119,6 +156,53 @@ impl PiecewiseLinear {
             }
         }
         PiecewiseLinear { v: h }
+    }
+
+    /// The upper envelope `α ↦ max{0, maxᵢ (bᵢ − sᵢ α)}` of the lines `(bᵢ, sᵢ)` (slopes
+    /// `sᵢ ≥ 0`) on \[0, 1\], with every vertex value rounded down. If each line lies
+    /// below a convex function f on \[0, 1\] (e.g. `bᵢ = 1 − δ_up(εᵢ)` rounded down and
+    /// `sᵢ = e^εᵢ` rounded up, since `f(α) = sup_ε 1 − δ(ε) − e^ε α`, DRS22 Prop 2.12),
+    /// so does the result: each segment joins two points on or below one line.
+    ///
+    /// # Errors
+    /// As [`PiecewiseLinear::from_vertices`].
+    pub fn from_lines(mut lines: Vec<(f64, f64)>) -> Result<Self> {
+        lines.push((0.0, 0.0)); // f ≥ 0
+        let val = |l: (f64, f64), a: f64| next_down_f64(next_down_f64(l.0 - next_up_f64(l.1 * a)));
+        let mut verts = vec![(0.0, lines.iter().map(|l| l.0).fold(0.0, f64::max).min(1.0))];
+        // the line on the envelope at α = 0: the highest, of those the least steep
+        let mut cur = (0..lines.len())
+            .max_by(|&a, &b| {
+                lines[a]
+                    .0
+                    .total_cmp(&lines[b].0)
+                    .then(lines[b].1.total_cmp(&lines[a].1))
+            })
+            .unwrap_or(0); // `lines` holds at least the line f ≥ 0
+        let mut x = 0.0;
+        while lines[cur].1 > 0.0 {
+            // next line on the envelope: first intersection to the right
+            let mut best: Option<(f64, usize)> = None;
+            for (j, l) in lines.iter().enumerate() {
+                if l.1 < lines[cur].1 {
+                    let xi = (lines[cur].0 - l.0) / (lines[cur].1 - l.1);
+                    if xi >= x && best.is_none_or(|(bx, _)| xi < bx) {
+                        best = Some((xi, j));
+                    }
+                }
+            }
+            match best {
+                Some((xi, j)) if xi < 1.0 => {
+                    let v = val(lines[cur], xi).min(val(lines[j], xi)).max(0.0);
+                    verts.push((xi, v));
+                    x = xi;
+                    cur = j;
+                }
+                _ => break,
+            }
+        }
+        verts.push((1.0, val(lines[cur], 1.0).max(0.0)));
+        Self::from_vertices(verts)
     }
 
     /// The curve `max_i` of tangent lines of a convex, non-increasing function at the

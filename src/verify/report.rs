@@ -85,6 +85,7 @@ pub fn plot_svg(plot: &Plot) -> Result<String> {
         y_label: plot.y_label.clone(),
         series: plot.series.clone(),
         unit_square: false,
+        log_y: false,
     };
     svg_string(&chart, &Layout::REPORT)
 }

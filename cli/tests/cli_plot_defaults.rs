@@ -1,0 +1,210 @@
+//! `shiftdp plot …` with the plot's own defaults: every subcommand, for every algorithm
+//! it accepts, exits 0 and writes an SVG and a PNG of reasonable size; `--epochs` and
+//! `--log-y` change what is drawn.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Largest PNG accepted at the default size.
+const PNG_LIMIT: u64 = 300_000;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shiftdp-plot-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `shiftdp args… --out stem` and returns (exit code, stderr).
+fn plot(args: &[&str], stem: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
+        .args(args)
+        .arg("--out")
+        .arg(stem)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The setting flags each algorithm needs (no plot flag). sgd's bounds are numerical
+/// compositions at every point (seconds each): its run is kept short with `--steps 8`.
+fn setting(alg: &str) -> Vec<&'static str> {
+    let common = ["--eta", "0.1", "--sensitivity", "1", "--contraction", "0.9"];
+    let extra: &[&str] = match alg {
+        "gd" => &["--n", "100", "--noise", "1"],
+        "cgd" => &["--n", "100", "--batch", "10", "--noise", "1"],
+        "sgd" => &[
+            "--n",
+            "100",
+            "--batch",
+            "10",
+            "--noise",
+            "1",
+            "--diameter",
+            "2",
+            "--steps",
+            "8",
+        ],
+        _ => &[],
+    };
+    common.iter().chain(extra).copied().collect()
+}
+
+fn check_files(stem: &Path, what: &str) -> String {
+    let png = std::fs::metadata(stem.with_extension("png"))
+        .unwrap_or_else(|e| panic!("{what}: no PNG: {e}"))
+        .len();
+    assert!(
+        (10_000..PNG_LIMIT).contains(&png),
+        "{what}: PNG of {png} bytes"
+    );
+    std::fs::read_to_string(stem.with_extension("svg")).unwrap()
+}
+
+#[test]
+fn every_plot_subcommand_works_with_its_defaults() {
+    let d = dir("defaults");
+    let kinds: &[(&str, &[&str])] = &[
+        ("tradeoff", &["gd", "cgd", "lmc"]),
+        ("epsilon-vs-steps", &["gd", "cgd", "sgd", "lmc"]),
+        ("compare", &["gd", "cgd", "sgd", "lmc"]),
+        ("schedule", &["gd", "cgd", "sgd"]),
+    ];
+    for (kind, algs) in kinds {
+        for alg in *algs {
+            let stem = d.join(format!("{kind}-{alg}"));
+            let mut args = vec!["plot", kind, alg];
+            args.extend(setting(alg));
+            // the schedule problem needs its run length (and sgd its τ)
+            match (*kind, *alg) {
+                ("schedule", "sgd") => args.extend(["--tau", "4"]),
+                ("schedule", _) => args.extend(["--steps", "30"]),
+                _ => {}
+            }
+            let (code, err) = plot(&args, &stem);
+            assert_eq!(code, 0, "plot {kind} {alg}: {err}");
+            check_files(&stem, &format!("plot {kind} {alg}"));
+        }
+    }
+    let stem = d.join("sampler");
+    let (code, err) = plot(
+        &[
+            "plot",
+            "sampler",
+            "--n",
+            "200",
+            "--batch",
+            "20",
+            "--noise-multiplier",
+            "1",
+        ],
+        &stem,
+    );
+    assert_eq!(code, 0, "plot sampler: {err}");
+    check_files(&stem, "plot sampler");
+    // the tradeoff plot draws μ-GDP curves: sgd (composed families) is not offered
+    let (code, err) = plot(&["plot", "tradeoff", "sgd"], &d.join("x"));
+    assert_eq!(code, 2);
+    assert!(err.contains("possible values: gd, cgd, lmc"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn cgd_tradeoff_defaults_to_whole_epochs() {
+    // l = n/b = 40: none of the step counts 1, 5, 20, 100 is a whole number of epochs
+    let d = dir("cgd-epochs");
+    let stem = d.join("tradeoff");
+    let s = [
+        "plot",
+        "tradeoff",
+        "cgd",
+        "--n",
+        "60000",
+        "--batch",
+        "1500",
+        "--eta",
+        "1",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "1000",
+        "--contraction",
+        "0.9999",
+    ];
+    let (code, err) = plot(&s, &stem);
+    assert_eq!(code, 0, "{err}");
+    let svg = check_files(&stem, "tradeoff cgd");
+    assert!(svg.contains("Thm 4.5, E = 100 (μ ≤ "), "{svg}");
+    assert!(svg.contains("E ∈ {1, 5, 20, 100}"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn compare_epochs_sets_the_x_axis() {
+    let d = dir("epochs");
+    let base = [
+        "plot",
+        "compare",
+        "cgd",
+        "--n",
+        "60000",
+        "--batch",
+        "1500",
+        "--eta",
+        "1",
+        "--noise",
+        "1",
+        "--sensitivity",
+        "1000",
+        "--contraction",
+        "0.9999",
+        "--points",
+        "4",
+    ];
+    let mut svgs = vec![];
+    for e in ["5", "50"] {
+        let stem = d.join(format!("e{e}"));
+        let mut args = base.to_vec();
+        args.extend(["--epochs", e]);
+        let (code, err) = plot(&args, &stem);
+        assert_eq!(code, 0, "{err}");
+        let svg = check_files(&stem, "compare --epochs");
+        assert!(svg.contains("epochs E"), "x axis in epochs");
+        assert!(svg.contains(&format!("★ best at epochs E = {e}")), "{e}");
+        svgs.push(svg);
+    }
+    assert_ne!(svgs[0], svgs[1]);
+    // in steps, 50 epochs are 2000 steps
+    let stem = d.join("steps");
+    let mut args = base.to_vec();
+    args.extend(["--epochs", "50", "--x", "steps"]);
+    let (code, err) = plot(&args, &stem);
+    assert_eq!(code, 0, "{err}");
+    assert!(check_files(&stem, "compare --x steps").contains("★ best at steps t = 2000"));
+    // the run length and --max together are refused
+    let mut args = base.to_vec();
+    args.extend(["--epochs", "50", "--max", "10"]);
+    let (code, err) = plot(&args, &d.join("both"));
+    assert_eq!(code, 2);
+    assert!(err.contains("--max"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn log_y_draws_powers_of_ten() {
+    let d = dir("log-y");
+    let mut args = vec!["plot", "epsilon-vs-steps", "gd"];
+    args.extend(setting("gd"));
+    let (lin, log) = (d.join("lin"), d.join("log"));
+    assert_eq!(plot(&args, &lin).0, 0);
+    args.push("--log-y");
+    assert_eq!(plot(&args, &log).0, 0);
+    let (lin, log) = (check_files(&lin, "linear"), check_files(&log, "log"));
+    // ε runs from about 0.01 to 0.5: the log axis has ticks at 1, 2, 5 × 10^k
+    for t in ["0.01", "0.02", "0.05", "0.1", "0.2", "0.5"] {
+        assert!(log.contains(&format!("\n{t}\n")), "tick {t} missing");
+    }
+    assert!(!lin.contains("\n0.02\n") && lin != log);
+    let _ = std::fs::remove_dir_all(&d);
+}
