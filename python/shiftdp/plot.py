@@ -202,9 +202,12 @@ def _num(x: float) -> str:
 
 def _describe(component: Component, with_count: bool = True) -> str:
     """One step (and its count T) in the reader's terms: sampling probability q, noise
-    multiplier σ = 1/μ (the noise standard deviation over the sensitivity), steps T."""
+    multiplier σ (as given, else s/μ with the component's sensitivity s: 2 for the
+    replace-one C_p, 1 otherwise), steps T."""
     c = _per_step(component)
-    sigma = f"σ = {_num(1 / c.mu)}" if c.mu > 0 else "σ = ∞"
+    given = getattr(component, "noise_multiplier", None)
+    s = 2.0 if isinstance(c, SubsampledGaussian) else 1.0
+    sigma = f"σ = {_num(given if given is not None else s / c.mu)}" if c.mu > 0 else "σ = ∞"
     if isinstance(c, PoissonGaussian):
         text = f"Poisson q = {_num(c.p)}, {sigma}"
     elif isinstance(c, SubsampledGaussian):

@@ -123,7 +123,7 @@ def _distinct(alpha, beta, digits=3):
 
 @pytest.mark.parametrize(
     "components",
-    [[Gaussian(1.0)], [PoissonGaussian(0.04, 1 / 1.5, 1000)], [Gaussian(0.25, 16)]],
+    [[Gaussian(mu=1.0)], [PoissonGaussian(0.04, mu=1 / 1.5, count=1000)], [Gaussian(mu=0.25, count=16)]],
 )
 def test_default_tradeoff_curve_is_smooth_and_below_the_truth(components):
     t = tradeoff_curve(components)  # the default 200 tangent lines
@@ -132,7 +132,7 @@ def test_default_tradeoff_curve_is_smooth_and_below_the_truth(components):
     # resolved into the tails on a log α scale: vertices in every decade down to 1e-5
     for lo in (1e-5, 1e-4, 1e-3, 1e-2):
         assert np.any((t.alpha >= lo) & (t.alpha < 10 * lo)), lo
-    if components == [Gaussian(1.0)]:
+    if components == [Gaussian(mu=1.0)]:
         for a, b in zip(t.alpha, t.beta):
             assert b <= g1(a) * (1 + mp.mpf("1e-40"))
         # the segments too: midpoints below the (convex) truth
@@ -154,14 +154,14 @@ def test_labels_are_in_the_readers_terms():
 
     from shiftdp.plot import plot_epsilon_vs_steps, plot_tradeoff
 
-    ax = plot_epsilon_vs_steps(PoissonGaussian(0.04, 1 / 1.5), [10, 100], delta=1e-5)
+    ax = plot_epsilon_vs_steps(PoissonGaussian(0.04, mu=1 / 1.5), [10, 100], delta=1e-5)
     label = ax.get_lines()[0].get_label()
     assert "Poisson q = 0.04" in label and "σ = 1.5" in label and "δ = 1e-5" in label
     assert "certified ε" in label
     texts = " ".join(_legend_texts(ax) + [ax.get_xlabel(), ax.get_ylabel()])
     assert "0.666" not in texts and "1.500000" not in texts and "G(" not in texts
     assert "steps T" in ax.get_xlabel()
-    ax = plot_tradeoff([SubsampledGaussian(0.01, 1 / 0.8, 300)])
+    ax = plot_tradeoff([SubsampledGaussian(0.01, noise_multiplier=0.8, count=300)])
     (name,) = [x for x in _legend_texts(ax) if "Id" not in x]
     assert name == "subsampled q = 0.01, σ = 0.8, T = 300"
     plt.close("all")
@@ -176,10 +176,10 @@ def test_tradeoff_overlays_share_one_identity_line_and_a_plural_title():
 
     from shiftdp.plot import plot_tradeoff
 
-    ax = plot_tradeoff([Gaussian(1.0)])
+    ax = plot_tradeoff([Gaussian(mu=1.0)])
     assert ax.get_title() == "Certified tradeoff curve (lower bound)"
-    assert plot_tradeoff([Gaussian(0.5, 4)], ax=ax) is ax
-    plot_tradeoff([Gaussian(2.0)], ax=ax, label="mine")
+    assert plot_tradeoff([Gaussian(mu=0.5, count=4)], ax=ax) is ax
+    plot_tradeoff([Gaussian(mu=2.0)], ax=ax, label="mine")
     texts = _legend_texts(ax)
     assert len(texts) == len(set(texts)) == 4
     assert texts.count("perfect privacy (Id)") == 1
@@ -198,12 +198,12 @@ def test_epsilon_overlays_and_log_y():
 
     from shiftdp.plot import plot_epsilon_vs_steps
 
-    ax = plot_epsilon_vs_steps(Gaussian(0.01), [1, 10, 100, 1000, 10000], delta=1e-5, log_y=True)
+    ax = plot_epsilon_vs_steps(Gaussian(mu=0.01), [1, 10, 100, 1000, 10000], delta=1e-5, log_y=True)
     assert ax.get_yscale() == "log"
-    plot_epsilon_vs_steps(Gaussian(0.02), [1, 100, 10000], delta=1e-5, ax=ax)
+    plot_epsilon_vs_steps(Gaussian(mu=0.02), [1, 100, 10000], delta=1e-5, ax=ax)
     texts = _legend_texts(ax)
     assert len(texts) == len(set(texts)) == 3  # two curves and one entry for the bands
-    assert plot_epsilon_vs_steps(Gaussian(0.5), [1, 2], delta=1e-5).get_yscale() == "linear"
+    assert plot_epsilon_vs_steps(Gaussian(mu=0.5), [1, 2], delta=1e-5).get_yscale() == "linear"
     plt.close("all")
 
 
