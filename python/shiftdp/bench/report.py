@@ -509,7 +509,8 @@ def _plots(results: Dict[str, Any]) -> Dict[str, str]:
         ax.set_xlabel(xlabel)
         ax.set_ylabel("(value − certified upper) / upper  [symlog]")
         ax.set_title(title + "  (× at 10 = failure; red ring = unsound; orange ring = rounding-level)")
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        if ax.get_legend_handles_labels()[0]:  # no peer ran: nothing to name
+            ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
         ax.grid(alpha=0.3)
         out[name] = png(fig)
 
