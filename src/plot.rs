@@ -1406,41 +1406,16 @@ fn draw_legend<DB: DrawingBackend>(
     let mut y = top + 0.5 * line_h;
     let full: Rect = (0.0, 0.0, w as f64, h as f64);
     for (i, entry) in lines.iter().enumerate() {
-        let yc = y;
-        if chart.series[i].role == Role::Band {
-            let h = 0.35 * line_h;
-            fill(
-                root,
-                &[
-                    (left, yc - h),
-                    (left + sample, yc - h),
-                    (left + sample, yc + h),
-                    (left, yc + h),
-                ],
-                &styles[i],
-                full,
-            )?;
-        }
-        stroke(
+        draw_sample(
             root,
-            &[(left, yc), (left + sample / 2.0, yc), (left + sample, yc)],
+            &chart.series[i],
             &styles[i],
             layout,
+            (left, y),
+            sample,
+            line_h,
             full,
-            0.0,
-            false,
         )?;
-        if styles[i].marker != Marker::None {
-            stroke(
-                root,
-                &[(left + sample / 2.0, yc)],
-                &styles[i],
-                layout,
-                full,
-                0.0,
-                true,
-            )?;
-        }
         for line in entry {
             root.draw_text(line, &font, ((left + sample + gap) as i32, y as i32))
                 .map_err(|e| e.to_string())?;
@@ -1552,7 +1527,6 @@ pub const TRADEOFF_LINES: usize = 400;
 /// # Errors
 /// [`Error::Parameter`] for μ negative or not finite.
 pub fn gaussian_tradeoff(mu: f64) -> Result<Vec<(f64, f64)>> {
-    use crate::precision::rounding::{next_down_f64, next_up_f64};
     use crate::precision::{Enclosure, Precision};
     use crate::tradeoff::{Gaussian, PiecewiseLinear, tangent_epsilons};
     if !mu.is_finite() || mu < 0.0 {
@@ -1563,20 +1537,15 @@ pub fn gaussian_tradeoff(mu: f64) -> Result<Vec<(f64, f64)>> {
     }
     let m = Enclosure::from_f64(64, mu);
     let emax = 5.0 * mu + 0.5 * mu * mu;
-    let mut lines: Vec<(f64, f64)> = vec![];
-    for eps in tangent_epsilons(emax, TRADEOFF_LINES) {
-        let Ok(d) = Gaussian::delta(&m, &Enclosure::from_f64(64, eps), Precision::F64) else {
-            continue;
-        };
-        let du = d.enclosure.upper_f64();
-        if !du.is_finite() {
-            continue;
-        }
-        let b = next_down_f64(next_down_f64(1.0 - du));
-        let s = next_up_f64(next_up_f64(eps.exp()));
-        lines.push((b, s));
-    }
-    Ok(PiecewiseLinear::from_lines(lines)?.vertices().to_vec())
+    let profile = tangent_epsilons(emax, TRADEOFF_LINES)
+        .into_iter()
+        .filter_map(|eps| {
+            let d = Gaussian::delta(&m, &Enclosure::from_f64(64, eps), Precision::F64).ok()?;
+            Some((eps, d.enclosure.upper_f64()))
+        });
+    Ok(PiecewiseLinear::from_privacy_profile(profile)?
+        .vertices()
+        .to_vec())
 }
 
 /// Writes `stem.svg` ([`Layout::FIGURE`], 800×500) and `stem.png` (the same figure at

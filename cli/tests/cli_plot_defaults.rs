@@ -4,6 +4,22 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// BSA24 Table 1's cgd run (n/b = 40 steps per epoch).
+const TABLE1_CGD: [&str; 12] = [
+    "--n",
+    "60000",
+    "--batch",
+    "1500",
+    "--eta",
+    "1",
+    "--noise",
+    "1",
+    "--sensitivity",
+    "1000",
+    "--contraction",
+    "0.9999",
+];
+
 /// Largest PNG accepted at the default size.
 const PNG_LIMIT: u64 = 300_000;
 
@@ -115,23 +131,10 @@ fn cgd_tradeoff_defaults_to_whole_epochs() {
     // l = n/b = 40: none of the step counts 1, 5, 20, 100 is a whole number of epochs
     let d = dir("cgd-epochs");
     let stem = d.join("tradeoff");
-    let s = [
-        "plot",
-        "tradeoff",
-        "cgd",
-        "--n",
-        "60000",
-        "--batch",
-        "1500",
-        "--eta",
-        "1",
-        "--noise",
-        "1",
-        "--sensitivity",
-        "1000",
-        "--contraction",
-        "0.9999",
-    ];
+    let s: Vec<&str> = ["plot", "tradeoff", "cgd"]
+        .into_iter()
+        .chain(TABLE1_CGD)
+        .collect();
     let (code, err) = plot(&s, &stem);
     assert_eq!(code, 0, "{err}");
     let svg = check_files(&stem, "tradeoff cgd");
@@ -143,25 +146,11 @@ fn cgd_tradeoff_defaults_to_whole_epochs() {
 #[test]
 fn compare_epochs_sets_the_x_axis() {
     let d = dir("epochs");
-    let base = [
-        "plot",
-        "compare",
-        "cgd",
-        "--n",
-        "60000",
-        "--batch",
-        "1500",
-        "--eta",
-        "1",
-        "--noise",
-        "1",
-        "--sensitivity",
-        "1000",
-        "--contraction",
-        "0.9999",
-        "--points",
-        "4",
-    ];
+    let base: Vec<&str> = ["plot", "compare", "cgd"]
+        .into_iter()
+        .chain(TABLE1_CGD)
+        .chain(["--points", "4"])
+        .collect();
     let mut svgs = vec![];
     for e in ["5", "50"] {
         let stem = d.join(format!("e{e}"));

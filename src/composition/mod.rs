@@ -1411,16 +1411,11 @@ impl Composed {
             return Err(Error::param("points", points, "need at least 2"));
         }
         let emax = self.info.first().map_or(1.0, |g| g.top).max(1.0);
-        let lines: Vec<(f64, f64)> = crate::tradeoff::tangent_epsilons(emax, points)
-            .into_iter()
-            .map(|eps| {
-                let (_, du) = self.order_bounds(0, eps);
-                let b = next_down_f64(next_down_f64(1.0 - du));
-                let s = next_up_f64(next_up_f64(eps.exp()));
-                (b, s)
-            })
-            .collect();
-        PiecewiseLinear::from_lines(lines)
+        PiecewiseLinear::from_privacy_profile(
+            crate::tradeoff::tangent_epsilons(emax, points)
+                .into_iter()
+                .map(|eps| (eps, self.order_bounds(0, eps).1)),
+        )
     }
 }
 

@@ -158,6 +158,26 @@ impl PiecewiseLinear {
         PiecewiseLinear { v: h }
     }
 
+    /// The tradeoff curve below the truth from points `(εᵢ, δ_up(εᵢ))` of a privacy
+    /// profile, `δ_up ≥ δ(ε)`: the envelope ([`PiecewiseLinear::from_lines`]) of the lines
+    /// `1 − δ_up(εᵢ) − e^εᵢ α`, intercepts rounded down and slopes rounded up, each below
+    /// `f(α) = sup_ε 1 − δ(ε) − e^ε α` (DRS22 Prop 2.12). Non-finite `δ_up` are skipped.
+    ///
+    /// # Errors
+    /// As [`PiecewiseLinear::from_vertices`].
+    pub fn from_privacy_profile(points: impl IntoIterator<Item = (f64, f64)>) -> Result<Self> {
+        let lines = points
+            .into_iter()
+            .filter(|(_, du)| du.is_finite())
+            .map(|(eps, du)| {
+                let b = next_down_f64(next_down_f64(1.0 - du));
+                let s = next_up_f64(next_up_f64(eps.exp()));
+                (b, s)
+            })
+            .collect();
+        Self::from_lines(lines)
+    }
+
     /// The upper envelope `α ↦ max{0, maxᵢ (bᵢ − sᵢ α)}` of the lines `(bᵢ, sᵢ)` (slopes
     /// `sᵢ ≥ 0`) on \[0, 1\], with every vertex value rounded down. If each line lies
     /// below a convex function f on \[0, 1\] (e.g. `bᵢ = 1 − δ_up(εᵢ)` rounded down and
