@@ -28,7 +28,6 @@ import numbers
 import sys
 from collections import OrderedDict
 from copy import deepcopy
-from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _check, _core
@@ -452,12 +451,11 @@ class _Methods:
         Poisson-sampled."""
         from . import compose
         from ._types import Gaussian, SubsampledGaussian
+        from .accounting import _p_up
 
         if batching == "sgd":
             sampler = f"batches of exactly b = {b} of n = {n} records, drawn uniformly and independently every step"
-            comp: Any = SubsampledGaussian(b / n, noise_multiplier=sigma, count=t)
-            if Fraction(comp.p) < Fraction(b, n):
-                comp = SubsampledGaussian(math.nextafter(b / n, 1.0), mu=comp.mu, count=t)
+            comp: Any = SubsampledGaussian(_p_up(b, n), noise_multiplier=sigma, count=t)
             baseline_name = f"C_{{{b}/{n}}}(G(2/σ))^⊗{t} at noise multiplier σ = {sigma!r}"
         else:
             uses = -(-t * b // n)  # each record is in one batch per pass of n/b steps
