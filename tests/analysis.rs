@@ -286,6 +286,28 @@ proptest! {
     }
 }
 
+/// At a large δ several μ-GDP entries answer ε = 0; the best is then the smallest μ
+/// (the case proptest found: δ = 0.925, μ 2.12 beside 0.42).
+#[test]
+fn tied_answers_pick_the_smallest_mu() {
+    let s = run_from("4.2", 1369650996918183810).unwrap();
+    let a = analyze_scope(
+        &s,
+        &Query::epsilon_at("9.248571e-1").unwrap(),
+        Precision::F64,
+        Scope::Bsa24,
+    )
+    .unwrap();
+    let min = a
+        .entries()
+        .iter()
+        .filter(|e| e.eligible)
+        .filter_map(|e| e.bound()?.mu().map(|m| m.upper_f64()))
+        .fold(f64::INFINITY, f64::min);
+    let best = a.best().unwrap().bound().unwrap().mu().unwrap().upper_f64();
+    assert_eq!(best, min);
+}
+
 #[test]
 fn strong_convexity_above_smoothness_is_refused_naming_the_hypothesis() {
     let base = [

@@ -422,14 +422,27 @@ pub fn analyze_scope(
         .iter()
         .enumerate()
         .filter(|(_, e)| e.eligible)
-        .filter_map(|(i, e)| e.upper().map(|u| (i, u)))
-        .min_by(|x, y| x.1.partial_cmp(y.1).unwrap_or(Ordering::Equal))
-        .map(|(i, _)| i);
+        .filter_map(|(i, e)| e.upper().map(|u| (i, u, tie_break_mu(e))))
+        .min_by(|x, y| {
+            x.1.partial_cmp(y.1)
+                .unwrap_or(Ordering::Equal)
+                .then(x.2.total_cmp(&y.2))
+        })
+        .map(|(i, _, _)| i);
     Ok(Analysis {
         query: query.clone(),
         entries,
         best,
     })
+}
+
+/// Among entries whose answers tie (e.g. ε = 0 at a large δ), the one with the
+/// smaller μ is the stronger statement: the key is the entry's μ-GDP upper end, +∞
+/// for entries that are not μ-GDP.
+fn tie_break_mu(e: &Entry) -> f64 {
+    e.bound()
+        .and_then(|b| b.mu())
+        .map_or(f64::INFINITY, |m| m.upper_f64())
 }
 
 /// The bound of one result for `run`: `None` if the result does not concern the run's
