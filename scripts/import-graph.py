@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Prints the folder-level import graph of src/ (an edge A → B when a file under src/A
-names `crate::B` or `shiftdp::B`, doc examples included) and exits 1 if it has a loop.
+names `crate::B` or `shiftdp::B`, doc examples included) and exits 1 if it has a loop,
+or if code of src/ (not a comment) names the verification crate (`shiftdp_verify`,
+which depends on the library and never the reverse).
 
 Folders are the layers of the data flow (precision → tradeoff → composition → bounds,
-renyi → schedules → exact → analysis, check → verify); a loop means two layers depend on
-each other. Usage: scripts/import-graph.py [SRC_DIR]"""
+renyi → schedules → exact → analysis); a loop means two layers depend on each other.
+Usage: scripts/import-graph.py [SRC_DIR]"""
 import os
 import re
 import sys
@@ -12,6 +14,14 @@ import sys
 src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
 graph = {f: set() for f in folders}
+upward = []
+for root, _, files in os.walk(src):
+    for name in files:
+        if name.endswith(".rs"):
+            with open(os.path.join(root, name), encoding="utf-8") as fh:
+                code = [l for l in fh if not l.lstrip().startswith("//")]
+                if any("shiftdp_verify" in l for l in code):
+                    upward.append(os.path.relpath(os.path.join(root, name), src))
 for f in folders:
     for root, _, files in os.walk(os.path.join(src, f)):
         for name in files:
@@ -53,7 +63,9 @@ def visit(v):
 for v in folders:
     if v not in index:
         visit(v)
-if loops:
+for path in upward:
+    print(f"src/{path} names shiftdp_verify: the library must not depend on verification", file=sys.stderr)
+if loops or upward:
     for comp in loops:
         print("import loop among folders: " + ", ".join(comp), file=sys.stderr)
     sys.exit(1)

@@ -48,7 +48,7 @@ $bin reproduce renyi > out/reproduce_renyi.txt && head -8 out/reproduce_renyi.tx
 echo "== The library alone: every bound for the Table 1 run (examples/table1_run.rs) =="
 cargo run --release --quiet --example table1_run
 echo "== A downstream property test (feature testing) catching a deliberately wrong bound =="
-cargo run --release --quiet --features testing --example downstream_property_test
+cargo run --release --quiet -p shiftdp-verify --features testing --example downstream_property_test
 echo "== Python: the package from a script (python/examples/quickstart.py) =="
 ./scripts/python-example.sh
 echo "figures: $(ls out/*.png | tr '\n' ' ')"

@@ -69,20 +69,10 @@
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
 //!
-//! **5. Checking a claimed bound against exact instances**
-//! ([`verify::claim::check_claim`]): soundness against the exact instances of a
-//! setting family, and comparison with the certified optimum of the shift analysis.
-//! ```
-//! use shiftdp::verify::{claim::check_claim, outcome::Ctx, outcome::Status};
-//! let ctx = Ctx { samples: Some(3), ..Ctx::default() };
-//! // BSA24 Thm 4.1 (composition) as an upper bound: sound
-//! let ok = check_claim("mu <= sqrt(t)*L/(b*sigma)", "gd", &[], 1e-6, &ctx)?;
-//! assert_eq!(ok.status(), Status::Pass);
-//! // half of it is not: the exact linear-loss instance violates it
-//! let bad = check_claim("mu <= sqrt(t)*L/(2*b*sigma)", "gd", &[], 1e-6, &ctx)?;
-//! assert_eq!(bad.status(), Status::Fail);
-//! # Ok::<(), shiftdp::Error>(())
-//! ```
+//! **5. Checking a claimed bound against exact instances** is the verification
+//! crate's job (`shiftdp-verify`, `shiftdp_verify::claim::check_claim`): it depends on
+//! this library and never the reverse, so a user's build carries none of its TOML,
+//! report or plotting code.
 //!
 //! ## What is public
 //!
@@ -92,7 +82,7 @@
 //! ([`Enclosure`], [`Precision`]), GDP conversions ([`Gaussian`]), certified
 //! composition ([`Composition`], [`Component`]), schedules ([`ScheduleSpec`],
 //! [`optimal_schedule`]), exact instances ([`GaussianInstance`], [`MixtureInstance`],
-//! [`ClampedInstance`]), claim checking ([`check_claim`]) and noise calibration
+//! [`ClampedInstance`]) and noise calibration
 //! ([`calibrate::smallest_noise`]). The modules are public as well, for researchers
 //! who build on the internals (a bound's formula, a schedule problem, a validator
 //! entry): that is the advanced API, documented module by module, and it may change
@@ -105,9 +95,9 @@
 //! [`tradeoff`] functions → [`composition`] → [`settings`] and [`bounds`] (with their
 //! [`provenance`]) and [`renyi`] → [`analysis`] (every bound of a run) and
 //! [`calibrate`] (the smallest certified noise for a target ε) → [`schedules`]
-//! → [`exact`] instances → [`check`] (validation) → [`verify`] (proofs/ obligations,
-//! ERRATA evidence, claims). The `shiftdp` command (crate `shiftdp-cli`) is a thin shell
-//! over this library.
+//! → [`exact`] instances. Validation and verification (proofs/ obligations, ERRATA
+//! evidence, claims, the report) build on it in the crate `shiftdp-verify`; the
+//! `shiftdp` command (crate `shiftdp-cli`) is a thin shell over both.
 //!
 //! Soundness convention: every number *reported* as a privacy bound is an upper bound
 //! on privacy loss after rounding (μ, ε, δ, Rényi values rounded up; tradeoff values
@@ -124,23 +114,18 @@
 pub mod analysis;
 pub mod bounds;
 pub mod calibrate;
-pub mod check;
 pub mod composition;
 pub mod decimal;
 pub mod error;
 pub mod exact;
 pub mod memory;
-pub mod plot;
 pub mod precision;
 pub mod provenance;
 pub mod renyi;
 pub mod samplers;
 pub mod schedules;
 pub mod settings;
-#[cfg(feature = "testing")]
-pub mod testing;
 pub mod tradeoff;
-pub mod verify;
 
 pub use analysis::sampled::{Pipeline, analyze_sampled};
 pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
@@ -152,4 +137,3 @@ pub use provenance::{Paper, ResultId};
 pub use schedules::run::{ScheduleReport, ScheduleSpec, optimal_schedule};
 pub use settings::{Algorithm, RawSetting, Setting, SettingValue};
 pub use tradeoff::Gaussian;
-pub use verify::claim::check_claim;

@@ -646,6 +646,25 @@ impl Setting {
         })
     }
 
+    /// The same run with `t` steps; for the minibatch algorithms the epoch count follows,
+    /// E = t·b/n (exact enclosure), as when the run is given by its steps.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] for `t = 0`.
+    pub fn with_steps(mut self, t: u64) -> Result<Setting> {
+        if t == 0 {
+            return Err(Error::param("steps", 0, "must be ≥ 1"));
+        }
+        self.t = t;
+        if self.epochs.is_some() {
+            self.epochs = Some(
+                Enclosure::from_u64(SETTING_BITS, t) * Enclosure::from_u64(SETTING_BITS, self.b)
+                    / Enclosure::from_u64(SETTING_BITS, self.n),
+            );
+        }
+        Ok(self)
+    }
+
     /// The same cyclic run with its order drawn once as a uniformly random permutation
     /// (shuffle-and-partition, YS22 §4). Every fixed-order result stays valid (each holds
     /// for every order, and a mixture of pairs that each satisfy an f-DP or Rényi bound

@@ -1,16 +1,16 @@
 //! `shiftdp check BOUND-ID|all [--samples N] [--seed S] [--region KEY=LO..HI,…] [--json]`:
 //! the validator.
 //!
-//! Runs [`shiftdp::check::check_bound`] for one bound (id matched case-insensitively, with
+//! Runs [`shiftdp_verify::check::check_bound`] for one bound (id matched case-insensitively, with
 //! or without the `BSA24 ` prefix: `thm-4.2`, `4.2`, `prop-5.1`; the Rényi entries by
 //! their ids, e.g. `"CYS21 Thm 2"`, `ys22-thm-4.3`, `"AT22 Prop 3.2"`) or for every entry
 //! of the catalogue, and reports per bound: samples run, samples skipped because a
 //! hypothesis failed or because `--region` made the point inadmissible, violations
 //! (parameters, instance, grid point, margin), and the min / median / max tightness
 //! ratio. `conversions` runs the conversion checks alone
-//! ([`shiftdp::check::conversions`]); `all` includes them unless `--region` is given.
+//! ([`shiftdp_verify::check::conversions`]); `all` includes them unless `--region` is given.
 //! `--region` overrides parameters of every entry's region
-//! ([`shiftdp::check::region`]); the JSON reports it as `region` (top level and per bound).
+//! ([`shiftdp_verify::check::region`]); the JSON reports it as `region` (top level and per bound).
 //!
 //! The JSON field `violations` is the total number of certain violations (a JSON
 //! integer); the binary must exit with status 1 when it is positive.
@@ -35,11 +35,11 @@
 //! BSA24 §4, Prop 5.1; SPEC §5.
 use super::{Output, short};
 use serde_json::{Value, json};
-use shiftdp::check::{
-    BoundReport, CheckOptions, catalogue, check_bound, conversions, find, parse_region,
-};
 use shiftdp::error::Result;
 use shiftdp::exact::Order;
+use shiftdp_verify::check::{
+    BoundReport, CheckOptions, catalogue, check_bound, conversions, find, parse_region,
+};
 
 /// Arguments of `shiftdp check`.
 #[derive(Debug, Clone, clap::Args)]

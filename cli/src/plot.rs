@@ -4,9 +4,9 @@ use super::{Output, parse_number};
 use serde_json::json;
 use shiftdp::bounds::bounds_for;
 use shiftdp::error::{Error, Result};
-use shiftdp::plot::{Chart, Role, Series, gaussian_tradeoff, label_number, render};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
+use shiftdp_verify::plot::{Chart, Role, Series, gaussian_tradeoff, label_number, render};
 use std::path::PathBuf;
 
 /// Plot kinds.
@@ -751,7 +751,10 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                         rows.iter().map(|r| (r.0 as f64, r.1)).collect(),
                     ),
                     Series::new(
-                        format!("z_k / max z (max z = {})", shiftdp::plot::tick_label(zmax)),
+                        format!(
+                            "z_k / max z (max z = {})",
+                            shiftdp_verify::plot::tick_label(zmax)
+                        ),
                         rows.iter().map(|r| (r.0 as f64, r.2 / zmax)).collect(),
                     ),
                 ],

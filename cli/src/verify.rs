@@ -15,16 +15,16 @@
 //! Issue 7; SPEC §5, §6.
 use super::Output;
 use serde_json::{Value, json};
-use shiftdp::check::region::parse_region;
 use shiftdp::error::{Error, Result};
 use shiftdp::samplers::{Relation, Sampler};
-use shiftdp::verify::builtins;
-use shiftdp::verify::claim::check_claim;
-use shiftdp::verify::errata::{parse_errata, parse_errata_with_evidence, run_errata_with};
-use shiftdp::verify::proofs::{proof_paths, read_proof};
-use shiftdp::verify::run::run_files;
-use shiftdp::verify::sampler_claim::{SamplerRegion, check_sampler_claim};
-use shiftdp::verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
+use shiftdp_verify::builtins;
+use shiftdp_verify::check::region::parse_region;
+use shiftdp_verify::claim::check_claim;
+use shiftdp_verify::errata::{parse_errata, parse_errata_with_evidence, run_errata_with};
+use shiftdp_verify::proofs::{proof_paths, read_proof};
+use shiftdp_verify::run::run_files;
+use shiftdp_verify::sampler_claim::{SamplerRegion, check_sampler_claim};
+use shiftdp_verify::{Ctx, ObligationRun, Outcome, ResultRun, Run, Status};
 use std::path::PathBuf;
 
 /// Arguments of `shiftdp verify`.
@@ -279,7 +279,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
             && let Some(b) = builtins::find(name)
         {
             let o = (b.run)(&Ctx {
-                seed: shiftdp::check::salted(ctx.seed, b.name),
+                seed: shiftdp_verify::check::salted(ctx.seed, b.name),
                 ..ctx
             });
             results.push(ResultRun {
@@ -395,7 +395,7 @@ pub fn run(a: &VerifyArgs) -> Result<Output> {
     let mut json = run_json(&run);
     let mut human = run_human(&run);
     if let Some(dir) = &a.report {
-        let files = shiftdp::verify::report::write_report(&run, dir)?;
+        let files = shiftdp_verify::report::write_report(&run, dir)?;
         json["report"] = json!(format!("{}", files.html.display()));
         human.push_str(&format!(
             "report: {} and {}\n",

@@ -1,13 +1,13 @@
 //! The validator (`shiftdp check`): every BSA24 bound of the catalogue dominates its
 //! exact instances, a deliberately wrong bound is caught with its parameters, the
 //! corrected clamped walk agrees with an independent propagation.
-use shiftdp::check::{CheckOptions, SplitMix64, catalogue, check_bound, find};
 use shiftdp::exact::clamped::ClampedInstance;
 use shiftdp::exact::clamped::ClampedWalk;
 use shiftdp::exact::{Instance, Order, PairKind};
 use shiftdp::precision::special::phi;
 use shiftdp::tradeoff::{Gaussian, Tradeoff};
 use shiftdp_cli::check::{CheckArgs, run};
+use shiftdp_verify::check::{CheckOptions, SplitMix64, catalogue, check_bound, find};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {
@@ -69,7 +69,7 @@ fn ids_are_matched_case_insensitively_with_or_without_prefix() {
 
 #[test]
 fn every_bsa24_bound_dominates_its_instances() {
-    let all = shiftdp::check::catalogue::bsa24_entries();
+    let all = shiftdp_verify::check::catalogue::bsa24_entries();
     assert_eq!(all.len(), 10, "Thms 4.1–4.6, 4.8–4.10, Prop 5.1");
     for e in all {
         let n = match e.algorithm {

@@ -2,10 +2,10 @@
 //! instances at a small sample count, a scaled-down Rényi bound (and a scaled-up lower
 //! bound) is caught, region overrides change the sampled values and bad syntax is
 //! rejected, and the builtins pass.
-use shiftdp::check::{
+use shiftdp_cli::check::{CheckArgs, run};
+use shiftdp_verify::check::{
     BoundHook, CheckOptions, RegionOverride, catalogue, check_bound, find, parse_region,
 };
-use shiftdp_cli::check::{CheckArgs, run};
 
 fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     CheckOptions {
@@ -16,7 +16,7 @@ fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
     }
 }
 
-fn renyi_entries() -> Vec<shiftdp::check::Entry> {
+fn renyi_entries() -> Vec<shiftdp_verify::check::Entry> {
     catalogue()
         .into_iter()
         .filter(|e| matches!(e.bound, BoundHook::Renyi(_)))
@@ -210,11 +210,11 @@ fn cli_region_is_reported_and_bad_syntax_rejected() {
 
 #[test]
 fn builtins_pass_and_have_unique_names() {
-    let ctx = shiftdp::verify::Ctx {
+    let ctx = shiftdp_verify::Ctx {
         samples: Some(2),
         ..Default::default()
     };
-    let all = shiftdp::verify::check_builtins::builtins();
+    let all = shiftdp_verify::check_builtins::builtins();
     assert_eq!(all.len(), 4);
     let mut names: Vec<&str> = all.iter().map(|b| b.name).collect();
     names.sort();
@@ -224,7 +224,7 @@ fn builtins_pass_and_have_unique_names() {
         let o = (b.run)(&ctx);
         assert_eq!(
             o.status,
-            shiftdp::verify::Status::Pass,
+            shiftdp_verify::Status::Pass,
             "{}: {}",
             b.name,
             o.summary

@@ -1105,7 +1105,7 @@ type ObligationTuple = (
 );
 
 /// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
-/// (`shiftdp::verify::claim::check_claim`): soundness against the exact instances and
+/// (`shiftdp_verify::claim::check_claim`): soundness against the exact instances and
 /// comparison with the certified optimum of the shift analysis. Returns the worst status
 /// and each obligation.
 #[pyfunction]
@@ -1133,22 +1133,22 @@ fn check_claim(
             Precision::F64 => 128,
         };
         let region = match &region {
-            Some(r) => shiftdp::check::region::parse_region(r)?,
+            Some(r) => shiftdp_verify::check::region::parse_region(r)?,
             None => vec![],
         };
-        let ctx = shiftdp::verify::outcome::Ctx {
+        let ctx = shiftdp_verify::outcome::Ctx {
             samples,
             seed,
             bits,
         };
-        let r = shiftdp::verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
+        let r = shiftdp_verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
         Ok(claim_verdict(&r))
     };
     interruptible(py, run)
 }
 
 /// The worst status of a claim's check and each obligation as a tuple.
-fn claim_verdict(r: &shiftdp::verify::ResultRun) -> (String, Vec<ObligationTuple>) {
+fn claim_verdict(r: &shiftdp_verify::ResultRun) -> (String, Vec<ObligationTuple>) {
     let runs = r
         .runs
         .iter()
@@ -1172,7 +1172,7 @@ fn claim_verdict(r: &shiftdp::verify::ResultRun) -> (String, Vec<ObligationTuple
 
 /// A claimed `epsilon <= EXPR` for a batch sampler checked over a grid of runs against
 /// the sampler's certified lower and upper bounds
-/// (`shiftdp::verify::sampler_claim::check_sampler_claim`).
+/// (`shiftdp_verify::sampler_claim::check_sampler_claim`).
 #[pyfunction]
 #[pyo3(signature = (claim, sampler, relation="zero-out", region=None, bits=128))]
 fn check_sampler_claim(
@@ -1184,7 +1184,7 @@ fn check_sampler_claim(
     bits: i64,
 ) -> PyResult<(String, Vec<ObligationTuple>)> {
     use shiftdp::samplers::{Relation, Sampler};
-    use shiftdp::verify::sampler_claim::SamplerRegion;
+    use shiftdp_verify::sampler_claim::SamplerRegion;
     let (claim, sampler, relation, region) = (
         claim.to_string(),
         sampler.to_string(),
@@ -1200,7 +1200,7 @@ fn check_sampler_claim(
             Some(r) => SamplerRegion::parse(r)?,
             None => SamplerRegion::default(),
         };
-        let r = shiftdp::verify::sampler_claim::check_sampler_claim(
+        let r = shiftdp_verify::sampler_claim::check_sampler_claim(
             &claim,
             Sampler::parse(&sampler)?,
             Relation::parse(&relation)?,

@@ -100,7 +100,7 @@ pub fn sgm_q(alpha: f64, q: f64, sigma: f64, reading: QReading, bits: u32) -> Re
 
 /// f64 search value of [`sgm_q`] (not a bound; see
 /// [`SampledGaussian::divergence_search_f64`]).
-pub(crate) fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) -> Option<f64> {
+pub fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) -> Option<f64> {
     let m = SampledGaussian::new(q, sigma).ok()?;
     let fwd = m.divergence_search_f64(SgmOrder::BaseMixture, alpha)?;
     match reading {

@@ -250,7 +250,7 @@ pub fn compose_mu_up(mus: &[f64]) -> f64 {
 }
 
 /// Enclosure of `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` at `wp` bits.
-pub(crate) fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclosure {
+pub fn delta_enclosure(mu: &Enclosure, eps: &Enclosure, wp: u32) -> Enclosure {
     let mu = mu.with_prec(wp);
     let eps = eps.with_prec(wp);
     if mu.hi().is_zero() {

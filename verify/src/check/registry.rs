@@ -1,0 +1,80 @@
+//! The validator's registry: every entry (the BSA24 entries of [`catalogue`](mod@super::catalogue),
+//! then the Rényi entries of [`super::renyi`]) and the lookup by id.
+use super::catalogue::{Entry, bsa24_entries};
+use shiftdp::error::{Error, Result};
+
+/// Every bound the validator knows: the BSA24 entries in the order of the paper,
+/// then the Rényi entries of [`super::cys21::entries`], [`super::ys22::entries`] and
+/// [`super::at22::entries`].
+pub fn catalogue() -> Vec<Entry> {
+    let mut v = bsa24_entries();
+    v.extend(super::cys21::entries());
+    v.extend(super::ys22::entries());
+    v.extend(super::at22::entries());
+    v
+}
+
+/// Normal form of an id for matching: lower case, without `bsa24`, `thm`, `prop`,
+/// keeping digits and dots.
+fn normal(s: &str) -> String {
+    let l = s.to_lowercase().replace("bsa24", "");
+    let kind = if l.contains("prop") { "p" } else { "" };
+    let digits: String = l
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    format!("{kind}{}", digits.trim_matches('.'))
+}
+
+/// Lower case, `-` and `_` read as spaces, runs of spaces collapsed.
+fn loose(s: &str) -> String {
+    s.to_lowercase()
+        .replace(['-', '_'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Looks up an entry by id, case-insensitively.
+///
+/// Any id matches itself or its part before ` (` (`"cys21 thm 2"`, `"ys22-thm-4.3"`,
+/// `"AT22 Prop 3.2"`, `"CYS21 Thm 2 (eq. 16)"`). BSA24 ids also match with or without
+/// the `BSA24 ` prefix and the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`, `"thm-4.2"`,
+/// `"4.2"`, `"prop-5.1"`; a bare `"5.1"` also finds Prop 5.1).
+///
+/// # Errors
+/// [`Error::Parameter`] listing the known ids if nothing matches.
+pub fn find(id: &str) -> Result<Entry> {
+    let all = catalogue();
+    let ql = loose(id);
+    if !ql.is_empty() {
+        let hit = all.iter().find(|e| {
+            let full = loose(e.id);
+            let base = loose(e.id.split(" (").next().unwrap_or(e.id));
+            ql == full || ql == base
+        });
+        if let Some(e) = hit {
+            return Ok(*e);
+        }
+    }
+    let q = normal(id);
+    let bsa: Vec<&Entry> = all.iter().filter(|e| e.id.starts_with("BSA24")).collect();
+    let hit = bsa.iter().find(|e| normal(e.id) == q).or_else(|| {
+        bsa.iter()
+            .find(|e| normal(e.id).trim_start_matches('p') == q)
+    });
+    let other_prefix = ["cys21", "ys22", "at22"]
+        .iter()
+        .any(|p| id.to_lowercase().contains(p));
+    match hit {
+        Some(e) if !q.is_empty() && q != "p" && !other_prefix => Ok(**e),
+        _ => Err(Error::param(
+            "bound",
+            id,
+            &format!(
+                "unknown bound id; known: {}",
+                all.iter().map(|e| e.id).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    }
+}
