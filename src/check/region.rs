@@ -30,7 +30,8 @@
 //! ```
 //!
 //! # References
-//! SPEC §5 (validator); OBLIGATIONS.md (`region = { steps = [1, 50] }` of an obligation).
+//! docs/conventions.md §5 (validator); OBLIGATIONS.md (`region = { steps = [1, 50] }` of an
+//! obligation).
 use super::catalogue::Params;
 use super::common::SplitMix64;
 use crate::error::{Error, Result};
