@@ -123,7 +123,7 @@ result_ids! {
     Bsa24Lemma3_2 => "BSA24 Lemma 3.2", Bsa24, Some("proofs/bsa24-lemma-3-2.md");
     /// BSA24 Thm 3.3: the meta-theorem for any shift schedule.
     Bsa24Thm3_3 => "BSA24 Thm 3.3", Bsa24, Some("proofs/bsa24-thm-3-3.md");
-    /// BSA24 Table 1, the RDP column (SPEC §7 curve).
+    /// BSA24 Table 1, the RDP column (curve of docs/conventions.md §7).
     Bsa24Table1Rdp => "BSA24 Table 1 RDP", Bsa24, Some("proofs/bsa24-table-1.md");
     /// The pure ε-DP of the exponential mechanism (McSherry–Talwar 2007), as compared
     /// in BSA24 §5.2 (documented with Cor 5.4).

@@ -1,5 +1,5 @@
 //! Settings: a validated description of one training run in the toolkit's single
-//! parameter model (SPEC §2).
+//! parameter model (docs/conventions.md §2).
 //!
 //! Template (BSA24 eq. 2.1):
 //! `X_{k+1} = Π_K[X_k − η((1/b) Σ_{i∈B_k} ∇f_i(X_k) + Z_{k+1})]`, `Z ~ N(0, σ² I_d)`.

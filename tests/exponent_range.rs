@@ -197,7 +197,8 @@ fn renyi_conversions_stay_finite_where_e_to_the_x_overflows() {
         let c = convert(&curve, conv, &delta, 128)
             .unwrap_or_else(|e| panic!("{conv:?} on G(1e9): {e}"));
         let up = c.epsilon_upper();
-        // each conversion is an upper bound on the exact ε(δ) of G(μ) (SPEC §3)
+        // each conversion is an upper bound on the exact ε(δ) of G(μ)
+        // (docs/conventions.md §3)
         assert!(
             up.is_finite() && up >= exact.enclosure.lower_f64(),
             "{conv:?}: {up}"

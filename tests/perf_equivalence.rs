@@ -14,7 +14,8 @@ fn tail(z: f64) -> f64 {
     (x.erfc() / 2u32).to_f64()
 }
 
-/// The NoisySGD increments `a_k` and variance `v` (SPEC §2, as in `MixtureInstance::sgd`).
+/// The NoisySGD increments `a_k` and variance `v` (docs/conventions.md §2, as in
+/// `MixtureInstance::sgd`).
 fn sgd_law_inputs(t: usize, eta: f64, sigma: f64, l: f64, b: f64, h: f64) -> (Vec<f64>, f64) {
     let mut a = vec![0.0; t];
     let mut var = 0.0;

@@ -1,4 +1,4 @@
-//! Property and cross-check tests of the Rényi-DP module (SPEC §3, §6, §7).
+//! Property and cross-check tests of the Rényi-DP module (docs/conventions.md §3, §6, §7).
 use proptest::prelude::*;
 use rug::Float;
 use rug::float::Constant;
@@ -22,7 +22,8 @@ fn exact_gdp_eps_lower(mu: f64, delta: &Enclosure) -> f64 {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// SPEC §3: every conversion applied to the curve αμ²/2 gives ε ≥ exact ε(δ) of G(μ).
+    /// docs/conventions.md §3: every conversion applied to the curve αμ²/2 gives ε ≥ exact
+    /// ε(δ) of G(μ).
     #[test]
     fn every_conversion_at_least_exact_gdp(mu in 0.01f64..20.0, mant in 1u32..10, exp10 in 2i32..60) {
         let delta = Enclosure::parse(128, &format!("{mant}e-{exp10}")).unwrap();
@@ -131,7 +132,8 @@ proptest! {
     }
 }
 
-/// SPEC §7: the RDP column of BSA24 Table 1 (5.82, 7.61, 9.88), best conversion.
+/// docs/conventions.md §7: the RDP column of BSA24 Table 1 (5.82, 7.61, 9.88), best
+/// conversion.
 #[test]
 fn table1_rdp_column_reproduced() {
     for (e, printed) in [(50u64, 5.82), (100, 7.61), (200, 9.88)] {

@@ -32,7 +32,7 @@
 //! ```
 //!
 //! # References
-//! BSA24 §4, Prop 5.1; SPEC §5.
+//! BSA24 §4, Prop 5.1; docs/conventions.md §5.
 use super::{Output, short};
 use serde_json::{Value, json};
 use shiftdp::error::Result;

@@ -3,8 +3,8 @@
 //!
 //! The rows are the entries of the library's [`shiftdp::analyze`]: each either an f-DP
 //! bound of BSA24 converted exactly to (ε, δ), or a Rényi-DP curve converted with the
-//! best of the four RDP → (ε, δ) conversions of SPEC §3. Papers written in the
-//! θ ← θ − ηg + √(2η)σ′N(0, I) convention (CYS21, YS22) are translated explicitly:
+//! best of the four RDP → (ε, δ) conversions of docs/conventions.md §3. Papers written in
+//! the θ ← θ − ηg + √(2η)σ′N(0, I) convention (CYS21, YS22) are translated explicitly:
 //! σ′ = σ√(η/2), S_g = L, λ = m, β = M; each such row says so in its notes. The best
 //! valid bound (smallest certified ε among the rows about the t-step run in the
 //! toolkit's replace-one adjacency) is marked.

@@ -1,5 +1,5 @@
 //! `shiftdp reproduce renyi`: the Rényi-DP tables — BSA24 Table 1's RDP column, the
-//! CYS21 Figure-1 setting and the YS22 figure setting (SPEC §6, §7).
+//! CYS21 Figure-1 setting and the YS22 figure setting (docs/conventions.md §6, §7).
 use super::Output;
 use super::setting::setting_json;
 use serde_json::{Value, json};
@@ -60,7 +60,7 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     human.push_str(
         "BSA24 Table 1, RDP column (NoisyCGD, μ₀ = L/(bσ) = 2/3, l = 40, c = 0.9999, δ = 1e-5)\n",
     );
-    human.push_str("  ε(α) = ρα, ρ = (μ₀²/2)(1 + c^{l−2}(1−c²)/(1−c^l)²·(1−c^{l(E−1)})), best conversion of SPEC §3\n");
+    human.push_str("  ε(α) = ρα, ρ = (μ₀²/2)(1 + c^{l−2}(1−c²)/(1−c^l)²·(1−c^{l(E−1)})), best conversion of docs/conventions.md §3\n");
     human
         .push_str("  epochs          ρ (upper)      ε (upper)   conversion     α        printed\n");
     let mut t1 = Vec::new();

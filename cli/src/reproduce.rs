@@ -36,7 +36,7 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
     let mut rows = vec![];
     let mut human = String::from(
         "BSA24 Table 1 — ε of NoisyCGD at δ = 1e-5 (n = 60000, b = 1500, L/(bσ) = 2/3, c = 0.9999)\n\
-         epochs | GDP composition (Thm 4.4) | RDP (SPEC §7 curve, best conversion) | shifted interpolation (Thm 4.5)\n",
+         epochs | GDP composition (Thm 4.4) | RDP (curve of docs/conventions.md §7, best conversion) | shifted interpolation (Thm 4.5)\n",
     );
     let mut all_match = true;
     let mark = |m: bool| if m { "✓" } else { "✗" };
@@ -71,14 +71,13 @@ pub fn run_table1(_a: &Table1Args) -> Result<Output> {
             })
         };
         let mut rdp = cell(
-            "SPEC §7 RDP curve",
-            "SPEC",
+            "BSA24 Table 1 RDP",
+            "BSA24",
             super::interval_upper_only(r.rdp.epsilon_hi(), 53),
             Value::Null,
             p_rdp,
             matches[1],
         );
-        rdp["paper"] = Value::Null;
         rdp["conversion"] = json!(r.rdp.conversion.id());
         rdp["alpha"] = r.rdp.alpha.map(super::dec).unwrap_or(Value::Null);
         rows.push(json!({

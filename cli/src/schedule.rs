@@ -17,7 +17,7 @@
 //! the memory limit (`--memory-limit`) the command refuses with a message (exit 2).
 //!
 //! # References
-//! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
+//! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; docs/conventions.md §4.
 use super::setting::{AlgorithmArg, SettingArgs, parse_count, required, setting_json};
 use super::{
     EstimateKind, Output, SafeEnd, dec, estimate, input_bits, interval, interval_f64, parse_number,

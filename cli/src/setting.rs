@@ -26,7 +26,8 @@ impl From<AlgorithmArg> for Algorithm {
     }
 }
 
-/// Flags describing a run (SPEC §2 parameter model). Numbers are decimals, parsed exactly.
+/// Flags describing a run (parameter model of docs/conventions.md §2). Numbers are
+/// decimals, parsed exactly.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SettingArgs {
     /// Dataset size n.

@@ -12,7 +12,7 @@
 //! Bad flags, a missing path, an unparsable claim: exit 2 with one `error:` line.
 //!
 //! # References
-//! Issue 7; SPEC §5, §6.
+//! Issue 7; docs/conventions.md §5, §6.
 use super::Output;
 use serde_json::{Value, json};
 use shiftdp::error::{Error, Result};

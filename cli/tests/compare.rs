@@ -58,9 +58,9 @@ fn table1(epochs: &str) -> SettingArgs {
     }
 }
 
-/// BSA24 Table 1 (SPEC §7): RDP column 5.82 / 7.61 / 9.88 and shifted interpolation
-/// (Thm 4.5) 4.34 / 5.60 / 7.58; the latter must beat the former and the best bound
-/// marked must be at most Thm 4.5.
+/// BSA24 Table 1 (docs/conventions.md §7): RDP column 5.82 / 7.61 / 9.88 and shifted
+/// interpolation (Thm 4.5) 4.34 / 5.60 / 7.58; the latter must beat the former and the best
+/// bound marked must be at most Thm 4.5.
 #[test]
 fn table1_rdp_column_reproduced_and_beaten() {
     for (e, rdp, thm45) in [("50", 5.82, 4.34), ("100", 7.61, 5.60), ("200", 9.88, 7.58)] {

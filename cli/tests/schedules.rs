@@ -1,4 +1,4 @@
-//! Integration and property tests of the shift-schedule solvers (SPEC §4).
+//! Integration and property tests of the shift-schedule solvers (docs/conventions.md §4).
 use proptest::prelude::*;
 use shiftdp::Error;
 use shiftdp::bounds::bsa24;

@@ -276,8 +276,9 @@ def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
     """Certified ε(δ) of μ-GDP: the smallest ε with ``δ_μ(ε) ≤ δ``.
 
     Formula: ``δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (Dong, Roth, Su 2022, Cor 2.13;
-    SPEC §3); ε(δ) is its monotone inverse. The returned interval encloses the exact
-    ε(δ); ``.upper`` is certified (``δ_μ(upper) ≤ δ`` is checked with directed rounding).
+    docs/conventions.md §3); ε(δ) is its monotone inverse. The returned interval encloses
+    the exact ε(δ); ``.upper`` is certified (``δ_μ(upper) ≤ δ`` is checked with directed
+    rounding).
 
     ``bits=None`` uses the f64 path with its stated error model, falling back to MPFR at
     64 bits when it cannot certify 1e-11 relative accuracy (``.path`` says which);
@@ -448,10 +449,11 @@ def analyze(
     ``algorithm`` is ``"gd"``, ``"cgd"``, ``"sgd"`` or ``"lmc"``; the setting keywords are
     the command's setting flags with underscores: ``n``, ``batch``, ``steps`` or
     ``epochs``, ``eta``, ``noise`` (σ), ``sensitivity`` (L), ``strong_convexity`` (m),
-    ``smoothness`` (M), ``contraction`` (c), ``diameter`` (D) — parameter model of SPEC §2.
-    A result whose hypothesis fails is an entry with ``reason`` (not an exception);
-    an invalid setting raises :class:`ParameterError` / :class:`ParseError`. Runs on a
-    worker thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt``.
+    ``smoothness`` (M), ``contraction`` (c), ``diameter`` (D) — parameter model of
+    docs/conventions.md §2. A result whose hypothesis fails is an entry with ``reason`` (not
+    an exception); an invalid setting raises :class:`ParameterError` / :class:`ParseError`.
+    Runs on a worker thread with the interpreter released; Ctrl-C raises
+    ``KeyboardInterrupt``.
 
     Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
     eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.
@@ -557,9 +559,9 @@ def exact_mu(
     NoisyCGD (``"cgd"``, ``batch``, ``epochs``) on the quadratic loss with Hessian
     ``curvature``·I (0: the linear loss), gradient sensitivity L, noise σ, step size η.
     The iterates are Gaussian with equal covariance, so the hidden-state tradeoff is
-    exactly G(μ) with μ = L|Δ_t|/√S_t (BSA24 §4; SPEC §5): the returned ``Interval``
-    encloses μ at ``bits`` bits. For ``"cgd"`` the differing record sits in batch
-    ``position`` (0-based), or in the worst batch when None; the position used is
+    exactly G(μ) with μ = L|Δ_t|/√S_t (BSA24 §4; docs/conventions.md §5): the returned
+    ``Interval`` encloses μ at ``bits`` bits. For ``"cgd"`` the differing record sits in
+    batch ``position`` (0-based), or in the worst batch when None; the position used is
     returned beside μ. Any bound of the papers for the same run must be ≥ this μ.
     """
     ends, pos = _core.exact_mu(
@@ -673,8 +675,8 @@ def schedule(
     tau: Optional[int] = None,
     bits: int = 128,
 ) -> Schedule:
-    """The optimal shift schedule of SPEC §4 (BSA24 Thm 3.3, AT22 Props 2.17/3.2/5.6),
-    certified.
+    """The optimal shift schedule of docs/conventions.md §4 (BSA24 Thm 3.3, AT22
+    Props 2.17/3.2/5.6), certified.
 
     Steps k = τ+1, …, t have contraction c_k, sensitivity s_k and noise ς_k (scalars are
     repeated ``steps`` times; sequences give per-step values). Shifts a_k ≥ 0 with

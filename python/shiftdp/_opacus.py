@@ -360,8 +360,9 @@ class _Methods:
         released* (hidden state), ε at δ — :func:`shiftdp.analyze` on the run's setting.
 
         The history must have one segment (σ, q, t): constant noise multiplier and
-        sample rate, ``t`` steps. The setting passed to the analysis (SPEC §2, BSA24
-        eq. 2.1, ``X_{k+1} = Π_K[X_k − η((1/b) Σ_{i∈B_k} ∇f_i(X_k) + Z_{k+1})]``):
+        sample rate, ``t`` steps. The setting passed to the analysis
+        (docs/conventions.md §2, BSA24 eq. 2.1,
+        ``X_{k+1} = Π_K[X_k − η((1/b) Σ_{i∈B_k} ∇f_i(X_k) + Z_{k+1})]``):
         ``n = dataset_size``, ``b = q·n`` (must be an integer), ``steps = t``,
         ``eta = learning_rate``, gradient sensitivity ``L = 2·max_grad_norm`` (two
         per-sample gradients of norm ≤ C differ by ≤ 2C: replace-one), noise

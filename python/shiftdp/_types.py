@@ -706,11 +706,11 @@ class ClaimCheck:
 
 @dataclass(frozen=True, eq=False)
 class Schedule:
-    """A certified shift schedule (SPEC §4, BSA24 Thm 3.3): start time ``tau``, the
-    shifts a_{τ+1}, …, a_t actually certified, upper bounds on the gaps z_{τ+1}, …, z_t,
-    and ``mu`` — the certified upper bound on μ (``mu_decimal`` rounded up). ``mu_estimate``
-    is the f64 KKT optimum (an estimate, not a bound); ``profile`` the (τ, μ) estimates
-    of the τ search. Arrays are numpy arrays."""
+    """A certified shift schedule (docs/conventions.md §4, BSA24 Thm 3.3): start time
+    ``tau``, the shifts a_{τ+1}, …, a_t actually certified, upper bounds on the gaps
+    z_{τ+1}, …, z_t, and ``mu`` — the certified upper bound on μ (``mu_decimal`` rounded
+    up). ``mu_estimate`` is the f64 KKT optimum (an estimate, not a bound); ``profile`` the
+    (τ, μ) estimates of the τ search. Arrays are numpy arrays."""
 
     tau: int
     mu: float

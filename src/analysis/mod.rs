@@ -28,7 +28,7 @@
 //! values are upper bounds on privacy loss). f-DP bounds convert to (ε, δ) exactly
 //! (Gaussian: `Gaussian::epsilon`; composed families: the certified PLD engine with τ
 //! optimized); Rényi curves convert with the best of the four RDP → (ε, δ) conversions
-//! of SPEC §3 (`renyi::best_conversion`), evaluated with directed rounding.
+//! of docs/conventions.md §3 (`renyi::best_conversion`), evaluated with directed rounding.
 //!
 //! # Example
 //! Every bound for the BSA24 Table 1 run (n = 60000, b = 1500, E = 50, c = 0.9999,

@@ -92,7 +92,7 @@ pub struct Translated {
 }
 
 impl Translated {
-    /// Translates `s` (SPEC §2: σ = σ′√(2/η) ⇔ σ′ = σ√(η/2); S_g = L).
+    /// Translates `s` (docs/conventions.md §2: σ = σ′√(2/η) ⇔ σ′ = σ√(η/2); S_g = L).
     pub fn of(s: &Setting) -> Self {
         let sp = s.sigma.clone() * s.eta.half().sqrt();
         Translated {
@@ -277,7 +277,7 @@ pub fn rdp_bounds(s: &Setting) -> Vec<RdpRow> {
                         format!("0 < c = {} < 1", c.mid_f64()),
                     ],
                     notes: vec![format!(
-                        "SPEC §7 curve ρα, ρ = (μ₀²/2)(1 + c^(l−2)(1 − c²)/(1 − c^l)²·(1 − c^(l(E−1)))), \
+                        "curve ρα of docs/conventions.md §7, ρ = (μ₀²/2)(1 + c^(l−2)(1 − c²)/(1 − c^l)²·(1 − c^(l(E−1)))), \
                          μ₀ = L/(bσ) = {:.6}",
                         unit.mid_f64()
                     )],

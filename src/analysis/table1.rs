@@ -1,7 +1,7 @@
 //! BSA24 Table 1 (NoisyCGD on MNIST's setting), recomputed from the toolkit's own
-//! bounds: the GDP composition column (Thm 4.4), the RDP column (SPEC §7 curve, best
-//! conversion) and the shifted-interpolation column (Thm 4.5), each a certified ε at
-//! δ = 1e-5, beside the values the paper prints to two decimals.
+//! bounds: the GDP composition column (Thm 4.4), the RDP column (curve of
+//! docs/conventions.md §7, best conversion) and the shifted-interpolation column (Thm 4.5),
+//! each a certified ε at δ = 1e-5, beside the values the paper prints to two decimals.
 //!
 //! # Example
 //! ```
@@ -25,8 +25,8 @@ pub const TABLE1_PRINTED: [(u64, f64, f64, f64); 3] = [
     (200, 83.83, 9.88, 7.58),
 ];
 
-/// The Table 1 setting of SPEC §7: n = 60000, b = 1500 (l = 40), L/(bσ) = 2/3,
-/// c = 0.9999, E epochs.
+/// The Table 1 setting of docs/conventions.md §7: n = 60000, b = 1500 (l = 40),
+/// L/(bσ) = 2/3, c = 0.9999, E epochs.
 ///
 /// # Errors
 /// As [`Setting::new`] (none for `epochs ≥ 1`).
@@ -51,7 +51,7 @@ pub struct Table1Row {
     pub epochs: u64,
     /// GDP composition (BSA24 Thm 4.4): enclosure of ε; the upper end is the bound.
     pub gdp: Enclosure,
-    /// RDP column (SPEC §7 curve) with the conversion chosen.
+    /// RDP column (curve of docs/conventions.md §7) with the conversion chosen.
     pub rdp: DpFromRdp,
     /// Shifted interpolation (BSA24 Thm 4.5): enclosure of ε.
     pub ours: Enclosure,

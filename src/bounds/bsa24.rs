@@ -8,9 +8,9 @@
 //!
 //! Reading adopted for Thm 4.2 (see ERRATA.md): the transcription prints
 //! `μ = √((1 − cᵗ)/(1 + cᵗ)) · (1 + c)/(1 − c) · L/(nσ)`; the shifted-interpolation
-//! schedule problem (SPEC §4) gives, and the quadratic exact instance attains,
-//! `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers both
-//! factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
+//! schedule problem (docs/conventions.md §4) gives, and the quadratic exact instance
+//! attains, `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers
+//! both factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
 //! σ = √(2/η), c = 1 − ηm gives `√((2 − ηm)/2) L/√m`).
 use super::{Bound, BoundKind, hyp};
 use crate::error::Result;

@@ -5,7 +5,7 @@
 //! `L = ln(dQ/dP)` under `Q`; a segment of `f` of slope `−e^ℓ` is an atom of loss `ℓ`
 //! (Q-mass = drop of `f`, P-mass = length in α), `1 − f(0)` is Q-mass at `+∞`, and
 //! `δ(ε) = 1 + f*(−e^ε) = E_Q[(1 − e^{ε−L})₊]` for every real ε (DRS22 Prop 2.12 /
-//! BSA24 §2). Per component (SPEC §3):
+//! BSA24 §2). Per component (docs/conventions.md §3):
 //!
 //! * `G(μ)`: `L ~ N(μ²/2, μ²)` under Q and `N(−μ²/2, μ²)` under P.
 //! * `f_p = T(P, M)` with `P = N(0,1)`, `M = (1−p)N(0,1) + pN(μ,1)` (Poisson *remove*):
@@ -13,10 +13,11 @@
 //!   `x(ℓ) = (ln((e^ℓ − 1 + p)/p) + μ²/2)/μ` for `ℓ > ln(1 − p)`.
 //! * `f_p⁻¹ = T(M, P)` (Poisson *add*): the mirror image, an atom `(ℓ, q, p)` of `f_p`
 //!   becomes `(−ℓ, p, q)`.
-//! * `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (BSA24 Def 4.7): by the piecewise form of SPEC §3
-//!   (`f_p` on `[0, x*]`, the line of slope −1 on `[x*, f_p(x*)]`, `f_p⁻¹` beyond, with
-//!   `x* = Φ(−μ/2)` and `f_p′(x*) = −1`) its PLD is the `ℓ > 0` part of `f_p`, an atom
-//!   at `ℓ = 0` of Q-mass `(1−p)(Φ(μ/2) − Φ(−μ/2))`, and the `ℓ < 0` part of `f_p⁻¹`.
+//! * `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (BSA24 Def 4.7): by the piecewise form of
+//!   docs/conventions.md §3 (`f_p` on `[0, x*]`, the line of slope −1 on `[x*, f_p(x*)]`,
+//!   `f_p⁻¹` beyond, with `x* = Φ(−μ/2)` and `f_p′(x*) = −1`) its PLD is the `ℓ > 0` part
+//!   of `f_p`, an atom at `ℓ = 0` of Q-mass `(1−p)(Φ(μ/2) − Φ(−μ/2))`, and the `ℓ < 0` part
+//!   of `f_p⁻¹`.
 //! * numerically represented curves (and `f_{ε,δ}`): one atom per linear piece.
 //!
 //! # Discretization (both certified)

@@ -1,7 +1,7 @@
 //! Gaussian instances: quadratic or linear losses, unconstrained, full or cyclic batches.
 //!
 //! # Formula
-//! Model (SPEC §2, BSA24 eq. 2.1) with per-step `η_k`, `σ_k`:
+//! Model (docs/conventions.md §2, BSA24 eq. 2.1) with per-step `η_k`, `σ_k`:
 //! `X_{k+1} = X_k − η_k((1/b) Σ_{i∈B_k} ∇f_i(X_k) + Z_{k+1})`, `Z ~ N(0, σ_k² I)`.
 //! With `f_i(x) = ½ xᵀHx − g_iᵀx` (quadratic; `H = 0` is the linear loss) the update is
 //! affine, `X_{k+1} = (I − η_k H) X_k + η_k ḡ_{B_k} − η_k Z_{k+1}`. Two datasets differ

@@ -4,9 +4,9 @@
 //! One-dimensional quadratic (curvature `h`, contraction `c_k = 1 − η_k h ∈ [0, ∞)`) or
 //! linear (`h = 0`) losses, all records but `i*` with zero gradient offset. The record
 //! is in the batch of step `k` with probability `p = b/n`, independently across steps
-//! (SPEC §2). Given the inclusion pattern `S`, the final iterates are Gaussian with the
-//! common variance `v = Σ_k η_k² σ_k² Π_{j>k} c_j²` and a mean that differs by
-//! `M_S = Σ_{k∈S} a_k`, `a_k = (η_k L / b) Π_{j>k} c_j`. So with `π` the law of
+//! (docs/conventions.md §2). Given the inclusion pattern `S`, the final iterates are
+//! Gaussian with the common variance `v = Σ_k η_k² σ_k² Π_{j>k} c_j²` and a mean that
+//! differs by `M_S = Σ_{k∈S} a_k`, `a_k = (η_k L / b) Π_{j>k} c_j`. So with `π` the law of
 //! `M = Σ_k a_k B_k`, `B_k ~ Bernoulli(p)`:
 //!
 //! * [`PairKind::OneSided`] (record `g = 0` in `D`, `|g′| = L` in `D′`):

@@ -1,4 +1,5 @@
-//! Exact instances: the true privacy loss of concrete noisy-gradient runs (SPEC §5).
+//! Exact instances: the true privacy loss of concrete noisy-gradient runs
+//! (docs/conventions.md §5).
 //!
 //! A bound is only as trustworthy as the evidence against it. This module computes,
 //! for concrete runs of NoisyGD / NoisyCGD / NoisySGD on explicit losses, the *true*

@@ -1,4 +1,4 @@
-//! Domination checks of a privacy bound against an exact instance (SPEC §5).
+//! Domination checks of a privacy bound against an exact instance (docs/conventions.md §5).
 //!
 //! # Formula
 //! A valid bound dominates every instance, in both orders of the pair:

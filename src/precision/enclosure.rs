@@ -5,7 +5,7 @@
 //! [`rounding`](super::rounding)), so the exact result of the same formula on any
 //! values inside the input enclosures lies inside the output. A privacy bound computed
 //! as an enclosure is reported by its *upper* end (μ, ε, δ, Rényi values) and a
-//! tradeoff value by its *lower* end: that is the safe direction of SPEC §8.
+//! tradeoff value by its *lower* end: that is the safe direction of docs/conventions.md §8.
 //!
 //! Precision is the number of bits of both ends. It is chosen by the caller and kept by
 //! every operation (the result of a binary operation has the larger precision).

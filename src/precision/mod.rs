@@ -5,7 +5,7 @@
 //! * [`Enclosure`] implements it as a **certified** MPFR interval at any precision:
 //!   the exact value of the formula lies inside. Reported privacy bounds come from
 //!   enclosures: μ, ε, δ, Rényi values by their upper end, tradeoff values by their
-//!   lower end (SPEC §8).
+//!   lower end (docs/conventions.md §8).
 //! * [`rounding`] holds the directed primitives (`*_up` / `*_down`) everything
 //!   certified is built from; [`special`] the normal-law functions Φ, 1 − Φ, ln Φ, Φ⁻¹.
 //!

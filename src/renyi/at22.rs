@@ -1,9 +1,9 @@
 //! Altschuler–Talwar 2022 (AT22): Rényi-DP of noisy (stochastic) gradient descent by
 //! privacy amplification by iteration (PABI) with shifted Rényi divergences.
 //!
-//! * Props 2.17 / 3.2 / 5.6 through the shift-schedule problem of SPEC §4 with the
-//!   Rényi objective (α/2)Σ(a_k/ς_k)²: the optimal shifts are those of the GDP problem
-//!   (same objective up to the factor α/2), so D_α ≤ (α/2)μ*² = ρα with ρ = μ*²/2
+//! * Props 2.17 / 3.2 / 5.6 through the shift-schedule problem of docs/conventions.md §4
+//!   with the Rényi objective (α/2)Σ(a_k/ς_k)²: the optimal shifts are those of the GDP
+//!   problem (same objective up to the factor α/2), so D_α ≤ (α/2)μ*² = ρα with ρ = μ*²/2
 //!   ([`pabi_rho`]);
 //! * the numerical recipes (3.6), (B.1), (B.2), (B.3) as stated ([`recipe_3_6`],
 //!   [`recipe_b1_rho`], [`recipe_b2`], [`recipe_b3`]);
@@ -16,11 +16,11 @@
 //! fixed noise split), [`PabiGap`] (the PABI term of (B.2)/(B.3)) and [`At22Run`]
 //! (Thms 3.1, 5.1, 5.8, 4.1).
 //!
-//! AT22 use the toolkit's template (SPEC §2): noise N(0, η²σ²) per step, but state
-//! results with the **Lipschitz constant** L_AT, so that gradients of replace-adjacent
-//! datasets differ by at most 2L_AT. The toolkit's gradient sensitivity is L = 2L_AT:
-//! every `2L` of AT22 is the toolkit's `L` (the functions here take the toolkit's L
-//! and say so), e.g. Q = S_α(b/n, bσ₂/(2L_AT)) = S_α(b/n, bσ₂/L).
+//! AT22 use the toolkit's template (docs/conventions.md §2): noise N(0, η²σ²) per step, but
+//! state results with the **Lipschitz constant** L_AT, so that gradients of
+//! replace-adjacent datasets differ by at most 2L_AT. The toolkit's gradient sensitivity is
+//! L = 2L_AT: every `2L` of AT22 is the toolkit's `L` (the functions here take the
+//! toolkit's L and say so), e.g. Q = S_α(b/n, bσ₂/(2L_AT)) = S_α(b/n, bσ₂/L).
 //!
 //! # Rounding
 //! Searches (τ, T̃, the noise split σ₁) run in f64; the value at the chosen point is
@@ -98,7 +98,7 @@ fn pabi_bound(
     let (rho, tau) = pabi_rho(&p?, 128)?;
     let mut notes = notes;
     notes.push(format!(
-        "optimal shifts of SPEC §4 (KKT), Rényi value (α/2)μ*², τ = {tau}; ρ = μ*²/2 = {:.6}",
+        "optimal shifts of the schedule problem (docs/conventions.md §4; KKT), Rényi value (α/2)μ*², τ = {tau}; ρ = μ*²/2 = {:.6}",
         rho.upper_f64()
     ));
     let _ = id;

@@ -15,7 +15,8 @@ use crate::schedules::tau::{TauSearch, search_tau};
 /// # Formula
 /// AT22 Props 2.17 (τ = 0, z₀ = 0), 3.2 (z_τ = D, c_k = 1), 5.6 (c_k-contractions):
 /// D_α(X_T ‖ X′_T) ≤ (α/2) Σ_k a_k²/ς_k² for any feasible shifts; minimizing gives
-/// (α/2)μ*² with μ* the optimum of SPEC §4 ([`search_tau`] + KKT). So ρ = μ*²/2.
+/// (α/2)μ*² with μ* the optimum of docs/conventions.md §4 ([`search_tau`] + KKT). So
+/// ρ = μ*²/2.
 ///
 /// # Errors
 /// Errors of the solver and of the certificate.
@@ -38,7 +39,7 @@ use crate::schedules::tau::{TauSearch, search_tau};
 /// ```
 ///
 /// # References
-/// AT22 Props 2.17, 3.2, 5.6; SPEC §4.
+/// AT22 Props 2.17, 3.2, 5.6; docs/conventions.md §4.
 pub fn pabi_rho(p: &ScheduleProblem<Enclosure>, bits: u32) -> Result<(Enclosure, usize)> {
     let r = search_tau(p, TauSearch::Auto { limit: 4000 })?;
     let cert = p.certify(r.best.tau, &r.best.shifts_f64(), bits)?;

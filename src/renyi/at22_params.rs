@@ -83,11 +83,11 @@ pub struct At22Run {
     pub n: u64,
     /// b: batch size, 1 ≤ b ≤ n (exact).
     pub b: u64,
-    /// The toolkit's gradient sensitivity L (SPEC §2): AT22 write 2L_AT for it in the
-    /// upper bounds, so L_AT = L/2 there; in the Thm 4.1 construction the gradient
-    /// difference is exactly its Lipschitz constant, so L = L_AT. Rounded **up**: an
-    /// L-Lipschitz loss is L′-Lipschitz for every L′ ≥ L, so the theorem at L′ bounds the
-    /// same run (the bounds are not monotone in L through the ceiling in T̄).
+    /// The toolkit's gradient sensitivity L (docs/conventions.md §2): AT22 write 2L_AT for
+    /// it in the upper bounds, so L_AT = L/2 there; in the Thm 4.1 construction the
+    /// gradient difference is exactly its Lipschitz constant, so L = L_AT. Rounded **up**:
+    /// an L-Lipschitz loss is L′-Lipschitz for every L′ ≥ L, so the theorem at L′ bounds
+    /// the same run (the bounds are not monotone in L through the ceiling in T̄).
     pub l: f64,
     /// η: step size, rounded **down** (T̄ = ⌈Dn/(L_AT η)⌉ and Λ = D²n² ln(1/c)/(8η²L_AT²)
     /// decrease with η; the bounds grow with them).

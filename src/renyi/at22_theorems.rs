@@ -7,8 +7,8 @@
 //! The recipes take a noise split as [`SplitInputs`], the theorems a run as [`At22Run`]
 //! (each field documented with its AT22 symbol and rounding direction); the order α,
 //! the contraction c, the reading of Q and the precision are separate arguments.
-//! Functions take the toolkit's gradient sensitivity `L` (SPEC §2) and say where AT22's
-//! Lipschitz constant enters: for the upper bounds AT22 write `2L_AT` for the
+//! Functions take the toolkit's gradient sensitivity `L` (docs/conventions.md §2) and say
+//! where AT22's Lipschitz constant enters: for the upper bounds AT22 write `2L_AT` for the
 //! replace-adjacent gradient difference, so `L_AT = L/2` (as in [`super::at22`]). The
 //! Thm 4.1 construction has gradient difference exactly `L_AT` (one loss is zero), so
 //! [`thm_4_1_lower_bound`] and [`thm_4_1_walk`] read the run's `l` as `L_AT` itself.

@@ -1,4 +1,4 @@
-//! RDP → (ε, δ)-DP conversions (SPEC §3), optimized over the order α.
+//! RDP → (ε, δ)-DP conversions (docs/conventions.md §3), optimized over the order α.
 //!
 //! # Formulas
 //! For a mechanism with Rényi curve ε_α (an upper bound on D_α at order α > 1) and
@@ -9,7 +9,7 @@
 //!   `ε = ε_α + log((α − 1)/α) − (log δ + log α)/(α − 1)`;
 //! * **Bun–Steinke** (Bun–Steinke 2016, Prop 1.3), for ε_α = ρα only:
 //!   `ε = ρ + 2√(ρ log(1/δ))` (already optimal over α);
-//! * **Asoodeh et al. 2021** (as stated in SPEC §3):
+//! * **Asoodeh et al. 2021** (as stated in docs/conventions.md §3):
 //!   `ε = (1/(α − 1)) log((e^{(α−1)ε_α} − 1)/(αδ) + 1)`.
 //!
 //! A negative value is replaced by 0 (any ε ≥ the formula's value is also valid).
@@ -42,7 +42,7 @@ use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Real};
 use rug::Float;
 
-/// One of the four RDP → (ε, δ) conversions of SPEC §3.
+/// One of the four RDP → (ε, δ) conversions of docs/conventions.md §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Conversion {
     /// `ε_α + log(1/δ)/(α − 1)` (Mironov 2017, Prop 3).
@@ -56,7 +56,7 @@ pub enum Conversion {
 }
 
 impl Conversion {
-    /// All four, in the order of SPEC §3.
+    /// All four, in the order of docs/conventions.md §3.
     pub const ALL: [Conversion; 4] = [
         Conversion::Mironov,
         Conversion::Balle2020,
@@ -89,7 +89,7 @@ impl Conversion {
     /// `eps_alpha` as ρ. The result is not clamped at 0.
     ///
     /// # Formula
-    /// See the module documentation (SPEC §3).
+    /// See the module documentation (docs/conventions.md §3).
     ///
     /// # Example
     /// ```
@@ -281,7 +281,7 @@ fn search_alpha(curve: &RenyiCurve, conv: Conversion, ln_inv_delta: f64) -> Opti
 /// Converts a Rényi curve to (ε, δ)-DP with one conversion, optimizing α.
 ///
 /// # Formula
-/// See the module documentation (SPEC §3).
+/// See the module documentation (docs/conventions.md §3).
 ///
 /// # Errors
 /// [`Error::Parameter`] if δ ∉ (0, 1); [`Error::Hypothesis`] for Bun–Steinke on a

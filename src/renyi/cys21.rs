@@ -5,8 +5,8 @@
 //! with total gradient sensitivity S_g (the sum of gradients changes by at most S_g
 //! between neighbouring datasets), K iterations, λ-strong convexity and β-smoothness.
 //! [`Cys21Params::to_toolkit`] gives the explicit translation to the toolkit's model
-//! (SPEC §2): σ = σ′√(2/η), gradient sensitivity L = S_g, batch b = n, m = λ, M = β,
-//! c = max{|1 − ηλ|, |1 − ηβ|}.
+//! (docs/conventions.md §2): σ = σ′√(2/η), gradient sensitivity L = S_g, batch b = n,
+//! m = λ, M = β, c = max{|1 − ηλ|, |1 − ηβ|}.
 //!
 //! # Rounding
 //! Upper bounds (Thm 1, Thm 2, Cor 1, Cor 2, baseline) are enclosures reported by
@@ -35,7 +35,7 @@ pub struct Cys21Params {
     pub n: u64,
 }
 
-/// The same run in the toolkit's parameter model (SPEC §2).
+/// The same run in the toolkit's parameter model (docs/conventions.md §2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ToolkitTranslation {
     /// σ = σ′√(2/η): per-step noise standard deviation is ησ.
@@ -97,7 +97,7 @@ impl Cys21Params {
     }
 
     /// The Figure-1 setting of CYS21 for a given λ: β = 4, S_g = 4, n = 5000, η = 0.02,
-    /// σ′ = 0.02 (CYS21 Fig 1 caption; SPEC §6).
+    /// σ′ = 0.02 (CYS21 Fig 1 caption; docs/conventions.md §6).
     ///
     /// # Errors
     /// [`Error::Parameter`] for a bad λ.
@@ -108,7 +108,7 @@ impl Cys21Params {
     /// Translation to the toolkit's model: σ = σ′√(2/η), L = S_g, b = n (full batch).
     ///
     /// # Formula
-    /// SPEC §2: per-step noise std ησ = √(2η)σ′ ⇔ σ = σ′√(2/η);
+    /// docs/conventions.md §2: per-step noise std ησ = √(2η)σ′ ⇔ σ = σ′√(2/η);
     /// c = max{|1 − ηλ|, |1 − ηβ|}; GDP unit L/(bσ).
     ///
     /// # Example

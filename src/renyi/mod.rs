@@ -3,21 +3,22 @@
 //! Ye–Shokri (2022).
 //!
 //! * [`curve`]: a Rényi curve α ↦ ε(α) (closed form ρα, tabulated, or computed);
-//! * [`conversion`]: the four RDP → (ε, δ) conversions of SPEC §3, optimized over α
-//!   in f64 and certified as an [`Enclosure`](crate::precision::Enclosure) upper bound;
+//! * [`conversion`]: the four RDP → (ε, δ) conversions of docs/conventions.md §3, optimized
+//!   over α in f64 and certified as an [`Enclosure`](crate::precision::Enclosure) upper
+//!   bound;
 //! * [`events`]: certified curves of zCDP, tree aggregation, repeat-and-select and
 //!   the Laplace mechanism, and composition of curves;
 //! * [`sampled_gaussian`]: D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(1,σ²)) and its reverse at
 //!   any real α > 1, by certified quadrature, plus the binomial sum for integer α;
-//! * [`table1`]: the RDP column of BSA24 Table 1 (SPEC §7);
+//! * [`table1`]: the RDP column of BSA24 Table 1 (docs/conventions.md §7);
 //! * [`cys21`]: Chourasia–Ye–Shokri 2021 (Thm 1, Thm 2, Cor 1, Thm 3, Cor 2, baseline);
 //! * [`ys22`]: Ye–Shokri 2022 (Thms 2.1, 3.3, 4.2, 4.3, Cor 5.3, baseline).
 //!
 //! # Parameter model
-//! CYS21 and YS22 write θ ← θ − η g + √(2η) σ′ N(0, I). The toolkit's model (SPEC §2)
-//! has per-step noise standard deviation ησ, so σ = σ′ √(2/η); their S_g plays the
-//! role of the gradient sensitivity L. Each paper module keeps the paper's own
-//! parameter struct and offers an explicit translation (`to_toolkit`).
+//! CYS21 and YS22 write θ ← θ − η g + √(2η) σ′ N(0, I). The toolkit's model
+//! (docs/conventions.md §2) has per-step noise standard deviation ησ, so σ = σ′ √(2/η);
+//! their S_g plays the role of the gradient sensitivity L. Each paper module keeps the
+//! paper's own parameter struct and offers an explicit translation (`to_toolkit`).
 //!
 //! # References
 //! * I. Mironov, *Rényi differential privacy*, CSF 2017.

@@ -151,7 +151,7 @@ impl SampledGaussian {
     /// cannot reach the accuracy.
     ///
     /// # Rounding
-    /// A Rényi bound is reported by the upper end (SPEC §8).
+    /// A Rényi bound is reported by the upper end (docs/conventions.md §8).
     ///
     /// # Example
     /// ```

@@ -1,11 +1,13 @@
-//! The RDP column of BSA24 Table 1 (SPEC §7): NoisyCGD with l batches per epoch.
+//! The RDP column of BSA24 Table 1 (docs/conventions.md §7): NoisyCGD with l batches per
+//! epoch.
 //!
 //! # Formula
-//! The Rényi curve is ε(α) = ρα with (SPEC §7, from BSA24 Table 1's RDP column)
+//! The Rényi curve is ε(α) = ρα with (docs/conventions.md §7, from BSA24 Table 1's
+//! RDP column)
 //!
 //! `ρ = (μ₀²/2) · (1 + c^{l−2}(1 − c²)/(1 − c^l)² · (1 − c^{l(E−1)}))`, μ₀ = L/(bσ),
 //!
-//! converted to (ε, δ) with the best of the conversions of SPEC §3
+//! converted to (ε, δ) with the best of the conversions of docs/conventions.md §3
 //! ([`best_conversion`]). Table 1's setting: μ₀ = 2/3, l = 40, c = 0.9999, δ = 10⁻⁵,
 //! E ∈ {50, 100, 200}, printed RDP values 5.82, 7.61, 9.88.
 //!
@@ -30,13 +32,15 @@ pub const TABLE1_L: u64 = 40;
 pub const TABLE1_C: &str = "0.9999";
 /// δ of Table 1.
 pub const TABLE1_DELTA: &str = "1e-5";
-/// The epochs of Table 1 and the printed RDP column (BSA24 Table 1, SPEC §7).
+/// The epochs of Table 1 and the printed RDP column (BSA24 Table 1,
+/// docs/conventions.md §7).
 pub const TABLE1_PRINTED: [(u64, f64); 3] = [(50, 5.82), (100, 7.61), (200, 9.88)];
 
 /// ρ of the Table-1 RDP curve for general parameters, as an enclosure.
 ///
 /// # Formula
-/// `ρ = (μ₀²/2)(1 + c^{l−2}(1 − c²)/(1 − c^l)² · (1 − c^{l(E−1)}))` (SPEC §7).
+/// `ρ = (μ₀²/2)(1 + c^{l−2}(1 − c²)/(1 − c^l)² · (1 − c^{l(E−1)}))`
+/// (docs/conventions.md §7).
 ///
 /// # Errors
 /// [`Error::Hypothesis`] (result "BSA24 Table 1 RDP") unless μ₀ ≥ 0 finite,
@@ -57,7 +61,7 @@ pub const TABLE1_PRINTED: [(u64, f64); 3] = [(50, 5.82), (100, 7.61), (200, 9.88
 /// ```
 ///
 /// # References
-/// BSA24 Table 1; SPEC §7.
+/// BSA24 Table 1; docs/conventions.md §7.
 pub fn cyclic_rdp_rho(
     mu0: &Enclosure,
     c: &Enclosure,
@@ -121,7 +125,7 @@ pub fn cyclic_rdp_rho(
 /// ```
 ///
 /// # References
-/// BSA24 Table 1; SPEC §7.
+/// BSA24 Table 1; docs/conventions.md §7.
 pub fn table1_rdp_epsilon(epochs: u64) -> Result<BestConversion> {
     let bits = 128;
     let mu0 = Enclosure::from_u64(bits, TABLE1_MU0.0) / Enclosure::from_u64(bits, TABLE1_MU0.1);

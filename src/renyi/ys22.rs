@@ -4,8 +4,8 @@
 //! `θ ← θ − η (1/b) Σ_{i∈B} ∇ℓ(θ; x_i) + √(2ησ′²) N(0, I)`, n records, batches of size
 //! b, l = n/b iterations per epoch, K epochs, λ-strongly convex, β-smooth loss with
 //! gradient sensitivity S_g. [`Ys22Params::to_toolkit`] translates to the toolkit's
-//! model (SPEC §2): σ = σ′√(2/η), L = S_g, c = max{|1 − ηλ|, |1 − ηβ|} (= 1 − ηλ under
-//! η < 2/(λ+β)).
+//! model (docs/conventions.md §2): σ = σ′√(2/η), L = S_g, c = max{|1 − ηλ|, |1 − ηβ|}
+//! (= 1 − ηλ under η < 2/(λ+β)).
 //!
 //! # Rounding
 //! Every bound is an enclosure reported by its upper end. The recursion of Thm 4.3 is
@@ -99,8 +99,8 @@ impl Ys22Params {
         })
     }
 
-    /// The figure setting of YS22 (Figs 1–2; SPEC §6): λ = 1, β = 4, S_g = 4, n = 50,
-    /// b = 2, η = 0.02, σ′² = 4.
+    /// The figure setting of YS22 (Figs 1–2; docs/conventions.md §6): λ = 1, β = 4,
+    /// S_g = 4, n = 50, b = 2, η = 0.02, σ′² = 4.
     pub fn figure() -> Self {
         Ys22Params {
             sigma: 2.0,
@@ -113,7 +113,8 @@ impl Ys22Params {
         }
     }
 
-    /// Translation to the toolkit's model (SPEC §2): σ = σ′√(2/η), L = S_g, batch b.
+    /// Translation to the toolkit's model (docs/conventions.md §2): σ = σ′√(2/η), L = S_g,
+    /// batch b.
     ///
     /// # Example
     /// ```

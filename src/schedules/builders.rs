@@ -4,13 +4,13 @@
 //! is [`Setting`](crate::Setting); [`super::run::ScheduleSpec`] turns a run into these
 //! problems.
 //!
-//! One parameter model (SPEC §2): per-step noise standard deviation ς_k = η_k σ_k,
-//! update sensitivity s_k = η_k L / b on steps whose batch holds the differing record
-//! (0 otherwise), contraction c_k = max{|1 − η_k m|, |1 − η_k M|}.
+//! One parameter model (docs/conventions.md §2): per-step noise standard deviation
+//! ς_k = η_k σ_k, update sensitivity s_k = η_k L / b on steps whose batch holds the
+//! differing record (0 otherwise), contraction c_k = max{|1 − η_k m|, |1 − η_k M|}.
 //!
 //! # References
 //! * BSA24 §2 (model, Lemma 2.8 for c), §4.1–4.2 (full and cyclic batches).
-//! * SPEC §2, §4.
+//! * docs/conventions.md §2, §4.
 use super::problem::{ScheduleProblem, ScheduleReal};
 use super::runs::{RunBuilder, RunProblem};
 use crate::error::{Error, Result};
@@ -265,7 +265,7 @@ pub enum Curvature<R> {
 /// ```
 ///
 /// # References
-/// BSA24 Lemma 3.2 (per-step parameters), SPEC §4.
+/// BSA24 Lemma 3.2 (per-step parameters), docs/conventions.md §4.
 pub fn per_step<R: ScheduleReal>(
     eta: &[R],
     sigma: &[R],

@@ -11,7 +11,7 @@
 //! * **invalid**: closed < optimum (the analysis cannot give the closed form).
 //!
 //! # References
-//! BSA24 Thms 4.2, 4.3, 4.5, 4.6; SPEC §4, §6.
+//! BSA24 Thms 4.2, 4.3, 4.5, 4.6; docs/conventions.md §4, §6.
 use super::builders::{CyclicOrder, batches_per_epoch, noisy_cgd, noisy_gd};
 use super::kkt::solve_kkt;
 use super::numeric::{NumericOptions, solve_numeric};
@@ -80,9 +80,10 @@ pub struct CrossCheck {
     pub verdict: Verdict,
 }
 
-/// The schedule problem of a full-batch setting (NoisyGD, SPEC §2): s = ηL/n, ς = ησ,
-/// the setting's values as enclosures, with the contraction and diameter given here
-/// (each theorem fixes its own: c = 1 for the convex Thm 4.3, D = ∞ for Thm 4.2).
+/// The schedule problem of a full-batch setting (NoisyGD, docs/conventions.md §2):
+/// s = ηL/n, ς = ησ, the setting's values as enclosures, with the contraction and diameter
+/// given here (each theorem fixes its own: c = 1 for the convex Thm 4.3, D = ∞ for
+/// Thm 4.2).
 fn gd_problem(
     s: &Setting,
     contraction: &Enclosure,

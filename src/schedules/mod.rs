@@ -1,6 +1,6 @@
 //! Optimal shift schedules: the one optimization problem behind BSA24 Thm 3.3 and the
-//! shifted-divergence propositions of AT22 (SPEC §4), solved two independent ways and
-//! compared with every closed form.
+//! shifted-divergence propositions of AT22 (docs/conventions.md §4), solved two independent
+//! ways and compared with every closed form.
 //!
 //! * [`problem`]: the problem type ([`ScheduleProblem`]), evaluation of any schedule
 //!   (a_k or λ_k) and its certification with directed rounding;
@@ -19,9 +19,9 @@
 //!   solvers; what [`run`] uses, at any t;
 //! * [`crosscheck`]: closed form vs optimum vs the theorem's own schedule.
 //!
-//! Design rule (SPEC §4, OpenDP's "search without rigor, certify with rigor"): the
-//! solvers may work in `f64`; the reported μ is [`ScheduleProblem::certify`] of the
-//! returned shifts, so solver error costs only tightness.
+//! Design rule (docs/conventions.md §4, OpenDP's "search without rigor, certify with
+//! rigor"): the solvers may work in `f64`; the reported μ is [`ScheduleProblem::certify`]
+//! of the returned shifts, so solver error costs only tightness.
 //!
 //! # Example
 //! ```
@@ -33,7 +33,7 @@
 //! ```
 //!
 //! # References
-//! BSA24 Lemma 3.2, Thm 3.3, §4; AT22 Props 2.17, 3.2, 5.6; SPEC §4.
+//! BSA24 Lemma 3.2, Thm 3.3, §4; AT22 Props 2.17, 3.2, 5.6; docs/conventions.md §4.
 pub mod builders;
 pub mod crosscheck;
 pub mod kkt;

@@ -1,5 +1,5 @@
-//! The shift-schedule problem of SPEC §4 as a validated type, and the evaluation and
-//! certification of any schedule.
+//! The shift-schedule problem of docs/conventions.md §4 as a validated type, and the
+//! evaluation and certification of any schedule.
 //!
 //! Steps k = τ+1, …, t have contraction c_k, sensitivity s_k and noise standard
 //! deviation ς_k. A schedule is a vector of shifts a_k ≥ 0 with
@@ -15,7 +15,8 @@
 //! # References
 //! * BSA24: Bok, Su, Altschuler, *Shifted interpolation for differential privacy*,
 //!   2024, Lemma 3.2, Thm 3.3.
-//! * SPEC §4 (the one optimization problem behind the shifted-interpolation theorems).
+//! * docs/conventions.md §4 (the one optimization problem behind the shifted-interpolation
+//!   theorems).
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::precision::rounding as rd;
@@ -114,7 +115,7 @@ impl ScheduleReal for Enclosure {
     }
 }
 
-/// A shift-schedule problem over the horizon k = 1, …, t (SPEC §4).
+/// A shift-schedule problem over the horizon k = 1, …, t (docs/conventions.md §4).
 ///
 /// Holds per-step contraction c_k ≥ 0, sensitivity s_k ≥ 0, noise standard deviation
 /// ς_k > 0 and an optional diameter D of the constraint set. The start time τ is
@@ -139,7 +140,7 @@ impl ScheduleReal for Enclosure {
 /// ```
 ///
 /// # References
-/// BSA24 Thm 3.3; SPEC §4.
+/// BSA24 Thm 3.3; docs/conventions.md §4.
 #[derive(Debug, Clone)]
 pub struct ScheduleProblem<R> {
     c: Vec<R>,

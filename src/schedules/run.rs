@@ -43,7 +43,7 @@
 //! ```
 //!
 //! # References
-//! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; SPEC §4.
+//! BSA24 Thm 3.3, Thms 4.1–4.6, 4.10; docs/conventions.md §4.
 use super::builders::{
     Curvature, SensitiveSteps, batches_per_epoch, contraction, per_step_runs, runs_of,
 };
@@ -59,7 +59,7 @@ use crate::precision::{Enclosure, Precision, Real};
 use crate::settings::{Algorithm, Setting};
 use std::sync::Arc;
 
-/// A run as the schedule problem needs it (SPEC §2 parameter model).
+/// A run as the schedule problem needs it (parameter model of docs/conventions.md §2).
 ///
 /// Build it from a [`Setting`] with [`ScheduleSpec::from_setting`], or fill the fields
 /// for what a `Setting` does not state (per-step η_k, σ_k; a fractional number of

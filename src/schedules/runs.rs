@@ -46,8 +46,8 @@
 //! computation running for hours.
 //!
 //! # References
-//! BSA24 Thm 3.3 (the problem); SPEC §4; Griewank & Walther, *Evaluating Derivatives*
-//! (2008), ch. 12 (checkpointing a reversed sweep).
+//! BSA24 Thm 3.3 (the problem); docs/conventions.md §4; Griewank & Walther, *Evaluating
+//! Derivatives* (2008), ch. 12 (checkpointing a reversed sweep).
 use super::kkt::exponent;
 use super::problem::{Certifier, ScheduleProblem, ScheduleReal, check_nonneg, same_float};
 use crate::error::{Error, Result};
@@ -130,7 +130,8 @@ struct Run {
     value: u32,
 }
 
-/// A schedule problem (SPEC §4, [`ScheduleProblem`]) kept as runs of identical steps.
+/// A schedule problem (docs/conventions.md §4, [`ScheduleProblem`]) kept as runs of
+/// identical steps.
 ///
 /// # Example
 /// ```

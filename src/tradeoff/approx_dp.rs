@@ -1,9 +1,9 @@
 //! The (ε, δ)-DP tradeoff function `f_{ε,δ}`.
 //!
 //! # Formula
-//! `f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)}` (DRS22 eq. (5); SPEC §3).
-//! It is piecewise linear with vertices `(0, 1−δ)`, `(α*, α*)` where
-//! `α* = (1 − δ)/(1 + e^ε)`, `(1 − δ, 0)` and `(1, 0)`.
+//! `f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)}` (DRS22 eq. (5);
+//! docs/conventions.md §3). It is piecewise linear with vertices `(0, 1−δ)`, `(α*, α*)`
+//! where `α* = (1 − δ)/(1 + e^ε)`, `(1 − δ, 0)` and `(1, 0)`.
 use super::function::Tradeoff;
 use super::piecewise::PiecewiseLinear;
 use crate::error::{Error, Result};

@@ -3,7 +3,8 @@
 //! A curve is an *upper bound* on the Rényi divergence D_α(P‖Q) at each order. Three
 //! kinds exist:
 //!
-//! * **linear** `ε(α) = ρα` (ρ-zCDP-style curves: G(μ) has ρ = μ²/2, SPEC §3);
+//! * **linear** `ε(α) = ρα` (ρ-zCDP-style curves: G(μ) has ρ = μ²/2,
+//!   docs/conventions.md §3);
 //! * **tabulated** values at finitely many orders (as printed in a paper or computed
 //!   elsewhere); between two tabulated orders the value of the next larger order is
 //!   used, which is valid because D_α is non-decreasing in α (van Erven–Harremoës
@@ -103,7 +104,7 @@ impl RenyiCurve {
         })
     }
 
-    /// The curve of `G(μ)`: `ε(α) = αμ²/2` (SPEC §3).
+    /// The curve of `G(μ)`: `ε(α) = αμ²/2` (docs/conventions.md §3).
     ///
     /// # Errors
     /// [`Error::Parameter`] if μ is negative or not finite.

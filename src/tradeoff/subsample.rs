@@ -2,7 +2,7 @@
 //!
 //! # Formula
 //! With `f = G(μ)`, `f_p = p f + (1 − p) Id` and the fixed point `x* = Φ(−μ/2)` of the
-//! symmetric f (SPEC §3):
+//! symmetric f (docs/conventions.md §3):
 //!
 //! ```text
 //! C_p(f)(α) = f_p(α)                    for α ∈ [0, x*]

@@ -7,12 +7,12 @@
 //! family's result fails — e.g. η < 2/M for `gd-strong` — are skipped and counted):
 //!
 //! 1. **soundness** — `G(μ_claim)` must dominate every exact instance of the family
-//!    (SPEC §5) at every point; a certain violation is a counterexample: the claimed
-//!    bound is false;
+//!    (docs/conventions.md §5) at every point; a certain violation is a counterexample: the
+//!    claimed bound is false;
 //! 2. **the shift analysis** (full and cyclic batches) — the certified optimum μ* of
-//!    the schedule problem (SPEC §4; τ searched, worst record position) is what the
-//!    shifted-interpolation analysis proves. `mu = EXPR` claims the closed form of that
-//!    analysis: it fails where |μ_claim − μ*| > tol · μ*, reporting whether the claim
+//!    the schedule problem (docs/conventions.md §4; τ searched, worst record position) is
+//!    what the shifted-interpolation analysis proves. `mu = EXPR` claims the closed form of
+//!    that analysis: it fails where |μ_claim − μ*| > tol · μ*, reporting whether the claim
 //!    is above (valid but not the analysis' value: loose or mis-transcribed) or below
 //!    (not implied by the analysis). `mu <= EXPR` claims only an upper bound: it fails
 //!    where μ_claim < μ*(1 − tol) (nothing proves it there).
@@ -23,7 +23,7 @@
 //! midpoint with the tolerance (the enclosures are far narrower than any tolerance).
 //!
 //! # References
-//! BSA24 Thm 3.3, §4; SPEC §4, §5.
+//! BSA24 Thm 3.3, §4; docs/conventions.md §4, §5.
 use super::expr::{Claim, Relation, parse_claim};
 use super::outcome::{Ctx, ObligationRun, Outcome, Plot, ResultRun, Series, ratio_summary};
 use super::proofs::RegionOverride;

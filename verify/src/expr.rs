@@ -61,8 +61,8 @@
 //! ```
 //!
 //! # References
-//! BSA24 (Bok, Su, Altschuler 2024), Thm 4.2 for the example formula; SPEC §8 for the
-//! rounding conventions.
+//! BSA24 (Bok, Su, Altschuler 2024), Thm 4.2 for the example formula;
+//! docs/conventions.md §8 for the rounding conventions.
 use rug::float::Round;
 use rug::ops::Pow;
 use rug::{Float, Integer};

@@ -1128,10 +1128,11 @@ fn fb9_adopted(ctx: &Ctx) -> Outcome {
 /// privacy budget".
 ///
 /// # Formula
-/// From the toolkit's certified Table 1 (`analysis::table1`, SPEC §7 setting, δ = 10⁻⁵):
-/// ours(E) < RDP(E) < GDP(E) certified at E ∈ {50, 100, 200}; and "longer training for
-/// the same budget" read as ours(kE) < RDP(E) for every E with kE in the table, which the
-/// printed two-decimal values also satisfy (k = 2: 5.60 < 5.82, 7.58 < 7.61).
+/// From the toolkit's certified Table 1 (`analysis::table1`, docs/conventions.md §7
+/// setting, δ = 10⁻⁵): ours(E) < RDP(E) < GDP(E) certified at E ∈ {50, 100, 200}; and
+/// "longer training for the same budget" read as ours(kE) < RDP(E) for every E with kE in
+/// the table, which the printed two-decimal values also satisfy (k = 2: 5.60 < 5.82,
+/// 7.58 < 7.61).
 pub(crate) fn check_table_1_claims(k: u64) -> Outcome {
     use shiftdp::analysis::table1::{TABLE1_PRINTED, table1};
     let rows = match table1() {
@@ -1292,8 +1293,9 @@ const FB12_CASES: [(f64, f64, u64); 6] = [
 /// **BSA18.** §4.3, after Thm 4.10: "We remark that for finite but large t, one can set
 /// t − τ to be sufficiently large and apply CLT (Lemma A.5) to approximate the composition
 /// of C_p(G(·)); see Lemma A.11." (Lemmas A.5 and A.11 are in the appendix, which is not
-/// in the transcription: the CLT is taken in the form of DRS22 Thm 6 that SPEC §3 and
-/// `Composition::clt_mu` use, `μ_CLT = p√k·√(2(e^{μ²}Φ(1.5μ) + 3Φ(−μ/2) − 2))`.)
+/// in the transcription: the CLT is taken in the form of DRS22 Thm 6 that
+/// docs/conventions.md §3 and `Composition::clt_mu` use,
+/// `μ_CLT = p√k·√(2(e^{μ²}Φ(1.5μ) + 3Φ(−μ/2) − 2))`.)
 ///
 /// # Formula
 /// For each (p, μ, k) of [`FB12_CASES`]: the certified ε(δ) interval of

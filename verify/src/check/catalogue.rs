@@ -2,8 +2,8 @@
 //! region sampled and the exact instances that bound must dominate.
 //!
 //! # Formula
-//! Instance families (SPEC §5; BSA24 eq. 2.1 with the records' gradients differing by
-//! `L` in one coordinate):
+//! Instance families (docs/conventions.md §5; BSA24 eq. 2.1 with the records' gradients
+//! differing by `L` in one coordinate):
 //! * full / cyclic batches, unconstrained: Gaussian instances on 1-D quadratics of
 //!   curvature `h ∈ {m, M}` (strongly convex results), `h = 0` (linear loss, the worst
 //!   case of the composition results), every record position of a cyclic epoch, and the

@@ -1,5 +1,5 @@
 //! The validator: every bound of the library checked against exact instances over a
-//! sampled parameter region (SPEC §5).
+//! sampled parameter region (docs/conventions.md §5).
 //!
 //! [`catalogue`](mod@catalogue) maps each bound id of [`shiftdp::bounds`] to a parameter region and to the
 //! instance families that must be dominated. [`check_bound`] samples admissible settings

@@ -30,7 +30,9 @@
 //! ```
 //!
 //! # References
-//! SPEC §5 (validator); OBLIGATIONS.md (`region = { steps = [1, 50] }` of an obligation).
+//! docs/conventions.md §5 (validator); proofs/README.md and [`crate::proofs`] (the
+//! obligations block of a proofs file, where `region = { steps = [1, 50] }` narrows an
+//! obligation's region the same way).
 use super::catalogue::Params;
 use super::common::SplitMix64;
 use shiftdp::error::{Error, Result};

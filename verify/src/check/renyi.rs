@@ -4,11 +4,12 @@
 //! hooks — are in [`super::cys21`], [`super::ys22`] and [`super::at22`]; all are checked
 //! against exact instances at the orders [`super::RENYI_ORDERS`].
 //!
-//! Each entry samples settings in the toolkit's model (SPEC §2) and translates them to the
-//! paper's convention where needed: CYS21 and YS22 use σ′ with per-step noise √(2η)σ′ =
-//! ησ, i.e. σ′ = σ√(η/2) (`Cys21Params::to_toolkit`, `Ys22Params::to_toolkit`), gradient
-//! sensitivity S_g = L, λ = m, β = M; AT22 rows come from
-//! [`shiftdp::renyi::at22::compare_bounds`] (which already takes the toolkit's L = 2L_AT).
+//! Each entry samples settings in the toolkit's model (docs/conventions.md §2) and
+//! translates them to the paper's convention where needed: CYS21 and YS22 use σ′ with
+//! per-step noise √(2η)σ′ = ησ, i.e. σ′ = σ√(η/2) (`Cys21Params::to_toolkit`,
+//! `Ys22Params::to_toolkit`), gradient sensitivity S_g = L, λ = m, β = M; AT22 rows come
+//! from [`shiftdp::renyi::at22::compare_bounds`] (which already takes the toolkit's
+//! L = 2L_AT).
 //!
 //! # Formula
 //! An upper bound ε(λ) must satisfy `ε(λ) ≥ D_λ(P‖Q)` and `ε(λ) ≥ D_λ(Q‖P)` for every
