@@ -1236,32 +1236,7 @@ pub(crate) struct Window {
 /// values seen; non-finite values count as `+∞`. A search, not a bound: the callers
 /// only choose a window with it.
 fn golden_min(a: f64, b: f64, f: &dyn Fn(f64) -> f64) -> f64 {
-    let g = |x: f64| {
-        let v = f(x.exp());
-        if v.is_nan() { f64::INFINITY } else { v }
-    };
-    let r = 0.5 * (5f64.sqrt() - 1.0);
-    let (mut lo, mut hi) = (a.ln(), b.ln());
-    let (mut c, mut d) = (hi - r * (hi - lo), lo + r * (hi - lo));
-    let (mut fc, mut fd) = (g(c), g(d));
-    let mut best = fc.min(fd);
-    for _ in 0..20 {
-        if fc <= fd {
-            hi = d;
-            d = c;
-            fd = fc;
-            c = hi - r * (hi - lo);
-            fc = g(c);
-        } else {
-            lo = c;
-            c = d;
-            fc = fd;
-            d = lo + r * (hi - lo);
-            fd = g(d);
-        }
-        best = best.min(fc).min(fd);
-    }
-    best
+    crate::precision::search::golden_section_min(|u| f(u.exp()), a.ln(), b.ln(), 20).value
 }
 
 impl Composed {

@@ -728,35 +728,12 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     // returns the smallest bound seen and its θ
     let min_over = |side: usize, sign: f64, at: f64, lo: f64| -> (f64, f64) {
         let f = |lt: f64| bound(side, sign * lt.exp(), at);
-        let (mut a, mut b) = (lo.max(1e-4).ln(), 1e3f64.ln());
+        let (a, b) = (lo.max(1e-4).ln(), 1e3f64.ln());
         if a >= b {
             return (f(a), a.exp());
         }
-        let r = 0.5 * (5f64.sqrt() - 1.0);
-        let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
-        let (mut fc, mut fd) = (f(c), f(d));
-        let mut best = if fc <= fd { (fc, c) } else { (fd, d) };
-        for _ in 0..12 {
-            if fc <= fd {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - r * (b - a);
-                fc = f(c);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + r * (b - a);
-                fd = f(d);
-            }
-            for (v, t) in [(fc, c), (fd, d)] {
-                if v < best.0 {
-                    best = (v, t);
-                }
-            }
-        }
-        (best.0, best.1.exp())
+        let m = crate::precision::search::golden_section_min(f, a, b, 12);
+        (m.value, m.x.exp())
     };
     // The two sides of one direction have nearly the same exponent (their masses
     // differ by the discretization only), so the optimistic side's bound above the

@@ -37,6 +37,7 @@
 pub mod certified;
 pub mod enclosure;
 pub mod rounding;
+pub mod search;
 pub mod special;
 
 pub use enclosure::Enclosure;

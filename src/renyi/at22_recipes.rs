@@ -203,26 +203,7 @@ fn recipe_b(
     };
     // golden-section over u = σ₁/σ ∈ (0, 1)
     let g = |u: f64| inner(u * sigma).map(|x| x.0).unwrap_or(f64::INFINITY);
-    let (mut lo, mut hi) = (1e-6, 1.0 - 1e-9);
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut x1, mut x2) = (hi - r * (hi - lo), lo + r * (hi - lo));
-    let (mut f1, mut f2) = (g(x1), g(x2));
-    for _ in 0..40 {
-        if f1 <= f2 {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - r * (hi - lo);
-            f1 = g(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + r * (hi - lo);
-            f2 = g(x2);
-        }
-    }
-    let u = if f1 <= f2 { x1 } else { x2 };
+    let u = crate::precision::search::golden_section_min(g, 1e-6, 1.0 - 1e-9, 40).x;
     let s1 = u * sigma;
     match inner(s1) {
         Some((_, k)) => {

@@ -39,6 +39,7 @@
 //!   and applications*, IEEE JSAIT 2021.
 use super::curve::RenyiCurve;
 use crate::error::{Error, Result};
+use crate::precision::search::golden_section_min;
 use crate::precision::{Enclosure, Real};
 use rug::Float;
 
@@ -202,30 +203,6 @@ fn check_delta(delta: &Enclosure) -> Result<()> {
     Ok(())
 }
 
-/// Golden-section minimization of `g` over `u ∈ [a, b]` (f64, no rigor).
-fn golden(g: &dyn Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) -> f64 {
-    let r = 0.5 * (5f64.sqrt() - 1.0);
-    let mut c = b - r * (b - a);
-    let mut d = a + r * (b - a);
-    let (mut gc, mut gd) = (g(c), g(d));
-    for _ in 0..iters {
-        if gc < gd {
-            b = d;
-            d = c;
-            gd = gc;
-            c = b - r * (b - a);
-            gc = g(c);
-        } else {
-            a = c;
-            c = d;
-            gc = gd;
-            d = a + r * (b - a);
-            gd = g(d);
-        }
-    }
-    if gc < gd { c } else { d }
-}
-
 /// Chooses the order α for `conv` on `curve` by an f64 search.
 fn search_alpha(curve: &RenyiCurve, conv: Conversion, ln_inv_delta: f64) -> Option<f64> {
     let obj = |a: f64| -> f64 {
@@ -273,7 +250,7 @@ fn search_alpha(curve: &RenyiCurve, conv: Conversion, ln_inv_delta: f64) -> Opti
     }
     let step = (uhi - ulo) / n as f64;
     let g = |u: f64| obj(to_a(u));
-    let u = golden(&g, (best.1 - step).max(ulo), (best.1 + step).min(uhi), 80);
+    let u = golden_section_min(g, (best.1 - step).max(ulo), (best.1 + step).min(uhi), 80).x;
     let a = to_a(u);
     Some(if obj(a) <= best.0 { a } else { to_a(best.1) })
 }

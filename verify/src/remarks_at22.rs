@@ -1215,17 +1215,7 @@ pub fn burn_in(k: f64, ctx: &Ctx) -> Outcome {
             )
             .map_or(f64::INFINITY, |qf| 2.0 * (a * qf).sqrt() / (uu * sigma))
         };
-        let (mut lo, mut hi) = (1e-3, 1.0 - 1e-6);
-        let gr = (5f64.sqrt() - 1.0) / 2.0;
-        for _ in 0..60 {
-            let (x1, x2) = (hi - gr * (hi - lo), lo + gr * (hi - lo));
-            if g(x1) <= g(x2) {
-                hi = x2;
-            } else {
-                lo = x1;
-            }
-        }
-        let us = 0.5 * (lo + hi);
+        let us = shiftdp::precision::search::golden_section_min(g, 1e-3, 1.0 - 1e-6, 60).x;
         let s2 = sigma * (1.0 - us * us).sqrt();
         let s1 = (e(b, sigma).square() - e(b, s2).square())
             .sqrt()
