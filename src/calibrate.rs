@@ -68,7 +68,7 @@ use crate::analysis::{Query, analyze};
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
-use crate::precision::rounding::next_up_f64;
+use crate::precision::rounding::div_up_f64;
 use crate::provenance::ResultId;
 use crate::settings::{Algorithm, RawSetting, Setting};
 
@@ -329,10 +329,9 @@ impl PoissonGaussian {
         Ok(PoissonGaussian { q, steps, delta })
     }
 
-    /// μ = 1/σ rounded up: the correctly rounded quotient is within half an ulp, one ulp
-    /// up is ≥ the exact quotient (a larger μ is less private).
+    /// μ = 1/σ rounded up (a larger μ is less private).
     pub fn mu(sigma: f64) -> f64 {
-        next_up_f64(1.0 / sigma)
+        div_up_f64(1.0, sigma)
     }
 
     /// The composition at noise σ: T copies of [`Component::poisson`]`(q, μ(σ))`.

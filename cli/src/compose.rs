@@ -20,7 +20,7 @@ use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
 use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
 use shiftdp::error::{Error, Result};
-use shiftdp::precision::rounding::{next_up_f64, parse_f64_down, parse_f64_up};
+use shiftdp::precision::rounding::{div_up_f64, parse_f64_down, parse_f64_up};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
 
@@ -156,14 +156,7 @@ fn gaussian_mu(flag: &str, token: &str, sensitivity: f64) -> Result<f64> {
                     "must be > 0 (σ = 0 adds no noise: not private)",
                 ));
             }
-            let mu = sensitivity / sigma;
-            // the residual μσ − s of a correctly rounded quotient is exact under fma: a
-            // negative one means μ < s/σ, and the next double is above s/σ
-            Ok(if mu.mul_add(sigma, -sensitivity) < 0.0 {
-                next_up_f64(mu)
-            } else {
-                mu
-            })
+            Ok(div_up_f64(sensitivity, sigma))
         }
         None => num(flag, token.strip_prefix("mu=").unwrap_or(token), Read::Up),
     }

@@ -32,6 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
+from ._types import mu_up as _mu_up
 
 __all__ = [
     "CertifiedAccountant",
@@ -121,11 +122,6 @@ def _mismatch(loader: Optional[Tuple[str, bool]]) -> Optional[str]:
         "for certified bounds of the sampler used, or "
         "make_private(poisson_sampling=True)."
     )
-
-
-def _mu_up(noise_multiplier: float) -> float:
-    """μ = 1/σ rounded up to the next double (the exact ratio is ≤ it)."""
-    return math.nextafter(1.0 / noise_multiplier, math.inf)
 
 
 def _decimal(x: float) -> decimal.Decimal:
@@ -452,7 +448,7 @@ class _Methods:
         Poisson-sampled."""
         from . import compose
         from ._types import Gaussian, SubsampledGaussian
-        from .accounting import _p_up
+        from ._types import p_up as _p_up
 
         if batching == "sgd":
             sampler = f"batches of exactly b = {b} of n = {n} records, drawn uniformly and independently every step"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import decimal
 import html
 import math
-from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
 
@@ -285,6 +284,25 @@ class Analysis:
         )
 
 
+def mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float:
+    """``μ = sensitivity/σ`` of a noise multiplier σ > 0, rounded up to a double (a
+    larger μ is less private): the library's ``div_up_f64``, the one rounding every
+    surface uses."""
+    from . import _core
+
+    return float(_core.div_up(float(sensitivity), float(noise_multiplier)))
+
+
+def p_up(m: int, n: int) -> float:
+    """``p = m/n`` (``0 < m ≤ n < 2⁵³``, both exact as doubles) rounded up to a double,
+    never above 1 (``C_p(f)`` decreases in p, so a larger p is the safe side)."""
+    from . import _check, _core
+
+    if not 0 < n < 2**53:
+        raise _check.parameter_error("n", n, "must be a positive integer below 2^53")
+    return min(float(_core.div_up(float(m), float(n))), 1.0)
+
+
 def _gaussian_mu(
     cls: str, args: Tuple[Any, ...], mu: Any, noise_multiplier: Any, sensitivity: float
 ) -> Tuple[float, Optional[float]]:
@@ -309,10 +327,7 @@ def _gaussian_mu(
         raise _check.parameter_error(
             "noise_multiplier", sigma, "must be > 0 (σ = 0 adds no noise: not private)"
         )
-    mu_up = sensitivity / sigma
-    if Fraction(mu_up) < Fraction(sensitivity) / Fraction(sigma):
-        mu_up = math.nextafter(mu_up, math.inf)
-    return mu_up, sigma
+    return mu_up(sigma, sensitivity), sigma
 
 
 def _gaussian_repr(cls: str, head: str, mu: float, sigma: Optional[float], count: int) -> str:

@@ -60,8 +60,8 @@ Everything else (``PoissonSampledDpEvent`` under REPLACE_ONE, sampling with repl
 library has no certified component for that pair (``C_p(G(2/σ))`` would bound it only by
 a mixture argument not yet checked here, and would be far from tight).
 
-μ = 1/σ is rounded up to the next double (``math.nextafter``), so the component used
-is never less private than the event.
+μ = 1/σ is rounded up to a double (the library's ``div_up_f64``, which every surface
+uses), so the component used is never less private than the event.
 
 dp_accounting is imported lazily: importing :mod:`shiftdp` never needs it, and this
 module raises ``ImportError`` with an install hint only when the class is used.
@@ -80,11 +80,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ._core import DEFAULT_TOLERANCE
 from ._types import Composed, Interval
+from ._types import mu_up as _mu_up
+from ._types import p_up as _p_up
 
 __all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
 
@@ -101,21 +102,6 @@ def _dp() -> Any:
             "(or pip install 'shiftdp[accounting]')"
         ) from e
     return dp_accounting
-
-
-def _mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float:
-    """sensitivity/σ rounded up to the next double (the true ratio is ≤ it; sensitivity
-    is 1 or 2, so the quotient is correctly rounded before the step up)."""
-    return math.nextafter(sensitivity / noise_multiplier, math.inf)
-
-
-def _p_up(m: int, n: int) -> float:
-    """p = m/n as a double at or above the exact ratio (C_p(f) decreases in p, so a
-    larger p is the safe side), never above 1."""
-    p = m / n
-    if Fraction(p) < Fraction(m, n):
-        p = math.nextafter(p, math.inf)
-    return min(p, 1.0)
 
 
 class _Part:

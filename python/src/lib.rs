@@ -282,6 +282,14 @@ fn memory_limit() -> u64 {
     shiftdp::memory::limit_bytes()
 }
 
+/// `a/b` rounded up to a double (`precision::rounding::div_up_f64`): μ = Δ/σ of a noise
+/// multiplier σ, or a sampling rate p = m/n, on the less private side. `a, b` are
+/// finite doubles with `b > 0` (the Python layer checks them).
+#[pyfunction]
+fn div_up(a: f64, b: f64) -> f64 {
+    shiftdp::precision::rounding::div_up_f64(a, b)
+}
+
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, delta, bits=None))]
@@ -1548,6 +1556,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HypothesisError", py.get_type::<HypothesisError>())?;
     m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(div_up, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;

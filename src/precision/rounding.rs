@@ -185,6 +185,24 @@ pub fn mul_up_f64(a: f64, b: f64) -> f64 {
     to_f64_up(&(Float::with_val(106, a) * Float::with_val(106, b)))
 }
 
+/// `a/b` rounded toward +∞ to an f64 (result ≥ the exact quotient; `b > 0`): the
+/// quotient is formed by MPFR at 53 bits with upward rounding, then converted upward
+/// (which matters only below the normal range). A noise multiplier σ becomes the GDP
+/// parameter `μ = Δ/σ` this way, and a sampling rate `p = m/n` likewise: a larger μ or
+/// p is the less private side.
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::rounding::div_up_f64;
+/// assert_eq!(div_up_f64(1.0, 2.0), 0.5); // exact quotients stay
+/// assert!(div_up_f64(1.0, 3.0) > 1.0 / 3.0); // 1/3 rounds to nearest below 1/3
+/// ```
+pub fn div_up_f64(a: f64, b: f64) -> f64 {
+    let (fa, fb) = (Float::with_val(53, a), Float::with_val(53, b));
+    let (q, _) = Float::with_val_round(53, &fa / &fb, Round::Up);
+    to_f64_up(&q)
+}
+
 /// Next f64 above `x` (for finite `x`): used to push an f64 bound one ulp in the safe
 /// direction.
 pub fn next_up_f64(x: f64) -> f64 {
@@ -209,6 +227,22 @@ mod tests {
             Rational::from(m) * Rational::from(ten)
         } else {
             Rational::from((Integer::from(m), ten))
+        }
+    }
+
+    proptest::proptest! {
+        /// Against exact rational arithmetic: the result is ≥ a/b and its predecessor is
+        /// below it (the smallest such double).
+        #[test]
+        fn div_up_is_the_smallest_double_at_or_above_the_quotient(
+            a in 1e-300f64..1e300, b in 1e-300f64..1e300,
+        ) {
+            let q = div_up_f64(a, b);
+            let exact = Rational::from_f64(a).unwrap() / Rational::from_f64(b).unwrap();
+            if q.is_finite() && q > f64::MIN_POSITIVE {
+                proptest::prop_assert!(Rational::from_f64(q).unwrap() >= exact);
+                proptest::prop_assert!(Rational::from_f64(q.next_down()).unwrap() < exact);
+            }
         }
     }
 
