@@ -17,6 +17,7 @@ use thiserror::Error;
 
 /// Why shiftdp refused to produce a number.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A parameter is outside its domain (negative μ, δ ∉ (0,1), p ∉ \[0,1\], …).
     #[error("invalid {name} = {value}: {reason}")]

@@ -19,6 +19,7 @@ use std::fmt;
 
 /// The papers whose results the toolkit implements (plus the classical baselines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Paper {
     /// J. Bok, W. Su, J. Altschuler, *Shifted interpolation for differential privacy*
     /// (2024): f-DP / GDP bounds for NoisyGD, NoisyCGD, NoisySGD and Langevin.
@@ -63,6 +64,7 @@ macro_rules! result_ids {
         /// `as_str` gives the id every output prints; `proof_file` the `proofs/` file
         /// that states the result, its hypotheses and its obligations.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
         pub enum ResultId {
             $( $(#[$doc])* $var, )*
         }

@@ -19,6 +19,7 @@ pub const SETTING_BITS: u32 = 128;
 
 /// The batch scheme of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Full-batch noisy gradient descent (b = n).
     Gd,
@@ -72,6 +73,7 @@ pub struct RawSetting {
 /// A setting parameter given from Rust: an integer, an f64 (taken at its exact binary
 /// value) or a decimal string (taken exactly as typed).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SettingValue {
     /// An integer (n, b, t, E, or an integer-valued real).
     Int(u64),

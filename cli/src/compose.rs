@@ -442,6 +442,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                    "formula": "every loss bounded: (Σkᵢℓ̄ᵢ, 0)-DP by basic composition"}),
             String::new(),
         ),
+        _ => (json!({"name": "other"}), String::new()),
     };
     let grids: Vec<serde_json::Value> = infos
         .iter()
@@ -464,9 +465,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
         Method::GaussianClosedForm { mu_upper } if exact => {
             interval_f64(None, Some(*mu_upper), SafeEnd::Upper)
         }
-        Method::GaussianClosedForm { .. } | Method::Pld { .. } | Method::PureDp { .. } => {
-            serde_json::Value::Null
-        }
+        _ => serde_json::Value::Null,
     };
     let poisson_note = if a.poisson_gaussian.is_empty() {
         "".to_string()

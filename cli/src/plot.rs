@@ -544,7 +544,7 @@ fn instance_mu(s: &shiftdp::settings::Setting) -> Option<f64> {
                 .map(|sched| scalar_mu(&sched, &h, &l))
                 .reduce(f64::max)
         }
-        Algorithm::Sgd => None,
+        _ => None,
     }
 }
 

@@ -209,7 +209,7 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
             );
             json!({ "reason": reason.to_string() })
         }
-        LastIterate::NotDeclared => Value::Null,
+        _ => Value::Null,
     };
     let json = json!({
         "sampler": run.sampler().id(),

@@ -101,9 +101,10 @@ create_exception!(
     "A hypothesis of a published result fails. Attributes: result, hypothesis, detail."
 );
 
-/// The Python exception for a library error: one class per [`Error`] variant (the match
-/// has no wildcard, so a new variant fails to compile until it is mapped), the message
-/// is the library's, and the variant's fields are attributes of the exception.
+/// The Python exception for a library error: one class per [`Error`] variant, the
+/// message is the library's, and the variant's fields are attributes of the exception.
+/// A variant the bindings do not know yet ([`Error`] is `#[non_exhaustive]`) is the base
+/// class `ShiftdpError` with the library's message.
 fn to_py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     Python::attach(|py| {
@@ -164,6 +165,7 @@ fn to_py_err(e: Error) -> PyErr {
                     ("detail", obj(py, detail)),
                 ],
             ),
+            _ => (ShiftdpError::new_err(msg), vec![]),
         };
         let value = err.value(py);
         for (k, v) in attrs {
@@ -620,6 +622,7 @@ fn compose<'py>(
             }
             Method::Pld { .. } => ("pld", "pld", None),
             Method::PureDp { .. } => ("pure dp", "pure dp", None),
+            _ => ("other", "other", None),
         };
         Ok((
             names.join(" ⊗ "),
@@ -827,6 +830,7 @@ fn error_kind(e: &Error) -> &'static str {
         Error::NotCertified { .. } => "NotCertifiedError",
         Error::Hypothesis { .. } => "HypothesisError",
         Error::MemoryLimit { .. } => "MemoryLimitError",
+        _ => "ShiftdpError",
     }
 }
 
@@ -1515,6 +1519,7 @@ fn sampler_report(
             }
             LastIterate::NotCovered { reason } => (None, vec![], Some(reason.to_string())),
             LastIterate::NotDeclared => (None, vec![], None),
+            _ => (None, vec![], Some("not analyzed".to_string())),
         };
         Ok(SamplerReport {
             sampler: run.sampler().id().into(),

@@ -65,6 +65,7 @@ const QUERY_BITS: u32 = 128;
 
 /// What to compute for every bound of a run.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Query {
     /// A certified upper bound on ε at δ: the run is (ε, δ)-DP.
     Epsilon {
@@ -134,6 +135,7 @@ impl Query {
 
 /// How a result's guarantee is stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Family {
     /// f-DP: a tradeoff function (GDP, a composed family, pure ε-DP).
     FDp,
@@ -198,6 +200,7 @@ pub struct CompositionCheck {
 
 /// One result's verdict for the run.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The result applies and the query was certified.
     Certified {
@@ -326,6 +329,7 @@ impl Analysis {
 
 /// Which results to include.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scope {
     /// Every result of the five papers and the baselines.
     All,

@@ -35,6 +35,7 @@ use rug::float::Round;
 
 /// The last-iterate part of a [`Pipeline`].
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum LastIterate {
     /// The run's last-iterate setting and every result for it.
     Analyzed {

@@ -35,6 +35,7 @@ pub const COMPOSITION_TOLERANCE: f64 = crate::composition::DEFAULT_TOLERANCE;
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SgdFamily {
     /// Thm 4.8 (no τ).
     Composition {

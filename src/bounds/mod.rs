@@ -22,6 +22,7 @@ use crate::tradeoff::{Certified, Gaussian, Path};
 
 /// The tradeoff function a bound certifies: `T(A(S), A(S′)) ≥ f` for adjacent S, S′.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum BoundKind {
     /// μ-GDP: `f = G(μ)`; μ is an enclosure, reported by its upper end.
     Gdp {

@@ -64,6 +64,7 @@ const GAUSSIAN_BITS: u32 = 128;
 
 /// How an [`Answer`] was computed.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Method {
     /// Every component Gaussian: `G(μ)` with `μ = √(Σ kᵢ μᵢ²) ≤ mu_upper`.
     GaussianClosedForm {

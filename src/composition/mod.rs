@@ -216,6 +216,7 @@ pub enum Target {
 
 /// How the discretized PLDs are composed. Both are certified; they differ in cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Engine {
     /// One forward FFT per distinct component, the product of powers in the Fourier
     /// domain, one inverse FFT ([`oneshot`]): two transforms of the window length per

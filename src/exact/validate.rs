@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::tradeoff::{Gaussian, Tradeoff};
 
 /// A bound to validate.
+#[non_exhaustive]
 pub enum BoundSpec {
     /// `μ`-GDP: `f_bound = G(μ)`.
     Gdp {
@@ -49,6 +50,7 @@ pub enum BoundSpec {
 
 /// Outcome of one comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Status {
     /// The bound dominates, even allowing for the instance's stated error.
     Dominates,

@@ -8,6 +8,7 @@ use rug::Float;
 
 /// How a certified value was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Path {
     /// The f64 path met its accuracy target.
     F64,

@@ -58,6 +58,7 @@ fn positive_finite(_result: &str, values: &[(&str, f64)]) -> Result<()> {
 
 /// Which order(s) of the sampled Gaussian pair Q stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QReading {
     /// As printed: `Q = S_α(q, σ) = D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(1,σ²))` (AT22 Def 2.10).
     AsPrinted,

@@ -45,6 +45,7 @@ use rug::Float;
 
 /// One of the four RDP → (ε, δ) conversions of docs/conventions.md §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Conversion {
     /// `ε_α + log(1/δ)/(α − 1)` (Mironov 2017, Prop 3).
     Mironov,

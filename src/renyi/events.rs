@@ -54,6 +54,7 @@ const CONST_BITS: u32 = 256;
 
 /// The neighboring relation of a dataset pair (dp_accounting's `NeighborRel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NeighboringRelation {
     /// One record added or removed.
     AddOrRemoveOne,

@@ -63,6 +63,7 @@ use std::sync::Arc;
 
 /// How a run draws its batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Sampler {
     /// Each record independently with probability `b/n` at every step.
     Poisson,
@@ -128,6 +129,7 @@ impl fmt::Display for Sampler {
 
 /// Which datasets are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Relation {
     /// One record added or removed (`n` changes).
     AddRemove,

@@ -123,6 +123,7 @@ pub fn noisy_gd<R: ScheduleReal>(
 
 /// Which batch of each epoch holds the differing record in cyclic NoisyCGD.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CyclicOrder {
     /// The same batch index (0-based, < l) in every epoch.
     Fixed(usize),
@@ -231,6 +232,7 @@ pub fn batches_per_epoch(n: u64, b: u64) -> Result<u64> {
 
 /// How the contraction of each step is given.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Curvature<R> {
     /// The same contraction c at every step.
     Contraction(R),
@@ -343,6 +345,7 @@ fn step_values<R: ScheduleReal>(
 
 /// Which steps use the differing record (s_k > 0), as a pattern rather than a vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SensitiveSteps {
     /// Every step (full batch).
     All,

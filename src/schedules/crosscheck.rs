@@ -25,6 +25,7 @@ use crate::settings::{SETTING_BITS, Setting};
 
 /// Outcome of comparing a closed form with the optimum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// The closed form equals the optimum (to the tolerance).
     Attained,

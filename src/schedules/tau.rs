@@ -19,6 +19,7 @@ use crate::error::Result;
 
 /// How to search τ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TauSearch {
     /// Use exactly this τ.
     Fixed(usize),

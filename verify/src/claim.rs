@@ -177,7 +177,7 @@ pub fn optimum(s: &Setting, bits: u32) -> Result<Option<f64>> {
             crosscheck::constrained_strongly_convex(s, bits, search).map(|x| Some(x.0))
         }
         Algorithm::Cgd => crosscheck::cgd_optimum(s, bits, search).map(|x| Some(x.0)),
-        Algorithm::Sgd => Ok(None),
+        _ => Ok(None),
     }
 }
 

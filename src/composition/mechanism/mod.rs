@@ -115,6 +115,7 @@ impl Tails {
 /// Where a mechanism's atoms lie on the loss axis (the planner prefers grids that hold
 /// them exactly: an atom on a grid point is discretized without error on either side).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Lattice {
     /// No atoms with a loss other than 0.
     NoAtoms,

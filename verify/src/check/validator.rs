@@ -183,6 +183,11 @@ fn spec_of(bound: &Bound, scale: f64) -> Result<BoundSpec> {
             bound.id(),
             "Rényi bounds are checked through their Rényi hooks (BoundHook::Renyi)",
         )),
+        _ => Err(Error::param(
+            "bound",
+            bound.id(),
+            "a bound kind the validator has no check for",
+        )),
     }
 }
 
