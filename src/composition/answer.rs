@@ -27,7 +27,7 @@
 //!   width instead of refusing. A first run that cannot certify (window top, δ floor)
 //!   is followed by one at the engine's default grid. With a grid given, `h = 2^{−e}`
 //!   exactly and that grid only. An answer wider than the tolerance carries a
-//!   [`Answer::note`] saying why and what would narrow it.
+//!   [`CompositionAnswer::note`] saying why and what would narrow it.
 //! - **Fallback**: the no-amplification bound
 //!   ([`Composition::no_amplification_mu`]): every subsampled Gaussian replaced by
 //!   `G(μᵢ)`, the composition `G(√Σkᵢμᵢ²)` is below the true one, so its closed-form
@@ -50,7 +50,7 @@
 //! # ε(δ) at δ ≥ δ(0)
 //! [`Composed::epsilon`] and [`Gaussian::epsilon`] return the smallest ε **≥ 0** with
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
-//! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`Answer::at_zero`] says
+//! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`CompositionAnswer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
 use super::{Composed, Composition, DELTA_FLOOR, Interval, Step, Target};
 use crate::error::{Error, Result};
@@ -62,7 +62,7 @@ use std::sync::Arc;
 /// Working precision of the all-Gaussian closed form.
 const GAUSSIAN_BITS: u32 = 128;
 
-/// How an [`Answer`] was computed.
+/// How an [`CompositionAnswer`] was computed.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Method {
@@ -98,7 +98,7 @@ pub const DEFAULT_TOLERANCE: f64 = 5e-4;
 /// A certified answer to one query: ε(δ) for [`Target::Delta`], δ(ε) for
 /// [`Target::Epsilon`].
 #[derive(Debug, Clone)]
-pub struct Answer {
+pub struct CompositionAnswer {
     /// The certified interval (ε for a δ target, δ for an ε target).
     pub interval: Interval,
     /// Width used for the tolerance test (absolute for ε, relative for δ).
@@ -114,7 +114,7 @@ pub struct Answer {
     pub note: Option<String>,
 }
 
-impl Answer {
+impl CompositionAnswer {
     /// Whether this is an ε(δ) answer with certified δ(0) ≤ δ: the mechanism is
     /// (0, δ)-DP and the true ε(δ) of the privacy profile is ≤ 0 (the interval is then
     /// `[0, 0]`, which is **not** a bracket of that ε).
@@ -172,7 +172,12 @@ impl Composition {
     /// // G(0.5)^{⊗4} = G(1): ε(1e-5) = 4.37717809568122… (DRS22 Cor 2.13)
     /// assert!(a.interval.contains(4.3771780956812) && a.width < 1e-12);
     /// ```
-    pub fn answer(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
+    pub fn answer(
+        &self,
+        target: Target,
+        tolerance: f64,
+        grid: Option<i32>,
+    ) -> Result<CompositionAnswer> {
         self.answer_with(target, tolerance, grid, None)
     }
 
@@ -203,7 +208,7 @@ impl Composition {
         target: Target,
         tolerance: f64,
         reuse: &mut Reuse,
-    ) -> Result<Answer> {
+    ) -> Result<CompositionAnswer> {
         // taken out: a PLD of another composition or tolerance, or one too wide for this
         // target, is freed before anything is composed (the memory guard does not
         // count it)
@@ -225,7 +230,7 @@ impl Composition {
         tolerance: f64,
         grid: Option<i32>,
         kept: Option<Arc<Composed>>,
-    ) -> Result<Answer> {
+    ) -> Result<CompositionAnswer> {
         if !(tolerance > 0.0 && tolerance.is_finite()) {
             return Err(Error::param(
                 "tolerance",
@@ -252,7 +257,7 @@ impl Composition {
         if let (Some(ep), Target::Epsilon(e)) = (pure, target)
             && e >= ep
         {
-            return Ok(Answer {
+            return Ok(CompositionAnswer {
                 interval: Interval {
                     lower: 0.0,
                     upper: 0.0,
@@ -284,7 +289,7 @@ impl Composition {
                         lower: 0.0,
                         upper: ep,
                     };
-                    Ok(Answer {
+                    Ok(CompositionAnswer {
                         interval,
                         width: width_of(target, interval),
                         method: Method::PureDp { epsilon: ep },
@@ -308,7 +313,7 @@ impl Composition {
         tolerance: f64,
         grid: Option<i32>,
         kept: Option<Arc<Composed>>,
-    ) -> Result<Answer> {
+    ) -> Result<CompositionAnswer> {
         let bound = self
             .no_amplification_mu()
             .map(|mu| gaussian_answer(&mu, target));
@@ -329,7 +334,7 @@ impl Composition {
             };
             let width = width_of(target, interval);
             if width <= tolerance {
-                return Ok(Answer {
+                return Ok(CompositionAnswer {
                     interval,
                     width,
                     note: Some(format!(
@@ -386,7 +391,7 @@ impl Composition {
                     lower,
                     upper: fb.interval.upper,
                 };
-                Ok(Answer {
+                Ok(CompositionAnswer {
                     interval,
                     width: width_of(target, interval),
                     note: Some(format!(
@@ -403,17 +408,22 @@ impl Composition {
     /// The PLD engine's answer: the planner of the module doc, its grids capped so that
     /// every order's window holds at most [`PLANNER_POINTS`] points and the memory
     /// guard's estimate stays within its limit (a grid given is used as it is).
-    fn answer_pld(&self, target: Target, tolerance: f64, grid: Option<i32>) -> Result<Answer> {
+    fn answer_pld(
+        &self,
+        target: Target,
+        tolerance: f64,
+        grid: Option<i32>,
+    ) -> Result<CompositionAnswer> {
         // the windows (grid-independent) once for every grid tried
         let windows = self.windows(target);
-        let run = |step: Step| -> Result<Answer> {
+        let run = |step: Step| -> Result<CompositionAnswer> {
             let r = self.compose_planned(target, step, Some(&windows))?;
             let exp = (-coarsest_step(&r).log2()).round() as i32;
             let interval = match target {
                 Target::Delta(d) => r.epsilon(d)?,
                 Target::Epsilon(eps) => r.delta(eps)?,
             };
-            Ok(Answer {
+            Ok(CompositionAnswer {
                 interval,
                 width: width_of(target, interval),
                 method: Method::Pld {
@@ -469,7 +479,7 @@ impl Composition {
         if let Some(m) = points_at(2f64.powi(-MAX_GRID_EXP)) {
             m_cap = m_cap.min(m.max(m_min));
         }
-        let points = |a: &Answer| -> u64 {
+        let points = |a: &CompositionAnswer| -> u64 {
             a.composed().map_or(0, |r| {
                 r.info.iter().map(|g| g.points as u64).max().unwrap_or(0)
             })
@@ -508,8 +518,9 @@ impl Composition {
         let mut stop: Option<Stop> = None;
         // δ(ε) certified below the floor: its relative width is that of the truncation
         // bound, which no grid narrows
-        let below_floor =
-            |a: &Answer| matches!(target, Target::Epsilon(_)) && a.interval.upper < DELTA_FLOOR;
+        let below_floor = |a: &CompositionAnswer| {
+            matches!(target, Target::Epsilon(_)) && a.interval.upper < DELTA_FLOOR
+        };
         if last.width > tolerance && !below_floor(&last) {
             let ratio = (last.width / (0.9 * tolerance)).max(1.0);
             // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
@@ -665,7 +676,7 @@ pub const REUSE_SLACK: f64 = 2.0;
 
 /// The kept PLD's certified answer to `target`, if its width is within
 /// [`REUSE_SLACK`] × `tolerance` (a note then says the width is above the tolerance).
-fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<Answer> {
+fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<CompositionAnswer> {
     let interval = match target {
         Target::Delta(d) => r.epsilon(d).ok()?,
         Target::Epsilon(eps) => r.delta(eps).ok()?,
@@ -683,7 +694,7 @@ fn reused_answer(r: Arc<Composed>, target: Target, tolerance: f64) -> Option<Ans
             "width {width:.3e} > tolerance {tolerance:e}: answered from the composition kept for an earlier query (h = {h:.4e}), whose width here is within {REUSE_SLACK} × the tolerance; a fresh composition narrows it"
         )
     });
-    Some(Answer {
+    Some(CompositionAnswer {
         interval,
         width,
         method: Method::Pld {
@@ -702,11 +713,11 @@ fn coarsest_step(r: &Composed) -> f64 {
 }
 
 /// The coarsest grid step of a PLD answer (`2^{−MAX_GRID_EXP}` for a closed form).
-fn last_step(a: &Answer) -> f64 {
+fn last_step(a: &CompositionAnswer) -> f64 {
     a.composed().map_or(2f64.powi(-MAX_GRID_EXP), coarsest_step)
 }
 
-impl Answer {
+impl CompositionAnswer {
     /// μ of a closed-form answer (0 otherwise).
     fn mu_upper(&self) -> f64 {
         match self.method {
@@ -777,8 +788,8 @@ const MIN_GRID_EXP: i32 = 4;
 /// points takes seconds); a `grid` given may use more, up to the engine's limit.
 pub const PLANNER_POINTS: u64 = 1 << 24;
 
-/// ε(δ) or δ(ε) of `G(μ)` for an enclosure μ, as an [`Answer`].
-fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {
+/// ε(δ) or δ(ε) of `G(μ)` for an enclosure μ, as an [`CompositionAnswer`].
+fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<CompositionAnswer> {
     let (interval, width) = match target {
         Target::Delta(d) => {
             let c = Gaussian::epsilon(mu, &Enclosure::from_f64(GAUSSIAN_BITS, d), Precision::F64)?;
@@ -797,7 +808,7 @@ fn gaussian_answer(mu: &Enclosure, target: Target) -> Result<Answer> {
             (iv, iv.width() / iv.upper.max(1e-300))
         }
     };
-    Ok(Answer {
+    Ok(CompositionAnswer {
         interval,
         width,
         method: Method::GaussianClosedForm {

@@ -48,7 +48,7 @@ use crate::error::{Error, Result};
 use crate::precision::Enclosure;
 use crate::precision::rounding::{next_down_f64, next_up_f64};
 use crate::tradeoff::{ApproxDp, PiecewiseLinear};
-pub use answer::{DEFAULT_TOLERANCE, REUSE_SLACK, Reuse};
+pub use answer::{CompositionAnswer, DEFAULT_TOLERANCE, REUSE_SLACK, Reuse};
 use engine::{Dist, Prepared};
 use mechanism::Mechanism;
 use pld::Grid;

@@ -72,7 +72,7 @@ pub enum Evidence {
 
 /// An ERRATA entry with its evidence.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct Erratum {
     /// `BSA1`, `AT3`, …
     pub key: String,
     /// Earlier ids of the same finding (`E1`, `S1`, …), from its `Aliases:` line.
@@ -85,7 +85,7 @@ pub struct Entry {
     pub evidence: Vec<Evidence>,
 }
 
-impl Entry {
+impl Erratum {
     /// Whether `id` is the entry's key or one of its aliases (ASCII case-insensitive).
     pub fn answers_to(&self, id: &str) -> bool {
         let id = id.trim();
@@ -102,7 +102,7 @@ impl Entry {
 /// assert_eq!(resolve(&e, "s1").unwrap().key, "BSA1");
 /// assert!(resolve(&e, "S2").is_none());
 /// ```
-pub fn resolve<'a>(entries: &'a [Entry], id: &str) -> Option<&'a Entry> {
+pub fn resolve<'a>(entries: &'a [Erratum], id: &str) -> Option<&'a Erratum> {
     entries.iter().find(|e| e.answers_to(id))
 }
 
@@ -172,8 +172,8 @@ fn status_of(s: Option<&str>) -> Result<Status> {
 /// assert_eq!(e[0].key, "E1");
 /// assert!(matches!(&e[0].evidence[0], Evidence::Builtin { name, .. } if name == "x/y"));
 /// ```
-pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
-    let mut entries: Vec<Entry> = vec![];
+pub fn parse_errata(text: &str) -> Result<Vec<Erratum>> {
+    let mut entries: Vec<Erratum> = vec![];
     let mut in_fence = false;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
@@ -186,7 +186,7 @@ pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
                     reason: "duplicate ERRATA key".into(),
                 });
             }
-            entries.push(Entry {
+            entries.push(Erratum {
                 key,
                 aliases: vec![],
                 title,
@@ -255,7 +255,7 @@ pub fn parse_errata(text: &str) -> Result<Vec<Entry>> {
 /// let e = parse_errata_with_evidence(md, toml).unwrap();
 /// assert_eq!(e[0].evidence.len(), 1);
 /// ```
-pub fn parse_errata_with_evidence(markdown: &str, evidence: &str) -> Result<Vec<Entry>> {
+pub fn parse_errata_with_evidence(markdown: &str, evidence: &str) -> Result<Vec<Erratum>> {
     let mut entries = parse_errata(markdown)?;
     attach_evidence(&mut entries, evidence, "errata evidence file")?;
     Ok(entries)
@@ -267,7 +267,7 @@ pub fn parse_errata_with_evidence(markdown: &str, evidence: &str) -> Result<Vec<
 /// # Errors
 /// [`Error::Parse`] on invalid TOML, a record without `entry` or evidence kind, or a
 /// record whose `entry` is neither a key nor an alias.
-pub fn attach_evidence(entries: &mut [Entry], toml_text: &str, source: &str) -> Result<()> {
+pub fn attach_evidence(entries: &mut [Erratum], toml_text: &str, source: &str) -> Result<()> {
     let table: toml::Table = toml_text
         .parse()
         .map_err(|e: toml::de::Error| Error::Parse {
@@ -360,14 +360,14 @@ impl Drop for TickOnDrop<'_> {
 }
 
 /// Runs the evidence of every entry.
-pub fn run_errata(entries: &[Entry], ctx: &Ctx) -> Vec<ResultRun> {
+pub fn run_errata(entries: &[Erratum], ctx: &Ctx) -> Vec<ResultRun> {
     run_errata_with(entries, ctx, &|_, _| {})
 }
 
 /// [`run_errata`], calling `tick` with the entry's key after each entry (it counts
-/// [`Entry::evidence`] items (at least 1), the obligations of the verification summary).
+/// [`Erratum::evidence`] items (at least 1), the obligations of the verification summary).
 pub fn run_errata_with(
-    entries: &[Entry],
+    entries: &[Erratum],
     ctx: &Ctx,
     tick: &(dyn Fn(&str, usize) + Sync),
 ) -> Vec<ResultRun> {
