@@ -17,11 +17,7 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
     let s = a.setting.setting(a.algorithm)?;
     let prec = Precision::from_bits(a.bits)?;
     let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(64))?;
-    shiftdp::tradeoff::Gaussian::epsilon(
-        &shiftdp::precision::Enclosure::from_u64(64, 1),
-        &delta,
-        prec,
-    )?; // validates δ
+    shiftdp::precision::delta::Delta::check(&delta)?;
     let query = Query::Epsilon { delta };
     // long for NoisySGD at large t (the composition over the τ grid): a spinner on a terminal
     let analysis = super::with_spinner("computing every BSA24 bound of the run", || {

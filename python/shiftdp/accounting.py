@@ -692,10 +692,9 @@ def _rdp_of(kind: str, params: Tuple[float, ...]) -> Optional[Tuple[str, Tuple[f
 
 
 def _check_delta(d: float) -> None:
-    from ._core import gdp_epsilon
+    from ._core import check_delta
 
-    # the same validation (and exception class) as every other δ: G(0) at δ
-    gdp_epsilon("0", d, None)
+    check_delta(d)
 
 
 _CLASS: Optional[type] = None

@@ -292,6 +292,16 @@ fn div_up(a: f64, b: f64) -> f64 {
     shiftdp::precision::rounding::div_up_f64(a, b)
 }
 
+/// Validates a δ (`precision::delta::Delta::check`: `0 < δ < 1`), raising
+/// `ParameterError` otherwise.
+#[pyfunction]
+fn check_delta(delta: Num) -> PyResult<()> {
+    let run = || -> Result<(), Error> {
+        shiftdp::precision::delta::Delta::check(&delta.enclosure("delta", 64)?)
+    };
+    run().map_err(to_py_err)
+}
+
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, delta, bits=None))]
@@ -1562,6 +1572,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(div_up, m)?)?;
+    m.add_function(wrap_pyfunction!(check_delta, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
     m.add_function(wrap_pyfunction!(compose, m)?)?;

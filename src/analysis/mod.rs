@@ -93,9 +93,7 @@ impl Query {
     pub fn epsilon_at(delta: &str) -> Result<Query> {
         let d = Enclosure::parse(QUERY_BITS, delta)
             .map_err(|_| Error::param("delta", delta, "expects a finite decimal number"))?;
-        if !d.is_positive() || d.upper_f64() >= 1.0 {
-            return Err(Error::param("delta", delta, "must be in (0, 1)"));
-        }
+        crate::precision::delta::Delta::check(&d)?;
         Ok(Query::Epsilon { delta: d })
     }
 

@@ -35,6 +35,7 @@
 //! searches run in f64; every number that is *reported* as a bound is recomputed as
 //! an enclosure.
 pub mod certified;
+pub mod delta;
 pub mod enclosure;
 pub mod rounding;
 pub mod search;

@@ -39,6 +39,7 @@
 //!   and applications*, IEEE JSAIT 2021.
 use super::curve::RenyiCurve;
 use crate::error::{Error, Result};
+use crate::precision::delta::Delta;
 use crate::precision::search::golden_section_min;
 use crate::precision::{Enclosure, Real};
 use rug::Float;
@@ -189,21 +190,6 @@ pub struct BestConversion {
     pub skipped: Vec<(Conversion, Error)>,
 }
 
-fn check_delta(delta: &Enclosure) -> Result<()> {
-    let p = delta.prec();
-    if !delta.is_finite()
-        || delta.lo() <= &Float::with_val(p, 0)
-        || delta.hi() >= &Float::with_val(p, 1)
-    {
-        return Err(Error::param(
-            "delta",
-            delta.mid_f64(),
-            "must satisfy 0 < δ < 1",
-        ));
-    }
-    Ok(())
-}
-
 /// Chooses the order α for `conv` on `curve` by an f64 search.
 fn search_alpha(curve: &RenyiCurve, conv: Conversion, ln_inv_delta: f64) -> Option<f64> {
     let obj = |a: f64| -> f64 {
@@ -291,7 +277,7 @@ pub fn convert(
     bits: u32,
 ) -> Result<DpFromRdp> {
     Enclosure::check_bits(bits)?;
-    check_delta(delta)?;
+    Delta::check(delta)?;
     let wp = bits + 16;
     let ln_inv_delta = delta.with_prec(wp).ln().neg();
     let zero = Enclosure::from_u64(bits, 0);
@@ -347,7 +333,7 @@ pub fn convert(
 /// ```
 pub fn best_conversion(curve: &RenyiCurve, delta: &Enclosure, bits: u32) -> Result<BestConversion> {
     Enclosure::check_bits(bits)?;
-    check_delta(delta)?;
+    Delta::check(delta)?;
     let mut candidates = Vec::new();
     let mut skipped = Vec::new();
     for conv in Conversion::ALL {

@@ -34,6 +34,7 @@
 use super::function::Tradeoff;
 use crate::error::{Error, Result};
 pub use crate::precision::certified::{Certified, Path};
+use crate::precision::delta::Delta;
 use crate::precision::special;
 use crate::precision::{Enclosure, Precision, rounding};
 use rug::Float;
@@ -66,30 +67,6 @@ pub struct Gaussian {
 fn check_mu(mu: &Enclosure) -> Result<()> {
     if !mu.is_finite() || mu.lo().is_sign_negative() && !mu.lo().is_zero() {
         return Err(Error::param("mu", mu.mid_f64(), "must be finite and ≥ 0"));
-    }
-    Ok(())
-}
-
-fn check_delta(delta: &Enclosure) -> Result<()> {
-    let prec = delta.prec();
-    if delta.lo().is_zero() && delta.hi().is_sign_positive() && !delta.hi().is_zero() {
-        // a positive decimal below MPFR's exponent range reads as [0, 2^(emin−1)]
-        return Err(Error::param(
-            "delta",
-            format!("< {}", crate::decimal::fmt_up(delta.hi(), 24)),
-            "must be at least MPFR's smallest positive number 2^(emin−1) (a δ below it \
-             reads as 0)",
-        ));
-    }
-    if !delta.is_finite()
-        || delta.lo() <= &Float::with_val(prec, 0)
-        || delta.hi() >= &Float::with_val(prec, 1)
-    {
-        return Err(Error::param(
-            "delta",
-            delta.mid_f64(),
-            "must satisfy 0 < δ < 1",
-        ));
     }
     Ok(())
 }
@@ -216,7 +193,7 @@ impl Gaussian {
     /// ```
     pub fn epsilon(mu: &Enclosure, delta: &Enclosure, prec: Precision) -> Result<Certified> {
         check_mu(mu)?;
-        check_delta(delta)?;
+        Delta::check(delta)?;
         if mu.hi().is_zero() {
             let bits = prec.mpfr_bits();
             return Ok(Certified {
