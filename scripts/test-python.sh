@@ -7,14 +7,15 @@
 # python/tests/test_campaign.py puts on sys.path itself; dask and distributed are for the
 # campaign's long run and the dask example; Sphinx, from python/docs/requirements.txt, for
 # test_docs.py, the nitpicky build of the API documentation, about 10 s; matplotlib for
-# the drawing tests of shiftdp.plot and of the benchmark report).
+# the drawing tests of shiftdp.plot and of the benchmark report; mypy for test_typing.py,
+# `mypy --strict` on python/examples/ and the README's examples).
 # Idempotent and quiet: the venv is created once; pip re-installs only the package itself
 # (--force-reinstall, so the suite always tests the current source; cargo's incremental
 # build in target/ keeps that fast).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=target/py-venv
-./scripts/py-venv.sh pytest mpmath dp-accounting prv-accountant dask distributed matplotlib -r python/docs/requirements.txt
+./scripts/py-venv.sh pytest mpmath dp-accounting prv-accountant dask distributed matplotlib mypy -r python/docs/requirements.txt
 # from the repository root, so that the source folder python/shiftdp (which lacks the
 # compiled _core) is not on sys.path in place of the installed package
 "$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider

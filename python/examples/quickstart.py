@@ -8,7 +8,9 @@ print("1-GDP at δ = 1e-5:", shiftdp.epsilon(1, "1e-5"))
 # every bound of the five papers for BSA24's Table 1 run (E = 50), the best marked
 a = shiftdp.analyze("cgd", n=60000, batch=1500, epochs=50, eta=1, noise=1,
                     sensitivity=1000, contraction="0.9999", delta="1e-5")
-print("Table 1 run: best", a.best.id, "ε ≤", a.best.epsilon.upper)
+best = a.best  # None only when no result applies
+assert best is not None and best.epsilon is not None
+print("Table 1 run: best", best.id, "ε ≤", best.epsilon.upper)
 
 # Opacus's accountant interface, certified: 2249 DP-SGD steps at σ = 1.5, q = 0.04
 acc = CertifiedAccountant()
@@ -21,5 +23,5 @@ c = shiftdp.calibrate_dpsgd(0.01, 1000, 2.0, delta=1e-5, resolution=1e-2)
 print(f"calibrated σ = {c.sigma:.5f} certifies ε ≤ {c.epsilon:.5f} ({c.source})")
 
 # the exact privacy of a concrete run (quadratic loss): every bound must be above it
-mu, _ = shiftdp.exact_mu("gd", n=1, steps=50, eta=1, noise=1, sensitivity=1, curvature="0.1")
+mu, _tau = shiftdp.exact_mu("gd", n=1, steps=50, eta=1, noise=1, sensitivity=1, curvature="0.1")
 print("exact quadratic NoisyGD instance, μ", mu)

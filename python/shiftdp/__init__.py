@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import decimal as _decimal
 import numbers as _numbers
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union, overload
 
 from . import _core, plot
 from ._core import (
@@ -232,7 +232,7 @@ def _float(x: object, name: str) -> float:
         raise TypeError(f"{name}: expected a number, got a bool")
     if isinstance(x, (str, _numbers.Real, _decimal.Decimal)):
         try:
-            return float(x)  # type: ignore[arg-type]
+            return float(x)
         except (ValueError, OverflowError) as err:
             raise _parameter_error(name, x, f"not a float ({err})") from None
     raise TypeError(f"{name}: expected a number, got {type(x).__name__}")
@@ -264,6 +264,10 @@ def _int(x: object, name: str, hi: int = 2**63 - 1) -> int:
     return v
 
 
+@overload
+def _bits(bits: int) -> int: ...
+@overload
+def _bits(bits: None) -> None: ...
 def _bits(bits: Optional[int]) -> Optional[int]:
     if bits is None:
         return None
@@ -363,7 +367,7 @@ def compose(
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)  # type: ignore[arg-type]
+    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
     return Composed(
         composition=d["composition"],
         quantity="epsilon" if target == "delta" else "delta",
@@ -706,7 +710,7 @@ def schedule(
         if isinstance(x, bool):
             raise TypeError(f"{name}: expected a number or a sequence of numbers")
         if isinstance(x, _numbers.Real):
-            return [_float(x, name)] * steps  # type: ignore[operator]
+            return [_float(x, name)] * steps
         return [_float(v, name) for v in x]
 
     c, s, n = vec(contraction, "contraction"), vec(sensitivity, "sensitivity"), vec(noise, "noise")

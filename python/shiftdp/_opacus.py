@@ -256,7 +256,7 @@ class _Methods:
             )
         history = [tuple(h) for h in state_dict["history"]]
         _segments(history)  # validate before replacing
-        self.history = history  # type: ignore[assignment]
+        self.history = history
 
     # -- certified answers -----------------------------------------------------
 

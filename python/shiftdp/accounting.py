@@ -328,8 +328,9 @@ def _accountant_class() -> type:
                 p, k = event.noise_parameter, event.num_buckets
                 if not (_finite_ge0(p) and p <= 1):
                     return Details(event, f"noise_parameter must be in [0, 1], got {p}")
-                if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+                if isinstance(k, bool) or not isinstance(k, numbers.Integral) or int(k) < 1:
                     return Details(event, f"num_buckets must be an integer ≥ 1, got {k!r}")
+                k = int(k)
                 if do_compose and count > 0 and k > 1:
                     if p == 0:
                         self._non_private = True
@@ -545,7 +546,7 @@ def _accountant_class() -> type:
 
         # -- queries -------------------------------------------------------------
 
-        def _components(self) -> list:
+        def _components(self) -> List[Any]:
             """The composition as shiftdp's component classes (one per distinct event)."""
             from . import _types as T
 
@@ -581,7 +582,7 @@ def _accountant_class() -> type:
 
             return compose(self._components(), delta=delta, epsilon=epsilon, tolerance=self._tolerance)
 
-        def _rdp_items(self) -> list:
+        def _rdp_items(self) -> List[Any]:
             items = [(k, list(v), c) for (k, v), c in self._rdp_parts.items()]
             for (k, v), c in self._parts.items():
                 mapped = _rdp_of(k, v)

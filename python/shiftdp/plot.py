@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _check, _core
 from ._types import Component, Gaussian, PoissonGaussian, SubsampledGaussian
@@ -88,7 +88,7 @@ def _esc(s: str) -> str:
     return html.escape(s)
 
 
-def _per_step(component: Component) -> Component:
+def _per_step(component: Component) -> Union[Gaussian, SubsampledGaussian, PoissonGaussian]:
     if not isinstance(component, (Gaussian, SubsampledGaussian, PoissonGaussian)):
         raise TypeError(
             f"component: expected Gaussian, SubsampledGaussian or PoissonGaussian, got {type(component).__name__}"
@@ -122,7 +122,7 @@ def epsilon_vs_steps(
     from . import compose
 
     comp = _per_step(component)
-    ks = []
+    ks: List[int] = []
     for k in steps:
         if isinstance(k, bool) or not isinstance(k, numbers.Integral):
             raise TypeError(f"steps: expected ints, got {type(k).__name__}")
@@ -229,7 +229,7 @@ def _legend(ax: Any) -> None:
     """A compact legend of ``ax``: each label once (the first artist with it), placed
     where it covers the fewest data points."""
     handles, labels = ax.get_legend_handles_labels()
-    seen = {}
+    seen: Dict[str, Any] = {}
     for h, lab in zip(handles, labels):
         seen.setdefault(lab, h)
     ax.legend(

@@ -883,6 +883,22 @@ fn ys22_random(r: &mut SplitMix64) -> Option<(Ys22Params, f64)> {
     Some((p, alpha))
 }
 
+/// The YS22 cases of a check: the Fig 2 setting at each α of [`YS22_ALPHAS`], then
+/// `ctx.samples_or(default)` random settings drawn from `ctx.seed`.
+fn ys22_cases(ctx: &Ctx, default: usize) -> Vec<(Ys22Params, f64)> {
+    let mut r = SplitMix64::new(ctx.seed);
+    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
+        .iter()
+        .map(|&a| (Ys22Params::figure(), a))
+        .collect();
+    for _ in 0..ctx.samples_or(default) {
+        if let Some(x) = ys22_random(&mut r) {
+            cases.push(x);
+        }
+    }
+    cases
+}
+
 fn ys22_params(q: &Ys22Params) -> Vec<(String, String)> {
     vec![
         p("sigma", q.sigma),
@@ -910,16 +926,7 @@ fn ys22_params(q: &Ys22Params) -> Vec<(String, String)> {
 /// term vanishes), in the Fig 2 setting for α ∈ {10, 15, 20} and at random points.
 pub fn footnote_4(reading: Fn4Reading, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
-    let mut r = SplitMix64::new(ctx.seed);
-    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
-        .iter()
-        .map(|&a| (Ys22Params::figure(), a))
-        .collect();
-    for _ in 0..ctx.samples_or(12) {
-        if let Some(x) = ys22_random(&mut r) {
-            cases.push(x);
-        }
-    }
+    let cases = ys22_cases(ctx, 12);
     let mut gaps = vec![];
     for (i, (q, alpha)) in cases.iter().enumerate() {
         let l = q.n / q.b;
@@ -1091,16 +1098,7 @@ pub fn thm4_3_after(claims: &[(f64, u64)], ctx: &Ctx) -> Outcome {
 /// for every K ≥ K₀. The crossing epoch (f64, for information) is reported.
 pub fn thm4_2_threshold(scale: f64, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
-    let mut r = SplitMix64::new(ctx.seed);
-    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
-        .iter()
-        .map(|&a| (Ys22Params::figure(), a))
-        .collect();
-    for _ in 0..ctx.samples_or(16) {
-        if let Some(x) = ys22_random(&mut r) {
-            cases.push(x);
-        }
-    }
+    let cases = ys22_cases(ctx, 16);
     let mut worst: f64 = 0.0;
     let mut crossings = vec![];
     for (i, (q, alpha)) in cases.iter().enumerate() {
@@ -1190,16 +1188,7 @@ pub fn thm4_2_threshold(scale: f64, ctx: &Ctx) -> Outcome {
 /// every other position is strictly below it) and Thm 4.2 is strictly below it.
 pub fn thm4_2_below_worst(worst: &dyn Fn(u64) -> u64, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
-    let mut r = SplitMix64::new(ctx.seed);
-    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
-        .iter()
-        .map(|&a| (Ys22Params::figure(), a))
-        .collect();
-    for _ in 0..ctx.samples_or(12) {
-        if let Some(x) = ys22_random(&mut r) {
-            cases.push(x);
-        }
-    }
+    let cases = ys22_cases(ctx, 12);
     let mut points = 0;
     for (q, alpha) in &cases {
         let l = q.n / q.b;
@@ -1324,16 +1313,7 @@ pub enum GrowthReading {
 /// `reading`'s inequalities.
 pub fn first_term_growth(reading: GrowthReading, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
-    let mut r = SplitMix64::new(ctx.seed);
-    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
-        .iter()
-        .map(|&a| (Ys22Params::figure(), a))
-        .collect();
-    for _ in 0..ctx.samples_or(12) {
-        if let Some(x) = ys22_random(&mut r) {
-            cases.push(x);
-        }
-    }
+    let cases = ys22_cases(ctx, 12);
     let mut points = 0;
     for (q, alpha) in &cases {
         let l = q.n / q.b;
@@ -1413,16 +1393,7 @@ pub fn first_term_growth(reading: GrowthReading, ctx: &Ctx) -> Outcome {
 /// `S^{j+1} < e^{θ·(α−1)αηS_g²/(4σ²b²)}·S^j` at every step (printed θ = 1).
 pub fn thm4_3_step_below(theta: f64, ctx: &Ctx) -> Outcome {
     let b = ctx.bits;
-    let mut r = SplitMix64::new(ctx.seed);
-    let mut cases: Vec<(Ys22Params, f64)> = YS22_ALPHAS
-        .iter()
-        .map(|&a| (Ys22Params::figure(), a))
-        .collect();
-    for _ in 0..ctx.samples_or(8) {
-        if let Some(x) = ys22_random(&mut r) {
-            cases.push(x);
-        }
-    }
+    let cases = ys22_cases(ctx, 8);
     let mut points = 0;
     for (q, alpha) in &cases {
         let l = q.n / q.b;
