@@ -277,3 +277,37 @@ impl Run {
             .unwrap_or(Status::Pass)
     }
 }
+
+/// What the unit tests of the named checks share.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use super::{Builtin, Ctx, Outcome, Status};
+
+    /// The default context with `samples` random points per check.
+    pub(crate) fn ctx_with(samples: usize) -> Ctx {
+        Ctx {
+            samples: Some(samples),
+            ..Ctx::default()
+        }
+    }
+
+    /// The status of `o`, its summary and counterexample printed (shown on failure).
+    pub(crate) fn status(o: &Outcome) -> Status {
+        eprintln!("{:?}: {} {:?}", o.status, o.summary, o.counterexample);
+        o.status
+    }
+
+    /// Every check of `b` has its own name, and each name starts with one of `prefixes`.
+    pub(crate) fn assert_unique_prefixed(b: &[Builtin], prefixes: &[&str]) {
+        let mut names: Vec<&str> = b.iter().map(|x| x.name).collect();
+        assert!(
+            names
+                .iter()
+                .all(|n| prefixes.iter().any(|p| n.starts_with(p))),
+            "a name without one of {prefixes:?}"
+        );
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), b.len(), "two checks share a name");
+    }
+}

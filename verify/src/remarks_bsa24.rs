@@ -1421,27 +1421,14 @@ mod tests {
 
     const BITS: u32 = 128;
 
-    fn status(o: &Outcome) -> Status {
-        eprintln!("{:?}: {}", o.status, o.summary);
-        if let Some(c) = &o.counterexample {
-            eprintln!("  at {:?}: {}", c.params, c.detail);
-        }
-        o.status
-    }
+    use crate::outcome::testkit::{assert_unique_prefixed, status};
 
     #[test]
     fn builtins_have_unique_prefixed_names() {
-        let b = builtins();
-        let mut names: Vec<_> = b.iter().map(|x| x.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), b.len());
         let kinds = ["remark-", "footnote-", "threshold-", "quoted-", "approx-"];
-        assert!(b.iter().all(|x| {
-            x.name
-                .strip_prefix("bsa24/")
-                .is_some_and(|r| kinds.iter().any(|k| r.starts_with(k)))
-        }));
+        let prefixes: Vec<String> = kinds.iter().map(|k| format!("bsa24/{k}")).collect();
+        let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
+        assert_unique_prefixed(&builtins(), &prefixes);
     }
 
     #[test]

@@ -1588,31 +1588,15 @@ pub fn naive_above_composition(factor: f64, ctx: &Ctx) -> Outcome {
 mod tests {
     use super::*;
     use crate::Status;
+    use crate::outcome::testkit::{assert_unique_prefixed, ctx_with, status};
 
     fn ctx() -> Ctx {
-        Ctx {
-            samples: Some(6),
-            ..Ctx::default()
-        }
-    }
-
-    fn status(o: &Outcome) -> Status {
-        eprintln!("{:?}: {} {:?}", o.status, o.summary, o.counterexample);
-        o.status
+        ctx_with(6)
     }
 
     #[test]
     fn every_builtin_has_a_unique_prefixed_name() {
-        let b = builtins();
-        let mut names: Vec<&str> = b.iter().map(|x| x.name).collect();
-        assert!(
-            names
-                .iter()
-                .all(|n| n.starts_with("cys21/") || n.starts_with("ys22/"))
-        );
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), b.len());
+        assert_unique_prefixed(&builtins(), &["cys21/", "ys22/"]);
     }
 
     #[test]

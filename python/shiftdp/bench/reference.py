@@ -66,7 +66,7 @@ FORMAT = "shiftdp-reference/1"
 POISSON_NOTE = (
     "dp_accounting NeighboringRelation.ADD_OR_REMOVE_ONE, PoissonSampledDpEvent(q, "
     "GaussianDpEvent(sigma)) self-composed `steps` times; shiftdp PoissonGaussian(q, mu, "
-    "steps) with mu = 1/sigma rounded up to the next double (accounting._mu_up): both "
+    "steps) with mu = 1/sigma rounded up to a double (shiftdp._types.mu_up): both "
     "directions of the add/remove pair composed, the larger epsilon (delta) reported"
 )
 CP_NOTE = (
@@ -188,7 +188,7 @@ def _entry(
 
 def _compose(kind: str, q: float, sigma: float, steps: int, target: str, value: float) -> Any:
     import shiftdp
-    from shiftdp.accounting import _mu_up
+    from shiftdp._types import mu_up as _mu_up
 
     if kind == "poisson":
         comp = shiftdp.PoissonGaussian(q, mu=_mu_up(sigma), count=steps)
