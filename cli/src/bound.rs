@@ -1,6 +1,6 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
+use super::Output;
 use super::setting::{RunArgs, setting_json};
-use super::{Output, parse_number};
 use serde_json::{Value, json};
 use shiftdp::analysis::{Query, Scope, analyze_scope};
 use shiftdp::error::Result;
@@ -16,9 +16,7 @@ pub type BoundArgs = RunArgs;
 pub fn run(a: &BoundArgs) -> Result<Output> {
     let s = a.setting.setting(a.algorithm)?;
     let prec = Precision::from_bits(a.bits)?;
-    let delta = parse_number("delta", &a.delta, prec.mpfr_bits().max(64))?;
-    shiftdp::precision::delta::Delta::check(&delta)?;
-    let query = Query::Epsilon { delta };
+    let query = Query::epsilon_at_bits(&a.delta, prec.mpfr_bits().max(64))?;
     // long for NoisySGD at large t (the composition over the τ grid): a spinner on a terminal
     let analysis = super::with_spinner("computing every BSA24 bound of the run", || {
         analyze_scope(&s, &query, prec, Scope::Bsa24)

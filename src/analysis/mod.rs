@@ -91,7 +91,15 @@ impl Query {
     /// # Errors
     /// [`Error::Parameter`] unless δ is a decimal in (0, 1).
     pub fn epsilon_at(delta: &str) -> Result<Query> {
-        let d = Enclosure::parse(QUERY_BITS, delta)
+        Self::epsilon_at_bits(delta, QUERY_BITS)
+    }
+
+    /// As [`Query::epsilon_at`], the decimal enclosed at `bits` bits.
+    ///
+    /// # Errors
+    /// As [`Query::epsilon_at`]; [`Error::Precision`] for `bits` outside MPFR's range.
+    pub fn epsilon_at_bits(delta: &str, bits: u32) -> Result<Query> {
+        let d = Enclosure::parse(bits, delta)
             .map_err(|_| Error::param("delta", delta, "expects a finite decimal number"))?;
         crate::precision::delta::Delta::check(&d)?;
         Ok(Query::Epsilon { delta: d })
