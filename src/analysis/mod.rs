@@ -99,6 +99,7 @@ impl Query {
     /// # Errors
     /// As [`Query::epsilon_at`]; [`Error::Precision`] for `bits` outside MPFR's range.
     pub fn epsilon_at_bits(delta: &str, bits: u32) -> Result<Query> {
+        Enclosure::check_bits(bits)?;
         let d = Enclosure::parse(bits, delta)
             .map_err(|_| Error::param("delta", delta, "expects a finite decimal number"))?;
         crate::precision::delta::Delta::check(&d)?;
