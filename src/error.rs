@@ -75,7 +75,7 @@ pub enum Error {
     },
     /// A computation would need more memory than the limit allows ([`crate::memory`]).
     #[error(
-        "{what} needs about {needed} of memory, above the memory limit of {limit} (raise it with --memory-limit SIZE or SHIFTDP_MEMORY_LIMIT, or make the job smaller)"
+        "{what} needs about {needed} of memory, above the memory limit of {limit} (raise the memory limit, or SHIFTDP_MEMORY_LIMIT, or make the job smaller)"
     )]
     MemoryLimit {
         /// The computation refused.

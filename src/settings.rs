@@ -566,7 +566,7 @@ impl Setting {
             (Some(_), Some(_)) => {
                 return Err(Error::param(
                     "epochs",
-                    "given with --steps",
+                    "given with the steps t",
                     "give either steps or epochs",
                 ));
             }

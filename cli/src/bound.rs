@@ -37,7 +37,7 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
             "epsilon": Value::Null,
         });
         let tau = r.answer().and_then(|a| a.tau);
-        let reason = r.reason().map(|e| e.to_string());
+        let reason = r.reason().map(|e| super::with_flags(&e.to_string()));
         match r.bound() {
             Some(b) => {
                 let mu = b.mu().map(|m| super::readable_up(m.hi()));

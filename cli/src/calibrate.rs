@@ -280,7 +280,7 @@ pub fn run(c: &CalibrateCommand) -> Result<Output> {
                     }
                     Err(e) => {
                         human += &format!("  {label}: {e}\n");
-                        rows.push(json!({"for": label, "id": only.map(|i| i.as_str()), "best": false, "error": e.to_string()}));
+                        rows.push(json!({"for": label, "id": only.map(|i| i.as_str()), "best": false, "error": super::with_flags(&e.to_string())}));
                     }
                 }
             }

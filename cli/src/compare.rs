@@ -90,7 +90,7 @@ fn entry_json(e: &Entry, is_best: bool) -> Value {
         "curve": b.and_then(|b| b.renyi_curve()).map(|c| c.name().to_string()),
         "hypotheses": b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
         "notes": b.map(|b| b.notes().to_vec()).unwrap_or_default(),
-        "reason": e.reason().map(|r| r.to_string()),
+        "reason": e.reason().map(|r| super::with_flags(&r.to_string())),
         "eligible_for_best": e.eligible,
         "best": is_best,
     })

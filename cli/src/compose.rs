@@ -411,8 +411,8 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
     // the closed form is exact only when every component is Gaussian; otherwise it is
     // the engine's no-amplification fallback (an upper bound, said in the note)
     let exact = c.gaussian_mu().is_some();
-    let reason_line = ans
-        .note
+    let note = ans.note.as_deref().map(super::with_flags);
+    let reason_line = note
         .as_deref()
         .map(|n| format!("  note: {n}\n"))
         .unwrap_or_default();
@@ -501,7 +501,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                     "label": "central limit APPROXIMATION (BSA24 Lemma A.5 / DRS22), not a bound",
                 })),
                 "note": poisson_note,
-                "reason": ans.note,
+                "reason": note,
                 "delta_floor": sci(DELTA_FLOOR),
             });
             // the bound holds at the double d ≤ the δ typed, so at the δ typed (an
@@ -557,7 +557,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
                     "label": "central limit APPROXIMATION, not a bound",
                 })),
                 "note": poisson_note,
-                "reason": ans.note,
+                "reason": note,
             });
             // computed at the double ≤ the ε typed, so it holds at the ε typed
             let typed = a.epsilon.as_deref().unwrap_or_default();

@@ -247,14 +247,79 @@ pub fn input_bits(prec: Precision) -> u32 {
     prec.mpfr_bits().max(64)
 }
 
+/// The library names a setting in words ("the diameter D"); on the command line each
+/// such phrase is followed by the flag that sets it.
+const FLAGS: &[(&str, &str)] = &[
+    ("the diameter D", "--diameter"),
+    ("the strong convexity m", "--strong-convexity"),
+    ("the smoothness M", "--smoothness"),
+    ("the contraction c", "--contraction"),
+    ("the step size η", "--eta"),
+    ("the noise σ", "--noise"),
+    ("the steps t", "--steps"),
+    ("the epochs E", "--epochs"),
+    ("the batch size b", "--batch"),
+    ("the split τ", "--tau"),
+    ("grid exponent", "--grid"),
+    ("raise the memory limit", "--memory-limit SIZE"),
+    ("the precision bits", "--bits"),
+];
+
+/// A library message as the command line says it: every setting phrase of [`FLAGS`]
+/// followed by its flag, e.g. "give the diameter D (--diameter)".
+pub fn with_flags(text: &str) -> String {
+    FLAGS.iter().fold(text.to_string(), |acc, (phrase, flag)| {
+        acc.replace(phrase, &format!("{phrase} ({flag})"))
+    })
+}
+
 /// Why a result does not apply, for a line that already names the result: the failing
 /// hypothesis and its values (`hypothesis H1: … fails (…)`) without repeating the id;
-/// other refusals as the error reads.
+/// other refusals as the error reads (settings named with their flags).
 pub fn why_not(e: &Error) -> String {
-    match e {
+    with_flags(&match e {
         Error::Hypothesis {
             hypothesis, detail, ..
         } => format!("hypothesis {hypothesis} fails ({detail})"),
         other => other.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod flag_tests {
+    use super::*;
+
+    /// The messages of the library that name a setting get its flag on the command line,
+    /// and no library message names a flag itself.
+    #[test]
+    fn library_phrases_gain_their_flags() {
+        let e = shiftdp::Setting::from_pairs(
+            shiftdp::Algorithm::Gd,
+            &[
+                ("n", "1"),
+                ("steps", "5"),
+                ("eta", "1"),
+                ("noise", "1"),
+                ("sensitivity", "1"),
+            ],
+        )
+        .map(|s| shiftdp::analysis::bound(&s, shiftdp::ResultId::Bsa24Thm4_3));
+        let Ok(Some(Err(err))) = e else {
+            panic!("Thm 4.3 without a diameter should fail its hypothesis")
+        };
+        let lib = err.to_string();
+        assert!(
+            lib.contains("the diameter D") && !lib.contains("--"),
+            "{lib}"
+        );
+        assert!(
+            why_not(&err).contains("the diameter D (--diameter)"),
+            "{}",
+            why_not(&err)
+        );
+        assert_eq!(
+            with_flags("give the strong convexity m and the smoothness M"),
+            "give the strong convexity m (--strong-convexity) and the smoothness M (--smoothness)"
+        );
     }
 }

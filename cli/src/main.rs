@@ -130,7 +130,7 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", cli::with_flags(&e.to_string()));
                     ExitCode::from(2)
                 }
             };
@@ -147,7 +147,7 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", cli::with_flags(&e.to_string()));
                     ExitCode::from(2)
                 }
             };
@@ -172,7 +172,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", cli::with_flags(&e.to_string()));
             ExitCode::from(2)
         }
     }

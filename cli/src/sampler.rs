@@ -207,7 +207,7 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
                 "\nlast iterate only: no result applies: {}\n",
                 super::why_not(reason)
             );
-            json!({ "reason": reason.to_string() })
+            json!({ "reason": super::with_flags(&reason.to_string()) })
         }
         _ => Value::Null,
     };

@@ -127,7 +127,7 @@ impl Translated {
             )),
             _ => Err(hyp(
                 result,
-                "λ-strongly convex, β-smooth: needs --strong-convexity and --smoothness",
+                "λ-strongly convex, β-smooth: needs the strong convexity m and the smoothness M",
                 "a contraction given directly does not determine λ and β",
             )),
         }
@@ -266,7 +266,7 @@ pub fn rdp_bounds(s: &Setting) -> Vec<RdpRow> {
                     hyp(
                         id,
                         "strongly convex: contraction c < 1",
-                        "needs --contraction or --strong-convexity/--smoothness/--eta",
+                        "needs the contraction c, or the strong convexity m, the smoothness M and the step size η",
                     )
                 })?;
                 let rho = cyclic_rdp_rho(&unit, c, l, e, bits)?;

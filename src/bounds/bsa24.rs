@@ -127,7 +127,7 @@ fn threshold(s: &Setting, size: u64) -> Result<Rational> {
         .exact
         .d
         .clone()
-        .ok_or_else(|| hyp("BSA24", "H1: diameter D", "give --diameter"))?;
+        .ok_or_else(|| hyp("BSA24", "H1: diameter D", "give the diameter D"))?;
     Ok(d * Rational::from(size) / (s.exact.eta.clone() * s.exact.l.clone()))
 }
 
@@ -255,7 +255,7 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
             return Err(hyp(
                 id,
                 "H1: m-strongly convex, M-smooth losses (c = max{|1−ηm|, |1−ηM|} < 1)",
-                "give --strong-convexity and --smoothness, or --contraction",
+                "give the strong convexity m and the smoothness M, or the contraction c",
             ));
         }
         (Some(c), _) => c.clone(),
@@ -314,9 +314,13 @@ pub(crate) fn constrained_convex_pub(
 
 /// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
 fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
-    let d =
-        s.d.clone()
-            .ok_or_else(|| hyp(id, "H1: constraint set of diameter D", "give --diameter"))?;
+    let d = s.d.clone().ok_or_else(|| {
+        hyp(
+            id,
+            "H1: constraint set of diameter D",
+            "give the diameter D",
+        )
+    })?;
     match (&s.big_m, &s.c) {
         (Some(_), _) => check_eta_smooth(id, s, true, hyps)?,
         (None, Some(c)) if s.c_given => {
@@ -336,7 +340,7 @@ fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
             return Err(hyp(
                 id,
                 "H2: convex, M-smooth losses with 0 < η ≤ 2/M",
-                "give --smoothness (or --contraction ≤ 1)",
+                "give the smoothness M (or the contraction c ≤ 1)",
             ));
         }
     }
@@ -532,7 +536,7 @@ fn langevin(id: &str, s: &Setting) -> Result<()> {
             id,
             "H0: Langevin noise N(0, 2ηI), i.e. σ = √(2/η)",
             format!(
-                "σ²η = {} ≠ 2; omit --noise for LMC, where σ = √(2/η) is implied",
+                "σ²η = {} ≠ 2; omit the noise σ for LMC, where σ = √(2/η) is implied",
                 fmt(&s2eta)
             ),
         ));
@@ -548,14 +552,14 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
             return Err(hyp(
                 id,
                 "H1: F, F′ m-strongly convex (m > 0)",
-                "give --strong-convexity",
+                "give the strong convexity m",
             ));
         }
     };
     let mm = s
         .big_m
         .clone()
-        .ok_or_else(|| hyp(id, "H2: F, F′ M-smooth", "give --smoothness"))?;
+        .ok_or_else(|| hyp(id, "H2: F, F′ M-smooth", "give the smoothness M"))?;
     let em = s.eta.clone() * (m.clone() + mm);
     if em
         .hi()
@@ -635,12 +639,12 @@ fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
     langevin(id, s)?;
     let d =
         s.d.clone()
-            .ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give --diameter"))?;
+            .ok_or_else(|| hyp(id, "H1: convex body K of diameter D", "give the diameter D"))?;
     if s.big_m.is_none() {
         return Err(hyp(
             id,
             "H2: F, F′ convex and M-smooth",
-            "give --smoothness",
+            "give the smoothness M",
         ));
     }
     check_eta_smooth(id, s, true, hyps)?;
@@ -709,7 +713,7 @@ pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
     }
     let d =
         s.d.clone()
-            .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give --diameter"))?;
+            .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give the diameter D"))?;
     Ok(Bound {
         id: ResultId::Mt07Exp,
         title: "exponential mechanism, pure DP".into(),

@@ -438,7 +438,7 @@ impl Composition {
             let mut a = run(Step::Exp(e))?;
             if a.width > tolerance {
                 a.note = Some(format!(
-                    "width {:.3e} > tolerance {tolerance:e} at the grid given, h = 2^-{e}; a finer --grid narrows it",
+                    "width {:.3e} > tolerance {tolerance:e} at the grid given, h = 2^-{e}; a finer grid exponent narrows it",
                     a.width
                 ));
             }
@@ -570,16 +570,18 @@ impl Composition {
                     "where the finer grid of {m2} points per order could not certify the query (window or δ floor); a larger δ or ε target narrows it"
                 )
             } else if h <= 2f64.powi(-MAX_GRID_EXP) {
-                format!("the planner's finest grid; --grid {finer} (up to 24) narrows it")
+                format!(
+                    "the planner's finest grid; the grid exponent {finer} (up to 24) narrows it"
+                )
             } else if points(&last) >= m_cap {
                 let next = 2 * points(&last);
                 format!(
-                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); --grid {finer} narrows it: {next} points per order, about {} of memory (--memory-limit)",
+                    "the finest grid within the planner's budget ({PLANNER_POINTS} points per order, memory limit {}); the grid exponent {finer} narrows it: {next} points per order, about {} of memory (raise the memory limit)",
                     crate::memory::human(limit),
                     crate::memory::human(self.planned_bytes(next.saturating_mul(orders))),
                 )
             } else {
-                format!("a finer --grid ({finer}) narrows it")
+                format!("a finer grid exponent ({finer}) narrows it")
             };
             last.note = Some(format!(
                 "width {:.3e} > tolerance {tolerance:e} at h = {h:.4e}, {why}",

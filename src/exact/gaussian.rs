@@ -350,7 +350,7 @@ impl GaussianInstance {
         if !mu.is_finite() {
             return Err(Error::NotCertified {
                 what: "μ of the Gaussian instance".into(),
-                reason: "enclosure is not finite (raise --bits)".into(),
+                reason: "enclosure is not finite (raise the precision bits)".into(),
             });
         }
         Self::from_mu_enclosure(&mu, "quadratic (scalar path)")

@@ -171,7 +171,7 @@ pub fn compare_bounds(s: &Setting) -> Vec<Row> {
                 None => Err(hyp(
                     EQ_B1,
                     "constraint set of diameter D",
-                    "needs --diameter",
+                    "needs the diameter D",
                 )),
                 Some(dd) => contraction(s, EQ_B1).and_then(|_| {
                     let rho = recipe_b1_rho(

@@ -36,7 +36,7 @@ pub(super) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
         hyp(
             id,
             "convex (c ≤ 1) or strongly convex: contraction c known",
-            "needs --contraction or --strong-convexity/--smoothness/--eta",
+            "needs the contraction c, or the strong convexity m, the smoothness M and the step size η",
         )
     })?;
     if c.upper_f64() > 1.0 {

@@ -289,7 +289,7 @@ pub fn recipe_b_inputs(s: &Setting) -> Result<RecipeBInputs> {
     let id = recipe_b_id(s);
     let d =
         s.d.as_ref()
-            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs --diameter"))?;
+            .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs the diameter D"))?;
     let c = contraction(s, id)?;
     // the (B.3) term increases with c: feed the upper end of c's enclosure
     let c_up = c.upper_f64();

@@ -243,8 +243,8 @@ impl Built {
                 let Some(d) = &self.d else {
                     return Err(Error::Hypothesis {
                         result: "BSA24 Thm 4.10".into(),
-                        hypothesis: "H: constraint set of diameter D (--diameter)".into(),
-                        detail: "no --diameter given".into(),
+                        hypothesis: "H: constraint set of diameter D".into(),
+                        detail: "the diameter D is not given".into(),
                     });
                 };
                 let half = Enclosure::sqrt2(self.bits);
@@ -286,9 +286,9 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
     }
     let b = match a.algorithm {
         Algorithm::Gd => n,
-        Algorithm::Cgd | Algorithm::Sgd => a
-            .batch
-            .ok_or_else(|| Error::param("batch", "none", "--batch is required for cgd/sgd"))?,
+        Algorithm::Cgd | Algorithm::Sgd => a.batch.ok_or_else(|| {
+            Error::param("batch", "none", "the batch size b is required for cgd/sgd")
+        })?,
         Algorithm::Lmc => {
             return Err(Error::param(
                 "algorithm",
@@ -318,7 +318,7 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
             return Err(Error::param(
                 "steps",
                 "both",
-                "give --steps or --epochs, not both",
+                "give the steps t or the epochs E, not both",
             ));
         }
         (Some(t), None) => (
@@ -349,7 +349,11 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
             if let Some(v) = eta_file.as_ref().or(sigma_file.as_ref()) {
                 (v.len(), None)
             } else {
-                return Err(Error::param("steps", "none", "give --steps or --epochs"));
+                return Err(Error::param(
+                    "steps",
+                    "none",
+                    "give the steps t or the epochs E",
+                ));
             }
         }
     };
@@ -397,7 +401,7 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
             return Err(Error::param(
                 "contraction",
                 "none",
-                "give --contraction, or --smoothness (convex) with optional --strong-convexity",
+                "give the contraction c, or the smoothness M (convex) with the strong convexity m optional",
             ));
         }
     };
@@ -427,8 +431,8 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
     if a.algorithm == Algorithm::Sgd && d.is_none() {
         return Err(Error::Hypothesis {
             result: "BSA24 Thm 4.10".into(),
-            hypothesis: "H: constraint set of diameter D (--diameter)".into(),
-            detail: "no --diameter given".into(),
+            hypothesis: "H: constraint set of diameter D".into(),
+            detail: "the diameter D is not given".into(),
         });
     }
     let built = Built {
@@ -492,7 +496,7 @@ pub fn optimal_schedule(a: &ScheduleSpec, precision: Precision) -> Result<Schedu
             return Err(Error::param(
                 "tau",
                 "none",
-                "schedule sgd needs --tau: τ trades the Gaussian part against the subsampled composition, which this command does not compute",
+                "schedule sgd needs the split τ: τ trades the Gaussian part against the subsampled composition, which this command does not compute",
             ));
         }
         (None, _) => TauSearch::Auto { limit: 2048 },

@@ -103,7 +103,7 @@ impl WorkBudget {
                     "the optimal schedule needs more than {:.0e} step evaluations (work limit of \
                      shiftdp::schedules::runs::WORK_LIMIT): every step has a non-negligible weight \
                      (contraction close to or above 1) or the τ search is long; give fewer steps, \
-                     --tau, or use the closed forms (`shiftdp bound`)",
+                     the split τ, or use the closed-form bounds of the run",
                     self.limit as f64
                 ),
             ));
