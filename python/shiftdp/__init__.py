@@ -56,6 +56,7 @@ from ._types import (
     Schedule,
     Component,
     Composed,
+    Grid,
     Entry,
     Gaussian,
     Interval,
@@ -93,6 +94,7 @@ __all__ = [
     "Analysis",
     "Entry",
     "Composed",
+    "Grid",
     "Component",
     "Gaussian",
     "SubsampledGaussian",
@@ -374,7 +376,17 @@ def compose(
         at=_float(value, target),
         interval=Interval._from_core(d["interval"]),
         orders=d["orders"],
-        grid=list(d["grid"]),
+        grid=[
+            Grid(
+                h=g["h"],
+                window=tuple(g["window"]),
+                points=g["points"],
+                fft_l1_error_pess=g["fft_l1_error_pess"],
+                fft_l1_error_opt=g["fft_l1_error_opt"],
+                infinity_mass_upper=g["infinity_mass_upper"],
+            )
+            for g in d["grid"]
+        ],
         clt_mu=d["clt_mu"],
         method=d["method"],
         gaussian_mu_upper=d["gaussian_mu_upper"],

@@ -555,6 +555,21 @@ Component = Union[
 
 
 @dataclass(frozen=True)
+class Grid:
+    """One grid of the certified PLD engine: spacing ``h`` of the privacy-loss lattice,
+    its ``window`` (bottom, top), ``points`` per order, the bounds on the FFT's L1
+    round-off on the pessimistic and optimistic sides, and an upper bound on the mass the
+    discretization moved to +∞."""
+
+    h: float
+    window: Tuple[float, float]
+    points: int
+    fft_l1_error_pess: float
+    fft_l1_error_opt: float
+    infinity_mass_upper: float
+
+
+@dataclass(frozen=True)
 class Composed:
     """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
     δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
@@ -576,7 +591,7 @@ class Composed:
     at: float
     interval: Interval
     orders: int
-    grid: List[Dict[str, Any]]
+    grid: List[Grid]
     clt_mu: Optional[float]
     method: str = "pld"
     gaussian_mu_upper: Optional[float] = None
@@ -609,7 +624,7 @@ class Composed:
         clt = (
             f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
         )
-        grid = f"grid h = {float(self.grid[0]['h']):.4g}" if self.grid else "no grid"
+        grid = f"grid h = {self.grid[0].h:.4g}" if self.grid else "no grid"
         return (
             f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
             f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "

@@ -42,6 +42,11 @@ def test_subsampled_and_heterogeneous():
     assert 0 < r.lower <= r.upper < 10
     assert r.clt_mu is None or r.clt_mu > 0
     assert r.orders == 2  # the Poisson component is asymmetric: both orders composed
+    # one typed Grid per order: a positive spacing, a window around zero, finite error bounds
+    assert len(r.grid) == 2 and all(isinstance(g, shiftdp.Grid) for g in r.grid)
+    for g in r.grid:
+        assert g.h > 0 and g.window[0] < 0 < g.window[1] and g.points > 1
+        assert 0 <= g.fft_l1_error_pess < 1 and 0 <= g.infinity_mass_upper < 1
 
 
 def test_subsampled_is_monotone_in_count():
