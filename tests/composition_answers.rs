@@ -287,3 +287,25 @@ proptest! {
         }
     }
 }
+
+/// A sampled Gaussian with almost no noise is not private: under Poisson sampling (or
+/// C_p) with p = 1/2 and μ beyond 1.35·10¹⁵⁴ (μ²/2 overflows f64) the record is in the
+/// batch with probability 1/2 and then identified, so δ(ε) ≥ 1/4 for every finite ε
+/// (C_p's crossing included) and ε(10⁻⁵) is astronomically large. The answer must say
+/// so (an upper end ≥ 10³⁰⁰ or +∞), never a small ε from masses lost beyond f64's range.
+#[test]
+fn sampled_gaussians_beyond_f64_range_are_not_reported_private() {
+    for mu in [1.4e154, 1e155, 1e200, 1e300] {
+        for c in [Component::poisson(0.5, mu), Component::subsampled(0.5, mu)] {
+            let comp = Composition::new().with(c.unwrap(), 1).unwrap();
+            match comp.answer(Target::Delta(1e-5), 5e-4, None) {
+                Ok(a) => assert!(
+                    a.interval.upper >= 1e300,
+                    "μ = {mu:e}: ε ≤ {}",
+                    a.interval.upper
+                ),
+                Err(e) => panic!("μ = {mu:e}: refused ({e}); the no-amplification bound answers"),
+            }
+        }
+    }
+}

@@ -479,6 +479,23 @@ impl Composition {
         if self.parts.is_empty() {
             return Err(Error::param("components", "none", "give at least one"));
         }
+        // the f64 engine represents losses up to the reach of each component; a reach
+        // beyond f64 (a Gaussian with μ²/2 overflowing) would leave the masses out there
+        // uncounted, so such a composition is not certified here (answer() then falls
+        // back to the closed forms)
+        if let Some((c, _)) = self
+            .parts
+            .iter()
+            .find(|(c, _)| !c.as_mechanism().loss_reach().is_finite())
+        {
+            return Err(Error::NotCertified {
+                what: "composition".into(),
+                reason: format!(
+                    "the privacy loss of {} reaches beyond f64's range (the f64 engine cannot hold it)",
+                    c.as_mechanism().name()
+                ),
+            });
+        }
         match target {
             Target::Delta(d) => check_delta(d)?,
             Target::Epsilon(e) => {
