@@ -309,3 +309,28 @@ fn sampled_gaussians_beyond_f64_range_are_not_reported_private() {
         }
     }
 }
+
+/// A Poisson-sampled Laplace mechanism with little noise: the remove order's loss
+/// `φ(ℓ) = ln(1 − p + p e^ℓ)` reaches `1/b + ln(p + (1 − p)e^{−1/b})`, and its P-mass
+/// within 10⁻⁶ of that supremum is ≥ p/2 · (1 − e^{−10⁻⁶ b}) … so for δ = 10⁻⁵ the true
+/// ε(δ) exceeds `1/b + ln p − 1` for these b. Past `1/b ≈ 709` (e^ℓ overflows f64) the
+/// answer once lost the remove order and reported ln 2.
+#[test]
+fn poisson_laplace_with_little_noise_keeps_its_large_loss() {
+    use shiftdp::composition::mechanism::{Laplace, PoissonSampled};
+    use std::sync::Arc;
+    let p = 0.5;
+    for b in [2e-3, 1.4e-3, 1e-3, 1e-5, 1e-100] {
+        let m = PoissonSampled::new(p, Arc::new(Laplace::new(b, 1.0).unwrap())).unwrap();
+        let comp = Composition::new().with(Component::mechanism(m), 1).unwrap();
+        let floor = 1.0 / b + f64::ln(p) - 1.0;
+        match comp.answer(Target::Delta(1e-5), 5e-4, None) {
+            Ok(a) => assert!(
+                a.interval.upper >= floor,
+                "b = {b:e}: ε ≤ {} < {floor}",
+                a.interval.upper
+            ),
+            Err(e) => panic!("b = {b:e}: refused ({e}); every loss is bounded (pure DP answers)"),
+        }
+    }
+}

@@ -624,7 +624,12 @@ impl Composition {
             if m.q_at_plus_infinity().hi > 0.0 || inv.q_at_plus_infinity().hi > 0.0 {
                 return None;
             }
-            let sup = m.loss_sup()?.max(inv.loss_sup()?).max(0.0);
+            let (a, b) = (m.loss_sup()?, inv.loss_sup()?);
+            // f64::max would drop a NaN: a bound that is not a number bounds nothing
+            if a.is_nan() || b.is_nan() {
+                return None;
+            }
+            let sup = a.max(b).max(0.0);
             s = s + Enclosure::from_f64(GAUSSIAN_BITS, sup)
                 .mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
         }

@@ -148,6 +148,14 @@ impl PoissonSampled {
             return (v, FN_REL_ERR * v.abs());
         }
         let y = p * l.exp_m1();
+        if !y.is_finite() {
+            // e^ℓ overflows: φ(ℓ) = ℓ + ln(p + (1 − p)e^{−ℓ}), w = ln(·) ∈ [ln p, 0]; the
+            // bound covers the errors of exp, ln and the two sums (each ≤ FN_REL_ERR or U
+            // relative), generously
+            let w = (p + (1.0 - p) * (-l).exp()).ln();
+            let v = l + w;
+            return (v, FN_REL_ERR * (w.abs() + 1.0) + 4.0 * U * (v.abs() + 1.0));
+        }
         let v = y.ln_1p();
         let ry = FN_REL_ERR + 2.0 * U;
         // d ln(1 + y) = dy/(1 + y)
