@@ -334,3 +334,24 @@ fn poisson_laplace_with_little_noise_keeps_its_large_loss() {
         }
     }
 }
+
+/// f_{ε,0} answers ε(δ) = ε + ln(1 − δ·(1 + e^{−ε})) ≈ ε − δ up to ε = 700 (e^ε finite);
+/// above it the component is refused by name (the engine computes in f64).
+#[test]
+fn approx_dp_up_to_the_f64_range_and_refused_beyond() {
+    for eps in [5.0, 300.0, 600.0, 700.0] {
+        let comp = Composition::new()
+            .with(Component::approx_dp(eps, 0.0).unwrap(), 1)
+            .unwrap();
+        let a = comp.answer(Target::Delta(1e-5), 5e-4, None).unwrap();
+        assert!(
+            a.interval.upper <= eps * (1.0 + 1e-12) && a.interval.upper >= eps - 1e-3,
+            "ε = {eps}: {:?}",
+            a.interval
+        );
+    }
+    assert!(matches!(
+        Component::approx_dp(800.0, 0.0),
+        Err(shiftdp::Error::Parameter { ref name, .. }) if name == "epsilon"
+    ));
+}

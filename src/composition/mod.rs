@@ -111,8 +111,16 @@ impl Component {
     /// `f_{ε,δ}`.
     ///
     /// # Errors
-    /// As [`ApproxDp::new`].
+    /// As [`ApproxDp::new`]; [`Error::Parameter`] for ε above 700, where the curve's
+    /// slope `e^ε` leaves the f64 range the engine computes in.
     pub fn approx_dp(eps: f64, delta: f64) -> Result<Component> {
+        if eps > 700.0 {
+            return Err(Error::param(
+                "epsilon",
+                eps,
+                "must be at most 700 for the composition engine (e^ε must be a finite double);                  k such mechanisms are (Σkᵢεᵢ, Σkᵢδᵢ)-DP by basic composition",
+            ));
+        }
         Ok(Component::curve(ApproxDp::new(eps, delta)?.to_piecewise()))
     }
     /// A piecewise-linear tradeoff function as a component.
