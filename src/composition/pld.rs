@@ -227,18 +227,21 @@ pub struct Mass {
 impl Mass {
     /// The empty mass.
     pub const ZERO: Mass = Mass { lo: 0.0, hi: 0.0 };
-    /// An MPFR enclosure rounded outward to f64 and clamped to `[0, 1]`.
+    /// An MPFR enclosure rounded outward to f64 and clamped to `[0, 1]` (a NaN end
+    /// becomes the safe end of `[0, 1]`).
     pub fn of(e: &crate::precision::Enclosure) -> Mass {
-        Mass {
-            lo: e.lower_f64().max(0.0),
-            hi: e.upper_f64().clamp(0.0, 1.0),
-        }
+        Mass::from_ends(e.lower_f64(), e.upper_f64())
     }
-    /// `[v − err, v + err]` clamped to `[0, 1]`.
+    /// `[v − err, v + err]` clamped to `[0, 1]` (a NaN end becomes the safe end).
     pub(crate) fn new(v: f64, err: f64) -> Mass {
+        Mass::from_ends(v - err, v + err)
+    }
+    /// `[lo, hi]` clamped to `[0, 1]`; a NaN lower end is 0 and a NaN upper end is 1, so
+    /// that a failed evaluation can only widen the enclosure.
+    fn from_ends(lo: f64, hi: f64) -> Mass {
         Mass {
-            lo: (v - err).max(0.0),
-            hi: (v + err).clamp(0.0, 1.0),
+            lo: lo.max(0.0).min(1.0),
+            hi: if hi.is_nan() { 1.0 } else { hi.clamp(0.0, 1.0) },
         }
     }
 }
