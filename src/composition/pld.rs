@@ -240,7 +240,7 @@ impl Mass {
     /// that a failed evaluation can only widen the enclosure.
     fn from_ends(lo: f64, hi: f64) -> Mass {
         Mass {
-            lo: lo.max(0.0).min(1.0),
+            lo: if lo.is_nan() { 0.0 } else { lo.clamp(0.0, 1.0) },
             hi: if hi.is_nan() { 1.0 } else { hi.clamp(0.0, 1.0) },
         }
     }
