@@ -118,7 +118,8 @@ impl Component {
             return Err(Error::param(
                 "epsilon",
                 eps,
-                "must be at most 700 for the composition engine (e^ε must be a finite double);                  k such mechanisms are (Σkᵢεᵢ, Σkᵢδᵢ)-DP by basic composition",
+                "must be at most 700 for the composition engine (e^ε must be a finite double); \
+                 k such mechanisms are (Σkᵢεᵢ, Σkᵢδᵢ)-DP by basic composition",
             ));
         }
         Ok(Component::curve(ApproxDp::new(eps, delta)?.to_piecewise()))
