@@ -89,13 +89,27 @@ pub enum Error {
 
 impl Error {
     /// Shorthand for [`Error::Parameter`].
+    /// A double's `Display` text (every digit: `1e-300` prints as 300 zeros and a 1) is
+    /// shown in scientific form; any other value as given.
     pub fn param(name: &str, value: impl ToString, reason: &str) -> Self {
         Error::Parameter {
             name: name.to_string(),
-            value: value.to_string(),
+            value: readable_value(value.to_string()),
             reason: reason.to_string(),
         }
     }
+}
+
+/// `text` in scientific form (`1e-300`) when it is the long `Display` of a double, else
+/// unchanged: a value the user typed keeps its spelling unless it is that same text.
+fn readable_value(text: String) -> String {
+    if text.len() > 24
+        && let Ok(x) = text.parse::<f64>()
+        && x.to_string() == text
+    {
+        return format!("{x:e}");
+    }
+    text
 }
 
 /// Result alias.
@@ -107,5 +121,25 @@ pub(crate) fn hyp(result: &str, hypothesis: &str, detail: impl Into<String>) -> 
         result: result.to_string(),
         hypothesis: hypothesis.to_string(),
         detail: detail.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extreme_doubles_read_in_scientific_form_and_typed_text_is_kept() {
+        let e = Error::param("sigma", 1e-300, "must be > 0");
+        assert!(e.to_string().contains("1e-300"), "{e}");
+        let e = Error::param("sigma", 1e300, "too large");
+        assert!(e.to_string().contains("1e300"), "{e}");
+        // a typed decimal that is not a double's Display keeps its spelling
+        let e = Error::param("delta", "0.1000000000000000000000000001", "typed");
+        assert!(
+            e.to_string().contains("0.1000000000000000000000000001"),
+            "{e}"
+        );
+        assert!(Error::param("p", 0.5, "x").to_string().contains("0.5"));
     }
 }
