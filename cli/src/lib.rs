@@ -184,6 +184,16 @@ pub fn estimate(value: f64, error: Option<f64>, kind: EstimateKind) -> Value {
     })
 }
 
+/// A number the user gave, as text a person reads: its shortest round-trip decimal, in
+/// scientific form outside [1e-4, 1e6) (`1e-300`, not 300 zeros).
+pub fn given(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e6).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// A real number that is neither a bound nor an interval end (inputs, diagnostics) as a
 /// decimal string (`{:e}`, the shortest round-trip form), `"inf"`/`"-inf"` for
 /// infinities and null for NaN.

@@ -147,7 +147,7 @@ pub fn run(a: &SamplerArgs) -> Result<Output> {
         a.run.batch,
         run.steps_per_epoch(),
         run.epochs(),
-        run.sigma(),
+        super::given(run.sigma()),
         delta
     );
     h += &format!(
