@@ -469,6 +469,16 @@ pub(crate) fn symmetrized_atom(p: f64, mu: f64) -> Mass {
 /// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
 fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
     let e = l.exp_m1() + p; // e^ℓ − 1 + p
+    if e / p == f64::INFINITY && l.is_finite() {
+        // e^ℓ (or e^ℓ/p) overflows (ℓ near or above 709.78): ln((e^ℓ − 1 + p)/p) = ℓ − ln p + ln(1 − (1 − p)e^{−ℓ}),
+        // the last term below e^{−709} in size; errors of ln p, the sums and that term
+        // are covered generously
+        let lr = l - p.ln() + (-(1.0 - p) * (-l).exp()).ln_1p();
+        let dlr = 8.0 * U * (l.abs() + p.ln().abs() + 1.0);
+        let x = (lr + 0.5 * mu * mu) / mu;
+        let dx = dlr / mu + 6.0 * U * (x.abs() + mu + 1.0);
+        return (x, dx);
+    }
     if e <= 0.0 || !e.is_finite() {
         if e.is_finite() {
             return (f64::NEG_INFINITY, 0.0);
