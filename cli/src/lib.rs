@@ -275,7 +275,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("the precision bits", "--bits"),
 ];
 
-/// A library message as the command line says it: every setting phrase of [`FLAGS`]
+/// A library message as the command line says it: every setting phrase (the table `FLAGS`)
 /// followed by its flag, e.g. "give the diameter D (--diameter)".
 pub fn with_flags(text: &str) -> String {
     FLAGS.iter().fold(text.to_string(), |acc, (phrase, flag)| {
