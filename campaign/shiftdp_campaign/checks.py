@@ -513,6 +513,46 @@ def case_compose_large(rng):
     return compose_queries("compose_large", parts, eps, dl, ref, "G(μ√k) upper (subsampled only)", ordinary_parts(parts))
 
 
+def case_near_deterministic(rng):
+    """Nearly noiseless sampled steps (μ up to 1e300, Laplace b down to 1e-300), where
+    losses leave f64's exponential range. Reference, from the mathematics: for the remove
+    order P = (1 − q)Q_b + qP_b against Q = Q_b and the event S "output above the midpoint
+    of the two means", δ(ε) ≥ qP_b(S) − e^ε Q_b(S) with P_b(S) ≥ 1/2, so
+    ε(δ) ≥ ln(q/2 − δ) − ln Q_b(S); ln Q_b(S) ≤ −μ²/8 − ln(μ√(2π)/2) for G(μ) (Mills'
+    ratio) and = ln(1/2) − 1/(2b) for Laplace(b) at sensitivity 1. Composition only adds
+    loss and C_p ≤ f_p, so the floor holds for both samplers and every count."""
+    import shiftdp
+
+    q = loguni(rng, 1e-3, 1.0)
+    k = rng.choice([1, 2, 3, 10])
+    d = float(f"{loguni(rng, 1e-10, 1e-4):.2g}")
+    kind = rng.choice(["poisson", "subsampled", "poisson_laplace"])
+    if kind == "poisson_laplace":
+        b = 10 ** rng.uniform(-300, 0)
+        ln_qb = math.log(0.5) - 1 / (2 * b)
+        comp = shiftdp.PoissonLaplace(q, b, 1.0, k)
+        repro = f"shiftdp compose --poisson-laplace {q!r} {b!r} 1 x{k} --delta {d!r}"
+    else:
+        mu = 10 ** rng.uniform(0, 300)
+        ln_qb = -mu * mu / 8 - math.log(mu * math.sqrt(2 * math.pi) / 2)  # −inf past f64
+        cls = shiftdp.PoissonGaussian if kind == "poisson" else shiftdp.SubsampledGaussian
+        comp = cls(q, mu=mu, count=k)
+        repro = f"shiftdp compose --{kind}-gaussian {q!r} mu={mu!r} x{k} --delta {d!r}"
+    floor = math.log(q / 2 - d) - ln_qb if q / 2 > d else float("-inf")
+    if not floor > 0:
+        return [rec("near_deterministic", "pass-noref", repro)]
+    st, v = call(shiftdp.compose, [comp], delta=d, repro=repro)
+    r = outcome_record("near_deterministic", st, v, False, repro)  # refusing is allowed here
+    if r:
+        return [r]
+    up = v.interval.upper
+    if _nan(up):
+        return [rec("near_deterministic", "nan", repro)]
+    cls_ = "violation" if up < floor * (1 - 1e-9) else "pass"
+    return [rec("near_deterministic", cls_, repro, ref="analytic floor (output above the midpoint)",
+                engine=[v.interval.lower, up], reference=[floor, None])]
+
+
 # --- calibration, runs, schedules, claims ------------------------------------------------
 
 
@@ -825,6 +865,7 @@ FAMILIES = [
     ("compose_subsampled_k", case_compose_subsampled_k, 2),
     ("compose_mixed", case_compose_mixed, 2),
     ("compose_large", case_compose_large, 1),
+    ("near_deterministic", case_near_deterministic, 2),
     ("calibrate", case_calibrate, 0.2),
     ("runs", case_runs, 2),
     ("claim", case_claim, 0.2),

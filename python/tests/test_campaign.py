@@ -34,6 +34,7 @@ FAMILIES = {
     "compose_poisson_k": 2,
     "compose_subsampled_k": 1,
     "compose_mixed": 1,
+    "near_deterministic": 12,
     "runs": 3,
     "claim": 1,
     "fuzz_api": 4,
