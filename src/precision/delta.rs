@@ -38,7 +38,7 @@ impl Delta {
         if delta.lo().is_zero() && delta.hi().is_sign_positive() && !delta.hi().is_zero() {
             return Err(Error::param(
                 "delta",
-                format!("< {}", crate::decimal::fmt_up(delta.hi(), 24)),
+                format!("< {}", super::rounding::to_decimal_up(delta.hi(), 10)),
                 "must be at least MPFR's smallest positive number 2^(emin−1) (a δ below it \
                  reads as 0)",
             ));

@@ -28,8 +28,8 @@
 //! MPFR's directed roundings ([`rounding`]) follow this rule by themselves (rounding a
 //! positive underflow toward +∞ gives `2^(emin−1)`, an overflow toward −∞ the largest
 //! finite number); so does an [`Enclosure`] built only from them. Decimal output
-//! ([`crate::decimal::fmt_up`]) prints the MPFR end itself, e.g. `2.38…e-323228497`,
-//! never a rounded-to-zero f64.
+//! ([`rounding::to_decimal_up`], which the crate's `decimal` module wraps) prints the
+//! MPFR end itself, e.g. `2.38…e-323228497`, never a rounded-to-zero f64.
 //!
 //! Design rule (OpenDP's "search without rigor, certify with rigor"): solvers and
 //! searches run in f64; every number that is *reported* as a bound is recomputed as
