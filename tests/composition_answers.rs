@@ -366,6 +366,12 @@ fn sampled_epsilon_floor(q: f64, delta: f64, ln_q_b: f64) -> f64 {
     (q / 2.0 - delta).ln() - ln_q_b
 }
 
+/// `ln Φ(−μ/2) ≤ −μ²/8 − ln(μ√(2π)/2)` (Mills' ratio), the Gaussian base's `ln Q_b(S)`
+/// bound above; −∞ where μ²/8 overflows.
+fn gaussian_ln_q_b(mu: f64) -> f64 {
+    -(mu * mu / 8.0) - (mu * (2.0 * std::f64::consts::PI).sqrt() / 2.0).ln()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -385,9 +391,9 @@ proptest! {
         let (mu, b) = (10f64.powf(lmu), 10f64.powf(lb));
         let (c, ln_q_b) = match which {
             0 => (Component::poisson(q, mu).unwrap(),
-                  -(mu * mu / 8.0) - (mu * (2.0 * std::f64::consts::PI).sqrt() / 2.0).ln()),
+                  gaussian_ln_q_b(mu)),
             1 => (Component::subsampled(q, mu).unwrap(),
-                  -(mu * mu / 8.0) - (mu * (2.0 * std::f64::consts::PI).sqrt() / 2.0).ln()),
+                  gaussian_ln_q_b(mu)),
             _ => (Component::mechanism(PoissonSampled::new(q, Arc::new(Laplace::new(b, 1.0).unwrap())).unwrap()),
                   0.5f64.ln() - 1.0 / (2.0 * b)),
         };
@@ -411,7 +417,7 @@ proptest! {
 #[test]
 fn poisson_gaussian_steps_with_losses_beyond_exp_range_keep_their_mass() {
     let (q, mu, delta) = (0.01, 1000.0, 1e-5);
-    let ln_q_b = -(mu * mu / 8.0) - (mu * (2.0 * std::f64::consts::PI).sqrt() / 2.0).ln();
+    let ln_q_b = gaussian_ln_q_b(mu);
     let floor = sampled_epsilon_floor(q, delta, ln_q_b);
     let comp = Composition::new()
         .with(Component::poisson(q, mu).unwrap(), 3)

@@ -414,6 +414,7 @@ impl Composition {
         tolerance: f64,
         grid: Option<i32>,
     ) -> Result<CompositionAnswer> {
+        self.check_f64_reach()?;
         // the windows (grid-independent) once for every grid tried
         let windows = self.windows(target);
         let run = |step: Step| -> Result<CompositionAnswer> {

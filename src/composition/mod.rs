@@ -457,7 +457,32 @@ impl Composition {
         // (the default exponent exceeds 24 only beyond 2.8·10¹¹ steps, where the window
         // is refused at any grid)
         let step = Step::Exp(grid_exp.unwrap_or_else(|| self.default_grid_exp().min(24)));
+        self.check_f64_reach()?;
         self.compose_planned(target, step, None)
+    }
+
+    /// The f64 engine holds losses up to each component's reach; a reach beyond f64 (a
+    /// Gaussian whose μ²/2 overflows) would leave the masses out there uncounted, so such
+    /// a composition is not certified by the engine ([`Composition::answer`] then falls
+    /// back to the closed forms).
+    ///
+    /// # Errors
+    /// [`Error::NotCertified`] naming the first such component.
+    pub(crate) fn check_f64_reach(&self) -> Result<()> {
+        match self
+            .parts
+            .iter()
+            .find(|(c, _)| !c.as_mechanism().loss_reach().is_finite())
+        {
+            Some((c, _)) => Err(Error::NotCertified {
+                what: "composition".into(),
+                reason: format!(
+                    "the privacy loss of {} reaches beyond f64's range (the f64 engine cannot hold it)",
+                    c.as_mechanism().name()
+                ),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// The windows of the orders [`Composition::compose`] computes (one if symmetric):
@@ -487,23 +512,6 @@ impl Composition {
     ) -> Result<Composed> {
         if self.parts.is_empty() {
             return Err(Error::param("components", "none", "give at least one"));
-        }
-        // the f64 engine represents losses up to the reach of each component; a reach
-        // beyond f64 (a Gaussian with μ²/2 overflowing) would leave the masses out there
-        // uncounted, so such a composition is not certified here (answer() then falls
-        // back to the closed forms)
-        if let Some((c, _)) = self
-            .parts
-            .iter()
-            .find(|(c, _)| !c.as_mechanism().loss_reach().is_finite())
-        {
-            return Err(Error::NotCertified {
-                what: "composition".into(),
-                reason: format!(
-                    "the privacy loss of {} reaches beyond f64's range (the f64 engine cannot hold it)",
-                    c.as_mechanism().name()
-                ),
-            });
         }
         match target {
             Target::Delta(d) => check_delta(d)?,

@@ -467,14 +467,20 @@ pub(crate) fn symmetrized_atom(p: f64, mu: f64) -> Mass {
 }
 
 /// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
+/// `ln((e^ℓ − 1 + p)/p)` where `e^ℓ/p` overflows f64 (ℓ near or above 709.78), with an
+/// absolute error bound: `ℓ − ln p + ln(1 − (1 − p)e^{−ℓ})`, the last term below e^{−700}
+/// in size; the bound covers the errors of ln p (≤ FN_REL_ERR = 4U relative), of that
+/// term and of the two sums, generously.
+pub(crate) fn ln_mix_ratio_beyond_exp(l: f64, p: f64) -> (f64, f64) {
+    let lp = p.ln();
+    let v = l - lp + (-(1.0 - p) * (-l).exp()).ln_1p();
+    (v, 8.0 * U * (l.abs() + lp.abs() + 2.0))
+}
+
 fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
     let e = l.exp_m1() + p; // e^ℓ − 1 + p
     if e / p == f64::INFINITY && l.is_finite() {
-        // e^ℓ (or e^ℓ/p) overflows (ℓ near or above 709.78): ln((e^ℓ − 1 + p)/p) = ℓ − ln p + ln(1 − (1 − p)e^{−ℓ}),
-        // the last term below e^{−709} in size; errors of ln p, the sums and that term
-        // are covered generously
-        let lr = l - p.ln() + (-(1.0 - p) * (-l).exp()).ln_1p();
-        let dlr = 8.0 * U * (l.abs() + p.ln().abs() + 1.0);
+        let (lr, dlr) = ln_mix_ratio_beyond_exp(l, p);
         let x = (lr + 0.5 * mu * mu) / mu;
         let dx = dlr / mu + 6.0 * U * (x.abs() + mu + 1.0);
         return (x, dx);

@@ -178,10 +178,8 @@ impl PoissonSampled {
         }
         let y = l.exp_m1() / p; // (e^ℓ − 1)/p
         if y == f64::INFINITY {
-            // e^ℓ (or e^ℓ/p) overflows: φ⁻¹(ℓ) = ℓ − ln p + ln(1 − (1 − p)e^{−ℓ}), the last
-            // term below e^{−700} in size; errors of ln p and the sums covered generously
-            let v = l - p.ln() + (-(1.0 - p) * (-l).exp()).ln_1p();
-            let e = FN_REL_ERR * (p.ln().abs() + 1.0) + 8.0 * U * (l.abs() + 1.0);
+            // e^ℓ (or e^ℓ/p) overflows: φ⁻¹(ℓ) = ln((e^ℓ − 1 + p)/p) in log form
+            let (v, e) = crate::composition::pld::ln_mix_ratio_beyond_exp(l, p);
             return (v - e, v + e);
         }
         if y.is_nan() || y <= -1.0 {
