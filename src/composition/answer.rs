@@ -18,7 +18,14 @@
 //!   First `M₁`, the length the window needs at the step that model predicts with
 //!   `α = ½` ([`Composition::predicted_step`]: `h = √(2·tolerance/k)`, never more than
 //!   two binary steps coarser than [`Composition::default_grid_exp`], so that a loose
-//!   tolerance still gets an informative grid); if its width is within `tolerance`
+//!   tolerance still gets an informative grid). Before any transform, the single steps
+//!   discretized at `M₁` predict the width the composition will certify
+//!   (`Σᵢ kᵢ(K⁺ᵢ(λ) − K⁻ᵢ(λ))/λ` from the two sides' cumulant generating functions at
+//!   the tilt, which follows the pre-asymptotic fall of the width that `α` misses:
+//!   5–11× per binary step at coarse grids), and the length moves to the one whose
+//!   single steps predict `0.9·tolerance`, so that a heterogeneous schedule is composed
+//!   once instead of twice; only single steps are discarded on the way. If the width
+//!   of the composition is within `tolerance`
 //!   (absolute for ε, relative to the upper end for δ) that is the answer, else the
 //!   measured width predicts the step `h·√(0.9·tolerance/width)` and its length (at
 //!   least double), composed once, plus at most one doubling if the prediction fell
@@ -36,11 +43,11 @@
 //!   memory) the answer is `[lower, closed-form upper]` with the lower end that of the
 //!   Gaussian components alone (or 0), with a note.
 //!
-//!   Why no coarse probe: the prediction is right (or one step fine) in 7 of the 8 jobs
-//!   measured, and a probe two steps coarser than the final grid costs a quarter of it
-//!   while its width, taken in the pre-asymptotic regime where a binary step divides
-//!   `w` by 5–10 rather than 4, predicts a grid one step too fine (twice the cost) as
-//!   often as not.
+//!   Why no coarse probe composition: a probe two steps coarser than the final grid
+//!   costs a quarter of it while its width, taken in the pre-asymptotic regime where a
+//!   binary step divides `w` by 5–11 rather than 4, predicts a grid one step too fine
+//!   (twice the cost) as often as not; the single steps' prediction is made at the
+//!   length itself, and costs a fraction of its composition.
 //!
 //! # Rounding
 //! `Σ kᵢ μᵢ²` and its square root are enclosed in 128-bit interval arithmetic from the
@@ -52,7 +59,7 @@
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
 //! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`CompositionAnswer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
-use super::{Composed, Composition, DELTA_FLOOR, Interval, Step, Target};
+use super::{Composed, Composition, DELTA_FLOOR, Interval, Staged, Step, Target};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::precision::enclosure::Enclosure;
@@ -417,8 +424,8 @@ impl Composition {
         self.check_f64_reach()?;
         // the windows (grid-independent) once for every grid tried
         let windows = self.windows(target);
-        let run = |step: Step| -> Result<CompositionAnswer> {
-            let r = self.compose_planned(target, step, Some(&windows))?;
+        let finish = |staged: Staged| -> Result<CompositionAnswer> {
+            let r = staged.compose();
             let exp = (-coarsest_step(&r).log2()).round() as i32;
             let interval = match target {
                 Target::Delta(d) => r.epsilon(d)?,
@@ -435,6 +442,8 @@ impl Composition {
                 note: None,
             })
         };
+        let stage = |step: Step| self.stage(target, step, Some(&windows));
+        let run = |step: Step| finish(stage(step)?);
         if let Some(e) = grid {
             let mut a = run(Step::Exp(e))?;
             if a.width > tolerance {
@@ -491,7 +500,21 @@ impl Composition {
         let m1 = points_at(self.predicted_step(tolerance))
             .unwrap_or(m_cap)
             .clamp(m_min, m_cap);
-        let mut last = match run(Step::Points(m1 as usize)) {
+        // the first length corrected by the width its single steps predict
+        // (`Staged::predicted_width`), before any transform is paid for
+        let staged = self.plan_by_prediction(
+            &|m| stage(Step::Points(m as usize)),
+            &points_at,
+            target,
+            tolerance,
+            (m1, m_min, m_cap),
+        );
+        let m1 = staged.as_ref().map_or(m1, |s| s.points());
+        let first = match staged {
+            Some(s) => finish(s),
+            None => run(Step::Points(m1 as usize)),
+        };
+        let mut last = match first {
             Ok(a) => a,
             // a run that cannot certify (window top, δ floor) says nothing about the
             // width: go on at the engine's default grid if that is finer
@@ -590,6 +613,55 @@ impl Composition {
             ));
         }
         Ok(last)
+    }
+
+    /// The planner's first composition, staged ([`Composition::stage`]) at the length
+    /// whose single steps predict a width within `0.9·tolerance`
+    /// ([`Staged::predicted_width`]): from `m1`, finer lengths as the prediction asks
+    /// (the width falls like `h²`, at least a doubling each time, up to `m_cap`), or one
+    /// length coarser when that one predicts under a quarter of the tolerance (the
+    /// prediction can fall short of the certified width by up to 4× at a few hundred
+    /// steps, see the test `staged_single_steps_predict_the_certified_width`). `None` when
+    /// staging fails or the engine predicts nothing (the caller composes at `m1`). Only
+    /// the staged single steps are discarded on the way, never a transform.
+    fn plan_by_prediction(
+        &self,
+        stage: &dyn Fn(u64) -> Result<Staged>,
+        points_at: &dyn Fn(f64) -> Option<u64>,
+        target: Target,
+        tolerance: f64,
+        (m1, m_min, m_cap): (u64, u64, u64),
+    ) -> Option<Staged> {
+        let aim = 0.9 * tolerance;
+        let mut s = stage(m1).ok()?;
+        let mut w = s.predicted_width(target)?;
+        if w < 0.0625 * tolerance && m1 / 2 >= m_min {
+            let m = s.points();
+            drop(s);
+            if let Ok(c) = stage(m / 2)
+                && c.predicted_width(target)
+                    .is_some_and(|wc| wc <= 0.25 * tolerance)
+            {
+                return Some(c);
+            }
+            return stage(m).ok();
+        }
+        for _ in 0..4 {
+            let m = s.points();
+            if w <= aim || m >= m_cap {
+                break;
+            }
+            // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
+            let h = (s.step() / (w / aim).sqrt()).max(2f64.powi(-MAX_GRID_EXP));
+            let next = points_at(h)
+                .unwrap_or(m_cap)
+                .clamp(2 * m, m_cap.max(2 * m))
+                .min(m_cap);
+            drop(s);
+            s = stage(next).ok()?;
+            w = s.predicted_width(target)?;
+        }
+        Some(s)
     }
 
     /// `Some(enclosure of √(Σ kᵢ μᵢ²))` over every component's μ when none is a curve:

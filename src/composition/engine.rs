@@ -65,21 +65,32 @@ pub struct Dist {
 }
 
 /// Tilted, scaled masses and the log scale; the third value is the pessimistic mass
-/// whose tilt underflows even at the top point (moved to `+∞`, never dropped).
-fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64, f64) {
+/// whose tilt underflows even at the top point (moved to `+∞`, never dropped). The
+/// masses `m` are tilted in place, and only their support `[first, last]` (the
+/// positive values) is read or written: the zeros outside it stay zeros.
+fn tilt(mut m: Vec<f64>, g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64, f64) {
+    let (Some(first), Some(last)) = (
+        m.iter().position(|&v| v > 0.0),
+        m.iter().rposition(|&v| v > 0.0),
+    ) else {
+        m.fill(0.0);
+        return (m, 0.0, 0.0);
+    };
     let mut ls = f64::NEG_INFINITY;
-    for (i, &v) in m.iter().enumerate() {
+    for (i, &v) in m[first..=last].iter().enumerate() {
         if v > 0.0 {
-            ls = ls.max(v.ln() + lambda * g.t(i));
+            ls = ls.max(v.ln() + lambda * g.t(first + i));
         }
     }
-    if ls == f64::NEG_INFINITY {
-        return (vec![0.0; m.len()], 0.0, 0.0);
-    }
-    let mut c = vec![0.0; m.len()];
     let mut carry = 0.0; // pessimistic mass whose tilt underflows: moved up
-    for (i, &v) in m.iter().enumerate() {
-        let x = lambda * g.t(i) - ls;
+    for (i, c) in m[first..].iter_mut().enumerate() {
+        if first + i > last && carry == 0.0 {
+            // (above the support only a carried mass has anything to place)
+            break;
+        }
+        let v = *c;
+        let x = lambda * g.t(first + i) - ls;
+        *c = 0.0;
         if upper {
             let tot = v + carry;
             if tot <= 0.0 {
@@ -91,20 +102,32 @@ fn tilt(m: &[f64], g: &Grid, lambda: f64, upper: bool) -> (Vec<f64>, f64, f64) {
                 continue;
             }
             carry = 0.0;
-            c[i] = tot * x.exp() * (1.0 + 4.0 * U + 2.0 * U * x.abs());
+            *c = tot * x.exp() * (1.0 + 4.0 * U + 2.0 * U * x.abs());
         } else if v > 0.0 {
-            c[i] = v * x.exp() * (1.0 - 4.0 * U - 2.0 * U * x.abs());
+            *c = v * x.exp() * (1.0 - 4.0 * U - 2.0 * U * x.abs());
         }
     }
-    (c, ls, carry)
+    (m, ls, carry)
 }
 
 impl Dist {
     /// Tilts a single-step discretization.
     pub fn from_single(s: &SingleStep, g: Grid, lambda: f64) -> Dist {
+        Dist::from_single_owned(s.clone(), g, lambda)
+    }
+
+    /// Tilts a single-step discretization in place ([`Dist::from_single`] without a
+    /// copy of its masses).
+    pub fn from_single_owned(s: SingleStep, g: Grid, lambda: f64) -> Dist {
+        let SingleStep {
+            pess,
+            pess_inf,
+            opt,
+            opt_inf,
+        } = s;
         let ((cp, lp, spill), (co, lo, _)) = rayon::join(
-            || tilt(&s.pess, &g, lambda, true),
-            || tilt(&s.opt, &g, lambda, false),
+            || tilt(pess, &g, lambda, true),
+            || tilt(opt, &g, lambda, false),
         );
         Dist {
             grid: g,
@@ -113,13 +136,13 @@ impl Dist {
                 c: cp,
                 ln_scale: lp,
                 err: 0.0,
-                inf: (s.pess_inf + spill) * (1.0 + U),
+                inf: (pess_inf + spill) * (1.0 + U),
             },
             opt: Side {
                 c: co,
                 ln_scale: lo,
                 err: 0.0,
-                inf: s.opt_inf,
+                inf: opt_inf,
             },
         }
     }

@@ -64,7 +64,7 @@ type C64 = Complex<f64>;
 /// (Brent–Percival–Zimmermann), with `U` a little over 2⁻⁵³.
 const GAMMA: f64 = 2.236_068 * U;
 /// Frequencies certainly below `e^{LN_ZERO}` are set to 0.
-const LN_ZERO: f64 = -690.0;
+const LN_ZERO: f64 = -60.0;
 /// Absolute round-off of one multiplication in the subnormal range (2⁻¹⁰⁶⁰ > 8·2⁻¹⁰⁷⁴).
 const UNDERFLOW: f64 = 1e-319;
 
