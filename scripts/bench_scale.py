@@ -79,7 +79,7 @@ def fft_floor(composed):
     grids = getattr(composed, "grid", None) or []
     if not grids or not os.path.exists(FFT_FLOOR):
         return None
-    points = [int(g["points"]) for g in grids]
+    points = [int(g.points) for g in grids]
     r = subprocess.run([FFT_FLOOR] + [str(p) for p in sorted(set(points))], capture_output=True, text=True)
     per = {}
     for line in r.stdout.splitlines():

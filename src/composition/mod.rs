@@ -38,6 +38,7 @@
 //! *Connect the dots*, PETS 2022; Gopi, Lee, Wutschitz, *Numerical composition of
 //! differential privacy*, NeurIPS 2021.
 pub mod answer;
+mod cgf;
 pub mod engine;
 pub mod fft_plans;
 pub mod mechanism;
@@ -734,7 +735,8 @@ impl Composition {
             self.parts
                 .iter()
                 .map(|(c, k)| {
-                    let s = pld::discretize(&c.pieces(&gs, cut), &gs);
+                    // (sides that end at their support: `power_product` reads no further)
+                    let s = pld::discretize_truncated(&c.pieces(&gs, cut), &gs);
                     (Dist::from_single_owned(s, gs, lambda), *k)
                 })
                 .collect(),
@@ -825,9 +827,9 @@ impl Composition {
         };
         // cumulant generating functions K_i(λ) = ln Σ m_j e^{λ t_j}, over the positive
         // masses only, with ln m_j computed once
-        let mut singles: Vec<(Vec<(f64, f64)>, f64)> = vec![];
+        let mut singles: Vec<(cgf::Cgf, f64)> = vec![];
         for (c, k) in &self.parts {
-            let s = pld::discretize(&c.pieces(&g0, 0.0), &g0);
+            let s = pld::discretize_truncated(&c.pieces(&g0, 0.0), &g0);
             let terms = s
                 .pess
                 .iter()
@@ -835,25 +837,13 @@ impl Composition {
                 .filter(|(_, v)| **v > 0.0)
                 .map(|(j, &v)| (v.ln(), g0.t(j)))
                 .collect();
-            singles.push((terms, *k as f64));
+            singles.push((cgf::Cgf::new(terms), *k as f64));
         }
         let t_of = |lam: f64| -> f64 {
-            let mut tot = 0.0;
-            for (terms, k) in &singles {
-                let mx = terms
-                    .iter()
-                    .map(|&(l, t)| l + lam * t)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                let mut s = 0.0;
-                for &(l, t) in terms {
-                    let x = l + lam * t - mx;
-                    if x > -40.0 {
-                        s += x.exp();
-                    }
-                }
-                tot += k * (mx + s.ln());
-            }
-            tot
+            singles
+                .iter()
+                .map(|(cgf, k)| k * cgf.at(lam))
+                .fold(0.0, |a, b| a + b)
         };
         // tilts from 1e-5 (millions of steps: the composed losses are in the
         // hundreds of thousands) to 1e4 (δ near the floor with tiny μ), the ratio 1.05

@@ -602,7 +602,12 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     // each factor is consumed: its sides become the rescaled units (no copy)
     for (d, k) in factors {
         let Dist { pess, opt, .. } = d;
-        let (a, b) = rayon::join(|| Unit::new(pess), || Unit::new(opt));
+        let (mut a, mut b) = rayon::join(|| Unit::new(pess), || Unit::new(opt));
+        // a single step's sides may end at their supports (zeros beyond, never read
+        // past the longer one): both at one length, at most the window's
+        let len = a.c.len().max(b.c.len()).clamp(1, m);
+        a.c.resize(len, 0.0);
+        b.c.resize(len, 0.0);
         // the sides are 0 outside their supports (pages never written are not read)
         let (lo_s, hi_s) = (a.first.min(b.first), a.last.max(b.last));
         x.clear();

@@ -751,10 +751,30 @@ pub(crate) fn loss_bounds(pc: &Piece) -> (f64, f64) {
 
 /// Discretizes pieces on the grid, pessimistically and optimistically.
 pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
+    let mut s = discretize_truncated(pcs, g);
+    s.pess.resize(g.n, 0.0);
+    s.opt.resize(g.n, 0.0);
+    s
+}
+
+/// [`discretize`] with each side's vector ending at its last non-zero mass (at least
+/// one value, at most `g.n`): the values beyond are zero and are never written, so a
+/// single step whose support fills a small part of a long window costs that part only.
+pub(crate) fn discretize_truncated(pcs: &Pieces, g: &Grid) -> SingleStep {
     let n = g.n;
     let top = g.lo + n as i64 - 1;
-    let mut pess = vec![0.0; n];
-    let mut opt = vec![0.0; n];
+    let mut pess = vec![0.0; 1];
+    let mut opt = vec![0.0; 1];
+    // adds m at index i, lengthening v (with zeros) to hold it
+    let add = |v: &mut Vec<f64>, i: usize, m: f64| {
+        if i >= v.len() {
+            if m == 0.0 {
+                return;
+            }
+            v.resize(i + 1, 0.0);
+        }
+        v[i] += m;
+    };
     let mut pess_inf = pcs.inf.map_or(0.0, |m| m.hi);
     let mut opt_inf = pcs.inf.map_or(0.0, |m| m.lo);
     if let Some(b) = pcs.below {
@@ -762,13 +782,13 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
     }
     if let Some(a) = pcs.above {
         pess_inf += a.hi;
-        opt[n - 1] += a.lo;
+        add(&mut opt, n - 1, a.lo);
     }
     let put = |v: &mut Vec<f64>, inf: &mut f64, j: i64, m: f64| {
         if j > top {
             *inf += m;
         } else {
-            v[(j.max(g.lo) - g.lo) as usize] += m;
+            add(v, (j.max(g.lo) - g.lo) as usize, m);
         }
     };
     let one_m_e = -(-g.h).exp_m1() * (1.0 - 4.0 * U); // 1 − e^{−h}, rounded down
@@ -835,7 +855,7 @@ pub(crate) fn discretize(pcs: &Pieces, g: &Grid) -> SingleStep {
     atoms.sort_by(|a, b| b.2.total_cmp(&a.2));
     let emit = |opt: &mut Vec<f64>, j: i64, q: f64| {
         if j >= g.lo {
-            opt[(j.min(top) - g.lo) as usize] += q * (1.0 - GROUP_MARGIN);
+            add(opt, (j.min(top) - g.lo) as usize, q * (1.0 - GROUP_MARGIN));
         }
     };
     // current group: (index, Q, P, count)
