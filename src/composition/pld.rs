@@ -247,7 +247,8 @@ impl Mass {
 }
 
 /// `Φ(z)` and `1 − Φ(z)` with absolute error bounds, given an absolute bound `dz` on
-/// the error of the argument. `z = ±∞` are allowed.
+/// the error of the argument. `z = ±∞` are allowed. The tail below ½ is evaluated
+/// ([`cdf`]) and the other is its complement.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Cdf {
     pub z: f64,
@@ -281,14 +282,28 @@ pub(crate) fn cdf(z: f64, dz: f64) -> Cdf {
         };
     }
     let rel = ERFC_REL_ERR + 4.0 * U + (z.abs() + 1.0) * dz;
-    let lower = special::phi(z);
-    let upper = special::phi_c(z);
-    Cdf {
-        z,
-        lower,
-        lower_err: err_of(lower, rel),
-        upper,
-        upper_err: err_of(upper, rel),
+    // the small tail (≤ ½) from erfc, the other as its complement: |fl(1 − t̂) − (1 − t)|
+    // ≤ |t̂ − t| + u/2, so its error is the small tail's plus U (one erfc per edge)
+    if z >= 0.0 {
+        let upper = special::phi_c(z);
+        let upper_err = err_of(upper, rel);
+        Cdf {
+            z,
+            lower: 1.0 - upper,
+            lower_err: upper_err + U,
+            upper,
+            upper_err,
+        }
+    } else {
+        let lower = special::phi(z);
+        let lower_err = err_of(lower, rel);
+        Cdf {
+            z,
+            lower,
+            lower_err,
+            upper: 1.0 - lower,
+            upper_err: lower_err + U,
+        }
     }
 }
 
