@@ -1538,12 +1538,8 @@ mod tests {
     use crate::precision::{Enclosure, Precision};
     use crate::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff, check_tradeoff_laws};
 
-    /// The planner's reuse of the windows (`compose_planned` with `windows`) is the
-    /// plan `compose` computes itself: the same grids, tilts and certified answers, bit
-    /// for bit, for a symmetric and an asymmetric (two-order) composition, ε and δ
-    /// targets, at two grids.
-    #[test]
-    fn reused_windows_are_the_plan_compose_computes() {
+    /// A symmetric composition (one order, C_p) and a Poisson one (two orders).
+    fn one_and_two_orders() -> (Composition, Composition) {
         let sym = Composition::new()
             .with(Component::subsampled(0.05, 1.0).unwrap(), 300)
             .unwrap();
@@ -1552,6 +1548,16 @@ mod tests {
             .unwrap()
             .with(Component::poisson(0.05, 0.5).unwrap(), 40)
             .unwrap();
+        (sym, asym)
+    }
+
+    /// The planner's reuse of the windows (`compose_planned` with `windows`) is the
+    /// plan `compose` computes itself: the same grids, tilts and certified answers, bit
+    /// for bit, for a symmetric and an asymmetric (two-order) composition, ε and δ
+    /// targets, at two grids.
+    #[test]
+    fn reused_windows_are_the_plan_compose_computes() {
+        let (sym, asym) = one_and_two_orders();
         for c in [&sym, &asym] {
             for target in [Target::Delta(1e-6), Target::Epsilon(1.5)] {
                 let w = c.windows(target);
@@ -1593,14 +1599,7 @@ mod tests {
     /// corrects). ε and δ queries, one and two orders, grids of 2¹⁰ to 2¹⁶ points.
     #[test]
     fn staged_single_steps_predict_the_certified_width() {
-        let sym = Composition::new()
-            .with(Component::subsampled(0.05, 1.0).unwrap(), 300)
-            .unwrap();
-        let asym = Composition::new()
-            .with(Component::poisson(0.02, 0.8).unwrap(), 500)
-            .unwrap()
-            .with(Component::poisson(0.05, 0.5).unwrap(), 40)
-            .unwrap();
+        let (sym, asym) = one_and_two_orders();
         for c in [&sym, &asym] {
             for target in [Target::Delta(1e-6), Target::Epsilon(1.5)] {
                 let w = c.windows(target);
