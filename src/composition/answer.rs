@@ -28,8 +28,10 @@
 //!   of the composition is within `tolerance`
 //!   (absolute for ε, relative to the upper end for δ) that is the answer, else the
 //!   measured width predicts the step `h·√(0.9·tolerance/width)` and its length (at
-//!   least double), composed once, plus at most one doubling if the prediction fell
-//!   short (never finer than 2⁻¹⁸). Every length is capped at [`PLANNER_POINTS`] per
+//!   least double, at most eight times: a width that far above the predicted one is
+//!   seldom the discretization's), composed once, plus at most one doubling if the
+//!   prediction fell short (never finer than 2⁻¹⁸); a finer grid that does not halve
+//!   the width ends the refinement. Every length is capped at [`PLANNER_POINTS`] per
 //!   order and at the memory guard's limit: the planner goes coarser and reports the
 //!   width instead of refusing. A first run that cannot certify (window top, δ floor)
 //!   is followed by one at the engine's default grid. With a grid given, `h = 2^{−e}`
@@ -549,7 +551,13 @@ impl Composition {
             let ratio = (last.width / (0.9 * tolerance)).max(1.0);
             // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
             let h_pred = (last_step(&last) / ratio.sqrt()).max(2f64.powi(-MAX_GRID_EXP));
-            let mut m = points_at(h_pred).unwrap_or(m_cap).min(m_cap);
+            // at most eight times the points: a width that far above the one the grid
+            // was chosen for is seldom the discretization's, and a finer grid that does
+            // not halve it ends the refinement before the largest grid is paid for
+            let mut m = points_at(h_pred)
+                .unwrap_or(m_cap)
+                .min(m_cap)
+                .min(8 * points(&last).max(1));
             if m <= points(&last) {
                 m = (2 * points(&last)).min(m_cap);
             }
