@@ -626,7 +626,8 @@ impl Composition {
     /// The planner's first composition, staged ([`Composition::stage`]) at the length
     /// whose single steps predict a width within `0.9·tolerance`
     /// ([`Staged::predicted_width`]): from `m1`, finer lengths as the prediction asks
-    /// (the width falls like `h²`, at least a doubling each time, up to `m_cap`), or one
+    /// (the width falls like `h²`; two to eight times the points each time, up to
+    /// `m_cap`, and back to the last length if the prediction did not halve), or one
     /// length coarser when that one predicts under a quarter of the tolerance (the
     /// prediction can fall short of the certified width by up to 4× at a few hundred
     /// steps, see the test `staged_single_steps_predict_the_certified_width`). `None` when
@@ -661,13 +662,18 @@ impl Composition {
             }
             // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
             let h = (s.step() / (w / aim).sqrt()).max(2f64.powi(-MAX_GRID_EXP));
-            let next = points_at(h)
-                .unwrap_or(m_cap)
-                .clamp(2 * m, m_cap.max(2 * m))
-                .min(m_cap);
+            let next = points_at(h).unwrap_or(m_cap).clamp(2 * m, 8 * m).min(m_cap);
             drop(s);
             s = stage(next).ok()?;
-            w = s.predicted_width(target)?;
+            let w_next = s.predicted_width(target)?;
+            if w_next > 0.5 * w {
+                // a predicted width that does not shrink with the grid is not the
+                // discretization's (masses the two sides treat differently whatever
+                // the step): no finer grid is worth paying for
+                drop(s);
+                return stage(m).ok();
+            }
+            w = w_next;
         }
         Some(s)
     }
