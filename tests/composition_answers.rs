@@ -429,3 +429,26 @@ fn poisson_gaussian_steps_with_losses_beyond_exp_range_keep_their_mass() {
         a.interval.upper
     );
 }
+
+/// A width the two discretizations carry whatever the grid step (here the relative
+/// width of a large δ(ε) after four strongly sampled steps, within the tolerance at the
+/// first grid) does not send the planner to its largest grid: the answer stays on the
+/// small grid that meets the tolerance (2²⁴ points per order and 4 GB when the width
+/// predicted from the single steps was followed without checking that it falls).
+#[test]
+fn a_width_that_is_not_the_discretization_keeps_the_small_grid() {
+    let c = Composition::new()
+        .with(
+            Component::poisson(0.3641627520108104, 3.2404418689602847).unwrap(),
+            4,
+        )
+        .unwrap();
+    for eps in [0.0164, 0.386] {
+        let a = c.answer(Target::Epsilon(eps), 5e-4, None).unwrap();
+        let points = a
+            .composed()
+            .map_or(0, |r| r.info.iter().map(|g| g.points).max().unwrap_or(0));
+        assert!(points <= 1 << 16, "ε = {eps}: {points} points per order");
+        assert!(a.width <= 5e-4, "ε = {eps}: width {}", a.width);
+    }
+}
