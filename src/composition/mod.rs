@@ -578,22 +578,16 @@ impl Composition {
             ),
             self.planned_bytes(points),
         )?;
-        let stage = |i: usize| comps[i].singles(plans[i], target);
-        let singles = if comps.len() == 2 {
-            let (a, b) = rayon::join(|| stage(0), || stage(1));
-            vec![a, b]
-        } else {
-            vec![stage(0)]
-        };
-        Ok(Staged {
-            orders: comps
-                .into_iter()
-                .zip(plans)
-                .zip(singles)
-                .map(|((c, p), s)| (c, p, s))
-                .collect(),
-            shift,
-        })
+        // (the orders' single steps on one core each)
+        let orders = comps
+            .into_par_iter()
+            .zip(plans)
+            .map(|(c, plan)| {
+                let singles = c.singles(plan, target);
+                (c, plan, singles)
+            })
+            .collect();
+        Ok(Staged { orders, shift })
     }
 
     /// Upper estimate of the peak memory of composing on windows of `points` grid
@@ -1344,18 +1338,10 @@ impl Staged {
     /// The orders composed (each on one core) and the pair's answer object.
     pub(crate) fn compose(self) -> Composed {
         let Staged { orders, shift } = self;
-        let run = |(c, plan, singles): StagedOrder| c.compose_one(plan, singles);
-        let mut orders = orders;
-        let results: Vec<(Prepared, GridInfo)> = match (orders.pop(), orders.pop()) {
-            // (popped last first: the first order stays first)
-            (Some(b), Some(a)) => {
-                let (a, b) = rayon::join(|| run(a), || run(b));
-                vec![a, b]
-            }
-            (Some(a), None) => vec![run(a)],
-            _ => vec![],
-        };
-        let (orders, mut info): (Vec<Prepared>, Vec<GridInfo>) = results.into_iter().unzip();
+        let (orders, mut info): (Vec<Prepared>, Vec<GridInfo>) = orders
+            .into_par_iter()
+            .map(|(c, plan, singles)| c.compose_one(plan, singles))
+            .unzip();
         for (g, s) in info.iter_mut().zip(&shift) {
             // the window on the true loss axis
             g.bottom -= s.1;

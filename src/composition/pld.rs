@@ -481,7 +481,6 @@ pub(crate) fn symmetrized_atom(p: f64, mu: f64) -> Mass {
     }
 }
 
-/// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
 /// `ln((e^ℓ − 1 + p)/p)` where `e^ℓ/p` overflows f64 (ℓ near or above 709.78), with an
 /// absolute error bound: `ℓ − ln p + ln(1 − (1 − p)e^{−ℓ})`, the last term below e^{−700}
 /// in size; the bound covers the errors of ln p (≤ FN_REL_ERR = 4U relative), of that
@@ -492,6 +491,7 @@ pub(crate) fn ln_mix_ratio_beyond_exp(l: f64, p: f64) -> (f64, f64) {
     (v, 8.0 * U * (l.abs() + lp.abs() + 2.0))
 }
 
+/// `x(ℓ)` of the `f_p` branch with an argument-error bound (−∞ for `ℓ ≤ ln(1−p)`).
 fn x_of_loss(l: f64, p: f64, mu: f64) -> (f64, f64) {
     let e = l.exp_m1() + p; // e^ℓ − 1 + p
     if e / p == f64::INFINITY && l.is_finite() {
