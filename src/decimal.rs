@@ -136,3 +136,65 @@ pub fn rel_width(e: &crate::precision::Enclosure) -> String {
         format!("≤ 2^{}", l.ceil())
     }
 }
+
+/// The same decimal number written for a person: plain notation when its leading digit
+/// is at 10⁻⁵ … 10⁵ (`5.49783e-1` → `0.549783`), scientific otherwise (`1.2e-7`),
+/// trailing zeros of the fraction dropped. The value is unchanged (the digits are moved,
+/// never rounded), so a rounded end keeps its direction. Text that is not a finite
+/// decimal (`inf`, `NaN`) is returned as given.
+///
+/// # Example
+/// ```
+/// use shiftdp::decimal::readable;
+/// assert_eq!(readable("5.49783e-1"), "0.549783");
+/// assert_eq!(readable("3.77695e1"), "37.7695");
+/// assert_eq!(readable("1.50000e5"), "150000");
+/// assert_eq!(readable("-2.5e-7"), "-2.5e-7");
+/// assert_eq!(readable("7.66960e-4"), "0.00076696");
+/// assert_eq!(readable("inf"), "inf");
+/// ```
+pub fn readable(text: &str) -> String {
+    let (sign, body) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    let (mantissa, exp) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => match e.parse::<i64>() {
+            Ok(e) => (m, e),
+            Err(_) => return text.to_string(),
+        },
+        None => (body, 0),
+    };
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
+    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    // value = 0.d₁d₂… × 10^point
+    let lead = digits.bytes().take_while(|&b| b == b'0').count();
+    if lead == digits.len() {
+        return "0".to_string();
+    }
+    let digits = digits[lead..].trim_end_matches('0');
+    let point = int_len as i64 + exp - lead as i64;
+    let n = digits.len() as i64;
+    let out = if (-4..=6).contains(&point) {
+        if point <= 0 {
+            format!("0.{}{digits}", "0".repeat((-point) as usize))
+        } else if point >= n {
+            format!("{digits}{}", "0".repeat((point - n) as usize))
+        } else {
+            let (a, b) = digits.split_at(point as usize);
+            format!("{a}.{b}")
+        }
+    } else {
+        let (a, b) = digits.split_at(1);
+        let frac = if b.is_empty() {
+            String::new()
+        } else {
+            format!(".{b}")
+        };
+        format!("{a}{frac}e{}", point - 1)
+    };
+    format!("{sign}{out}")
+}

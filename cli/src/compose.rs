@@ -13,12 +13,14 @@
 //!
 //! Decimals are read in the safe direction: μ and p to the double at or above the
 //! decimal typed, the target δ or ε to the double at or below it (see `Read`).
-use super::{EstimateKind, Output, SafeEnd, dec, estimate, interval_f64};
+use super::{
+    EstimateKind, Output, SafeEnd, dec, estimate, interval_f64, readable_down_f64, readable_up_f64,
+};
 use serde_json::json;
 use shiftdp::composition::answer::Method;
 use shiftdp::composition::pld::Grid;
 use shiftdp::composition::{Component, Composed, Composition, DELTA_FLOOR, Interval, Target};
-use shiftdp::decimal::{f64_down, f64_up, fixed_down, fixed_up};
+use shiftdp::decimal::f64_up;
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::rounding::{div_up_f64, parse_f64_down, parse_f64_up};
 use shiftdp::precision::{Enclosure, Precision};
@@ -514,9 +516,9 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             } else {
                 format!(
                     "{desc}\n  is (ε, δ)-DP with δ = {typed} for ε ≤ {}  (certified; true ε ∈ [{}, {}], width {})\n",
-                    fixed_up(iv.upper, 9),
-                    fixed_down(iv.lower, 9),
-                    fixed_up(iv.upper, 9),
+                    readable_up_f64(iv.upper),
+                    readable_down_f64(iv.lower),
+                    readable_up_f64(iv.upper),
                     f64_up(iv.width(), 3)
                 )
             };
@@ -562,10 +564,11 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
             // computed at the double ≤ the ε typed, so it holds at the ε typed
             let typed = a.epsilon.as_deref().unwrap_or_default();
             let mut h = format!(
-                "{desc}\n  is (ε, δ)-DP with ε = {typed} for δ ≤ {}  (certified; true δ ∈ [{}, {}])\n",
-                f64_up(iv.upper, 17),
-                f64_down(iv.lower, 17),
-                f64_up(iv.upper, 17)
+                "{desc}\n  is (ε, δ)-DP with ε = {typed} for δ ≤ {}  (certified; true δ ∈ [{}, {}], width {})\n",
+                readable_up_f64(iv.upper),
+                readable_down_f64(iv.lower),
+                readable_up_f64(iv.upper),
+                f64_up(iv.width(), 3)
             );
             h += &method_line;
             h += &reason_line;
@@ -578,7 +581,7 @@ pub fn run(a: &ComposeArgs) -> Result<Output> {
     let mut human = human;
     for g in &infos {
         human += &format!(
-            "  grid h = {:e}, window [{:.3}, {:.3}], {} points, tilt λ = {:.3}, FFT ℓ¹ error ≤ {:.1e}, mass at +∞ ≤ {:.1e}\n",
+            "  grid h = {:.4e}, window [{:.3}, {:.3}], {} points, tilt λ = {:.3}, FFT ℓ¹ error ≤ {:.1e}, mass at +∞ ≤ {:.1e}\n",
             g.h, g.bottom, g.top, g.points, g.lambda, g.fft_error_pess, g.infinity_mass
         );
     }

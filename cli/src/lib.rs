@@ -33,6 +33,7 @@ pub mod setting;
 pub mod verify;
 
 use serde_json::Value;
+use shiftdp::decimal::readable;
 pub use shiftdp::decimal::{digits_for, f64_down, f64_up, fmt_down, fmt_up, short};
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision};
@@ -118,13 +119,29 @@ pub const READABLE_DIGITS: usize = 6;
 /// An upper end for a person to read: [`READABLE_DIGITS`] significant digits, rounded
 /// toward +∞ (never below the bound).
 pub fn readable_up(x: &rug::Float) -> String {
-    shiftdp::precision::rounding::to_decimal_up(x, READABLE_DIGITS)
+    readable(&shiftdp::precision::rounding::to_decimal_up(
+        x,
+        READABLE_DIGITS,
+    ))
 }
 
 /// A lower end for a person to read: [`READABLE_DIGITS`] significant digits, rounded
 /// toward −∞.
 pub fn readable_down(x: &rug::Float) -> String {
-    shiftdp::precision::rounding::to_decimal_down(x, READABLE_DIGITS)
+    readable(&shiftdp::precision::rounding::to_decimal_down(
+        x,
+        READABLE_DIGITS,
+    ))
+}
+
+/// [`readable_up`] of a certified f64 upper end.
+pub fn readable_up_f64(x: f64) -> String {
+    readable(&f64_up(x, READABLE_DIGITS))
+}
+
+/// [`readable_down`] of a certified f64 lower end.
+pub fn readable_down_f64(x: f64) -> String {
+    readable(&f64_down(x, READABLE_DIGITS))
 }
 
 /// Interval of a certified enclosure (a μ, ε, δ or Rényi value: safe end upper), its ends

@@ -18,6 +18,7 @@ use super::{Bound, BoundKind, hyp};
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::precision::search::golden_section_min;
 use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting};
 use crate::tradeoff::{Certified, Path};
@@ -32,6 +33,15 @@ pub const THM_4_10: &str = ResultId::Bsa24Thm4_10.as_str();
 /// Width goal of [`SgdFamily::composition_epsilon`]: that of `shiftdp compose`, so
 /// that a bound and the composition command certify the same interval.
 pub const COMPOSITION_TOLERANCE: f64 = crate::composition::DEFAULT_TOLERANCE;
+
+/// Binary steps by which the τ search's grid is coarser than the default grid.
+const SEARCH_COARSENING: i32 = 2;
+
+/// The τ search's grid is never coarser than `h = 2^{−7}`.
+const MIN_SEARCH_GRID_EXP: i32 = 7;
+
+/// `1/r = (1 + √5)/2`: the factor by which a golden-section step shrinks the bracket.
+const GOLDEN_SHRINK: f64 = 1.618_033_988_749_895;
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,13 +164,22 @@ impl SgdFamily {
             .map_or(0.0, |e| e.lower().to_f64())
     }
 
-    /// Certified ε at δ for one τ.
+    /// Certified ε at δ for one τ, at the composition's default grid.
     ///
     /// # Errors
     /// Composition errors (e.g. δ below the engine's floor).
     pub fn epsilon_at(&self, tau: u64, delta: f64) -> Result<(f64, f64)> {
+        self.epsilon_at_grid(tau, delta, 0)
+    }
+
+    /// Certified ε at δ for one τ on the default grid made `coarser` binary steps
+    /// coarser (`h = 2^{−(e − coarser)}`, never coarser than `2^{−MIN_SEARCH_GRID_EXP}`):
+    /// a wider interval, still certified, at a fraction of the points.
+    fn epsilon_at_grid(&self, tau: u64, delta: f64, coarser: i32) -> Result<(f64, f64)> {
         let comp = self.composition(tau)?;
-        let r = comp.compose_for_delta(delta, None)?;
+        let e = comp.default_grid_exp().min(24);
+        let grid = (e - coarser).max(MIN_SEARCH_GRID_EXP.min(e));
+        let r = comp.compose_for_delta(delta, Some(grid))?;
         let e = r.epsilon(delta)?;
         Ok((e.lower, e.upper))
     }
@@ -198,86 +217,91 @@ impl SgdFamily {
             .join(" ⊗ "))
     }
 
-    /// The smallest certified ε over τ: evaluated on a geometric grid of `t − τ`, then
-    /// refined around the best by golden-section search on integers. Returns
-    /// `(lower, upper, τ)` of the best certified candidate.
+    /// The smallest certified ε over τ. A geometric grid of `t − τ` is evaluated on a grid
+    /// [`SEARCH_COARSENING`] binary steps coarser than the default (each value an upper
+    /// bound on its τ's ε, at about a quarter of the points); between the best grid
+    /// point's neighbours a golden-section search on the integers runs at the default
+    /// grid, and the best grid point and the neighbours of the search's best are evaluated
+    /// there too. Returns `(lower, upper, τ)` of the smallest upper end at the default grid
+    /// (of the coarse ones if none could be certified there).
     ///
     /// # Errors
     /// If no τ could be certified.
     pub fn best_epsilon(&self, delta: f64) -> Result<(f64, f64, u64)> {
         let r = self.taus();
         let (lo_tau, hi_tau) = (*r.start(), *r.end());
-        let mut cache: Vec<(u64, Result<(f64, f64)>)> = vec![];
-        let mut best_upper = f64::INFINITY;
-        let mut eval = |tau: u64| -> Option<f64> {
-            if let Some((_, v)) = cache.iter().find(|(k, _)| *k == tau) {
-                return v.as_ref().ok().map(|x| x.1);
+        if lo_tau == hi_tau {
+            let (l, u) = self.epsilon_at(lo_tau, delta)?;
+            return Ok((l, u, lo_tau));
+        }
+        type Cache = Vec<(u64, Result<(f64, f64)>)>;
+        let caches: [std::cell::RefCell<Cache>; 2] = Default::default();
+        let best_upper = std::cell::Cell::new(f64::INFINITY);
+        // caches[0]: the default grid; caches[1]: the coarse one
+        let eval = |tau: u64, coarse: bool| -> f64 {
+            let cache = &caches[usize::from(coarse)];
+            if let Some((_, v)) = cache.borrow().iter().find(|(k, _)| *k == tau) {
+                return v.as_ref().map_or(f64::INFINITY, |x| x.1);
             }
             // a τ whose Gaussian part alone is already less private than the best
             // candidate cannot win (a composition's ε(δ) is at least each component's):
             // it is not composed — its PLD window, for a Gaussian μ in the hundreds, is
             // the costliest of the search
-            if self.gaussian_part_epsilon_lower(tau, delta) >= best_upper {
-                return None;
+            if self.gaussian_part_epsilon_lower(tau, delta) >= best_upper.get() {
+                return f64::INFINITY;
             }
-            let v = self.epsilon_at(tau, delta);
-            if let Ok((_, up)) = &v {
-                best_upper = best_upper.min(*up);
-            }
-            let out = v.as_ref().ok().map(|x| x.1);
-            cache.push((tau, v));
-            out
+            let coarsening = if coarse { SEARCH_COARSENING } else { 0 };
+            let v = self.epsilon_at_grid(tau, delta, coarsening);
+            let up = v.as_ref().map_or(f64::INFINITY, |x| x.1);
+            best_upper.set(best_upper.get().min(up));
+            cache.borrow_mut().push((tau, v));
+            up
         };
-        if lo_tau == hi_tau {
-            eval(lo_tau);
-        } else {
-            // grid over the number of steps after τ: T = hi_tau − τ + … geometric
-            let mut cands: Vec<u64> = vec![lo_tau, hi_tau];
-            let mut k = 1u64;
-            while k < hi_tau - lo_tau {
-                cands.push(hi_tau - k);
-                k *= 2;
-            }
-            cands.sort_unstable();
-            cands.dedup();
-            let mut best = (f64::INFINITY, lo_tau);
-            for &c in &cands {
-                if let Some(v) = eval(c)
-                    && v < best.0
-                {
-                    best = (v, c);
-                }
-            }
-            // refine between the neighbours of the best grid point
-            let i = cands.iter().position(|&c| c == best.1).unwrap_or(0);
-            let (mut a, mut b) = (
-                cands[i.saturating_sub(1)],
-                cands[(i + 1).min(cands.len() - 1)],
-            );
-            while b - a > 2 {
-                let m1 = a + (b - a) / 3;
-                let m2 = b - (b - a) / 3;
-                let (f1, f2) = (
-                    eval(m1).unwrap_or(f64::INFINITY),
-                    eval(m2).unwrap_or(f64::INFINITY),
-                );
-                if f1 <= f2 {
-                    b = m2;
-                } else {
-                    a = m1;
-                }
-            }
-            for c in a..=b {
-                eval(c);
+        // grid over the number of steps after τ: hi_tau − τ ∈ {0, 1, 2, 4, …}
+        let mut cands: Vec<u64> = vec![lo_tau, hi_tau];
+        let mut k = 1u64;
+        while k < hi_tau - lo_tau {
+            cands.push(hi_tau - k);
+            k *= 2;
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        let mut best = (f64::INFINITY, lo_tau);
+        for &c in &cands {
+            let v = eval(c, true);
+            if v < best.0 {
+                best = (v, c);
             }
         }
-        cache
-            .iter()
-            .filter_map(|(k, v)| v.as_ref().ok().map(|x| (x.0, x.1, *k)))
-            .min_by(|x, y| x.1.total_cmp(&y.1))
+        // refine between the neighbours of the best grid point, at the default grid
+        let i = cands.iter().position(|&c| c == best.1).unwrap_or(0);
+        let (a, b) = (
+            cands[i.saturating_sub(1)],
+            cands[(i + 1).min(cands.len() - 1)],
+        );
+        eval(best.1, false);
+        if b - a > 1 {
+            let span = (b - a) as f64;
+            let steps = (span.ln() / GOLDEN_SHRINK.ln()).ceil() as usize + 1;
+            let m =
+                golden_section_min(|x| eval(x.round() as u64, false), a as f64, b as f64, steps);
+            let t = m.x.round() as u64;
+            for c in [t.saturating_sub(1).max(a), (t + 1).min(b)] {
+                eval(c, false);
+            }
+        }
+        let [fine, coarse] = caches.map(std::cell::RefCell::into_inner);
+        let smallest = |cache: &Cache| {
+            cache
+                .iter()
+                .filter_map(|(k, v)| v.as_ref().ok().map(|x| (x.0, x.1, *k)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+        };
+        smallest(&fine)
+            .or_else(|| smallest(&coarse))
             .ok_or_else(|| {
-                cache
-                    .iter()
+                fine.iter()
+                    .chain(&coarse)
                     .find_map(|(_, v)| v.as_ref().err().cloned())
                     .unwrap_or(Error::NotCertified {
                         what: "ε over τ".into(),
