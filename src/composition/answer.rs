@@ -627,7 +627,9 @@ impl Composition {
     /// whose single steps predict a width within `0.9·tolerance`
     /// ([`Staged::predicted_width`]): from `m1`, finer lengths as the prediction asks
     /// (the width falls like `h²`; two to eight times the points each time, up to
-    /// `m_cap`, and back to the last length if the prediction did not halve), or one
+    /// `m_cap`, and back to the last length if the prediction did not halve; a move whose
+    /// prediction lands below [`OVERSHOOT`] × the aim tries half its points, since the
+    /// width can fall faster than `h²` before its asymptote), or one
     /// length coarser when that one predicts under a quarter of the tolerance (the
     /// prediction can fall short of the certified width by up to 4× at a few hundred
     /// steps, see the test `staged_single_steps_predict_the_certified_width`). `None` when
@@ -674,6 +676,17 @@ impl Composition {
                 return stage(m).ok();
             }
             w = w_next;
+            // a width far below the aim fell faster than h² (the pre-asymptotic fall):
+            // half the points may already meet it, at half the transforms' cost
+            if w < OVERSHOOT * aim && next / 2 > m {
+                if let Ok(half) = stage(next / 2)
+                    && let Some(wh) = half.predicted_width(target)
+                    && wh <= aim
+                {
+                    return Some(half);
+                }
+                break;
+            }
         }
         Some(s)
     }
@@ -872,6 +885,10 @@ impl Composition {
         h.clamp(2f64.powi(-MAX_GRID_EXP), 2f64.powi(-coarse))
     }
 }
+
+/// A predicted width below this fraction of the planner's aim after a move overshot it:
+/// the planner then tries half the points.
+const OVERSHOOT: f64 = 0.0625;
 
 /// Finest grid exponent the planner chooses (`h = 2⁻¹⁸`); the memory guard may refuse
 /// before.
