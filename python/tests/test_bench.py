@@ -321,6 +321,31 @@ def test_classify_below_a_zero_lower_end_is_material():
     assert c["status"] == "unsound" and c["shortfall"] == "inf"
 
 
+@pytest.mark.parametrize(
+    "text,lower,status",
+    [
+        # dp_accounting's test value of δ(1) for G(√3)^⊗3 (0.12693673750664…), cut to six
+        # digits: 5.8e-6 below, within one unit of its last digit (7.9e-6)
+        ("0.126936", 0.12693673750663864, "rounding"),
+        # its RDP test value at α = 50, ten digits: 1.6e-9 below, within 4.2e-9
+        ("0.0238460375", 0.02384603753870617, "rounding"),
+        # two units below in the last digit: more than the digits explain
+        ("0.126935", 0.12693673750663864, "unsound"),
+    ],
+)
+def test_published_values_are_judged_at_their_printed_digits(text, lower, status):
+    from shiftdp.bench.peers import ROUNDING_LEVEL, printed_rounding_level
+
+    level = printed_rounding_level(text)
+    expected_unit = 10.0 ** (len(text.split(".")[1]) * -1) / float(text)
+    assert level == pytest.approx(expected_unit, rel=1e-12)
+    assert classify(float(text), None, lower, lower * (1 + 1e-13), level)["status"] == status
+    # at the f64 level every one of them is a material shortfall
+    assert classify(float(text), None, lower, lower * (1 + 1e-13))["status"] == "unsound"
+    assert printed_rounding_level("1e-30") == 1.0 and printed_rounding_level("inf") == ROUNDING_LEVEL
+    assert printed_rounding_level("0.5000000000000000000001") == ROUNDING_LEVEL
+
+
 def _row(peer, entry, family, value, lower, upper, seconds, width=1e-12, error=None):
     c = classify(value, error, lower, upper)
     return {"peer": peer, "entry": entry, "family": family, "region": f"{family} · δ≥1e-10 · T=1",

@@ -626,7 +626,7 @@ impl Composition {
     /// The planner's first composition, staged ([`Composition::stage`]) at the length
     /// whose single steps predict a width within `0.9·tolerance`
     /// ([`Staged::predicted_width`]): from `m1`, finer lengths as the prediction asks
-    /// (the width falls like `h²`; two to eight times the points each time, up to
+    /// (the width falls like `h²`; two to four times the points each time, up to
     /// `m_cap`, and back to the last length if the prediction did not halve; a move whose
     /// prediction lands below [`OVERSHOOT`] × the aim tries half its points, since the
     /// width can fall faster than `h²` before its asymptote), or one
@@ -657,14 +657,14 @@ impl Composition {
             }
             return stage(m).ok();
         }
-        for _ in 0..4 {
+        for _ in 0..6 {
             let m = s.points();
             if w <= aim || m >= m_cap {
                 break;
             }
             // (a subnormal tolerance makes the ratio +∞: the step is the finest, not 0)
             let h = (s.step() / (w / aim).sqrt()).max(2f64.powi(-MAX_GRID_EXP));
-            let next = points_at(h).unwrap_or(m_cap).clamp(2 * m, 8 * m).min(m_cap);
+            let next = points_at(h).unwrap_or(m_cap).clamp(2 * m, 4 * m).min(m_cap);
             drop(s);
             s = stage(next).ok()?;
             let w_next = s.predicted_width(target)?;

@@ -45,6 +45,7 @@ Quantity mapping (see :mod:`shiftdp.accounting` for the derivations):
 
 from __future__ import annotations
 
+import decimal
 import math
 import time
 import warnings
@@ -55,6 +56,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 __all__ = [
     "MECHANISM_FAMILIES",
     "ROUNDING_LEVEL",
+    "printed_rounding_level",
     "Entry",
     "Params",
     "Adapter",
@@ -201,16 +203,39 @@ relative is wrong in its last digits only; beyond that, its method is.
 """
 
 
-def classify(value: Optional[float], error: Optional[str], lower: float, upper: float) -> Dict[str, Any]:
+def printed_rounding_level(text: str) -> float:
+    """One unit in the last digit of the decimal ``text``, relative to its magnitude (at
+    least :data:`ROUNDING_LEVEL`; that level when the text is no finite non-zero
+    decimal): a value printed to k digits is the truth rounded or cut to them, so it
+    may lie up to that far below it."""
+    try:
+        d = decimal.Decimal(text.strip())
+    except (decimal.InvalidOperation, ValueError):
+        return ROUNDING_LEVEL
+    if not d.is_finite() or d == 0:
+        return ROUNDING_LEVEL
+    exp = d.as_tuple().exponent
+    assert isinstance(exp, int)
+    unit = decimal.Decimal(10) ** exp
+    return max(ROUNDING_LEVEL, float(unit / abs(d)))
+
+
+def classify(
+    value: Optional[float],
+    error: Optional[str],
+    lower: float,
+    upper: float,
+    rounding_level: float = ROUNDING_LEVEL,
+) -> Dict[str, Any]:
     """A peer's answer against the certified ``[lower, upper]`` of an upper-bound quantity
     (ε, δ or an RDP value: a sound accountant answers ≥ the truth ≥ ``lower``; only an
     answer below ``lower`` is a violation, one above ``upper`` is sound and loose).
 
     ``status``: ``failure`` (exception, None, NaN or ±inf — inf is safe but gives up),
-    ``unsound`` (value < lower by more than :data:`ROUNDING_LEVEL` relative: provably
-    below the truth, materially), ``rounding`` (value < lower by at most
-    :data:`ROUNDING_LEVEL` relative: below the truth in the last digits of an f64
-    evaluation), ``inside`` (in the interval, or ≤ 0 where the certified answer is
+    ``unsound`` (value < lower by more than ``rounding_level`` relative, by default
+    :data:`ROUNDING_LEVEL`: provably below the truth, materially), ``rounding`` (value <
+    lower by at most ``rounding_level`` relative: below the truth in the last digits of
+    an f64 evaluation, or of a printed decimal, see :meth:`Published.rounding_level`), ``inside`` (in the interval, or ≤ 0 where the certified answer is
     ε(δ) ≤ 0: as tight as the certificate resolves), ``above`` (sound and loose).
     ``shortfall`` = ``(lower − value)/|lower|`` for ``unsound`` and ``rounding`` answers
     (``"inf"`` below a lower end of 0), None otherwise. ``rel_error`` is
@@ -235,7 +260,7 @@ def classify(value: Optional[float], error: Optional[str], lower: float, upper: 
             status, shortfall = "unsound", "inf"  # below a lower end of 0: no relative measure (JSON-safe)
         else:
             shortfall = (lower - value) / abs(lower)
-            status = "rounding" if shortfall <= ROUNDING_LEVEL else "unsound"
+            status = "rounding" if shortfall <= rounding_level else "unsound"
     elif value <= upper:
         status = "inside"
     else:
@@ -279,6 +304,11 @@ class Adapter:
 
     def supports(self, entry: Entry) -> bool:
         return entry.kind in self.families and entry.quantity in self.quantities
+
+    def rounding_level(self, entry: Entry) -> float:
+        """The largest relative shortfall of this adapter's answer to ``entry`` that is
+        rounding, not method: :data:`ROUNDING_LEVEL` for a computed f64 answer."""
+        return ROUNDING_LEVEL
 
     def run(self, entry: Entry) -> RunResult:
         t0 = time.perf_counter()
@@ -618,6 +648,13 @@ class Published(Adapter):
     def _run(self, entry: Entry) -> float:
         assert entry.published is not None
         return float(entry.published["value"])
+
+    def rounding_level(self, entry: Entry) -> float:
+        """The relative shortfall the printed value's own digits explain: one unit in its
+        last printed digit over its magnitude (``0.126936`` may be any number in
+        [0.126935, 0.126937] rounded or cut to six digits: 7.9e-6 relative), and at least
+        :data:`ROUNDING_LEVEL`."""
+        return printed_rounding_level(str((entry.published or {}).get("value", "")))
 
 
 def all_adapters() -> List[Adapter]:

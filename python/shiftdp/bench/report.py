@@ -359,7 +359,8 @@ def summary_markdown(results: Dict[str, Any]) -> str:
         "Classification against shiftdp's certified interval [lower, upper] of an upper-bound "
         "quantity: **unsound** = value below lower by more than "
         f"{ROUNDING_LEVEL:g} relative (provably and materially below the truth); **rounding-level** = "
-        f"below lower by at most {ROUNDING_LEVEL:g} relative (the last digits of an f64 evaluation); "
+        f"below lower by at most {ROUNDING_LEVEL:g} relative (the last digits of an f64 evaluation), "
+        "or, for a published value, by at most one unit in its last printed digit; "
         "**failure** = exception, NaN or inf; rel. error = (value − upper)/upper (negative only inside "
         "the interval or below it).",
         "",
@@ -418,8 +419,9 @@ def summary_markdown(results: Dict[str, Any]) -> str:
         uns = [r for r in own_q if _status(r) == st]
         lines += ["", f"## {title} ({len(uns)})", ""]
         if st == "rounding" and uns:
-            lines += [f"Below the certified lower end by at most {ROUNDING_LEVEL:g} relative: the f64 "
-                      "evaluation's last digits, not the method.", ""]
+            lines += [f"Below the certified lower end by at most {ROUNDING_LEVEL:g} relative (a "
+                      "published value: one unit in its last printed digit): the last digits "
+                      "of an f64 evaluation or of a printed decimal, not the method.", ""]
         if uns:
             lines += ["| peer | entry | query | value | certified [lower, upper] | shortfall |",
                       "|---|---|---|---:|---|---:|"]

@@ -216,7 +216,7 @@ def run_benchmark(
         try:
             for i, e in enumerate(todo):
                 value, err, secs = w.run(e, timeout) if w is not None else a.run(e)
-                c = classify(value, err, e.lower, e.upper)
+                c = classify(value, err, e.lower, e.upper, a.rounding_level(e))
                 results.append({
                     "peer": a.name, "entry": e.id, "family": e.kind, "region": region_of(e),
                     "delta_band": delta_band(e), "t_band": t_band(e),
