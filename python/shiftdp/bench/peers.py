@@ -235,8 +235,9 @@ def classify(
     ``unsound`` (value < lower by more than ``rounding_level`` relative, by default
     :data:`ROUNDING_LEVEL`: provably below the truth, materially), ``rounding`` (value <
     lower by at most ``rounding_level`` relative: below the truth in the last digits of
-    an f64 evaluation, or of a printed decimal, see :meth:`Published.rounding_level`), ``inside`` (in the interval, or ≤ 0 where the certified answer is
-    ε(δ) ≤ 0: as tight as the certificate resolves), ``above`` (sound and loose).
+    an f64 evaluation, or of a printed decimal, see ``Published.rounding_level``),
+    ``inside`` (in the interval, or ≤ 0 where the certified answer is ε(δ) ≤ 0: as tight
+    as the certificate resolves), ``above`` (sound and loose).
     ``shortfall`` = ``(lower − value)/|lower|`` for ``unsound`` and ``rounding`` answers
     (``"inf"`` below a lower end of 0), None otherwise. ``rel_error`` is
     ``(value − upper)/upper`` (None on failure)."""
