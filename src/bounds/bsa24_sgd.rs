@@ -218,8 +218,8 @@ impl SgdFamily {
     }
 
     /// The smallest certified ε over τ. A geometric grid of `t − τ` is evaluated on a grid
-    /// [`SEARCH_COARSENING`] binary steps coarser than the default (each value an upper
-    /// bound on its τ's ε, at about a quarter of the points); between the best grid
+    /// two binary steps coarser than the default (each value an upper bound on its τ's ε,
+    /// at about a quarter of the points); between the best grid
     /// point's neighbours a golden-section search on the integers runs at the default
     /// grid, and the best grid point and the neighbours of the search's best are evaluated
     /// there too. Returns `(lower, upper, τ)` of the smallest upper end at the default grid
