@@ -20,8 +20,9 @@
 # Check: `twine check --strict`; `auditwheel show` must find the wheel consistent with a
 # manylinux tag no newer than the one in its name; then a fresh venv
 # (target/wheel-check-venv, no Rust, binary packages only) installs the wheel with its
-# `test` and `accounting` extras and prv-accountant (as scripts/test-python.sh), and runs
-# the pytest suite python/tests against the installed wheel (skip reasons listed).
+# `test` and `accounting` extras and prv-accountant (as scripts/test-python.sh) and the
+# benchmark package from bench/, and runs the pytest suites python/tests and bench/tests
+# against the installed wheel (skip reasons listed).
 # PYTHON selects the interpreter of both venvs (default python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -169,6 +170,8 @@ check() {
   local vpy=$CHECK_VENV/bin/python
   "$vpy" -m pip install -q --disable-pip-version-check --only-binary=:all: \
     "$wheel[test,accounting]" prv-accountant
+  # the benchmark package (pure Python, bench/): its tests run beside the package's
+  "$vpy" -m pip install -q --disable-pip-version-check --no-deps ./bench
   "$vpy" -m pip check
   # from the repository root: the source folder python/shiftdp (no compiled _core) must
   # not be what is imported
@@ -181,8 +184,8 @@ check() {
       exit 1
       ;;
   esac
-  say "pytest python/tests against the installed wheel"
-  env -u PYTHONPATH "$vpy" -m pytest python/tests -q -p no:cacheprovider -rs
+  say "pytest python/tests bench/tests against the installed wheel"
+  env -u PYTHONPATH "$vpy" -m pytest python/tests bench/tests -q -p no:cacheprovider -rs
 }
 
 case "$mode" in

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate bench/reference.sample.json: a small suite in the shiftdp-reference/1 format
-(the runner's test fixture; the full suite is python/shiftdp/bench/data/reference.json), via
+(the runner's test fixture; the full suite is bench/shiftdp_bench/data/reference.json), via
 shiftdp's Python API."""
 import json, sys, time
 import shiftdp

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates the virtual environment target/py-venv once and (re)installs the Python package
 # shiftdp from ./python into it (maturin through pip's build isolation; cargo's
-# incremental build in target/ keeps re-installs fast). Extra arguments are packages to
+# incremental build in target/ keeps re-installs fast), and the peer benchmark's package
+# shiftdp-bench from ./bench (pure Python). Extra arguments are packages to
 # install beside it. Used by test-python.sh and python-example.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,3 +20,5 @@ if [ "$#" -gt 0 ]; then
   pip_q "$@"
 fi
 pip_q --force-reinstall --no-deps ./python
+# the peer benchmark, its own pure-Python package (bench/), beside it
+pip_q --force-reinstall --no-deps ./bench

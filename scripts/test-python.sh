@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Python package (python/): builds it from this checkout with maturin (from
+# The Python package (python/) and the benchmark package (bench/): builds shiftdp from
+# this checkout with maturin (from
 # PyPI, through pip's build isolation) into a virtual environment under target/py-venv,
 # with pytest, mpmath, dp-accounting and prv-accountant (the reference of Opacus's PRV
 # accountant, for the consistency test of the Opacus-interface accountant) beside it, and
@@ -18,4 +19,4 @@ VENV=target/py-venv
 ./scripts/py-venv.sh pytest mpmath dp-accounting prv-accountant dask distributed matplotlib mypy -r python/docs/requirements.txt
 # from the repository root, so that the source folder python/shiftdp (which lacks the
 # compiled _core) is not on sys.path in place of the installed package
-"$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider
+"$VENV/bin/python" -m pytest python/tests bench/tests -q -p no:cacheprovider

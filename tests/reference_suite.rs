@@ -1,7 +1,7 @@
-//! The benchmark's reference suite (`python/shiftdp/bench/data/reference.json`, package
-//! data of the Python package) re-verified by the library: a deterministic sample of ~25
+//! The benchmark's reference suite (`bench/shiftdp_bench/data/reference.json`, package
+//! data of the benchmark's Python package, `bench/`) re-verified by the library: a deterministic sample of ~25
 //! entries across the families is recomputed here exactly as the Python generator
-//! (`python -m shiftdp.bench.reference`) computes it through the bindings
+//! (`python -m shiftdp_bench.reference`) computes it through the bindings
 //! (python/src/lib.rs), and each pair of certified intervals must overlap, each within
 //! its stated relative width. The whole file is checked for ≥ 500 entries and
 //! lower ≤ upper everywhere.
@@ -15,12 +15,12 @@ use shiftdp::tradeoff::Gaussian;
 
 const PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/python/shiftdp/bench/data/reference.json"
+    "/bench/shiftdp_bench/data/reference.json"
 );
 
 fn load() -> Value {
     let text = std::fs::read_to_string(PATH)
-        .expect("python/shiftdp/bench/data/reference.json is committed");
+        .expect("bench/shiftdp_bench/data/reference.json is committed");
     serde_json::from_str(&text).expect("valid JSON")
 }
 
@@ -51,7 +51,7 @@ fn mu_up(sigma: f64, sensitivity: f64) -> f64 {
     (sensitivity / sigma).next_up()
 }
 
-/// `shiftdp.bench.reference._certify`: tolerance 1e-4, refined once toward a relative
+/// `shiftdp_bench.reference._certify`: tolerance 1e-4, refined once toward a relative
 /// width of 1e-3 (the generator refines only when the first call was cheap; a refined
 /// interval is only ever narrower, so the check below takes the narrower of the two),
 /// then, when still wider than 1e-3, the narrowest of it and the intervals on the explicit

@@ -1,16 +1,16 @@
 """The reference suite of the accountant benchmark: certified intervals for
-the standard accounting problems, written to ``python/shiftdp/bench/data/reference.json``
+the standard accounting problems, written to ``bench/shiftdp_bench/data/reference.json``
 (package data: the benchmark reads it from the installed package).
 
-    python -m shiftdp.bench.reference [--out python/shiftdp/bench/data/reference.json] [--quick] [--jobs 2] [--families F,G]
-    python -m shiftdp.bench.reference --refine-wide     # recompute only the entries wider than 1e-3
+    python -m shiftdp_bench.reference [--out bench/shiftdp_bench/data/reference.json] [--quick] [--jobs 2] [--families F,G]
+    python -m shiftdp_bench.reference --refine-wide     # recompute only the entries wider than 1e-3
 
 Deterministic: the problem list is fixed here (no randomness), each entry is computed
 by shiftdp's public Python API, and entries are written sorted by ``id``. Problems that
 shiftdp refuses (``NotCertifiedError``: δ below the composition floor 1e-100, window
 limits) are skipped and counted in the header (``refusals``, with the ids).
 
-Families (see :mod:`shiftdp.bench` for the entry format):
+Families (see :mod:`shiftdp_bench` for the entry format):
 
 * ``gdp`` — μ-GDP ε(δ) and δ(ε) (:func:`shiftdp.epsilon`, :func:`shiftdp.delta`; MPFR at
   128 bits for δ < 1e-280);
@@ -711,7 +711,7 @@ def generate(quick: bool, jobs: int, families: Optional[Sequence[str]] = None) -
             refused[fam] = refused.get(fam, 0) + 1
     return {
         "format": FORMAT,
-        "generator": "python -m shiftdp.bench.reference" + (" --quick" if quick else "")
+        "generator": "python -m shiftdp_bench.reference" + (" --quick" if quick else "")
         + (f" --families {','.join(families)}" if families is not None else ""),
         "shiftdp_version": shiftdp.__version__,
         "quick": quick,
@@ -768,8 +768,8 @@ def refine_wide(doc: Dict[str, Any]) -> List[Dict[str, str]]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m shiftdp.bench.reference", description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="python/shiftdp/bench/data/reference.json")
+    ap = argparse.ArgumentParser(prog="python -m shiftdp_bench.reference", description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="bench/shiftdp_bench/data/reference.json")
     ap.add_argument("--quick", action="store_true", help="a small suite (about a minute)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--families", default="", help=f"only these families (comma-separated; of {', '.join(FAMILIES)})")
@@ -782,7 +782,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             doc = json.load(f)
         done = refine_wide(doc)
         entries = doc.pop("entries")
-        doc["refined_wide"] = {"generator": "python -m shiftdp.bench.reference --refine-wide",
+        doc["refined_wide"] = {"generator": "python -m shiftdp_bench.reference --refine-wide",
                                "max_rel_width": str(WIDE_REL_WIDTH), "items": done}
         doc["entries"] = entries  # last, as generate() writes it
         with open(a.out, "w", encoding="utf-8") as f:

@@ -437,7 +437,7 @@ def summary_markdown(results: Dict[str, Any]) -> str:
 
 def wide_references(results: Dict[str, Any]) -> List[str]:
     """Markdown lines listing this run's entries whose reference interval is wide
-    (relative width above :data:`~shiftdp.bench.runner.WIDE_REFERENCE`)."""
+    (relative width above :data:`~shiftdp_bench.runner.WIDE_REFERENCE`)."""
     seen: Dict[str, Dict[str, Any]] = {}
     for r in results["results"] + results.get("shiftdp", {}).get("rows", []):
         if _wide(r):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from shiftdp.bench.peers import Entry, adapter_by_name, classify
-from shiftdp.bench.report import summarize, write_report
-from shiftdp.bench.runner import load_suite, region_of, run_benchmark
+from shiftdp_bench.peers import Entry, adapter_by_name, classify
+from shiftdp_bench.report import summarize, write_report
+from shiftdp_bench.runner import load_suite, region_of, run_benchmark
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLE = os.path.join(ROOT, "bench", "reference.sample.json")
@@ -96,7 +96,7 @@ def test_runner_end_to_end(tmp_path):
 
 
 def test_unavailable_peer_reported(monkeypatch):
-    from shiftdp.bench import peers as P
+    from shiftdp_bench import peers as P
 
     entries = load_suite(SAMPLE)[:2]
     monkeypatch.setattr(P.AutodpRDP, "package", "no_such_module_xyz")
@@ -159,7 +159,7 @@ def _mech_entry(family, quantity="epsilon", query=None, lower="1", upper="1"):
 
 
 def test_peers_supports_the_mechanism_families():
-    from shiftdp.bench.peers import MECHANISM_FAMILIES, all_adapters
+    from shiftdp_bench.peers import MECHANISM_FAMILIES, all_adapters
 
     assert set(MECHANISM_FAMILIES) == set(MECH_ENTRIES)
     rdp_takes = {"laplace", "randomized_response"}
@@ -177,7 +177,7 @@ def test_peers_supports_the_mechanism_families():
 
 def test_dp_accounting_events_of_the_mechanism_families():
     dpa = pytest.importorskip("dp_accounting")
-    from shiftdp.bench.peers import _dpa_mechanism_event, _dpa_relation
+    from shiftdp_bench.peers import _dpa_mechanism_event, _dpa_relation
 
     E = dpa.dp_event
     want = {
@@ -196,7 +196,7 @@ def test_dp_accounting_events_of_the_mechanism_families():
         # the event and the relation are the ones CertifiedPLDAccountant maps to the
         # entry's shiftdp component
         from shiftdp.accounting import CertifiedPLDAccountant
-        from shiftdp.bench.reference import mechanism_component
+        from shiftdp_bench.reference import mechanism_component
 
         acc = CertifiedPLDAccountant(rel).compose(_dpa_mechanism_event(e))
         assert acc._components() == [mechanism_component(fam, e.params, 10)], fam
@@ -205,7 +205,7 @@ def test_dp_accounting_events_of_the_mechanism_families():
 def test_dp_accounting_runs_on_the_mechanism_families():
     pytest.importorskip("dp_accounting")
     import shiftdp
-    from shiftdp.bench.reference import mechanism_component
+    from shiftdp_bench.reference import mechanism_component
 
     def certified(fam, **kw):
         iv = shiftdp.compose([mechanism_component(fam, MECH_ENTRIES[fam][0], 10)], **kw).interval
@@ -235,7 +235,7 @@ def test_dp_accounting_runs_on_the_mechanism_families():
 def test_prv_accountant_runs_the_laplace_family():
     pytest.importorskip("prv_accountant")
     import shiftdp
-    from shiftdp.bench.reference import mechanism_component
+    from shiftdp_bench.reference import mechanism_component
 
     prv = adapter_by_name("prv_accountant")
     for q, kw in (("epsilon", {"delta": 1e-5}), ("delta", {"epsilon": 3.0})):
@@ -252,10 +252,10 @@ def test_sampler_family_reports_poisson_numbers_below_the_certified_lower_bound(
     dp_accounting's Poisson number for the same run flagged below its lower end in a
     table of its own (not counted as dp_accounting's own unsoundness)."""
     pytest.importorskip("dp_accounting")
-    from shiftdp.bench import reference
-    from shiftdp.bench.peers import Entry, adapter_by_name
-    from shiftdp.bench.report import peer_totals, summary_markdown
-    from shiftdp.bench.runner import run_benchmark
+    from shiftdp_bench import reference
+    from shiftdp_bench.peers import Entry, adapter_by_name
+    from shiftdp_bench.report import peer_totals, summary_markdown
+    from shiftdp_bench.runner import run_benchmark
 
     ref = tmp_path / "ref.json"
     orig = reference.tasks
@@ -286,7 +286,7 @@ def test_finding_p15_reproduces():
     """PEERS.md P15: dp_accounting's Poisson ε for a shuffled run lies below shiftdp's
     certified lower bound for the shuffled batches."""
     pytest.importorskip("dp_accounting")
-    from shiftdp.bench.findings import FINDINGS
+    from shiftdp_bench.findings import FINDINGS
 
     assert FINDINGS["P15"].check()
 
@@ -306,7 +306,7 @@ def test_finding_p15_reproduces():
     ],
 )
 def test_classify_separates_rounding_level_from_material(shortfall, status):
-    from shiftdp.bench.peers import ROUNDING_LEVEL
+    from shiftdp_bench.peers import ROUNDING_LEVEL
 
     assert ROUNDING_LEVEL == 1e-9
     lower, upper = 3.0, 3.1
@@ -334,7 +334,7 @@ def test_classify_below_a_zero_lower_end_is_material():
     ],
 )
 def test_published_values_are_judged_at_their_printed_digits(text, lower, status):
-    from shiftdp.bench.peers import ROUNDING_LEVEL, printed_rounding_level
+    from shiftdp_bench.peers import ROUNDING_LEVEL, printed_rounding_level
 
     level = printed_rounding_level(text)
     expected_unit = 10.0 ** (len(text.split(".")[1]) * -1) / float(text)
@@ -383,7 +383,7 @@ def _synthetic_results():
 
 
 def test_which_accountant_table_from_synthetic_results(tmp_path):
-    from shiftdp.bench.report import peer_totals, summary_markdown, which_accountant
+    from shiftdp_bench.report import peer_totals, summary_markdown, which_accountant
 
     res = _synthetic_results()
     rows = {r["family"]: r for r in which_accountant(res)}
@@ -413,7 +413,7 @@ def test_which_accountant_table_from_synthetic_results(tmp_path):
 
 
 def test_old_results_reclassified_by_shortfall():
-    from shiftdp.bench.report import peer_totals
+    from shiftdp_bench.report import peer_totals
 
     res = _synthetic_results()
     for r in res["results"]:  # results written before the rounding-level class
@@ -427,7 +427,7 @@ def test_old_results_reclassified_by_shortfall():
 
 
 def test_quick_selection_is_deterministic_and_representative():
-    from shiftdp.bench.runner import QUICK_MAX_STEPS, QUICK_PER_FAMILY, quick_selection
+    from shiftdp_bench.runner import QUICK_MAX_STEPS, QUICK_PER_FAMILY, quick_selection
 
     entries = load_suite()
     q1 = quick_selection(entries)
@@ -452,8 +452,8 @@ def test_quick_selection_is_deterministic_and_representative():
 def test_quick_run_shiftdp_only_when_no_peer_is_installed(tmp_path, monkeypatch, capsys):
     """``run --quick`` with every peer missing: shiftdp recomputes every selected entry,
     the report names the missing peers, and the summary table is shiftdp's."""
-    from shiftdp.bench import __main__ as cli
-    from shiftdp.bench import peers as P
+    from shiftdp_bench import __main__ as cli
+    from shiftdp_bench import peers as P
 
     monkeypatch.setattr(P.Adapter, "available", lambda self: (False, f"{self.package} not importable (test)"))
     out = tmp_path / "out"
@@ -469,12 +469,12 @@ def test_quick_run_shiftdp_only_when_no_peer_is_installed(tmp_path, monkeypatch,
 
 
 def test_cli_quick_from_outside_the_checkout(tmp_path):
-    """``python -m shiftdp.bench run --quick`` in a directory outside the repository reads
+    """``python -m shiftdp_bench run --quick`` in a directory outside the repository reads
     the packaged suite (no --suite) and writes its report."""
     import subprocess
     import sys
 
-    p = subprocess.run([sys.executable, "-m", "shiftdp.bench", "run", "--quick", "--peers", "published",
+    p = subprocess.run([sys.executable, "-m", "shiftdp_bench", "run", "--quick", "--peers", "published",
                         "--family", "published,gdp", "--out", "rep", "--quiet"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr

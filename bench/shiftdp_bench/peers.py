@@ -112,7 +112,7 @@ class Params:
 
 @dataclass
 class Entry:
-    """One reference entry (format ``shiftdp-reference/1``, see :mod:`shiftdp.bench`)."""
+    """One reference entry (format ``shiftdp-reference/1``, see :mod:`shiftdp_bench`)."""
 
     id: str
     family: str

@@ -1,4 +1,4 @@
-"""The reference suite shipped with the package (shiftdp/bench/data/reference.json) is well
+"""The reference suite shipped with the package (shiftdp_bench/data/reference.json) is well
 formed and loads from the installed package; the families of
 the mechanisms beyond the Gaussian are present, and their single-step intervals (in the
 committed file and from the quick generator) contain independent closed forms written
@@ -10,12 +10,12 @@ from decimal import Decimal
 
 import pytest
 
-from shiftdp.bench import peers
-from shiftdp.bench.runner import packaged_suite
+from shiftdp_bench import peers
+from shiftdp_bench.runner import packaged_suite
 
 REF = packaged_suite()
 # the source copy, when the tests run from a checkout
-CHECKOUT_REF = pathlib.Path(__file__).resolve().parents[1] / "shiftdp" / "bench" / "data" / "reference.json"
+CHECKOUT_REF = pathlib.Path(__file__).resolve().parents[1] / "shiftdp_bench" / "data" / "reference.json"
 
 MECHANISM_FAMILIES = set(peers.MECHANISM_FAMILIES)
 FAMILIES = {"gdp", "poisson_gaussian", "symmetrized_cp", "sgm_rdp", "published", "sampler"} | MECHANISM_FAMILIES
@@ -32,16 +32,16 @@ def test_packaged_suite_is_the_installed_package_data(tmp_path):
     import subprocess
     import sys
 
-    import shiftdp.bench
+    import shiftdp_bench
 
-    pkg = pathlib.Path(shiftdp.bench.__file__).resolve().parent
+    pkg = pathlib.Path(shiftdp_bench.__file__).resolve().parent
     assert REF.is_file()
     assert pathlib.Path(str(REF)).resolve() == pkg / "data" / "reference.json"
     if CHECKOUT_REF.exists():
         if CHECKOUT_REF.resolve() == pathlib.Path(str(REF)).resolve():
-            pytest.skip("shiftdp imported from its source tree (an editable install), not an installed package")
+            pytest.skip("shiftdp_bench imported from its source tree (an editable install), not an installed package")
         assert REF.read_bytes() == CHECKOUT_REF.read_bytes(), "the installed suite differs from the source file"
-    code = ("from shiftdp.bench.runner import load_suite, packaged_suite; "
+    code = ("from shiftdp_bench.runner import load_suite, packaged_suite; "
             "es = load_suite(); print(len(es)); print(packaged_suite())")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                          check=True).stdout.splitlines()
@@ -67,7 +67,7 @@ def test_bench_reference_file_well_formed():
 
 
 def test_bench_reference_rel_width_rounds_up():
-    from shiftdp.bench.reference import rel_width
+    from shiftdp_bench.reference import rel_width
 
     assert Decimal(rel_width("1", "3")) >= Decimal(2) / Decimal(3)
     assert rel_width("0", "0") == "0"
@@ -91,7 +91,7 @@ def test_committed_suite_covers_the_mechanism_families():
         # every interval is narrow enough to judge a peer (wider ones are dropped)
         assert all(Decimal(e["rel_width"]) <= Decimal("1e-2") for e in es), fam
     assert any(e["query"].get("delta") == "1e-50" for fam in MECHANISM_FAMILIES for e in by[fam])
-    assert doc["generator"] == "python -m shiftdp.bench.reference"
+    assert doc["generator"] == "python -m shiftdp_bench.reference"
 
 
 # -- closed forms ----------------------------------------------------------------------
@@ -312,7 +312,7 @@ def test_committed_single_step_entries_contain_closed_forms():
 
 @needs_mp
 def test_quick_generator_single_steps_contain_closed_forms():
-    from shiftdp.bench import reference as R
+    from shiftdp_bench import reference as R
 
     ts = R.tasks(True, sorted(MECHANISM_FAMILIES))
     assert {t[0] for t in ts} == MECHANISM_FAMILIES
@@ -333,7 +333,7 @@ def test_truncated_subsampled_gaussian_without_truncation_is_the_poisson_gaussia
     # B ≥ n: the batch is never cut, the pair is PoissonSampled(q, G(1/σ)), i.e. the
     # mixture N(0, σ²) against (1 − q) N(0, σ²) + q N(1, σ²) (closed form above)
     import shiftdp
-    from shiftdp.bench.reference import mechanism_component
+    from shiftdp_bench.reference import mechanism_component
 
     p = {"dataset_size": 10, "q": "0.1", "truncated_batch_size": 10, "sigma": "1"}
     for eps in ("0.5", "1.5"):
@@ -345,7 +345,7 @@ def test_truncated_subsampled_gaussian_without_truncation_is_the_poisson_gaussia
 
 
 def test_generate_selected_families():
-    from shiftdp.bench import reference as R
+    from shiftdp_bench import reference as R
 
     doc = R.generate(True, 1, ["laplace", "randomized_response"])
     assert set(doc["counts"]) == {"laplace", "randomized_response"}
@@ -362,7 +362,7 @@ def test_generate_selected_families():
 def test_composed_pure_dp_entries_respect_the_pure_bound():
     # k steps of a pure ε₀-DP mechanism: ε(δ) ≤ kε₀ for every δ, and at least the single
     # step's ε(δ) (composing more steps is never more private) — on the quick suite
-    from shiftdp.bench import reference as R
+    from shiftdp_bench import reference as R
 
     for t in R.tasks(True, ["laplace", "discrete_laplace", "randomized_response"]):
         if t[2] == 1 or t[3] != "delta":

@@ -1,10 +1,10 @@
-"""``python -m shiftdp.bench``: run the peer-accountant benchmark, re-render a report, or
+"""``python -m shiftdp_bench``: run the peer-accountant benchmark, re-render a report, or
 reproduce a finding of PEERS.md.
 
-    python -m shiftdp.bench run [--quick] [--suite PATH] [--out out/bench] [--peers A,B] [--limit N] [--timeout S]
-    python -m shiftdp.bench report --out out/bench          # re-render from results.json
-    python -m shiftdp.bench reproduce P3                     # exit 1 if P3 no longer reproduces
-    python -m shiftdp.bench peers                            # list peers and availability
+    python -m shiftdp_bench run [--quick] [--suite PATH] [--out out/bench] [--peers A,B] [--limit N] [--timeout S]
+    python -m shiftdp_bench report --out out/bench          # re-render from results.json
+    python -m shiftdp_bench reproduce P3                     # exit 1 if P3 no longer reproduces
+    python -m shiftdp_bench peers                            # list peers and availability
 
 ``run`` reads the reference suite shipped with the package unless ``--suite`` names
 another file, and runs every installed peer (those missing are listed in the report).
@@ -23,13 +23,13 @@ from .runner import QUICK_MAX_STEPS, QUICK_PER_FAMILY, QUICK_TIMEOUT
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m shiftdp.bench", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m shiftdp_bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run the peers on a reference suite")
     r.add_argument("--suite", default=None,
                    help="reference suite file (default: the suite shipped with the package, "
-                        "shiftdp/bench/data/reference.json)")
+                        "shiftdp_bench/data/reference.json)")
     r.add_argument("--out", default="out/bench")
     r.add_argument("--peers", default="", help="comma-separated peer names (default: every installed one)")
     r.add_argument("--quick", action="store_true",
@@ -77,7 +77,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         res = run_benchmark(entries, peers=peers, timeout=timeout, shiftdp_sample=sample,
                             progress=not a.quiet)
         res["left_out"] = left_out
-        res["suite"] = os.path.abspath(a.suite) if a.suite else "shiftdp/bench/data/reference.json (packaged)"
+        res["suite"] = os.path.abspath(a.suite) if a.suite else "shiftdp_bench/data/reference.json (packaged)"
         res["quick"] = a.quick
         res["wall_seconds"] = round(time.perf_counter() - t_start, 1)
         paths = write_report(res, a.out)

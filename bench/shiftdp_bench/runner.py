@@ -1,7 +1,7 @@
 """Run the peers on a reference suite: one worker process per peer (killed and restarted
-when a run exceeds the timeout), results as plain dicts for :mod:`shiftdp.bench.report`.
+when a run exceeds the timeout), results as plain dicts for :mod:`shiftdp_bench.report`.
 
-The reference suite ships inside the package (``shiftdp/bench/data/reference.json``,
+The reference suite ships inside the package (``shiftdp_bench/data/reference.json``,
 read with :mod:`importlib.resources`): :func:`load_suite` without a path loads it, so the
 benchmark runs from an installed wheel in any working directory."""
 
@@ -43,10 +43,10 @@ QUICK_TIMEOUT = 10.0
 
 def packaged_suite() -> Any:
     """The reference suite shipped with the package, as an :mod:`importlib.resources`
-    traversable (``shiftdp/bench/data/reference.json``)."""
+    traversable (``shiftdp_bench/data/reference.json``)."""
     from importlib.resources import files
 
-    return files("shiftdp.bench") / "data" / "reference.json"
+    return files("shiftdp_bench") / "data" / "reference.json"
 
 
 def load_suite(path: Union[str, "os.PathLike[str]", None] = None) -> List[Entry]:
@@ -54,7 +54,7 @@ def load_suite(path: Union[str, "os.PathLike[str]", None] = None) -> List[Entry]
     ``path`` is None. Malformed entries are reported on stderr and skipped."""
     if path is None:
         d = json.loads(packaged_suite().read_text(encoding="utf-8"))
-        path = "shiftdp/bench/data/reference.json (packaged)"
+        path = "shiftdp_bench/data/reference.json (packaged)"
     else:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)

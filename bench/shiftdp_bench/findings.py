@@ -1,4 +1,4 @@
-"""The findings of PEERS.md, each as a reproducer: ``python -m shiftdp.bench reproduce P2``
+"""The findings of PEERS.md, each as a reproducer: ``python -m shiftdp_bench reproduce P2``
 prints the peer's value(s) beside shiftdp's certified interval and returns whether the
 finding still holds (the command exits 1 when it does not)."""
 
