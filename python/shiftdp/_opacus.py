@@ -7,7 +7,8 @@ sample_rate, num_steps)`` with consecutive equal steps merged, as Opacus's RDP a
 accountants keep it), ``get_epsilon(delta, **kwargs)``, ``__len__``, ``mechanism()``,
 ``get_optimizer_hook_fn(sample_rate)``, ``state_dict()`` / ``load_state_dict()``.
 
-When ``opacus`` can be imported (it needs torch), the class subclasses
+When ``opacus`` can be imported (it needs torch), the class is
+:class:`shiftdp.opacus.CertifiedAccountant`, which subclasses
 ``opacus.accountants.IAccountant`` and is registered under the name ``"shiftdp"``
 (``PrivacyEngine(accountant="shiftdp")``, ``get_noise_multiplier(...,
 accountant="shiftdp")``) as soon as both ``shiftdp`` and ``opacus.accountants`` are
@@ -533,45 +534,27 @@ def _segments(history: List[Tuple[Any, Any, Any]]) -> Tuple[List[PoissonGaussian
 
 
 _BUILDING = False
-"""True while :func:`_build` imports Opacus (the import hook then leaves the
+"""True while :mod:`shiftdp.opacus` imports Opacus (the import hook then leaves the
 registration to it)."""
 
 
 def _build() -> type:
-    """The class: a subclass of Opacus's ``IAccountant`` registered as ``"shiftdp"``
-    when Opacus imports, else the plain class."""
-    global _BUILDING
-    base: Optional[type] = None
-    _BUILDING = True
+    """The class: :class:`shiftdp.opacus.CertifiedAccountant` (a subclass of Opacus's
+    ``IAccountant``, registered as ``"shiftdp"``) when Opacus imports, else the plain
+    class with the same methods."""
     try:  # Opacus imports torch; any failure means "no Opacus"
-        from opacus.accountants import IAccountant as base  # type: ignore[no-redef]
+        from .opacus import CertifiedAccountant as registered
+
+        return registered
     except Exception:  # noqa: BLE001 - an unusable Opacus is the same as none
-        base = None
-    finally:
-        _BUILDING = False
-    if base is None:
-
-        class CertifiedAccountant(_Methods):
-            __doc__ = _DOC
-
-    else:
-        # the mixin first, so that its methods implement IAccountant's abstract ones
-        class CertifiedAccountant(_Methods, base):  # type: ignore[no-redef, valid-type, misc]
-            __doc__ = _DOC
-
-    cls = CertifiedAccountant
-    cls.__module__ = "shiftdp.accounting"
-    cls.__qualname__ = "CertifiedAccountant"
-    if base is None:
-        return cls
-    try:
-        from opacus.accountants import registry
-
-        if MECHANISM not in getattr(registry, "_ACCOUNTANTS", {}):
-            registry.register_accountant(MECHANISM, cls)
-    except Exception:  # noqa: BLE001 - an Opacus without a registry: usable, unregistered
         pass
-    return cls
+
+    class CertifiedAccountant(_Methods):
+        __doc__ = _DOC
+
+    CertifiedAccountant.__module__ = "shiftdp.accounting"
+    CertifiedAccountant.__qualname__ = "CertifiedAccountant"
+    return CertifiedAccountant
 
 
 def _register() -> None:

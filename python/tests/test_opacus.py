@@ -279,6 +279,37 @@ def test_with_opacus_a_registered_iaccountant(tmp_path):
     assert out.stdout.split() == ["True", "1", "shiftdp"], out
 
 
+def test_the_opacus_module_is_the_registered_class(tmp_path):
+    """``shiftdp.opacus`` is a plain module whose class subclasses Opacus's
+    ``IAccountant``; imported first (before ``shiftdp.accounting``), it is still the one
+    class of the registry and of ``shiftdp.accounting``. Without Opacus, importing it
+    raises ImportError naming what to install."""
+    code = textwrap.dedent(
+        """
+        import shiftdp.opacus
+        from opacus.accountants import IAccountant, registry
+        from shiftdp.accounting import CertifiedAccountant
+        cls = shiftdp.opacus.CertifiedAccountant
+        assert cls is CertifiedAccountant is registry._ACCOUNTANTS['shiftdp']
+        assert issubclass(cls, IAccountant) and cls.__module__ == 'shiftdp.opacus'
+        import pickle
+        acc = cls()
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)
+        assert type(pickle.loads(pickle.dumps(acc))) is cls
+        print(acc.get_epsilon(1e-5) > 0)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=_stand_in_env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"], out
+    missing = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['opacus'] = None; import shiftdp.opacus"],
+        capture_output=True, text=True,
+    )
+    assert missing.returncode != 0 and "pip install opacus" in missing.stderr
+
+
 def test_real_opacus_if_installed():
     opacus = pytest.importorskip("opacus")  # needs torch; skipped in the default suite
     from opacus.accountants import IAccountant, create_accountant
