@@ -198,3 +198,42 @@ pub fn readable(text: &str) -> String {
     };
     format!("{sign}{out}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The number a decimal string denotes, at 4096 bits: two decimals of at most 17
+    /// significant digits with exponents in f64's range are equal exactly when these are.
+    fn value(s: &str) -> rug::Float {
+        rug::Float::with_val(4096, rug::Float::parse(s).expect("a decimal"))
+    }
+
+    proptest! {
+        /// `readable` moves digits and never rounds: the same number, both directions.
+        #[test]
+        fn readable_keeps_the_value(bits in any::<u64>(), digits in 1usize..18) {
+            let x = f64::from_bits(bits);
+            prop_assume!(x.is_finite());
+            for s in [f64_up(x, digits), f64_down(x, digits)] {
+                let r = readable(&s);
+                prop_assert_eq!(value(&r), value(&s), "{} → {}", s, r);
+                let lead = s.trim_start_matches('-').as_bytes()[0];
+                prop_assert!(x == 0.0 || lead != b'0' || r == "0");
+            }
+        }
+    }
+
+    #[test]
+    fn readable_plain_from_1e_minus_5_to_below_1e6() {
+        assert_eq!(readable("1.23456e-5"), "0.0000123456");
+        assert_eq!(readable("9.99999e-6"), "9.99999e-6");
+        assert_eq!(readable("9.99999e5"), "999999");
+        assert_eq!(readable("1.00000e6"), "1e6");
+        assert_eq!(readable("1.50000e7"), "1.5e7");
+        assert_eq!(readable("-0"), "0");
+        assert_eq!(readable("NaN"), "NaN");
+        assert_eq!(readable("-inf"), "-inf");
+    }
+}
