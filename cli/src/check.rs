@@ -184,7 +184,7 @@ pub fn run(a: &CheckArgs) -> Result<Output> {
     );
     for e in &entries {
         if let Some(pb) = &pb {
-            pb.set_message(e.id);
+            pb.set_message(e.id.as_str());
         }
         reports.push(check_bound(e, &opts)?);
         if let Some(pb) = &pb {

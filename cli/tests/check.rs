@@ -55,14 +55,14 @@ fn ids_are_matched_case_insensitively_with_or_without_prefix() {
     }
     // every catalogue id is found by its own id, every BSA24 id by its number
     for e in catalogue() {
-        assert_eq!(find(e.id).unwrap().id, e.id);
+        assert_eq!(find(e.id.as_str()).unwrap().id, e.id);
     }
     for e in catalogue()
         .into_iter()
-        .filter(|e| e.id.starts_with("BSA24"))
+        .filter(|e| e.id.as_str().starts_with("BSA24"))
     {
-        assert_eq!(find(e.id).unwrap().id, e.id);
-        let num = e.id.rsplit(' ').next().unwrap();
+        assert_eq!(find(e.id.as_str()).unwrap().id, e.id);
+        let num = e.id.as_str().rsplit(' ').next().unwrap();
         assert_eq!(find(num).unwrap().id, e.id);
     }
 }
@@ -74,7 +74,7 @@ fn every_bsa24_bound_dominates_its_instances() {
     for e in all {
         let n = match e.algorithm {
             shiftdp::settings::Algorithm::Sgd => 1,
-            _ if e.id.ends_with("4.3") || e.id.ends_with("4.6") => 2,
+            _ if e.id.as_str().ends_with("4.3") || e.id.as_str().ends_with("4.6") => 2,
             _ => 3,
         };
         let rep = check_bound(&e, &opts(n, 11, 1.0)).unwrap();

@@ -21,7 +21,7 @@ pub fn sample_settings(
     n: usize,
     seed: u64,
 ) -> Vec<(Params, Result<Setting>)> {
-    let mut rng = SplitMix64::new(salted(seed, entry.id));
+    let mut rng = SplitMix64::new(salted(seed, entry.id.as_str()));
     let mut out = vec![];
     for _ in 0..n {
         let mut p = (entry.sample)(&mut rng);

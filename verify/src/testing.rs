@@ -57,7 +57,7 @@ pub fn settings(family: &str) -> Result<BoxedStrategy<Setting>> {
         .prop_filter_map("a hypothesis of the family's result fails", move |seed| {
             let params = (entry.sample)(&mut SplitMix64::new(seed));
             let s = Setting::new(entry.algorithm, &catalogue::raw_of(&params)).ok()?;
-            let applies = shiftdp::analysis::bound_named(&s, entry.id).is_none_or(|r| r.is_ok());
+            let applies = shiftdp::analysis::bound(&s, entry.id).is_none_or(|r| r.is_ok());
             applies.then_some(s)
         })
         .boxed())

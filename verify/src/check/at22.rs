@@ -6,6 +6,7 @@ use super::catalogue::{Entry, curvatures};
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase};
 use super::renyi::*;
 use shiftdp::error::Result;
+use shiftdp::provenance::ResultId;
 use shiftdp::renyi::at22;
 use shiftdp::renyi::at22_theorems::QReading;
 use shiftdp::settings::{Algorithm, Setting};
@@ -164,7 +165,7 @@ pub fn entries() -> Vec<Entry> {
     use Algorithm::{Cgd, Gd, Sgd};
     vec![
         entry(
-            at22::PROP_2_17,
+            ResultId::At22Prop2_17,
             Gd,
             "c = 1: n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             8,
@@ -173,7 +174,7 @@ pub fn entries() -> Vec<Entry> {
             at22_217,
         ),
         entry(
-            at22::PROP_3_2,
+            ResultId::At22Prop3_2,
             Gd,
             "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
             6,
@@ -182,7 +183,7 @@ pub fn entries() -> Vec<Entry> {
             at22_32,
         ),
         entry(
-            at22::PROP_5_6,
+            ResultId::At22Prop5_6,
             Gd,
             "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             8,
@@ -191,7 +192,7 @@ pub fn entries() -> Vec<Entry> {
             at22_56,
         ),
         entry(
-            at22::EQ_B1,
+            ResultId::At22EqB1,
             Gd,
             "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η] (c = 1), t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
             6,
@@ -200,7 +201,7 @@ pub fn entries() -> Vec<Entry> {
             at22_b1,
         ),
         entry(
-            AT22_CYCLIC,
+            ResultId::At22Cyclic,
             Cgd,
             "b ∈ 1..3, l ∈ 1..4, E ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; half c = 1 (linear), half M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M]",
             6,
@@ -209,7 +210,7 @@ pub fn entries() -> Vec<Entry> {
             at22_cyclic,
         ),
         entry(
-            at22::EQ_B2,
+            ResultId::At22EqB2,
             Sgd,
             "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..20, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η] (c = 1); Q over both orders (ERRATA AT1)",
             6,
@@ -218,7 +219,7 @@ pub fn entries() -> Vec<Entry> {
             at22_b2,
         ),
         entry(
-            at22::EQ_B3,
+            ResultId::At22EqB3,
             Sgd,
             "as (B.2) with m ∈ [0.01, 0.9M] (c < 1); Q over both orders (ERRATA AT1)",
             6,

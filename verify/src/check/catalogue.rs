@@ -21,13 +21,12 @@
 //! BSA24 Thms 4.1–4.6, 4.8–4.10, Prop 5.1; AT22 Thm 4.1.
 use super::common::{LabelledInstance, RenyiCase, SplitMix64};
 use nalgebra::{DMatrix, DVector};
-use shiftdp::bounds::bsa24::{PROP_5_1, THM_4_1, THM_4_2, THM_4_3, THM_4_4, THM_4_5, THM_4_6};
-use shiftdp::bounds::bsa24_sgd::{THM_4_8, THM_4_9, THM_4_10};
 use shiftdp::error::{Error, Result};
 use shiftdp::exact::clamped::ClampedInstance;
 use shiftdp::exact::clamped::{ClampStep, ClampedWalk};
 use shiftdp::exact::{GaussianInstance, MixtureInstance, PairKind, Schedule};
 use shiftdp::precision::Enclosure;
+use shiftdp::provenance::ResultId;
 use shiftdp::settings::{Algorithm, RawSetting, SETTING_BITS, Setting};
 
 /// Sampled parameters: (setting flag name, decimal value).
@@ -36,8 +35,8 @@ pub type Params = Vec<(&'static str, String)>;
 /// One bound of the catalogue.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
-    /// The bound id as in [`shiftdp::bounds`].
-    pub id: &'static str,
+    /// The result whose bound the entry checks.
+    pub id: ResultId,
     /// The algorithm its settings use.
     pub algorithm: Algorithm,
     /// Human description of the sampled region.
@@ -70,7 +69,7 @@ pub enum BoundHook {
 pub fn bsa24_entries() -> Vec<Entry> {
     vec![
         Entry {
-            id: THM_4_1,
+            id: ResultId::Bsa24Thm4_1,
             algorithm: Algorithm::Gd,
             region: "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
@@ -79,7 +78,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_gd_any,
         },
         Entry {
-            id: THM_4_2,
+            id: ResultId::Bsa24Thm4_2,
             algorithm: Algorithm::Gd,
             region: "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
@@ -88,7 +87,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_gd_strong,
         },
         Entry {
-            id: THM_4_3,
+            id: ResultId::Bsa24Thm4_3,
             algorithm: Algorithm::Gd,
             region: "n ∈ 1..3, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η], t ∈ ⌈Dn/(ηL)⌉ + 0..10 (≤ 50)",
             default_samples: 20,
@@ -97,7 +96,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_gd_constrained,
         },
         Entry {
-            id: THM_4_4,
+            id: ResultId::Bsa24Thm4_4,
             algorithm: Algorithm::Cgd,
             region: "b ∈ 1..3, l ∈ 1..4, n = bl, E ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
@@ -106,7 +105,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_cgd_any,
         },
         Entry {
-            id: THM_4_5,
+            id: ResultId::Bsa24Thm4_5,
             algorithm: Algorithm::Cgd,
             region: "b ∈ 1..3, l ∈ 1..4, n = bl, E ∈ 1..30, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             default_samples: 20,
@@ -115,7 +114,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_cgd_strong,
         },
         Entry {
-            id: THM_4_6,
+            id: ResultId::Bsa24Thm4_6,
             algorithm: Algorithm::Cgd,
             region: "b ∈ 1..2, l ∈ 1..3, n = bl, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 2.1/η], E ∈ ⌈Db/(ηL)⌉ + 0..4 (t = lE ≤ 50)",
             default_samples: 12,
@@ -124,7 +123,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_cgd_constrained,
         },
         Entry {
-            id: THM_4_8,
+            id: ResultId::Bsa24Thm4_8,
             algorithm: Algorithm::Sgd,
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..30, η ∈ [0.05, 1], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
             default_samples: 8,
@@ -133,7 +132,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_sgd_any,
         },
         Entry {
-            id: THM_4_9,
+            id: ResultId::Bsa24Thm4_9,
             algorithm: Algorithm::Sgd,
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..10, η ∈ [0.05, 1], M ∈ [0.05, 1.9/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 2], L ∈ [0.1, 2]",
             default_samples: 4,
@@ -142,7 +141,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_sgd_strong,
         },
         Entry {
-            id: THM_4_10,
+            id: ResultId::Bsa24Thm4_10,
             algorithm: Algorithm::Sgd,
             region: "n ∈ 4..20, b ∈ 1..n/2, t ∈ 1..30, η ∈ [0.1, 1], σ ∈ [0.5, 2], L ∈ [0.5, 2], D ∈ [0.2, 2], M ∈ [0.1, 1.9/η]",
             default_samples: 3,
@@ -151,7 +150,7 @@ pub fn bsa24_entries() -> Vec<Entry> {
             instances: inst_sgd_constrained,
         },
         Entry {
-            id: PROP_5_1,
+            id: ResultId::Bsa24Prop5_1,
             algorithm: Algorithm::Lmc,
             region: "LMC (n = 1, σ = √(2/η)), t ∈ 1..500, η ∈ [0.01, 1], M ∈ [0.05, 2/η], m ∈ [0.01, M], L ∈ [0.1, 2]",
             default_samples: 20,

@@ -7,6 +7,7 @@ use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase};
 use super::renyi::*;
 use shiftdp::error::Result;
 use shiftdp::precision::Enclosure;
+use shiftdp::provenance::ResultId;
 use shiftdp::renyi::cys21::Cys21Params;
 use shiftdp::settings::{Algorithm, Setting};
 
@@ -139,7 +140,7 @@ pub fn entries() -> Vec<Entry> {
     use Algorithm::Gd;
     vec![
         entry(
-            CYS21_THM1,
+            ResultId::Cys21Thm1,
             Gd,
             "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η",
             12,
@@ -148,7 +149,7 @@ pub fn entries() -> Vec<Entry> {
             cys21_thm1,
         ),
         entry(
-            CYS21_THM2,
+            ResultId::Cys21Thm2,
             Gd,
             "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]; c = m(2 − ηm)/(2σ′²)",
             12,
@@ -157,7 +158,7 @@ pub fn entries() -> Vec<Entry> {
             cys21_thm2,
         ),
         entry(
-            CYS21_COR1,
+            ResultId::Cys21Cor1,
             Gd,
             "n ∈ 1..5, t ∈ 1..300, η ∈ [0.05, 1], M ∈ [0.05, 1.2/η], m ∈ [0.01, M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             12,
@@ -166,7 +167,7 @@ pub fn entries() -> Vec<Entry> {
             cys21_cor1,
         ),
         entry(
-            CYS21_THM3,
+            ResultId::Cys21Thm3,
             Gd,
             "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 0.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]; lower bound ≤ exact",
             12,
@@ -175,7 +176,7 @@ pub fn entries() -> Vec<Entry> {
             cys21_thm3,
         ),
         entry(
-            CYS21_COR2,
+            ResultId::Cys21Cor2,
             Gd,
             "squared loss (m = M = 1), n ∈ 1..5, t ∈ 1..300, η ∈ [0.01, 1.99], σ ∈ [0.3, 3], L ∈ [0.1, 2]",
             12,
@@ -184,7 +185,7 @@ pub fn entries() -> Vec<Entry> {
             cys21_cor2,
         ),
         entry(
-            CYS21_BASE,
+            ResultId::Cys21Baseline,
             Gd,
             "n ∈ 1..5, t ∈ 1..200, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]; instances linear, h = 0.5/η, h = −0.25/η",
             12,

@@ -2,6 +2,7 @@
 //! then the Rényi entries of [`super::renyi`]) and the lookup by id.
 use super::catalogue::{Entry, bsa24_entries};
 use shiftdp::error::{Error, Result};
+use shiftdp::provenance::{Paper, ResultId};
 
 /// Every bound the validator knows: the BSA24 entries in the order of the paper,
 /// then the Rényi entries of [`super::cys21::entries`], [`super::ys22::entries`] and
@@ -37,31 +38,40 @@ fn loose(s: &str) -> String {
 
 /// Looks up an entry by id, case-insensitively.
 ///
-/// Any id matches itself or its part before ` (` (`"cys21 thm 2"`, `"ys22-thm-4.3"`,
-/// `"AT22 Prop 3.2"`, `"CYS21 Thm 2 (eq. 16)"`). BSA24 ids also match with or without
-/// the `BSA24 ` prefix and the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`, `"thm-4.2"`,
-/// `"4.2"`, `"prop-5.1"`; a bare `"5.1"` also finds Prop 5.1).
+/// An id as every output prints it (`"CYS21 Thm 2 (eq. 16)"`, [`ResultId::parse`]) finds
+/// its entry. Any id also matches its part before ` (` and with `-` or `_` for spaces
+/// (`"cys21 thm 2"`, `"ys22-thm-4.3"`, `"AT22 Prop 3.2"`). BSA24 ids also match with or
+/// without the `BSA24 ` prefix and the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`,
+/// `"thm-4.2"`, `"4.2"`, `"prop-5.1"`; a bare `"5.1"` also finds Prop 5.1).
 ///
 /// # Errors
 /// [`Error::Parameter`] listing the known ids if nothing matches.
 pub fn find(id: &str) -> Result<Entry> {
     let all = catalogue();
+    if let Some(rid) = ResultId::parse(id)
+        && let Some(e) = all.iter().find(|e| e.id == rid)
+    {
+        return Ok(*e);
+    }
     let ql = loose(id);
     if !ql.is_empty() {
         let hit = all.iter().find(|e| {
-            let full = loose(e.id);
-            let base = loose(e.id.split(" (").next().unwrap_or(e.id));
-            ql == full || ql == base
+            let text = e.id.as_str();
+            let base = text.split(" (").next().unwrap_or(text);
+            ql == loose(text) || ql == loose(base)
         });
         if let Some(e) = hit {
             return Ok(*e);
         }
     }
     let q = normal(id);
-    let bsa: Vec<&Entry> = all.iter().filter(|e| e.id.starts_with("BSA24")).collect();
-    let hit = bsa.iter().find(|e| normal(e.id) == q).or_else(|| {
+    let bsa: Vec<&Entry> = all
+        .iter()
+        .filter(|e| e.id.paper() == Paper::Bsa24)
+        .collect();
+    let hit = bsa.iter().find(|e| normal(e.id.as_str()) == q).or_else(|| {
         bsa.iter()
-            .find(|e| normal(e.id).trim_start_matches('p') == q)
+            .find(|e| normal(e.id.as_str()).trim_start_matches('p') == q)
     });
     let other_prefix = ["cys21", "ys22", "at22"]
         .iter()
@@ -73,7 +83,10 @@ pub fn find(id: &str) -> Result<Entry> {
             id,
             &format!(
                 "unknown bound id; known: {}",
-                all.iter().map(|e| e.id).collect::<Vec<_>>().join(", ")
+                all.iter()
+                    .map(|e| e.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )),
     }

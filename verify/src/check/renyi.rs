@@ -47,6 +47,7 @@ use shiftdp::error::{Error, Result};
 use shiftdp::exact::clamped::{ClampStep, ClampedInstance, ClampedWalk};
 use shiftdp::exact::{Instance, MixtureInstance, PairKind, ShiftLaw};
 use shiftdp::precision::Enclosure;
+use shiftdp::provenance::ResultId;
 use shiftdp::settings::{Algorithm, Setting};
 
 /// Relative widening of curves computed from f64 inputs (see the module's `# Rounding`).
@@ -454,7 +455,7 @@ macro_rules! instances_of {
 pub(super) use instances_of;
 
 pub(super) fn entry(
-    id: &'static str,
+    id: ResultId,
     algorithm: Algorithm,
     region: &'static str,
     default_samples: usize,

@@ -5,7 +5,7 @@
 use super::catalogue::{BoundHook, Entry, Params, raw_of};
 use super::common::{EPS_GRID, ORDERS, RenyiCase, SplitMix64, salted};
 use super::region::{self, RegionOverride};
-use shiftdp::analysis::bound_named;
+use shiftdp::analysis::bound;
 use shiftdp::bounds::{Bound, BoundKind};
 use shiftdp::error::{Error, Result};
 use shiftdp::exact::validate::{self as vmod, Status};
@@ -211,8 +211,8 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
         return Err(Error::param("scale", opts.scale, "must be finite and > 0"));
     }
     // one independent stream per bound id, so `all` and single runs agree
-    let mut rng = SplitMix64::new(salted(opts.seed, entry.id));
-    let mut rep = BoundReport::new(entry.id, entry.region);
+    let mut rng = SplitMix64::new(salted(opts.seed, entry.id.as_str()));
+    let mut rep = BoundReport::new(entry.id.as_str(), entry.region);
     rep.overrides = opts.region.iter().map(|o| o.to_string()).collect();
     for _ in 0..n {
         let mut params = (entry.sample)(&mut rng);
@@ -274,7 +274,7 @@ fn run_library(
     opts: &CheckOptions,
     rep: &mut BoundReport,
 ) {
-    let bound = match bound_named(setting, entry.id) {
+    let bound = match bound(setting, entry.id) {
         Some(Ok(b)) => b,
         Some(Err(Error::Hypothesis { hypothesis, .. })) => return rep.skip(hypothesis),
         Some(Err(e)) => {

@@ -6,6 +6,7 @@ use super::catalogue::{Entry, curvatures};
 use super::common::{LabelledInstance, RenyiCase};
 use super::renyi::*;
 use shiftdp::error::Result;
+use shiftdp::provenance::ResultId;
 use shiftdp::renyi::ys22::{Cor53Params, Ys22Params};
 use shiftdp::settings::{Algorithm, Setting};
 
@@ -143,7 +144,7 @@ pub fn entries() -> Vec<Entry> {
     use Algorithm::{Cgd, Sgd};
     vec![
         entry(
-            YS22_THM21,
+            ResultId::Ys22Thm2_1,
             Cgd,
             "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             10,
@@ -152,7 +153,7 @@ pub fn entries() -> Vec<Entry> {
             ys22_thm21,
         ),
         entry(
-            YS22_THM33,
+            ResultId::Ys22Thm3_3,
             Cgd,
             "fixed order, every position j₀: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             10,
@@ -161,7 +162,7 @@ pub fn entries() -> Vec<Entry> {
             ys22_thm33,
         ),
         entry(
-            YS22_THM42,
+            ResultId::Ys22Thm4_2,
             Cgd,
             "shuffle and partition: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             10,
@@ -170,7 +171,7 @@ pub fn entries() -> Vec<Entry> {
             ys22_thm42,
         ),
         entry(
-            YS22_THM43,
+            ResultId::Ys22Thm4_3,
             Sgd,
             "sampling w/o replacement: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..⌊8/l⌋ (t ≤ 8), η ∈ [0.05, 1], M ∈ [0.05, 2.1/η], m ∈ [0.01, 0.9M], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             6,
@@ -179,7 +180,7 @@ pub fn entries() -> Vec<Entry> {
             ys22_thm43,
         ),
         entry(
-            YS22_COR53,
+            ResultId::Ys22Cor5_3,
             Cgd,
             "logistic-regression constants: b ∈ 1..3, n/b ∈ 2..5, K ∈ 1..20, λ ∈ [0.01, 0.5], F ∈ [0.1, 2], β = (F²+1)/2 + λ, S_g ∈ [0.1, 2], σ_mul ∈ [0.5, 4], η ∈ [0.05, 2.1/(β+λ)]; quadratic instances of Thm 4.2's class",
             10,
@@ -188,7 +189,7 @@ pub fn entries() -> Vec<Entry> {
             ys22_cor53,
         ),
         entry(
-            YS22_BASE,
+            ResultId::Ys22Baseline,
             Sgd,
             "sampling w/o replacement, linear loss: b ∈ 1..3, n/b ∈ 2..4, K ∈ 1..4, η ∈ [0.05, 1], σ ∈ [0.5, 3], L ∈ [0.1, 2]",
             4,
