@@ -23,8 +23,10 @@
 //!   (`Σᵢ kᵢ(K⁺ᵢ(λ) − K⁻ᵢ(λ))/λ` from the two sides' cumulant generating functions at
 //!   the tilt, which follows the pre-asymptotic fall of the width that `α` misses:
 //!   5–11× per binary step at coarse grids), and the length moves to the one whose
-//!   single steps predict `0.9·tolerance`, so that a heterogeneous schedule is composed
-//!   once instead of twice; only single steps are discarded on the way. If the width
+//!   single steps predict `0.9·tolerance` (two to four times the points per move, and
+//!   half the points of a move whose prediction lands below a sixteenth of that), so
+//!   that a heterogeneous schedule is composed once instead of twice; only single steps
+//!   are discarded on the way. If the width
 //!   of the composition is within `tolerance`
 //!   (absolute for ε, relative to the upper end for δ) that is the answer, else the
 //!   measured width predicts the step `h·√(0.9·tolerance/width)` and its length (at
