@@ -29,7 +29,7 @@ import numbers
 import sys
 from collections import OrderedDict
 from copy import deepcopy
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
@@ -261,10 +261,11 @@ class _Methods:
 
     # -- certified answers -----------------------------------------------------
 
-    def components(self) -> Tuple[List[PoissonGaussian], bool]:
+    def components(self) -> HistoryComponents:
         """The history as :class:`shiftdp.PoissonGaussian` components (equal (σ, q)
         segments merged, μ = 1/σ rounded up) and whether a step is non-private (σ = 0
-        with q > 0)."""
+        with q > 0): a ``HistoryComponents`` named tuple, which unpacks as the pair
+        ``(components, non_private)``."""
         return _segments(self.history)
 
     def get_epsilon_interval(self, delta: float) -> Interval:
@@ -511,8 +512,21 @@ class _Methods:
         )
 
 
-def _segments(history: List[Tuple[Any, Any, Any]]) -> Tuple[List[PoissonGaussian], bool]:
-    """Validated, merged components of a history; (components, non_private)."""
+class HistoryComponents(NamedTuple):
+    """An accountant's history as components (what ``CertifiedAccountant.components()``
+    returns): ``components``, the Poisson-subsampled Gaussian components with equal
+    (σ, q) segments merged, and ``non_private``, whether a step has σ = 0 with q > 0
+    (ε = ∞)."""
+
+    components: List[PoissonGaussian]
+    non_private: bool
+
+
+HistoryComponents.__module__ = "shiftdp.accounting"
+
+
+def _segments(history: List[Tuple[Any, Any, Any]]) -> HistoryComponents:
+    """Validated, merged components of a history."""
     merged: Dict[Tuple[float, float], int] = {}
     non_private = False
     for entry in history:
@@ -530,7 +544,9 @@ def _segments(history: List[Tuple[Any, Any, Any]]) -> Tuple[List[PoissonGaussian
             continue
         key = (q, _mu_up(sigma))
         merged[key] = merged.get(key, 0) + k
-    return [PoissonGaussian(q, mu=mu, count=k) for (q, mu), k in merged.items()], non_private
+    return HistoryComponents(
+        [PoissonGaussian(q, mu=mu, count=k) for (q, mu), k in merged.items()], non_private
+    )
 
 
 _BUILDING = False

@@ -80,7 +80,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
-__all__ = ["CertifiedPLDAccountant", "CertifiedAccountant"]
+from ._opacus import HistoryComponents
+
+__all__ = ["CertifiedPLDAccountant", "CertifiedAccountant", "HistoryComponents"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._opacus import _Methods as CertifiedAccountant  # noqa: F401

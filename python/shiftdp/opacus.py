@@ -32,7 +32,7 @@ finally:
 __all__ = ["CertifiedAccountant", "MECHANISM", "SamplerMismatchWarning", "detect_sampler"]
 
 
-class CertifiedAccountant(_Methods, IAccountant):  # type: ignore[misc, valid-type]
+class CertifiedAccountant(_Methods, IAccountant):  # type: ignore[misc]
     # the mixin first, so that its methods implement IAccountant's abstract ones
     __doc__ = _DOC
 
