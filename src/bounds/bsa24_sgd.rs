@@ -18,7 +18,7 @@ use super::{Bound, BoundKind, hyp};
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
-use crate::precision::search::golden_section_min;
+use crate::precision::search::{golden_section_min, steps_below_one};
 use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting};
 use crate::tradeoff::{Certified, Path};
@@ -39,9 +39,6 @@ const SEARCH_COARSENING: i32 = 2;
 
 /// The τ search's grid is never coarser than `h = 2^{−7}`.
 const MIN_SEARCH_GRID_EXP: i32 = 7;
-
-/// `1/r = (1 + √5)/2`: the factor by which a golden-section step shrinks the bracket.
-const GOLDEN_SHRINK: f64 = 1.618_033_988_749_895;
 
 /// A family of compositions indexed by τ.
 #[derive(Debug, Clone, PartialEq)]
@@ -177,7 +174,7 @@ impl SgdFamily {
     /// a wider interval, still certified, at a fraction of the points.
     fn epsilon_at_grid(&self, tau: u64, delta: f64, coarser: i32) -> Result<(f64, f64)> {
         let comp = self.composition(tau)?;
-        let e = comp.default_grid_exp().min(24);
+        let e = comp.compose_grid_exp();
         let grid = (e - coarser).max(MIN_SEARCH_GRID_EXP.min(e));
         let r = comp.compose_for_delta(delta, Some(grid))?;
         let e = r.epsilon(delta)?;
@@ -281,8 +278,7 @@ impl SgdFamily {
         );
         eval(best.1, false);
         if b - a > 1 {
-            let span = (b - a) as f64;
-            let steps = (span.ln() / GOLDEN_SHRINK.ln()).ceil() as usize + 1;
+            let steps = steps_below_one((b - a) as f64) + 1;
             let m =
                 golden_section_min(|x| eval(x.round() as u64, false), a as f64, b as f64, steps);
             let t = m.x.round() as u64;

@@ -419,6 +419,13 @@ impl Composition {
         (-h.log2()).ceil() as i32
     }
 
+    /// The grid exponent [`Composition::compose`] uses when none is given:
+    /// [`Composition::default_grid_exp`] capped at 24 (it exceeds 24 only beyond
+    /// 2.8·10¹¹ steps, where the window is refused at any grid).
+    pub(crate) fn compose_grid_exp(&self) -> i32 {
+        self.default_grid_exp().min(24)
+    }
+
     /// Central limit approximation μ of the composition (BSA24 Lemma A.5 / DRS22 Thm 6):
     /// `C_p(G(μ))^{⊗t} ≈ G(p√t · √(2(e^{μ²}Φ(1.5μ) + 3Φ(−0.5μ) − 2)))`, combined with
     /// Gaussian components by `√(Σ μᵢ²)`. An **approximation, not a bound**; `None` if a
@@ -455,9 +462,7 @@ impl Composition {
     /// [`Error::Parameter`] for an empty composition or a bad target / grid;
     /// [`Error::NotCertified`] if the window would exceed [`MAX_POINTS`].
     pub fn compose(&self, target: Target, grid_exp: Option<i32>) -> Result<Composed> {
-        // (the default exponent exceeds 24 only beyond 2.8·10¹¹ steps, where the window
-        // is refused at any grid)
-        let step = Step::Exp(grid_exp.unwrap_or_else(|| self.default_grid_exp().min(24)));
+        let step = Step::Exp(grid_exp.unwrap_or_else(|| self.compose_grid_exp()));
         self.check_f64_reach()?;
         self.compose_planned(target, step, None)
     }

@@ -15,6 +15,27 @@
 //! `[a, d]` (the new `d` is the old `c`), else `[c, b]` (the new `c` is the old `d`).
 //! Each step costs one evaluation and shrinks the bracket by `r`.
 
+/// `r = (√5 − 1)/2`: each step of [`golden_section_min`] shrinks the bracket by this factor.
+const RATIO: f64 = 0.618_033_988_749_894_9;
+
+/// The steps of [`golden_section_min`] that shrink a bracket of width `span` below 1:
+/// `⌈ln span / ln(1/r)⌉` (0 for `span ≤ 1`) — a search on the integers then ends
+/// within one of its best point.
+///
+/// # Example
+/// ```
+/// use shiftdp::precision::search::steps_below_one;
+/// assert_eq!(steps_below_one(1.0), 0);
+/// assert_eq!(steps_below_one(100.0), 10); // 0.618¹⁰ · 100 ≈ 0.81
+/// ```
+pub fn steps_below_one(span: f64) -> usize {
+    if span <= 1.0 {
+        0
+    } else {
+        (span.ln() / -RATIO.ln()).ceil() as usize
+    }
+}
+
 /// The outcome of [`golden_section_min`]: the best point seen and its value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GoldenMin {
@@ -40,7 +61,7 @@ pub fn golden_section_min(f: impl Fn(f64) -> f64, a: f64, b: f64, steps: usize) 
         let v = f(x);
         if v.is_nan() { f64::INFINITY } else { v }
     };
-    let r = 0.5 * (5f64.sqrt() - 1.0);
+    let r = RATIO;
     let (mut lo, mut hi) = (a, b);
     let (mut c, mut d) = (hi - r * (hi - lo), lo + r * (hi - lo));
     let (mut fc, mut fd) = (g(c), g(d));

@@ -2,7 +2,7 @@
 //! then the Rényi entries of [`super::renyi`]) and the lookup by id.
 use super::catalogue::{Entry, bsa24_entries};
 use shiftdp::error::{Error, Result};
-use shiftdp::provenance::{Paper, ResultId};
+use shiftdp::provenance::Paper;
 
 /// Every bound the validator knows: the BSA24 entries in the order of the paper,
 /// then the Rényi entries of [`super::cys21::entries`], [`super::ys22::entries`] and
@@ -38,9 +38,9 @@ fn loose(s: &str) -> String {
 
 /// Looks up an entry by id, case-insensitively.
 ///
-/// An id as every output prints it (`"CYS21 Thm 2 (eq. 16)"`, [`ResultId::parse`]) finds
-/// its entry. Any id also matches its part before ` (` and with `-` or `_` for spaces
-/// (`"cys21 thm 2"`, `"ys22-thm-4.3"`, `"AT22 Prop 3.2"`). BSA24 ids also match with or
+/// Any id matches itself as every output prints it (`"CYS21 Thm 2 (eq. 16)"`), its part
+/// before ` (`, and either with `-` or `_` for spaces and in any case (`"cys21 thm 2"`,
+/// `"ys22-thm-4.3"`, `"AT22 Prop 3.2"`). BSA24 ids also match with or
 /// without the `BSA24 ` prefix and the `Thm`/`Prop` word (`"BSA24 Thm 4.2"`,
 /// `"thm-4.2"`, `"4.2"`, `"prop-5.1"`; a bare `"5.1"` also finds Prop 5.1).
 ///
@@ -48,11 +48,6 @@ fn loose(s: &str) -> String {
 /// [`Error::Parameter`] listing the known ids if nothing matches.
 pub fn find(id: &str) -> Result<Entry> {
     let all = catalogue();
-    if let Some(rid) = ResultId::parse(id)
-        && let Some(e) = all.iter().find(|e| e.id == rid)
-    {
-        return Ok(*e);
-    }
     let ql = loose(id);
     if !ql.is_empty() {
         let hit = all.iter().find(|e| {
