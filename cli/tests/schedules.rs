@@ -3,12 +3,12 @@ use proptest::prelude::*;
 use shiftdp::Error;
 use shiftdp::bounds::bsa24;
 use shiftdp::precision::{Enclosure, Real};
-use shiftdp::schedules::ScheduleProblem;
 use shiftdp::schedules::builders::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
 use shiftdp::schedules::crosscheck::{self, Verdict};
 use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
+use shiftdp::schedules::{ScheduleProblem, ScheduleReal};
 use shiftdp::{Algorithm as RunAlgorithm, RawSetting, Setting};
 use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 use shiftdp_cli::setting::SettingArgs;
@@ -698,6 +698,31 @@ proptest! {
             prop_assert_eq!(a.to_bits(), reference.shifts[i].to_bits(), "a at k = {}", k);
             prop_assert_eq!(l.to_bits(), reference.lambda[i].to_bits(), "λ at k = {}", k);
             prop_assert_eq!(z.to_bits(), reference.gaps[i].to_bits(), "z at k = {}", k);
+        }
+        // at the MPFR precision: the same enclosures as the per-step solver
+        let mut budget_e = WorkBudget::new(t);
+        match (solve_kkt_runs(&p, tau, &mut budget_e), solve_kkt(&expanded, tau)) {
+            (Ok(a), Ok(b)) => {
+                prop_assert!(a.mu2.identical(&b.mu2), "{:?} vs {:?}", a.mu2, b.mu2);
+                prop_assert_eq!(&a.active, &b.active);
+                prop_assert_eq!(a.negligible, b.negligible);
+                let mut i = 0;
+                a.for_each_row(&p, &mut budget_e, |k, x, l, z| {
+                    assert_eq!(k, tau + 1 + i);
+                    assert!(x.identical(&b.shifts[i]), "a at k = {k}: {x:?} vs {:?}", b.shifts[i]);
+                    assert!(l.identical(&b.lambda[i]), "λ at k = {k}");
+                    assert!(z.identical(&b.gaps[i]), "z at k = {k}");
+                    i += 1;
+                    Ok(())
+                }).unwrap();
+                prop_assert_eq!(i, t - tau);
+            }
+            (Err(_), Err(_)) => {}
+            (Ok(a), Err(_)) => {
+                // the per-step solver refuses a non-finite shift that regenerating finds
+                prop_assert!(a.for_each_row(&p, &mut budget_e, |_, _, _, _| Ok(())).is_err());
+            }
+            (Err(e), Ok(_)) => prop_assert!(false, "runs refused: {}", e),
         }
         let bits = 64 + (t % 193) as u32;
         let cert = p.certify_kkt(&q, &sol, bits, &mut budget).unwrap();

@@ -55,6 +55,7 @@ use crate::memory;
 use crate::precision::Enclosure;
 use crate::precision::rounding as rd;
 use rug::Float;
+use std::cmp::Ordering;
 
 /// Step evaluations allowed per request (all solves, the τ search and the certificate
 /// together): 10⁹, a few tens of seconds at most.
@@ -529,34 +530,26 @@ impl<R: ScheduleReal> RunProblem<R> {
         if let (Some(g), true) = (&self.fixed_gap, tau >= 1) {
             return Ok(g.clone());
         }
-        struct Gap<'a, R> {
-            p: &'a RunProblem<R>,
-            z: R,
-        }
-        impl<R: ScheduleReal> ShiftFree for Gap<'_, R> {
-            type Gap = R;
-            fn step(&mut self, value: u32) -> bool {
-                let v = &self.p.values[value as usize];
-                let mut nz = v.c.clone() * self.z.clone() + v.s.clone();
-                if let Some(d) = &self.p.diameter {
-                    nz = nz.min_r(d);
-                }
-                let changed = !nz.identical(&self.z);
-                self.z = nz;
-                changed
-            }
-            fn gap(&self) -> &R {
-                &self.z
-            }
-            fn set_gap(&mut self, g: &R) {
-                self.z = g.clone();
-            }
-            fn same(a: &R, b: &R) -> bool {
-                a.identical(b)
-            }
-        }
-        let mut x = Gap { p: self, z };
-        self.drive(0, tau, &mut x, budget)?;
+        self.gap_through(0, tau, z, self.diameter.as_ref(), budget)
+    }
+
+    /// The gap z_k = c_k z_{k−1} + s_k (capped at `diameter`: min(D, ·)) over the step
+    /// indices [from, to) from `z`, with no shift, skipping what an exact fixed point
+    /// determines ([`RunProblem::drive`]).
+    fn gap_through(
+        &self,
+        from: usize,
+        to: usize,
+        z: R,
+        diameter: Option<&R>,
+        budget: &mut WorkBudget,
+    ) -> Result<R> {
+        let mut x = Gap {
+            values: &self.values,
+            diameter,
+            z,
+        };
+        self.drive(from, to, &mut x, budget)?;
         Ok(x.z)
     }
 
@@ -638,30 +631,35 @@ trait ShiftFree {
     fn same(a: &Self::Gap, b: &Self::Gap) -> bool;
 }
 
-/// The f64 gap recursion z ↦ c z + s of the negligible steps.
-struct F64Gap<'a> {
-    values: &'a [StepValues<f64>],
-    z: f64,
+/// The gap recursion z ↦ c z + s with no shift, capped at the diameter when one is
+/// given (before τ: [`ScheduleProblem::initial_gap`]; on the negligible steps: none).
+struct Gap<'a, R> {
+    values: &'a [StepValues<R>],
+    diameter: Option<&'a R>,
+    z: R,
 }
 
-impl ShiftFree for F64Gap<'_> {
-    type Gap = f64;
+impl<R: ScheduleReal> ShiftFree for Gap<'_, R> {
+    type Gap = R;
     #[inline]
     fn step(&mut self, value: u32) -> bool {
         let v = &self.values[value as usize];
-        let nz = v.c * self.z + v.s;
-        let changed = nz.to_bits() != self.z.to_bits();
+        let mut nz = v.c.clone() * self.z.clone() + v.s.clone();
+        if let Some(d) = self.diameter {
+            nz = nz.min_r(d);
+        }
+        let changed = !nz.identical(&self.z);
         self.z = nz;
         changed
     }
-    fn gap(&self) -> &f64 {
+    fn gap(&self) -> &R {
         &self.z
     }
-    fn set_gap(&mut self, g: &f64) {
-        self.z = *g;
+    fn set_gap(&mut self, g: &R) {
+        self.z = g.clone();
     }
-    fn same(a: &f64, b: &f64) -> bool {
-        a.to_bits() == b.to_bits()
+    fn same(a: &R, b: &R) -> bool {
+        a.identical(b)
     }
 }
 
@@ -697,23 +695,23 @@ impl<R: ScheduleReal> ShiftFree for CertGap<'_, R> {
 }
 
 /// One vertex of the lower convex hull: point index i and (X_i, G_i).
-#[derive(Debug, Clone, Copy)]
-struct Vertex {
+#[derive(Debug, Clone)]
+struct Vertex<R> {
     i: usize,
-    x: f64,
-    g: f64,
+    x: R,
+    g: R,
 }
 
 /// The KKT optimum of a [`RunProblem`] at a fixed τ ([`solve_kkt_runs`]): μ², the
 /// active constraints, and what regenerates the schedule ([`RunKkt::for_each_row`]).
 #[derive(Debug, Clone)]
-pub struct RunKkt {
+pub struct RunKkt<R = f64> {
     /// Start time τ.
     pub tau: usize,
     /// The gap z_τ the schedule starts from.
-    pub initial_gap: f64,
-    /// The optimal value μ² (`f64`, not a certificate).
-    pub mu2: f64,
+    pub initial_gap: R,
+    /// The optimal value μ² (at the working precision, not a certificate).
+    pub mu2: R,
     /// Steps k < t where the constraint z_k ≥ 0 is active (hull vertices).
     pub active: Vec<usize>,
     /// Steps given a zero shift because their weight is negligible.
@@ -721,34 +719,33 @@ pub struct RunKkt {
     /// First step index of the hull part (start = τ + negligible).
     start: usize,
     /// The gap after the negligible steps.
-    z_start: f64,
-    hull: Vec<Vertex>,
+    z_start: R,
+    hull: Vec<Vertex<R>>,
     /// P at points 0, BLOCK, 2·BLOCK, … ≤ m = t − start.
-    checkpoints: Vec<f64>,
+    checkpoints: Vec<R>,
 }
 
 /// Visits points i = 1..=m of the hull part (step index start + i − 1) with the weight
 /// P_i and the step's value index; the weights are recomputed block by block from the
-/// checkpoints with the products of the backward pass.
-fn walk_points(
-    p: &RunProblem<f64>,
+/// checkpoints with the products of the backward pass (P_m = `one`).
+fn walk_points<R: ScheduleReal>(
+    p: &RunProblem<R>,
     start: usize,
     m: usize,
-    checkpoints: &[f64],
-    mut f: impl FnMut(usize, f64, u32) -> Result<()>,
+    checkpoints: &[R],
+    one: &R,
+    mut f: impl FnMut(usize, &R, u32) -> Result<()>,
 ) -> Result<()> {
     if m == 0 {
         return Ok(());
     }
     let mut fwd = p.forward(start);
     let mut vals: Vec<u32> = Vec::with_capacity(BLOCK + 1);
-    let mut pws: Vec<f64> = vec![0.0; BLOCK];
+    // the weights of a block, last point first
+    let mut pws: Vec<R> = Vec::with_capacity(BLOCK);
     let mut carry = u32::MAX; // value of the first point of the block (read ahead)
-    for (j, _) in checkpoints.iter().enumerate() {
+    for j in 0..checkpoints.len() {
         let b0 = j * BLOCK;
-        if b0 > m {
-            break;
-        }
         let e = (b0 + BLOCK).min(m + 1); // points [b0, e)
         vals.clear();
         vals.push(carry);
@@ -758,23 +755,24 @@ fn walk_points(
         // P_{e−1} from P_e (a checkpoint) or P_m = 1, then backward
         let n = e - b0;
         let mut pw = if e - 1 == m {
-            1.0
+            one.clone()
         } else {
-            checkpoints[j + 1] * p.values[vals[n] as usize].c
+            checkpoints[j + 1].clone() * p.values[vals[n] as usize].c.clone()
         };
-        pws[n - 1] = pw;
+        pws.clear();
         for r in (0..n - 1).rev() {
-            pw *= p.values[vals[r + 1] as usize].c;
-            pws[r] = pw;
+            let next = pw.clone() * p.values[vals[r + 1] as usize].c.clone();
+            pws.push(std::mem::replace(&mut pw, next));
         }
-        debug_assert!(pws[0].to_bits() == checkpoints[j].to_bits());
+        pws.push(pw);
+        debug_assert!(pws[n - 1].identical(&checkpoints[j]));
         if e <= m {
             carry = vals[n];
         }
-        for r in 0..n {
+        for (r, pw) in pws.iter().rev().enumerate() {
             let i = b0 + r;
             if i > 0 {
-                f(i, pws[r], vals[r])?;
+                f(i, pw, vals[r])?;
             }
         }
     }
@@ -782,12 +780,12 @@ fn walk_points(
 }
 
 /// Solves the schedule problem kept as runs at start time τ exactly from its KKT
-/// conditions, in `f64`, streaming over the steps.
+/// conditions, at the precision of `R`, streaming over the steps.
 ///
 /// # Formula
 /// Greatest convex minorant of (0, 0), (X_k, G_k) ([`super::kkt`]): the same operations
-/// as [`solve_kkt`](super::kkt::solve_kkt) at `f64`, hence the same μ², shifts and
-/// active set; O(t) time, O(runs + hull + t/4096) memory (module documentation).
+/// as [`solve_kkt`](super::kkt::solve_kkt), hence the same μ², shifts and active set;
+/// O(t) time, O(runs + hull + t/4096) memory (module documentation).
 ///
 /// # Errors
 /// [`Error::Parameter`] if τ ≥ t or the work budget is spent; [`Error::NotCertified`]
@@ -806,11 +804,18 @@ fn walk_points(
 ///
 /// # References
 /// BSA24 Thm 3.3, Thm 4.2; Barlow et al. (1972).
-pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) -> Result<RunKkt> {
+pub fn solve_kkt_runs<R: ScheduleReal>(
+    p: &RunProblem<R>,
+    tau: usize,
+    budget: &mut WorkBudget,
+) -> Result<RunKkt<R>> {
     let t = p.horizon();
     let z0 = p.initial_gap(tau, budget)?;
-    let thr = -(53 + 64);
-    // 1. the first step that matters (the scaled backward product of solve_kkt)
+    let thr = -(i64::from(z0.precision_bits()) + 64);
+    let zero = z0.lit(0.0);
+    let one = z0.lit(1.0);
+    // 1. the first step that matters: P_k ≥ 2^thr for all k > start (scaled f64
+    //    product, mantissa in [1,2) · 2^e)
     let mut start = tau;
     {
         let mut m = 1.0_f64;
@@ -821,6 +826,7 @@ pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) 
         // numbers as recomputing them (a run repeats its c_k)
         let mut last: Option<(u32, f64, i64)> = None;
         for k in (tau + 1..=t).rev() {
+            // here m·2^e = P_k
             if exponent(m) + e < thr {
                 start = k;
                 break;
@@ -829,11 +835,15 @@ pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) 
             let (f, ek) = match last {
                 Some((v, f, ek)) if v == vi => (f, ek),
                 _ => {
-                    let ck = p.values[vi as usize].c;
+                    let ck = p.values[vi as usize].c.mid_f64();
                     if ck == 0.0 {
+                        // P_{k−1} = 0: all steps up to k − 1 are negligible
                         start = k - 1;
                         break;
                     }
+                    // c_k's own exponent is taken out first (in two halves, so that even
+                    // a subnormal c_k scales without overflow), so neither m nor e can
+                    // leave its range
                     let ek = exponent(ck);
                     let half = -ek / 2;
                     let f = ck * pow2(half) * pow2(-ek - half);
@@ -856,41 +866,43 @@ pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) 
         budget.charge(4 * work)?;
     }
     // 2. the gap through the negligible steps (no shift)
-    let z_start = prefix_gap(p, tau, start, z0, budget)?;
-    // 3. checkpoints of the weights P_i, i = 0..=m (P_m = 1)
+    let z_start = p.gap_through(tau, start, z0.clone(), None, budget)?;
+    // 3. checkpoints of the weights P_i = P_{i+1} c, i = 0..=m (P_m = 1), last first
     let m = t - start;
-    let mut checkpoints = vec![0.0; m / BLOCK + 1];
+    let mut checkpoints = Vec::with_capacity(m / BLOCK + 1);
     {
-        let mut pw = 1.0_f64;
+        let mut pw = one.clone();
         if m.is_multiple_of(BLOCK) {
-            checkpoints[m / BLOCK] = 1.0;
+            checkpoints.push(one.clone());
         }
         let mut back = p.backward(t);
         for i in (0..m).rev() {
-            pw *= p.values[back.next_value() as usize].c;
+            pw = pw * p.values[back.next_value() as usize].c.clone();
             if i.is_multiple_of(BLOCK) {
-                checkpoints[i / BLOCK] = pw;
+                checkpoints.push(pw.clone());
             }
         }
+        checkpoints.reverse();
     }
-    // 4–5. points (X_i, G_i) and their lower convex hull
-    let mut hull: Vec<Vertex> = Vec::with_capacity(64);
+    // 4–5. points (X_i, G_i) and their lower convex hull (monotone chain)
+    let vertex_bytes = std::mem::size_of::<usize>() as u64 + 2 * z0.bytes();
+    let mut hull: Vec<Vertex<R>> = Vec::with_capacity(64);
     hull.push(Vertex {
         i: 0,
-        x: 0.0,
-        g: 0.0,
+        x: zero.clone(),
+        g: zero.clone(),
     });
-    let mut xacc = 0.0_f64;
-    let mut gacc = checkpoints[0] * z_start;
-    walk_points(p, start, m, &checkpoints, |i, pw, vi| {
+    let mut xacc = zero.clone();
+    let mut gacc = checkpoints[0].clone() * z_start.clone();
+    walk_points(p, start, m, &checkpoints, &one, |i, pw, vi| {
         let v = &p.values[vi as usize];
-        xacc += v.noise * v.noise * (pw * pw);
-        gacc += v.s * pw;
+        xacc = xacc.clone() + v.noise.square() * pw.square();
+        gacc = gacc.clone() + v.s.clone() * pw.clone();
         while hull.len() >= 2 {
-            let a = hull[hull.len() - 2];
-            let b = hull[hull.len() - 1];
-            let cross = (b.x - a.x) * (gacc - a.g) - (b.g - a.g) * (xacc - a.x);
-            if cross > 0.0 {
+            let (a, b) = (&hull[hull.len() - 2], &hull[hull.len() - 1]);
+            let cross = (b.x.clone() - a.x.clone()) * (gacc.clone() - a.g.clone())
+                - (b.g.clone() - a.g.clone()) * (xacc.clone() - a.x.clone());
+            if cross.cmp_mid(&zero) == Ordering::Greater {
                 break;
             }
             hull.pop();
@@ -899,28 +911,28 @@ pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) 
             "the convex hull of the schedule",
             hull.len(),
             hull.capacity(),
-            std::mem::size_of::<Vertex>() as u64,
+            vertex_bytes,
         )?;
         hull.push(Vertex {
             i,
-            x: xacc,
-            g: gacc,
+            x: xacc.clone(),
+            g: gacc.clone(),
         });
         Ok(())
     })?;
-    // 6. μ² and the active constraints
-    let mut mu2 = 0.0_f64;
+    // 6. μ² = Σ (G_v − G_u)²/(X_v − X_u) over the segments, and the active constraints
+    let mut mu2 = zero;
     let mut active = Vec::new();
     for w in hull.windows(2) {
-        let (u, v) = (w[0], w[1]);
-        let dg = v.g - u.g;
-        let dx = v.x - u.x;
-        mu2 += dg * dg / dx;
+        let (u, v) = (&w[0], &w[1]);
+        let dg = v.g.clone() - u.g.clone();
+        let dx = v.x.clone() - u.x.clone();
+        mu2 = mu2 + dg.square() / dx;
         if v.i < m {
             active.push(start + v.i);
         }
     }
-    if !mu2.is_finite() {
+    if !mu2.upper_f64().is_finite() {
         return Err(kkt_overflow());
     }
     Ok(RunKkt {
@@ -954,49 +966,7 @@ fn kkt_overflow() -> Error {
     }
 }
 
-/// The gap z_k = c_k z_{k−1} + s_k (no shift) over step indices [from, to) from `z`,
-/// calling `row(k, z_k)` for every step k = from+1..=to when rows are wanted; without
-/// rows (a no-op closure is passed with `rows = false`) the rest of a run is skipped at a
-/// fixed point.
-fn prefix_gap(
-    p: &RunProblem<f64>,
-    from: usize,
-    to: usize,
-    z: f64,
-    budget: &mut WorkBudget,
-) -> Result<f64> {
-    let mut x = F64Gap {
-        values: &p.values,
-        z,
-    };
-    p.drive(from, to, &mut x, budget)?;
-    Ok(x.z)
-}
-
-/// The gaps of [`prefix_gap`] step by step: `row(k, z_k)` for every step
-/// k = from+1..=to (no skipping).
-fn prefix_gap_rows(
-    p: &RunProblem<f64>,
-    from: usize,
-    to: usize,
-    mut z: f64,
-    budget: &mut WorkBudget,
-    row: &mut dyn FnMut(usize, f64),
-) -> Result<f64> {
-    let mut k = from;
-    for (vi, len) in p.runs_between(from, to) {
-        let v = &p.values[vi as usize];
-        for _ in 0..len {
-            z = v.c * z + v.s;
-            k += 1;
-            row(k, z);
-        }
-        budget.charge(len)?;
-    }
-    Ok(z)
-}
-
-impl RunKkt {
+impl<R: ScheduleReal> RunKkt<R> {
     /// The rows (k, a_k, λ_k, z_k), k = τ+1..t, of the schedule in order, regenerated
     /// with the operations of [`solve_kkt`](super::kkt::solve_kkt) (the same numbers as
     /// its `shifts`, `lambda` and `gaps`), without keeping them: O(t − τ) time, O(4096)
@@ -1007,21 +977,22 @@ impl RunKkt {
     /// [`Error::NotCertified`] for a non-finite shift; any error of `f`.
     pub fn for_each_row(
         &self,
-        p: &RunProblem<f64>,
+        p: &RunProblem<R>,
         budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, f64, f64, f64) -> Result<()>,
+        mut f: impl FnMut(usize, R, R, R) -> Result<()>,
     ) -> Result<()> {
-        let mut err = None;
-        let mut row = |k: usize, z: f64| {
-            if err.is_none()
-                && let Err(e) = f(k, 0.0, 0.0, z)
-            {
-                err = Some(e);
+        // the negligible steps: a_k = λ_k = 0, z_k = c_k z_{k−1} + s_k (no skipping)
+        let zero = self.initial_gap.lit(0.0);
+        let mut z = self.initial_gap.clone();
+        let mut k = self.tau;
+        for (vi, len) in p.runs_between(self.tau, self.start) {
+            let v = &p.values[vi as usize];
+            for _ in 0..len {
+                z = v.c.clone() * z + v.s.clone();
+                k += 1;
+                f(k, zero.clone(), zero.clone(), z.clone())?;
             }
-        };
-        prefix_gap_rows(p, self.tau, self.start, self.initial_gap, budget, &mut row)?;
-        if let Some(e) = err {
-            return Err(e);
+            budget.charge(len)?;
         }
         self.for_each_shift(p, budget, |k, a, lam, z, _| f(k, a, lam, z))
     }
@@ -1029,9 +1000,9 @@ impl RunKkt {
     /// The steps of the hull part, k = start+1..t: (k, a_k, λ_k, z_k, value index).
     fn for_each_shift(
         &self,
-        p: &RunProblem<f64>,
+        p: &RunProblem<R>,
         budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, f64, f64, f64, u32) -> Result<()>,
+        mut f: impl FnMut(usize, R, R, R, u32) -> Result<()>,
     ) -> Result<()> {
         let t = p.horizon();
         if self.start > t || self.checkpoints.len() != (t - self.start) / BLOCK + 1 {
@@ -1042,52 +1013,53 @@ impl RunKkt {
             ));
         }
         let m = t - self.start;
+        let zero = self.initial_gap.lit(0.0);
+        let one = self.initial_gap.lit(1.0);
         let hull = &self.hull;
         let mut h = 0; // current segment: hull[h] → hull[h + 1]
-        let mut slope = 0.0_f64;
+        let mut slope = zero.clone();
         let mut fresh = true;
-        let mut z = self.z_start;
-        let mut xacc = 0.0_f64;
-        let mut gacc = self.checkpoints[0] * self.z_start;
-        walk_points(p, self.start, m, &self.checkpoints, |i, pw, vi| {
+        let mut z = self.z_start.clone();
+        let mut xacc = zero.clone();
+        let mut gacc = self.checkpoints[0].clone() * self.z_start.clone();
+        walk_points(p, self.start, m, &self.checkpoints, &one, |i, pw, vi| {
             let v = &p.values[vi as usize];
-            xacc += v.noise * v.noise * (pw * pw);
-            gacc += v.s * pw;
+            xacc = xacc.clone() + v.noise.square() * pw.square();
+            gacc = gacc.clone() + v.s.clone() * pw.clone();
             while i > hull[h + 1].i {
                 h += 1;
                 fresh = true;
             }
-            let (u, w) = (hull[h], hull[h + 1]);
+            let (u, w) = (&hull[h], &hull[h + 1]);
             if fresh {
-                slope = (w.g - u.g) / (w.x - u.x);
+                slope = (w.g.clone() - u.g.clone()) / (w.x.clone() - u.x.clone());
                 fresh = false;
             }
-            let ak = slope * (v.noise * v.noise) * pw;
-            if !ak.is_finite() {
+            let ak = slope.clone() * v.noise.square() * pw.clone();
+            if !ak.upper_f64().is_finite() {
                 return Err(kkt_overflow());
             }
-            let pre = v.c * z + v.s;
+            let pre = v.c.clone() * z.clone() + v.s.clone();
             let zk = if i == w.i {
-                0.0
+                zero.clone()
             } else {
-                let mk = u.g + slope * (xacc - u.x);
-                (gacc - mk) / pw
+                let mk = u.g.clone() + slope.clone() * (xacc.clone() - u.x.clone());
+                (gacc.clone() - mk) / pw.clone()
             };
-            // λ = 1 when pre ≤ 0 or NaN (solve_kkt's `cmp_mid(&0) != Greater`)
-            let lam = if i == m || pre.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-                1.0
+            // λ = 1 at k = t and where c_k z_{k−1} + s_k ≤ 0 (or NaN)
+            let lam = if i == m || pre.cmp_mid(&zero) != Ordering::Greater {
+                one.clone()
             } else {
-                ak / pre
+                ak.clone() / pre
             };
-            f(self.start + i, ak, lam, zk, vi)?;
-            z = zk;
-            Ok(())
+            z = zk.clone();
+            f(self.start + i, ak, lam, zk, vi)
         })?;
         budget.charge(m)
     }
 
     /// μ = √(μ²).
-    pub fn mu(&self) -> f64 {
+    pub fn mu(&self) -> R {
         self.mu2.sqrt()
     }
 }
