@@ -603,9 +603,8 @@ fn kkt_with_a_subnormal_contraction_matches_c_zero() {
 // Issue 15: the problem kept as runs, solved and certified streaming over the steps.
 
 use shiftdp::schedules::builders::{Curvature, SensitiveSteps, per_step, per_step_runs};
-use shiftdp::schedules::runs::{
-    RunBuilder, RunProblem, WorkBudget, search_tau_runs, solve_kkt_runs,
-};
+use shiftdp::schedules::kkt::{RunKkt, solve_kkt_runs};
+use shiftdp::schedules::runs::{RunBuilder, RunProblem, WorkBudget, search_tau_runs};
 
 /// A random piecewise-constant problem at 64 bits: up to 5 distinct decimal values
 /// (c ∈ [0, 1.02], s ∈ {0} ∪ [0, 2], ς ∈ [0.1, 3]) in up to 10 runs, short (1–40 steps)
@@ -656,10 +655,7 @@ fn runs_strategy() -> impl Strategy<Value = (RunProblem<Enclosure>, usize)> {
 }
 
 /// Rows (k, a_k, λ_k, z_k) of the streamed solution.
-fn stream_rows(
-    q: &RunProblem<f64>,
-    sol: &shiftdp::schedules::runs::RunKkt,
-) -> Vec<(usize, f64, f64, f64)> {
+fn stream_rows(q: &RunProblem<f64>, sol: &RunKkt) -> Vec<(usize, f64, f64, f64)> {
     let mut rows = Vec::new();
     sol.for_each_row(q, &mut WorkBudget::new(q.horizon()), |k, a, l, z| {
         rows.push((k, a, l, z));

@@ -47,9 +47,9 @@
 use super::builders::{
     Curvature, SensitiveSteps, batches_per_epoch, contraction, per_step_runs, runs_of,
 };
-use super::kkt::solve_kkt;
+use super::kkt::{RunKkt, solve_kkt};
 use super::numeric::{NumericOptions, solve_numeric};
-use super::runs::{RunCertificate, RunKkt, RunProblem, WorkBudget, search_tau_runs};
+use super::runs::{RunCertificate, RunProblem, WorkBudget, search_tau_runs};
 use super::tau::TauSearch;
 use crate::bounds::{Bound, bsa24};
 use crate::decimal::fmt_up;

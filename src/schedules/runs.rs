@@ -1,32 +1,21 @@
-//! Piecewise-constant schedule problems kept as runs, solved and certified streaming
-//! over the steps: O(t) time and O(runs + hull + √t) memory instead of several MPFR
-//! values per step, for the 10⁷–10⁸-step runs of real training.
+//! Schedule problems kept as runs of identical steps, and what streams over them: the
+//! gap recursions with no shift, the certificate of a KKT schedule and the τ search —
+//! O(t) time and O(runs + hull + t/4096) memory instead of several MPFR values per step,
+//! for the 10⁷–10⁸-step runs of real training.
 //!
 //! # Representation
 //! A [`RunProblem`] is a list of *runs* — `len` consecutive steps with the same
 //! (c_k, s_k, ς_k) — over a table of distinct values. A constant setting is one run;
 //! NoisyCGD is two values (the differing record's batch or not) in about 2t/l runs; a
 //! per-step schedule file is as many runs as it has changes. [`RunProblem::expand`] gives
-//! the same problem kept per step ([`ScheduleProblem`]).
+//! the same problem kept per step ([`ScheduleProblem`]), [`RunProblem::from_problem`]
+//! the runs of a problem kept per step. It is the input of the KKT solver
+//! ([`solve_kkt_runs`], [`super::kkt`]).
 //!
-//! # The same numbers as the per-step solvers
-//! [`solve_kkt_runs`] is [`solve_kkt`](super::kkt::solve_kkt) at `f64` reorganized as
-//! passes over the steps — the same floating-point operations in the same order, so the
-//! same shifts, gaps, μ² and active set, bit for bit:
-//!
-//! 1. the negligible prefix (weights P_k < 2^{−117}) found by the same backward scan;
-//! 2. the gap through that prefix by the same recursion;
-//! 3. the weights P_k = P_{k+1} c_{k+1} by one backward pass that keeps every 4096th
-//!    value (a checkpoint), so that any block of weights is recomputed from its
-//!    checkpoint with the same products;
-//! 4. the points (X_k, G_k) and their lower convex hull (monotone chain) in one forward
-//!    pass, keeping only the hull;
-//! 5. the shifts, gaps and λ_k regenerated on demand ([`RunKkt::for_each_row`]) from
-//!    the hull and the checkpoints.
-//!
-//! Certification ([`RunProblem::certify_kkt`]) streams the shifts of step 5 through the
-//! certification recursion of [`ScheduleProblem::certify`] (the same code, in place at
-//! `bits` bits): the certified μ is the same number as certifying the per-step vector.
+//! Certification ([`RunProblem::certify_kkt`]) streams the shifts the solver regenerates
+//! through the certification recursion of [`ScheduleProblem::certify`] (the same code,
+//! in place at `bits` bits): the certified μ is the same number as certifying the
+//! per-step vector of shifts.
 //!
 //! # Fixed points
 //! Before τ and on the negligible prefix no shift is applied, and the gap follows a
@@ -46,23 +35,18 @@
 //! computation running for hours.
 //!
 //! # References
-//! BSA24 Thm 3.3 (the problem); docs/conventions.md §4; Griewank & Walther, *Evaluating
-//! Derivatives* (2008), ch. 12 (checkpointing a reversed sweep).
-use super::kkt::exponent;
+//! BSA24 Thm 3.3 (the problem); docs/conventions.md §4.
+use super::kkt::{RunKkt, solve_kkt_runs};
 use super::problem::{Certifier, ScheduleProblem, ScheduleReal, check_nonneg, same_float};
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::precision::Enclosure;
 use crate::precision::rounding as rd;
 use rug::Float;
-use std::cmp::Ordering;
 
 /// Step evaluations allowed per request (all solves, the τ search and the certificate
 /// together): 10⁹, a few tens of seconds at most.
 pub const WORK_LIMIT: u64 = 1_000_000_000;
-
-/// Points per checkpoint block of the weights P_k.
-const BLOCK: usize = 4096;
 
 /// Step evaluations left for one request; [`WorkBudget::charge`] refuses beyond.
 #[derive(Debug, Clone)]
@@ -136,11 +120,14 @@ struct Run {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::runs::{RunProblem, WorkBudget, solve_kkt_runs};
-/// // NoisyGD over 10⁸ steps, c = 0.9: μ² = (1−c^t)/(1+c^t)·(1+c)/(1−c) = 19 (BSA24 Thm 4.2)
-/// let p = RunProblem::constant(100_000_000, 0.9_f64, 1.0, 1.0, None).unwrap();
-/// let sol = solve_kkt_runs(&p, 0, &mut WorkBudget::new(p.horizon())).unwrap();
-/// assert!((sol.mu2 - 19.0).abs() < 1e-12);
+/// use shiftdp::schedules::ScheduleProblem;
+/// use shiftdp::schedules::runs::RunProblem;
+/// let p = ScheduleProblem::new(vec![0.5, 0.9, 0.9], vec![1.0, 2.0, 2.0], vec![1.0; 3], None)?;
+/// let r = RunProblem::from_problem(&p)?;
+/// // (c, s, ς) = (0.5, 1, 1) once, then (0.9, 2, 1) twice
+/// assert_eq!(r.runs().map(|(len, v)| (len, v.c)).collect::<Vec<_>>(), [(1, 0.5), (2, 0.9)]);
+/// assert_eq!(r.expand()?.contraction(), p.contraction());
+/// # Ok::<(), shiftdp::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct RunProblem<R> {
@@ -175,7 +162,7 @@ impl<R: ScheduleReal> Default for RunBuilder<R> {
 
 /// Refuses the growth of a table past the memory limit (checked when a vector of
 /// `len` ≥ 2¹⁶ entries of `each` bytes is about to double).
-fn check_growth(what: &str, len: usize, cap: usize, each: u64) -> Result<()> {
+pub(super) fn check_growth(what: &str, len: usize, cap: usize, each: u64) -> Result<()> {
     if len == cap && len >= 1 << 16 {
         memory::check(what, memory::bytes_of(2 * len as u64, each))?;
     }
@@ -276,7 +263,7 @@ impl<R: ScheduleReal> RunBuilder<R> {
 }
 
 /// Forward iterator over step indices k0, k0+1, … yielding each step's value index.
-struct Forward<'a> {
+pub(super) struct Forward<'a> {
     runs: &'a [Run],
     run: usize,
     left: usize,
@@ -284,7 +271,7 @@ struct Forward<'a> {
 
 impl Forward<'_> {
     #[inline]
-    fn next_value(&mut self) -> u32 {
+    pub(super) fn next_value(&mut self) -> u32 {
         while self.left == 0 {
             self.run += 1;
             self.left = self.runs[self.run].len;
@@ -295,7 +282,7 @@ impl Forward<'_> {
 }
 
 /// Backward iterator over step indices k0 − 1, k0 − 2, … yielding value indices.
-struct Backward<'a> {
+pub(super) struct Backward<'a> {
     runs: &'a [Run],
     run: usize,
     left: usize,
@@ -303,7 +290,7 @@ struct Backward<'a> {
 
 impl Backward<'_> {
     #[inline]
-    fn next_value(&mut self) -> u32 {
+    pub(super) fn next_value(&mut self) -> u32 {
         while self.left == 0 {
             self.run -= 1;
             self.left = self.runs[self.run].len;
@@ -365,6 +352,11 @@ impl<R: ScheduleReal> RunProblem<R> {
             .iter()
             .map(|r| (r.len, &self.values[r.value as usize]))
     }
+    /// The parameters stored at value index `index`.
+    #[inline]
+    pub(super) fn value(&self, index: u32) -> &StepValues<R> {
+        &self.values[index as usize]
+    }
     /// The diameter D, if the iterates are constrained.
     pub fn diameter(&self) -> Option<&R> {
         self.diameter.as_ref()
@@ -405,7 +397,7 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Value indices of steps k0, k0+1, … (k0 < t).
-    fn forward(&self, k0: usize) -> Forward<'_> {
+    pub(super) fn forward(&self, k0: usize) -> Forward<'_> {
         let run = self.run_of(k0);
         Forward {
             runs: &self.runs,
@@ -415,7 +407,7 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Value indices of steps k0 − 1, k0 − 2, … (1 ≤ k0 ≤ t).
-    fn backward(&self, k0: usize) -> Backward<'_> {
+    pub(super) fn backward(&self, k0: usize) -> Backward<'_> {
         let run = self.run_of(k0 - 1);
         Backward {
             runs: &self.runs,
@@ -425,7 +417,11 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Runs clipped to the step indices [from, to): (value index, length).
-    fn runs_between(&self, from: usize, to: usize) -> impl Iterator<Item = (u32, usize)> + '_ {
+    pub(super) fn runs_between(
+        &self,
+        from: usize,
+        to: usize,
+    ) -> impl Iterator<Item = (u32, usize)> + '_ {
         let first = if from < to {
             self.run_of(from)
         } else {
@@ -536,7 +532,7 @@ impl<R: ScheduleReal> RunProblem<R> {
     /// The gap z_k = c_k z_{k−1} + s_k (capped at `diameter`: min(D, ·)) over the step
     /// indices [from, to) from `z`, with no shift, skipping what an exact fixed point
     /// determines ([`RunProblem::drive`]).
-    fn gap_through(
+    pub(super) fn gap_through(
         &self,
         from: usize,
         to: usize,
@@ -691,376 +687,6 @@ impl<R: ScheduleReal> ShiftFree for CertGap<'_, R> {
     }
     fn same(a: &Float, b: &Float) -> bool {
         same_float(a, b)
-    }
-}
-
-/// One vertex of the lower convex hull: point index i and (X_i, G_i).
-#[derive(Debug, Clone)]
-struct Vertex<R> {
-    i: usize,
-    x: R,
-    g: R,
-}
-
-/// The KKT optimum of a [`RunProblem`] at a fixed τ ([`solve_kkt_runs`]): μ², the
-/// active constraints, and what regenerates the schedule ([`RunKkt::for_each_row`]).
-#[derive(Debug, Clone)]
-pub struct RunKkt<R = f64> {
-    /// Start time τ.
-    pub tau: usize,
-    /// The gap z_τ the schedule starts from.
-    pub initial_gap: R,
-    /// The optimal value μ² (at the working precision, not a certificate).
-    pub mu2: R,
-    /// Steps k < t where the constraint z_k ≥ 0 is active (hull vertices).
-    pub active: Vec<usize>,
-    /// Steps given a zero shift because their weight is negligible.
-    pub negligible: usize,
-    /// First step index of the hull part (start = τ + negligible).
-    start: usize,
-    /// The gap after the negligible steps.
-    z_start: R,
-    hull: Vec<Vertex<R>>,
-    /// P at points 0, BLOCK, 2·BLOCK, … ≤ m = t − start.
-    checkpoints: Vec<R>,
-}
-
-/// Visits points i = 1..=m of the hull part (step index start + i − 1) with the weight
-/// P_i and the step's value index; the weights are recomputed block by block from the
-/// checkpoints with the products of the backward pass (P_m = `one`).
-fn walk_points<R: ScheduleReal>(
-    p: &RunProblem<R>,
-    start: usize,
-    m: usize,
-    checkpoints: &[R],
-    one: &R,
-    mut f: impl FnMut(usize, &R, u32) -> Result<()>,
-) -> Result<()> {
-    if m == 0 {
-        return Ok(());
-    }
-    let mut fwd = p.forward(start);
-    let mut vals: Vec<u32> = Vec::with_capacity(BLOCK + 1);
-    // the weights of a block, last point first
-    let mut pws: Vec<R> = Vec::with_capacity(BLOCK);
-    let mut carry = u32::MAX; // value of the first point of the block (read ahead)
-    for j in 0..checkpoints.len() {
-        let b0 = j * BLOCK;
-        let e = (b0 + BLOCK).min(m + 1); // points [b0, e)
-        vals.clear();
-        vals.push(carry);
-        for _ in b0 + 1..=e.min(m) {
-            vals.push(fwd.next_value());
-        }
-        // P_{e−1} from P_e (a checkpoint) or P_m = 1, then backward
-        let n = e - b0;
-        let mut pw = if e - 1 == m {
-            one.clone()
-        } else {
-            checkpoints[j + 1].clone() * p.values[vals[n] as usize].c.clone()
-        };
-        pws.clear();
-        for r in (0..n - 1).rev() {
-            let next = pw.clone() * p.values[vals[r + 1] as usize].c.clone();
-            pws.push(std::mem::replace(&mut pw, next));
-        }
-        pws.push(pw);
-        debug_assert!(pws[n - 1].identical(&checkpoints[j]));
-        if e <= m {
-            carry = vals[n];
-        }
-        for (r, pw) in pws.iter().rev().enumerate() {
-            let i = b0 + r;
-            if i > 0 {
-                f(i, pw, vals[r])?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Solves the schedule problem kept as runs at start time τ exactly from its KKT
-/// conditions, at the precision of `R`, streaming over the steps.
-///
-/// # Formula
-/// Greatest convex minorant of (0, 0), (X_k, G_k) ([`super::kkt`]): the same operations
-/// as [`solve_kkt`](super::kkt::solve_kkt), hence the same μ², shifts and active set;
-/// O(t) time, O(runs + hull + t/4096) memory (module documentation).
-///
-/// # Errors
-/// [`Error::Parameter`] if τ ≥ t or the work budget is spent; [`Error::NotCertified`]
-/// if μ² overflows; [`Error::MemoryLimit`] if the hull outgrows the memory limit.
-///
-/// # Example
-/// ```
-/// use shiftdp::schedules::ScheduleProblem;
-/// use shiftdp::schedules::kkt::solve_kkt;
-/// use shiftdp::schedules::runs::{RunProblem, WorkBudget, solve_kkt_runs};
-/// let p = ScheduleProblem::new(vec![0.5, 0.9, 0.9], vec![1.0, 0.0, 2.0], vec![1.0; 3], None)?;
-/// let r = solve_kkt_runs(&RunProblem::from_problem(&p)?, 0, &mut WorkBudget::new(3))?;
-/// assert_eq!(r.mu2, solve_kkt(&p, 0)?.mu2);
-/// # Ok::<(), shiftdp::Error>(())
-/// ```
-///
-/// # References
-/// BSA24 Thm 3.3, Thm 4.2; Barlow et al. (1972).
-pub fn solve_kkt_runs<R: ScheduleReal>(
-    p: &RunProblem<R>,
-    tau: usize,
-    budget: &mut WorkBudget,
-) -> Result<RunKkt<R>> {
-    let t = p.horizon();
-    let z0 = p.initial_gap(tau, budget)?;
-    let thr = -(i64::from(z0.precision_bits()) + 64);
-    let zero = z0.lit(0.0);
-    let one = z0.lit(1.0);
-    // 1. the first step that matters: P_k ≥ 2^thr for all k > start (scaled f64
-    //    product, mantissa in [1,2) · 2^e)
-    let mut start = tau;
-    {
-        let mut m = 1.0_f64;
-        let mut e: i64 = 0;
-        let mut back = p.backward(t);
-        let mut work = 0;
-        // (value index, c_k's mantissa factor, its exponent) of the last step: the same
-        // numbers as recomputing them (a run repeats its c_k)
-        let mut last: Option<(u32, f64, i64)> = None;
-        for k in (tau + 1..=t).rev() {
-            // here m·2^e = P_k
-            if exponent(m) + e < thr {
-                start = k;
-                break;
-            }
-            let vi = back.next_value();
-            let (f, ek) = match last {
-                Some((v, f, ek)) if v == vi => (f, ek),
-                _ => {
-                    let ck = p.values[vi as usize].c.mid_f64();
-                    if ck == 0.0 {
-                        // P_{k−1} = 0: all steps up to k − 1 are negligible
-                        start = k - 1;
-                        break;
-                    }
-                    // c_k's own exponent is taken out first (in two halves, so that even
-                    // a subnormal c_k scales without overflow), so neither m nor e can
-                    // leave its range
-                    let ek = exponent(ck);
-                    let half = -ek / 2;
-                    let f = ck * pow2(half) * pow2(-ek - half);
-                    last = Some((vi, f, ek));
-                    (f, ek)
-                }
-            };
-            m *= f;
-            e += ek;
-            let em = exponent(m);
-            m *= pow2(-em);
-            e += em;
-            work += 1;
-            if work == BLOCK {
-                // the scan commits to three more passes over these steps: charge four
-                budget.charge(4 * work)?;
-                work = 0;
-            }
-        }
-        budget.charge(4 * work)?;
-    }
-    // 2. the gap through the negligible steps (no shift)
-    let z_start = p.gap_through(tau, start, z0.clone(), None, budget)?;
-    // 3. checkpoints of the weights P_i = P_{i+1} c, i = 0..=m (P_m = 1), last first
-    let m = t - start;
-    let mut checkpoints = Vec::with_capacity(m / BLOCK + 1);
-    {
-        let mut pw = one.clone();
-        if m.is_multiple_of(BLOCK) {
-            checkpoints.push(one.clone());
-        }
-        let mut back = p.backward(t);
-        for i in (0..m).rev() {
-            pw = pw * p.values[back.next_value() as usize].c.clone();
-            if i.is_multiple_of(BLOCK) {
-                checkpoints.push(pw.clone());
-            }
-        }
-        checkpoints.reverse();
-    }
-    // 4–5. points (X_i, G_i) and their lower convex hull (monotone chain)
-    let vertex_bytes = std::mem::size_of::<usize>() as u64 + 2 * z0.bytes();
-    let mut hull: Vec<Vertex<R>> = Vec::with_capacity(64);
-    hull.push(Vertex {
-        i: 0,
-        x: zero.clone(),
-        g: zero.clone(),
-    });
-    let mut xacc = zero.clone();
-    let mut gacc = checkpoints[0].clone() * z_start.clone();
-    walk_points(p, start, m, &checkpoints, &one, |i, pw, vi| {
-        let v = &p.values[vi as usize];
-        xacc = xacc.clone() + v.noise.square() * pw.square();
-        gacc = gacc.clone() + v.s.clone() * pw.clone();
-        while hull.len() >= 2 {
-            let (a, b) = (&hull[hull.len() - 2], &hull[hull.len() - 1]);
-            let cross = (b.x.clone() - a.x.clone()) * (gacc.clone() - a.g.clone())
-                - (b.g.clone() - a.g.clone()) * (xacc.clone() - a.x.clone());
-            if cross.cmp_mid(&zero) == Ordering::Greater {
-                break;
-            }
-            hull.pop();
-        }
-        check_growth(
-            "the convex hull of the schedule",
-            hull.len(),
-            hull.capacity(),
-            vertex_bytes,
-        )?;
-        hull.push(Vertex {
-            i,
-            x: xacc.clone(),
-            g: gacc.clone(),
-        });
-        Ok(())
-    })?;
-    // 6. μ² = Σ (G_v − G_u)²/(X_v − X_u) over the segments, and the active constraints
-    let mut mu2 = zero;
-    let mut active = Vec::new();
-    for w in hull.windows(2) {
-        let (u, v) = (&w[0], &w[1]);
-        let dg = v.g.clone() - u.g.clone();
-        let dx = v.x.clone() - u.x.clone();
-        mu2 = mu2 + dg.square() / dx;
-        if v.i < m {
-            active.push(start + v.i);
-        }
-    }
-    if !mu2.upper_f64().is_finite() {
-        return Err(kkt_overflow());
-    }
-    Ok(RunKkt {
-        tau,
-        initial_gap: z0,
-        mu2,
-        active,
-        negligible: start - tau,
-        start,
-        z_start,
-        hull,
-        checkpoints,
-    })
-}
-
-/// 2ⁿ as `f64`: `2f64.powi(n)` (the same number), built from its bits when it is a
-/// normal number.
-#[inline]
-fn pow2(n: i64) -> f64 {
-    if (-1022..=1023).contains(&n) {
-        f64::from_bits(((n + 1023) as u64) << 52)
-    } else {
-        2f64.powi(n as i32)
-    }
-}
-
-fn kkt_overflow() -> Error {
-    Error::NotCertified {
-        what: "KKT schedule".into(),
-        reason: "overflow at this precision (contraction products too large); use more bits".into(),
-    }
-}
-
-impl<R: ScheduleReal> RunKkt<R> {
-    /// The rows (k, a_k, λ_k, z_k), k = τ+1..t, of the schedule in order, regenerated
-    /// with the operations of [`solve_kkt`](super::kkt::solve_kkt) (the same numbers as
-    /// its `shifts`, `lambda` and `gaps`), without keeping them: O(t − τ) time, O(4096)
-    /// memory. `p` must be the problem solved.
-    ///
-    /// # Errors
-    /// [`Error::Parameter`] for another problem or a spent budget;
-    /// [`Error::NotCertified`] for a non-finite shift; any error of `f`.
-    pub fn for_each_row(
-        &self,
-        p: &RunProblem<R>,
-        budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, R, R, R) -> Result<()>,
-    ) -> Result<()> {
-        // the negligible steps: a_k = λ_k = 0, z_k = c_k z_{k−1} + s_k (no skipping)
-        let zero = self.initial_gap.lit(0.0);
-        let mut z = self.initial_gap.clone();
-        let mut k = self.tau;
-        for (vi, len) in p.runs_between(self.tau, self.start) {
-            let v = &p.values[vi as usize];
-            for _ in 0..len {
-                z = v.c.clone() * z + v.s.clone();
-                k += 1;
-                f(k, zero.clone(), zero.clone(), z.clone())?;
-            }
-            budget.charge(len)?;
-        }
-        self.for_each_shift(p, budget, |k, a, lam, z, _| f(k, a, lam, z))
-    }
-
-    /// The steps of the hull part, k = start+1..t: (k, a_k, λ_k, z_k, value index).
-    fn for_each_shift(
-        &self,
-        p: &RunProblem<R>,
-        budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, R, R, R, u32) -> Result<()>,
-    ) -> Result<()> {
-        let t = p.horizon();
-        if self.start > t || self.checkpoints.len() != (t - self.start) / BLOCK + 1 {
-            return Err(Error::param(
-                "schedule",
-                t,
-                "not the problem this KKT solution was solved for",
-            ));
-        }
-        let m = t - self.start;
-        let zero = self.initial_gap.lit(0.0);
-        let one = self.initial_gap.lit(1.0);
-        let hull = &self.hull;
-        let mut h = 0; // current segment: hull[h] → hull[h + 1]
-        let mut slope = zero.clone();
-        let mut fresh = true;
-        let mut z = self.z_start.clone();
-        let mut xacc = zero.clone();
-        let mut gacc = self.checkpoints[0].clone() * self.z_start.clone();
-        walk_points(p, self.start, m, &self.checkpoints, &one, |i, pw, vi| {
-            let v = &p.values[vi as usize];
-            xacc = xacc.clone() + v.noise.square() * pw.square();
-            gacc = gacc.clone() + v.s.clone() * pw.clone();
-            while i > hull[h + 1].i {
-                h += 1;
-                fresh = true;
-            }
-            let (u, w) = (&hull[h], &hull[h + 1]);
-            if fresh {
-                slope = (w.g.clone() - u.g.clone()) / (w.x.clone() - u.x.clone());
-                fresh = false;
-            }
-            let ak = slope.clone() * v.noise.square() * pw.clone();
-            if !ak.upper_f64().is_finite() {
-                return Err(kkt_overflow());
-            }
-            let pre = v.c.clone() * z.clone() + v.s.clone();
-            let zk = if i == w.i {
-                zero.clone()
-            } else {
-                let mk = u.g.clone() + slope.clone() * (xacc.clone() - u.x.clone());
-                (gacc.clone() - mk) / pw.clone()
-            };
-            // λ = 1 at k = t and where c_k z_{k−1} + s_k ≤ 0 (or NaN)
-            let lam = if i == m || pre.cmp_mid(&zero) != Ordering::Greater {
-                one.clone()
-            } else {
-                ak.clone() / pre
-            };
-            z = zk.clone();
-            f(self.start + i, ak, lam, zk, vi)
-        })?;
-        budget.charge(m)
-    }
-
-    /// μ = √(μ²).
-    pub fn mu(&self) -> R {
-        self.mu2.sqrt()
     }
 }
 
