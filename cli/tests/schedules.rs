@@ -654,17 +654,16 @@ fn runs_strategy() -> impl Strategy<Value = (RunProblem<Enclosure>, usize)> {
         })
 }
 
+/// μ², active constraints, negligible steps and rows (a_k, λ_k, z_k) of a KKT optimum.
+type Dense<R> = (R, Vec<usize>, usize, Vec<(R, R, R)>);
+
 /// The KKT optimum of a problem kept per step, written out from the formula of
 /// `shiftdp::schedules::kkt` with every value kept (no runs, checkpoints or skipped
 /// steps), in the solver's order of operations: μ², the active constraints, the
 /// negligible steps and the rows (a_k, λ_k, z_k), k = τ+1..t; `None` if μ² or a shift is
 /// not finite. The negligible steps (P_k < 2^{−(bits+64)}) are found with the f64
 /// product of the c_k kept as m·2^e, m ∈ [1, 2) (exact for c_k = 0 or c_k ≥ 2⁻¹⁰²¹).
-#[allow(clippy::type_complexity)]
-fn dense_kkt<R: ScheduleReal>(
-    p: &ScheduleProblem<R>,
-    tau: usize,
-) -> Option<(R, Vec<usize>, usize, Vec<(R, R, R)>)> {
+fn dense_kkt<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Option<Dense<R>> {
     let (c, s, g, t) = (p.contraction(), p.sensitivity(), p.noise(), p.horizon());
     let z0 = p.initial_gap(tau).unwrap();
     let (zero, one) = (z0.lit(0.0), z0.lit(1.0));
@@ -756,7 +755,7 @@ fn dense_kkt<R: ScheduleReal>(
 fn same_as_dense<R: ScheduleReal>(
     p: &RunProblem<R>,
     sol: &RunKkt<R>,
-    dense: &(R, Vec<usize>, usize, Vec<(R, R, R)>),
+    dense: &Dense<R>,
 ) -> std::result::Result<(), String> {
     let (mu2, active, negligible, rows) = dense;
     if !sol.mu2.identical(mu2) || sol.active != *active || sol.negligible != *negligible {
