@@ -187,10 +187,10 @@ fn walk_points<R: ScheduleReal>(
         let mut pw = if e - 1 == m {
             one.clone()
         } else {
-            checkpoints[j + 1].clone() * p.value(vals[n]).c.clone()
+            checkpoints[j + 1].mul_ref(&p.value(vals[n]).c)
         };
         for r in (0..n - 1).rev() {
-            let next = pw.clone() * p.value(vals[r + 1]).c.clone();
+            let next = pw.mul_ref(&p.value(vals[r + 1]).c);
             pws[r + 1] = pw;
             pw = next;
         }
@@ -203,7 +203,7 @@ fn walk_points<R: ScheduleReal>(
         for r in usize::from(b0 == 0)..n {
             let (v, pw) = (p.value(vals[r]), &pws[r]);
             x = x + v.noise.square() * pw.square();
-            g = g + v.s.clone() * pw.clone();
+            g = g + v.s.mul_ref(pw);
             f(b0 + r, vals[r], pw, &x, &g)?;
         }
     }
@@ -306,7 +306,7 @@ pub fn solve_kkt_runs<R: ScheduleReal>(
         let mut pw = one.clone();
         let mut back = p.backward(t);
         for i in (0..m).rev() {
-            pw = pw * p.value(back.next_value()).c.clone();
+            pw = pw.mul_ref(&p.value(back.next_value()).c);
             if i.is_multiple_of(BLOCK) {
                 checkpoints[i / BLOCK] = pw.clone();
             }
@@ -320,12 +320,11 @@ pub fn solve_kkt_runs<R: ScheduleReal>(
         x: zero.clone(),
         g: zero.clone(),
     });
-    let sums = (zero.clone(), checkpoints[0].clone() * z_start.clone());
+    let sums = (zero.clone(), checkpoints[0].mul_ref(&z_start));
     walk_points(p, start, m, &checkpoints, &one, sums, |i, _, _, x, g| {
         while hull.len() >= 2 {
             let (a, b) = (&hull[hull.len() - 2], &hull[hull.len() - 1]);
-            let cross = (b.x.clone() - a.x.clone()) * (g.clone() - a.g.clone())
-                - (b.g.clone() - a.g.clone()) * (x.clone() - a.x.clone());
+            let cross = b.x.sub_ref(&a.x) * g.sub_ref(&a.g) - b.g.sub_ref(&a.g) * x.sub_ref(&a.x);
             if cross.cmp_mid(&zero) == Ordering::Greater {
                 break;
             }
@@ -349,8 +348,8 @@ pub fn solve_kkt_runs<R: ScheduleReal>(
     let mut active = Vec::new();
     for w in hull.windows(2) {
         let (u, v) = (&w[0], &w[1]);
-        let dg = v.g.clone() - u.g.clone();
-        let dx = v.x.clone() - u.x.clone();
+        let dg = v.g.sub_ref(&u.g);
+        let dx = v.x.sub_ref(&u.x);
         mu2 = mu2 + dg.square() / dx;
         if v.i < m {
             active.push(start + v.i);
@@ -413,7 +412,7 @@ impl<R: ScheduleReal> RunKkt<R> {
         for (vi, len) in p.runs_between(self.tau, self.start) {
             let v = p.value(vi);
             for _ in 0..len {
-                z = v.c.clone() * z + v.s.clone();
+                z = v.c.mul_ref(&z).add_ref(&v.s);
                 k += 1;
                 f(k, zero.clone(), zero.clone(), z.clone())?;
             }
@@ -448,7 +447,7 @@ impl<R: ScheduleReal> RunKkt<R> {
         let mut slope = zero.clone();
         let mut fresh = true;
         let mut z = self.z_start.clone();
-        let sums = (zero.clone(), self.checkpoints[0].clone() * z.clone());
+        let sums = (zero.clone(), self.checkpoints[0].mul_ref(&z));
         walk_points(
             p,
             self.start,
@@ -464,25 +463,25 @@ impl<R: ScheduleReal> RunKkt<R> {
                 }
                 let (u, w) = (&hull[h], &hull[h + 1]);
                 if fresh {
-                    slope = (w.g.clone() - u.g.clone()) / (w.x.clone() - u.x.clone());
+                    slope = w.g.sub_ref(&u.g) / w.x.sub_ref(&u.x);
                     fresh = false;
                 }
-                let ak = slope.clone() * v.noise.square() * pw.clone();
+                let ak = slope.mul_ref(&v.noise.square()).mul_ref(pw);
                 if !ak.upper_f64().is_finite() {
                     return Err(kkt_overflow());
                 }
-                let pre = v.c.clone() * z.clone() + v.s.clone();
+                let pre = v.c.mul_ref(&z).add_ref(&v.s);
                 let zk = if i == w.i {
                     zero.clone()
                 } else {
-                    let mk = u.g.clone() + slope.clone() * (x.clone() - u.x.clone());
-                    (g.clone() - mk) / pw.clone()
+                    let mk = u.g.add_ref(&slope.mul_ref(&x.sub_ref(&u.x)));
+                    g.sub_ref(&mk).div_ref(pw)
                 };
                 // λ = 1 at k = t and where c_k z_{k−1} + s_k ≤ 0 (or NaN)
                 let lam = if i == m || pre.cmp_mid(&zero) != Ordering::Greater {
                     one.clone()
                 } else {
-                    ak.clone() / pre
+                    ak.div_ref(&pre)
                 };
                 z = zk.clone();
                 f(self.start + i, ak, lam, zk, vi)

@@ -52,6 +52,23 @@ pub trait ScheduleReal: Real {
     /// Bytes one value occupies, heap included (for [`crate::memory`] estimates; an
     /// upper bound: MPFR limbs plus the allocator's header).
     fn bytes(&self) -> u64;
+    /// `self + o` from borrowed operands: the same number as `Add` ([`Enclosure`] spares
+    /// the copies of its operands).
+    fn add_ref(&self, o: &Self) -> Self {
+        self.clone() + o.clone()
+    }
+    /// `self − o` from borrowed operands, as [`ScheduleReal::add_ref`].
+    fn sub_ref(&self, o: &Self) -> Self {
+        self.clone() - o.clone()
+    }
+    /// `self · o` from borrowed operands, as [`ScheduleReal::add_ref`].
+    fn mul_ref(&self, o: &Self) -> Self {
+        self.clone() * o.clone()
+    }
+    /// `self / o` from borrowed operands, as [`ScheduleReal::add_ref`].
+    fn div_ref(&self, o: &Self) -> Self {
+        self.clone() / o.clone()
+    }
 }
 
 /// Whether two MPFR numbers are the same representation: precision, value and sign.
@@ -112,6 +129,18 @@ impl ScheduleReal for Enclosure {
     }
     fn bytes(&self) -> u64 {
         std::mem::size_of::<Enclosure>() as u64 + self.heap_bytes()
+    }
+    fn add_ref(&self, o: &Self) -> Self {
+        Enclosure::add(self, o)
+    }
+    fn sub_ref(&self, o: &Self) -> Self {
+        Enclosure::sub(self, o)
+    }
+    fn mul_ref(&self, o: &Self) -> Self {
+        Enclosure::mul(self, o)
+    }
+    fn div_ref(&self, o: &Self) -> Self {
+        Enclosure::div(self, o)
     }
 }
 

@@ -640,7 +640,7 @@ impl<R: ScheduleReal> ShiftFree for Gap<'_, R> {
     #[inline]
     fn step(&mut self, value: u32) -> bool {
         let v = &self.values[value as usize];
-        let mut nz = v.c.clone() * self.z.clone() + v.s.clone();
+        let mut nz = v.c.mul_ref(&self.z).add_ref(&v.s);
         if let Some(d) = self.diameter {
             nz = nz.min_r(d);
         }
