@@ -38,12 +38,15 @@
 //! 2t/l runs, a schedule file as many runs as it has changes. A problem kept per step
 //! ([`ScheduleProblem`]) is the case of runs of length one: [`solve_kkt`] converts it
 //! ([`RunProblem::from_problem`], merging equal neighbours), solves, and collects the
-//! regenerated rows into the vectors of a [`KktSolution`]. The precision is the type
-//! `R` ([`ScheduleReal`]): `f64` for the τ search and the schedule of a run,
+//! regenerated rows into the vectors of a [`KktSolution`], the form its callers use (the
+//! cross-checks certify its `shifts`, tests read every row). Every step's numbers depend
+//! only on its parameters and on the previous step's numbers, so how the steps are
+//! grouped into runs never changes a result. The precision is the type `R`
+//! ([`ScheduleReal`]): `f64` for the τ search and the schedule of a run,
 //! [`Enclosure`](crate::precision::Enclosure) (MPFR) where the optimum or its shifts are
-//! wanted at more bits (the closed-form cross-checks, `schedule --bits`). Every step's
-//! numbers depend only on its parameters and on the previous step's numbers, so how
-//! the steps are grouped into runs never changes a result.
+//! wanted at more bits (the Thm 4.2 and 4.3 cross-checks, `schedule --bits`); its
+//! operations take borrowed operands ([`ScheduleReal::mul_ref`] and the like), so an
+//! MPFR solve copies no operand.
 //!
 //! # Passes
 //! The solve is a sequence of passes over the steps, keeping O(runs + hull + t/4096)
