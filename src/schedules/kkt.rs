@@ -173,8 +173,10 @@ fn walk_points<R: ScheduleReal>(
     let mut fwd = p.forward(start);
     let mut vals: Vec<u32> = Vec::with_capacity(BLOCK + 1);
     // the weights of a block, written in place (a push in the product's loop keeps the
-    // product in memory, a dependency through a store and a load per step)
-    let mut pws: Vec<R> = vec![one.clone(); BLOCK.min(m + 1)];
+    // product in memory, a dependency through a store and a load per step); one size
+    // of allocation whatever m (the allocator keeps a page per size in use)
+    let mut pws: Vec<R> = Vec::with_capacity(BLOCK);
+    pws.resize(BLOCK.min(m + 1), one.clone());
     let mut carry = u32::MAX; // value of the first point of the block (read ahead)
     let (mut x, mut g) = sums;
     for j in 0..checkpoints.len() {
