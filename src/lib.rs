@@ -122,6 +122,7 @@ pub mod memory;
 pub mod precision;
 pub mod provenance;
 pub mod renyi;
+pub mod results;
 pub mod samplers;
 pub mod schedules;
 pub mod settings;

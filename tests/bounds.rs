@@ -4,8 +4,8 @@ mod common;
 
 use proptest::prelude::*;
 use shiftdp::Error;
-use shiftdp::bounds::bounds_for;
 use shiftdp::bounds::bsa24::*;
+use shiftdp::results::fdp_bounds;
 use shiftdp::settings::{Algorithm, RawSetting, Setting};
 
 fn raw(pairs: &[(&str, &str)]) -> RawSetting {
@@ -35,7 +35,7 @@ fn eta_at_least_two_over_m_refuses_thm_4_2_only() {
         ]),
     )
     .unwrap();
-    let all = bounds_for(&s);
+    let all = fdp_bounds(&s);
     let t42 = &all.iter().find(|(id, _)| *id == THM_4_2).unwrap().1;
     assert!(hypothesis_of(t42).contains("η < 2/M"));
     assert!(
@@ -111,7 +111,7 @@ fn non_integer_batches_per_epoch_refuse_cyclic_theorems() {
         ]),
     )
     .unwrap();
-    for (id, r) in bounds_for(&s) {
+    for (id, r) in fdp_bounds(&s) {
         assert!(hypothesis_of(&r).contains("l = n/b"), "{id}");
     }
 }

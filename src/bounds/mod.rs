@@ -15,7 +15,6 @@ pub(crate) use crate::error::hyp;
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
 pub use crate::provenance::ResultId;
-use crate::settings::{Algorithm, Setting};
 pub use crate::tradeoff::RdpBound;
 use crate::tradeoff::RenyiCurve;
 use crate::tradeoff::{Certified, Gaussian, Path};
@@ -193,42 +192,4 @@ impl Bound {
             BoundKind::Renyi { curve } => format!("Rényi curve {}", curve.name()),
         }
     }
-}
-
-/// A result as a function of a setting.
-pub type BoundFn = fn(&Setting) -> Result<Bound>;
-
-/// Every result of the library that concerns `setting`'s algorithm, each either a bound
-/// or the reason it does not apply.
-pub fn bounds_for(setting: &Setting) -> Vec<(ResultId, Result<Bound>)> {
-    use ResultId as R;
-    use bsa24::*;
-    let list: Vec<(ResultId, BoundFn)> = match setting.algorithm {
-        Algorithm::Gd => vec![
-            (R::Bsa24Thm4_1, thm_4_1),
-            (R::Bsa24Thm4_2, thm_4_2),
-            (R::Bsa24Thm4_3, thm_4_3),
-        ],
-        Algorithm::Cgd => vec![
-            (R::Bsa24Thm4_4, thm_4_4),
-            (R::Bsa24Thm4_5, thm_4_5),
-            (R::Bsa24Thm4_6, thm_4_6),
-        ],
-        Algorithm::Sgd => vec![
-            (R::Bsa24Thm4_8, bsa24_sgd::thm_4_8),
-            (R::Bsa24Thm4_9, bsa24_sgd::thm_4_9),
-            (R::Bsa24Thm4_10, bsa24_sgd::thm_4_10),
-        ],
-        Algorithm::Lmc => vec![
-            (R::Bsa24Thm4_2, thm_4_2),
-            (R::Bsa24Prop5_1, prop_5_1),
-            (R::Bsa24Cor5_2Eta, cor_5_2_stationary),
-            (R::Bsa24Cor5_2Exp, cor_5_2_exponential),
-            (R::Bsa24Thm4_3, thm_4_3),
-            (R::Bsa24Cor5_4Eta, cor_5_4_stationary),
-            (R::Bsa24Cor5_4Exp, cor_5_4_exponential),
-            (R::Mt07Exp, exponential_mechanism_pure),
-        ],
-    };
-    list.into_iter().map(|(id, f)| (id, f(setting))).collect()
 }

@@ -31,7 +31,7 @@ pub const EQ_B2: &str = crate::provenance::ResultId::At22EqB2.as_str();
 /// AT22 eq. (B.3).
 pub const EQ_B3: &str = crate::provenance::ResultId::At22EqB3.as_str();
 
-pub(super) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
+pub(crate) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
     let c = s.c.clone().ok_or_else(|| {
         hyp(
             id,
@@ -50,7 +50,7 @@ pub(super) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
 }
 
 /// Orders at which (B.2)/(B.3) are tabulated (each needs a noise-split search).
-pub(super) fn orders() -> Vec<f64> {
+pub(crate) fn orders() -> Vec<f64> {
     (-16..=32)
         .step_by(4)
         .map(|k| 1.0 + 2f64.powf(f64::from(k) / 4.0))

@@ -343,7 +343,7 @@ fn as_params(pairs: &[(&str, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Prop 5.1's μ read off `bounds_for` for the LMC setting `pairs` with η replaced by
+/// Prop 5.1's μ read off the registry for the LMC setting `pairs` with η replaced by
 /// `eta`, with the η of the validated setting.
 fn prop_5_1_at_eta(pairs: &[(&str, String)], eta: f64) -> Option<(f64, Enclosure)> {
     use shiftdp::bounds::bsa24::PROP_5_1;

@@ -854,7 +854,7 @@ fn fb6(ctx: &Ctx) -> Outcome {
 
 /// Thm 4.2's μ and CYS21 Cor 1's ε(α = 2) on the NoisyGD setting (n, η, σ, L = 1,
 /// m = M), through the toolkit's `thm_4_2` and `Cys21Params::cor1` with the explicit
-/// translation of `analysis::rdp::Translated` (σ′ = σ√(η/2), S_g = L, λ = m, β = M).
+/// translation of `results::Translated` (σ′ = σ√(η/2), S_g = L, λ = m, β = M).
 fn thm_4_2_and_cys21(
     n: u64,
     eta: &str,
@@ -863,8 +863,8 @@ fn thm_4_2_and_cys21(
     t: u64,
     bits: u32,
 ) -> shiftdp::error::Result<(Enclosure, Enclosure)> {
-    use shiftdp::analysis::rdp::Translated;
     use shiftdp::renyi::cys21::Cys21Params;
+    use shiftdp::results::Translated;
     let pairs: Vec<(&str, String)> = vec![
         ("n", n.to_string()),
         ("steps", t.to_string()),

@@ -9,7 +9,7 @@
 //! * `schedule` samples the entry's region, solves the schedule problem (KKT, τ search,
 //!   worst record position, certified in MPFR: [`shiftdp::schedules::crosscheck`]) and
 //!   compares the closed form with the optimum;
-//! * `improves-on` compares two results of [`shiftdp::bounds::bounds_for`] point by point
+//! * `improves-on` compares two results of [`shiftdp::results::REGISTRY`] point by point
 //!   (μ for GDP bounds, certified ε at δ otherwise);
 //! * `builtin` calls a registered [`super::Builtin`].
 //!

@@ -11,26 +11,33 @@ use shiftdp::renyi::at22;
 use shiftdp::renyi::at22_theorems::QReading;
 use shiftdp::settings::{Algorithm, Setting};
 
-/// AT22 PABI on cyclic batches (the id of [`at22::compare_bounds`]).
+/// AT22 PABI on cyclic batches.
 pub const AT22_CYCLIC: &str = shiftdp::provenance::ResultId::At22Cyclic.as_str();
 
 // ------------------------------------------------------------------- AT22 hooks
 
-/// The Rényi curve of the AT22 row `id` of [`at22::compare_bounds`] on [`RENYI_ORDERS`].
+/// The Rényi curve of the AT22 result `id` of [`shiftdp::results::REGISTRY`] on
+/// [`RENYI_ORDERS`], if the setting selects it.
 fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
-    let rows = at22::compare_bounds(s);
-    let offered: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let row = rows.into_iter().find(|r| r.0 == id).ok_or_else(|| {
+    let selected = ResultId::parse(id).and_then(|rid| shiftdp::results::find(s, rid));
+    let result = selected.ok_or_else(|| {
+        let offered: Vec<&str> = shiftdp::results::concerning(s)
+            .filter(|r| r.id().paper() == shiftdp::Paper::At22)
+            .map(|r| r.id().as_str())
+            .collect();
         hyp(
             id,
             "the setting selects this AT22 result",
             format!("offered: {}", offered.join(", ")),
         )
     })?;
-    let b = row.3?;
+    let b = result.bound(s)?;
+    let curve = b
+        .renyi_curve()
+        .ok_or_else(|| hyp(id, "a Rényi result", "an f-DP bound".into()))?;
     RENYI_ORDERS
         .iter()
-        .map(|&a| Ok((a, b.curve.eval(a, bits)?.upper_f64())))
+        .map(|&a| Ok((a, curve.eval(a, bits)?.upper_f64())))
         .collect()
 }
 

@@ -48,14 +48,14 @@ pub struct Entry {
     /// Builds the instances for a validated setting.
     pub instances: fn(&Setting) -> Result<Vec<LabelledInstance>>,
     /// Where the bound comes from: [`BoundHook::Library`] (BSA24, through
-    /// [`shiftdp::bounds::bounds_for`]) or a Rényi hook ([`BoundHook::Renyi`]).
+    /// [`shiftdp::results::fdp_bounds`]) or a Rényi hook ([`BoundHook::Renyi`]).
     pub bound: BoundHook,
 }
 
 /// The source of an entry's bound.
 #[derive(Debug, Clone, Copy)]
 pub enum BoundHook {
-    /// The bound with the entry's id among [`shiftdp::bounds::bounds_for`] of the setting;
+    /// The bound with the entry's id among [`shiftdp::results::fdp_bounds`] of the setting;
     /// checked against [`Entry::instances`].
     Library,
     /// A Rényi bound: the hook returns, for a validated setting at `bits` bits, the cases

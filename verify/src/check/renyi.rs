@@ -8,7 +8,7 @@
 //! translates them to the paper's convention where needed: CYS21 and YS22 use σ′ with
 //! per-step noise √(2η)σ′ = ησ, i.e. σ′ = σ√(η/2) (`Cys21Params::to_toolkit`,
 //! `Ys22Params::to_toolkit`), gradient sensitivity S_g = L, λ = m, β = M; AT22 rows come
-//! from [`shiftdp::renyi::at22::compare_bounds`] (which already takes the toolkit's
+//! from [`shiftdp::results::REGISTRY`] (which already takes the toolkit's
 //! L = 2L_AT).
 //!
 //! # Formula
