@@ -191,137 +191,48 @@ impl PaperResult {
     }
 }
 
+use crate::bounds::{bsa24 as bsa24_fdp, bsa24_sgd};
 use Algorithm::{Cgd, Gd, Lmc, Sgd};
 use ResultId as R;
 
 /// Every result, in the order outputs list them: BSA24's f-DP results, then the Rényi
-/// results (BSA24 Table 1, the baselines, CYS21, YS22), then AT22's.
+/// results (BSA24 Table 1, the baselines, CYS21, YS22), then AT22's. One line a result.
+#[rustfmt::skip]
 pub static REGISTRY: &[PaperResult] = &[
-    PaperResult::fdp(R::Bsa24Thm4_1, &[Gd], crate::bounds::bsa24::thm_4_1),
-    PaperResult::fdp(R::Bsa24Thm4_2, &[Gd, Lmc], crate::bounds::bsa24::thm_4_2),
-    PaperResult::fdp(R::Bsa24Prop5_1, &[Lmc], crate::bounds::bsa24::prop_5_1),
-    PaperResult::fdp(
-        R::Bsa24Cor5_2Eta,
-        &[Lmc],
-        crate::bounds::bsa24::cor_5_2_stationary,
-    ),
-    PaperResult::fdp(
-        R::Bsa24Cor5_2Exp,
-        &[Lmc],
-        crate::bounds::bsa24::cor_5_2_exponential,
-    ),
-    PaperResult::fdp(R::Bsa24Thm4_3, &[Gd, Lmc], crate::bounds::bsa24::thm_4_3),
-    PaperResult::fdp(
-        R::Bsa24Cor5_4Eta,
-        &[Lmc],
-        crate::bounds::bsa24::cor_5_4_stationary,
-    ),
-    PaperResult::fdp(
-        R::Bsa24Cor5_4Exp,
-        &[Lmc],
-        crate::bounds::bsa24::cor_5_4_exponential,
-    ),
-    PaperResult::fdp(
-        R::Mt07Exp,
-        &[Lmc],
-        crate::bounds::bsa24::exponential_mechanism_pure,
-    ),
-    PaperResult::fdp(R::Bsa24Thm4_4, &[Cgd], crate::bounds::bsa24::thm_4_4),
-    PaperResult::fdp(R::Bsa24Thm4_5, &[Cgd], crate::bounds::bsa24::thm_4_5),
-    PaperResult::fdp(R::Bsa24Thm4_6, &[Cgd], crate::bounds::bsa24::thm_4_6),
-    PaperResult::fdp(R::Bsa24Thm4_8, &[Sgd], crate::bounds::bsa24_sgd::thm_4_8),
-    PaperResult::fdp(R::Bsa24Thm4_9, &[Sgd], crate::bounds::bsa24_sgd::thm_4_9),
-    PaperResult::fdp(R::Bsa24Thm4_10, &[Sgd], crate::bounds::bsa24_sgd::thm_4_10),
-    PaperResult::rdp(
-        R::Bsa24Table1Rdp,
-        &[Cgd],
-        bsa24::TABLE_1_TITLE,
-        bsa24::table_1_rdp,
-    ),
-    PaperResult::rdp(
-        R::RdpComposition,
-        &[Gd, Lmc],
-        baseline::STEPS_TITLE,
-        baseline::all_steps,
-    ),
-    PaperResult::rdp(
-        R::RdpComposition,
-        &[Cgd],
-        baseline::RECORD_TITLE,
-        baseline::record_steps,
-    ),
-    PaperResult::rdp(
-        R::Cys21Thm1,
-        &[Gd, Lmc],
-        "noisy GD, any losses",
-        cys21::thm_1,
-    ),
-    PaperResult::rdp(
-        R::Cys21Cor1,
-        &[Gd, Lmc],
-        "noisy GD, strongly convex smooth (LSI)",
-        cys21::cor_1,
-    ),
-    PaperResult::rdp(
-        R::Cys21Thm2,
-        &[Gd, Lmc],
-        "noisy GD under a c-LSI",
-        cys21::thm_2,
-    ),
-    PaperResult::rdp(
-        R::Cys21Cor2,
-        &[Gd, Lmc],
-        "noisy GD on the squared loss",
-        cys21::cor_2,
-    ),
-    PaperResult::rdp(
-        R::Ys22Thm3_3,
-        &[Cgd],
-        "fixed-order mini-batch noisy GD, strongly convex",
-        ys22::thm_3_3,
-    ),
+    PaperResult::fdp(R::Bsa24Thm4_1, &[Gd], bsa24_fdp::thm_4_1),
+    PaperResult::fdp(R::Bsa24Thm4_2, &[Gd, Lmc], bsa24_fdp::thm_4_2),
+    PaperResult::fdp(R::Bsa24Prop5_1, &[Lmc], bsa24_fdp::prop_5_1),
+    PaperResult::fdp(R::Bsa24Cor5_2Eta, &[Lmc], bsa24_fdp::cor_5_2_stationary),
+    PaperResult::fdp(R::Bsa24Cor5_2Exp, &[Lmc], bsa24_fdp::cor_5_2_exponential),
+    PaperResult::fdp(R::Bsa24Thm4_3, &[Gd, Lmc], bsa24_fdp::thm_4_3),
+    PaperResult::fdp(R::Bsa24Cor5_4Eta, &[Lmc], bsa24_fdp::cor_5_4_stationary),
+    PaperResult::fdp(R::Bsa24Cor5_4Exp, &[Lmc], bsa24_fdp::cor_5_4_exponential),
+    PaperResult::fdp(R::Mt07Exp, &[Lmc], bsa24_fdp::exponential_mechanism_pure),
+    PaperResult::fdp(R::Bsa24Thm4_4, &[Cgd], bsa24_fdp::thm_4_4),
+    PaperResult::fdp(R::Bsa24Thm4_5, &[Cgd], bsa24_fdp::thm_4_5),
+    PaperResult::fdp(R::Bsa24Thm4_6, &[Cgd], bsa24_fdp::thm_4_6),
+    PaperResult::fdp(R::Bsa24Thm4_8, &[Sgd], bsa24_sgd::thm_4_8),
+    PaperResult::fdp(R::Bsa24Thm4_9, &[Sgd], bsa24_sgd::thm_4_9),
+    PaperResult::fdp(R::Bsa24Thm4_10, &[Sgd], bsa24_sgd::thm_4_10),
+    PaperResult::rdp(R::Bsa24Table1Rdp, &[Cgd], bsa24::TABLE_1_TITLE, bsa24::table_1_rdp),
+    PaperResult::rdp(R::RdpComposition, &[Gd, Lmc], baseline::STEPS_TITLE, baseline::all_steps),
+    PaperResult::rdp(R::RdpComposition, &[Cgd], baseline::RECORD_TITLE, baseline::record_steps),
+    PaperResult::rdp(R::Cys21Thm1, &[Gd, Lmc], "noisy GD, any losses", cys21::thm_1),
+    PaperResult::rdp(R::Cys21Cor1, &[Gd, Lmc], "noisy GD, strongly convex smooth (LSI)", cys21::cor_1),
+    PaperResult::rdp(R::Cys21Thm2, &[Gd, Lmc], "noisy GD under a c-LSI", cys21::thm_2),
+    PaperResult::rdp(R::Cys21Cor2, &[Gd, Lmc], "noisy GD on the squared loss", cys21::cor_2),
+    PaperResult::rdp(R::Ys22Thm3_3, &[Cgd], "fixed-order mini-batch noisy GD, strongly convex", ys22::thm_3_3),
     PaperResult::rdp(R::Ys22Thm4_3, &[Sgd], ys22::THM_4_3_TITLE, ys22::thm_4_3),
-    PaperResult::rdp(
-        R::Ys22Baseline,
-        &[Sgd],
-        ys22::BASELINE_TITLE,
-        ys22::baseline,
-    )
-    .not_eligible(),
+    PaperResult::rdp(R::Ys22Baseline, &[Sgd], ys22::BASELINE_TITLE, ys22::baseline).not_eligible(),
     PaperResult::rdp(R::Ys22Thm4_2, &[Cgd], ys22::SHUFFLED_TITLE, ys22::thm_4_2),
-    PaperResult::rdp(
-        R::Ys22Thm2_1,
-        &[Cgd, Sgd],
-        ys22::SHUFFLED_TITLE,
-        ys22::thm_2_1,
-    ),
-    PaperResult::rdp(R::At22Prop5_6, &[Gd, Lmc], at22::PABI_TITLE, at22::pabi_5_6)
-        .selected_by(at22::selects_5_6),
-    PaperResult::rdp(R::At22Prop3_2, &[Gd, Lmc], at22::PABI_TITLE, at22::pabi_3_2)
-        .selected_by(at22::selects_3_2),
-    PaperResult::rdp(
-        R::At22Prop2_17,
-        &[Gd, Lmc],
-        at22::PABI_TITLE,
-        at22::pabi_2_17,
-    )
-    .selected_by(at22::selects_2_17),
-    PaperResult::rdp(
-        R::At22EqB1,
-        &[Gd, Lmc],
-        "full-batch recipe",
-        at22::recipe_b1,
-    ),
-    PaperResult::rdp(
-        R::At22Cyclic,
-        &[Cgd],
-        "cyclic noisy GD, PABI with optimal shifts",
-        at22::cyclic,
-    ),
-    PaperResult::rdp(R::At22EqB3, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b)
-        .selected_by(at22::selects_b3),
-    PaperResult::rdp(R::At22EqB2, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b)
-        .selected_by(at22::selects_b2),
+    PaperResult::rdp(R::Ys22Thm2_1, &[Cgd, Sgd], ys22::SHUFFLED_TITLE, ys22::thm_2_1),
+    PaperResult::rdp(R::At22Prop5_6, &[Gd, Lmc], at22::PABI_TITLE, at22::pabi_5_6).selected_by(at22::selects_5_6),
+    PaperResult::rdp(R::At22Prop3_2, &[Gd, Lmc], at22::PABI_TITLE, at22::pabi_3_2).selected_by(at22::selects_3_2),
+    PaperResult::rdp(R::At22Prop2_17, &[Gd, Lmc], at22::PABI_TITLE, at22::pabi_2_17).selected_by(at22::selects_2_17),
+    PaperResult::rdp(R::At22EqB1, &[Gd, Lmc], "full-batch recipe", at22::recipe_b1),
+    PaperResult::rdp(R::At22Cyclic, &[Cgd], "cyclic noisy GD, PABI with optimal shifts", at22::cyclic),
+    PaperResult::rdp(R::At22EqB3, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b).selected_by(at22::selects_b3),
+    PaperResult::rdp(R::At22EqB2, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b).selected_by(at22::selects_b2),
 ];
 
 /// The results that concern `run`, in the order of [`REGISTRY`].
