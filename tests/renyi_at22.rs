@@ -628,3 +628,51 @@ fn recipe_b_selects_b2_when_c_rounds_up_to_one() {
     assert_eq!(recipe_b_id(&s), EQ_B2);
     assert_eq!(recipe_b_inputs(&s).unwrap().c, None);
 }
+
+/// The registry's AT22 Thm 3.1 for a NoisySGD run is the explicit bound of the theorem:
+/// here T̄ = ⌈Dn/(L_AT η)⌉ = 10⁴ ≤ T = 10⁵ and 17·T̄ < 8·T, so
+/// ε(α) = 17·α·T̄·L_AT²/(n²σ²) whatever Lemma 2.12's constant k_T, computed here from the
+/// formula (up to T̄'s rounding); its orders stop at α* of Lemma 2.12 (H6), and a run without a diameter
+/// fails H2 by name.
+#[test]
+fn thm_3_1_is_a_registry_result_for_sgd_runs() {
+    use shiftdp::{Algorithm, ResultId, Setting, analysis::bound};
+    let (n, b, big_l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 100_000u64, 1.0);
+    let pairs = [
+        ("n", "1000"),
+        ("batch", "10"),
+        ("steps", "100000"),
+        ("eta", "0.1"),
+        ("noise", "20"),
+        ("sensitivity", "2"),
+        ("contraction", "1"),
+    ];
+    let mut with_d = pairs.to_vec();
+    with_d.push(("diameter", "1"));
+    let run = Setting::from_pairs(Algorithm::Sgd, &with_d).unwrap();
+    let b31 = bound(&run, ResultId::At22Thm3_1).unwrap().unwrap();
+    let curve = b31.renyi_curve().unwrap();
+    let l_at: f64 = big_l / 2.0;
+    let t_bar = (d * n as f64 / (l_at * eta)).ceil();
+    assert!(t_bar <= t as f64 && 17.0 * t_bar < 8.0 * t as f64);
+    for alpha in [2.0, 3.0, 5.0] {
+        let formula = 17.0 * alpha * t_bar * l_at * l_at / ((n * n) as f64 * sigma * sigma);
+        let v = curve.eval(alpha, 128).unwrap().upper_f64();
+        // T̄ is the ceiling of the upper end of an enclosure of Dn/(L_AT η) with η = 0.1
+        // rounded down, so the exact integer 10⁴ may count as 10⁴ + 1 (safe: a larger
+        // T̄ only enlarges the PABI branch)
+        assert!(
+            v >= formula && v <= formula * (1.0 + 1.0 / t_bar) * (1.0 + 1e-12),
+            "α = {alpha}: {v} vs {formula}"
+        );
+    }
+    let a_star = shiftdp::renyi::at22::alpha_star(
+        b as f64 / n as f64,
+        b as f64 * sigma / (2f64.sqrt() * big_l),
+    )
+    .unwrap();
+    assert!(curve.order_range().1 <= a_star);
+    let no_d = Setting::from_pairs(Algorithm::Sgd, &pairs).unwrap();
+    let err = bound(&no_d, ResultId::At22Thm3_1).unwrap().unwrap_err();
+    assert!(err.to_string().contains("H2"), "{err}");
+}

@@ -9,11 +9,13 @@ use crate::precision::Enclosure;
 use crate::provenance::ResultId;
 use crate::renyi::RenyiCurve;
 use crate::renyi::at22::{pabi_rho, recipe_b_for_setting, recipe_b_id, recipe_b1_rho};
-use crate::renyi::at22_params::{contraction, orders};
-use crate::renyi::at22_theorems::QReading;
+use crate::renyi::at22_params::{At22Run, contraction, orders};
+use crate::renyi::at22_theorems::{QReading, thm_3_1};
 use crate::renyi::curve::tabulate;
 use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
 use crate::settings::Setting;
+
+use super::translation::grid;
 use crate::tradeoff::RdpBound;
 
 /// Title of the full-batch PABI results.
@@ -203,6 +205,47 @@ pub(super) fn recipe_b(s: &Setting) -> Result<RdpBound> {
             "Q read in both orders of the sampled Gaussian pair: the printed \
              order D_α(N₀ ‖ mixture) is exceeded by the reverse order of the \
              Thm 4.1 instance (ERRATA.md AT1)"
+                .into(),
+        ],
+    })
+}
+
+/// AT22 Thm 3.1 for a NoisySGD run, convex with a diameter D: the explicit bound
+/// ε(α) ≤ (αL_AT²/(n²σ²))·min{k_T·T, 17·T̄}, T̄ = ⌈Dn/(L_AT η)⌉, L_AT = L/2, k_T ∈ {8, 16}
+/// by Lemma 2.12. Tabulated at the orders where its hypotheses hold (α ≤ α* of Lemma
+/// 2.12); the run's inputs are rounded as [`At22Run`] states per field.
+pub(super) fn thm_3_1_explicit(s: &Setting) -> Result<RdpBound> {
+    let id = ResultId::At22Thm3_1.as_str();
+    let d = s.d.as_ref().ok_or_else(|| {
+        hyp(
+            id,
+            "H2: constraint set of diameter D < ∞",
+            "needs the diameter D",
+        )
+    })?;
+    let c = contraction(s, id)?.upper_f64();
+    let run = At22Run {
+        n: s.n,
+        b: s.b,
+        l: s.l.upper_f64(),
+        eta: s.eta.lower_f64(),
+        sigma: s.sigma.lower_f64(),
+        t: s.t,
+        d: d.upper_f64(),
+    };
+    let curve = tabulate(&grid(-24, 40, 2), &|a| thm_3_1(a, &run, c, 128))?;
+    let (_, alpha_max) = curve.order_range();
+    Ok(RdpBound {
+        curve,
+        hypotheses: vec![
+            "convex (c ≤ 1), η ≤ 2/M, diameter D".into(),
+            "b/n < 1/5 and σ > 4√2·L/b (Lemma 2.12)".into(),
+            format!("orders 1 < α ≤ α*(b/n, bσ/(√2·L)): tabulated up to α = {alpha_max:.4}"),
+        ],
+        notes: vec![
+            note_l(),
+            "explicit constants of the proof: min{k_T·T, 17·T̄}·αL_AT²/(n²σ²), \
+             T̄ = ⌈Dn/(L_AT η)⌉ (the recipe (B.2) evaluates the same argument numerically)"
                 .into(),
         ],
     })

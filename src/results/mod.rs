@@ -233,6 +233,7 @@ pub static REGISTRY: &[PaperResult] = &[
     PaperResult::rdp(R::At22Cyclic, &[Cgd], "cyclic noisy GD, PABI with optimal shifts", at22::cyclic),
     PaperResult::rdp(R::At22EqB3, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b).selected_by(at22::selects_b3),
     PaperResult::rdp(R::At22EqB2, &[Sgd], at22::RECIPE_B_TITLE, at22::recipe_b).selected_by(at22::selects_b2),
+    PaperResult::rdp(R::At22Thm3_1, &[Sgd], "noisy SGD, convex, explicit constants", at22::thm_3_1_explicit),
 ];
 
 /// The results that concern `run`, in the order of [`REGISTRY`].
