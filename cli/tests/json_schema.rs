@@ -460,3 +460,23 @@ fn sampler_outputs_match_the_schema() {
     );
     assert!(j["last_iterate"]["reason"].is_string());
 }
+
+#[test]
+fn results_outputs_match_the_schema() {
+    let v = schema();
+    let all = validate(&v, &["results"], "results");
+    let rows = all["results"].as_array().unwrap();
+    assert_eq!(rows.len(), shiftdp::results::REGISTRY.len());
+    for (row, r) in rows.iter().zip(shiftdp::results::REGISTRY) {
+        assert_eq!(row["id"], r.id().as_str());
+        assert_eq!(row["proof_file"].as_str(), r.id().proof_file());
+    }
+    let sgd = validate(&v, &["results", "sgd"], "results");
+    let rows = sgd["results"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["id"] == "AT22 Thm 3.1"));
+    assert!(
+        rows.iter()
+            .all(|r| r["algorithms"].as_array().unwrap().contains(&"sgd".into())),
+        "{sgd:#}"
+    );
+}

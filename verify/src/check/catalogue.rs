@@ -240,29 +240,31 @@ pub(crate) fn cyclic_shape(r: &mut SplitMix64, bmax: u64, lmax: u64) -> (u64, u6
     (r.int(1, bmax), r.int(1, lmax))
 }
 
-pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
-    let (b, l) = cyclic_shape(r, 3, 4);
-    let e = r.int(1, 30);
+/// A cyclic run of `epochs` epochs of `l` batches of size `b`: n = b·l, t = l·epochs.
+pub(crate) fn cyclic_run(b: u64, l: u64, epochs: u64) -> Params {
     vec![
         ("n", (b * l).to_string()),
         ("batch", b.to_string()),
-        ("steps", (l * e).to_string()),
-        ("eta", r.dec(0.05, 1.0)),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
+        ("steps", (l * epochs).to_string()),
     ]
+}
+
+pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
+    let (b, l) = cyclic_shape(r, 3, 4);
+    let e = r.int(1, 30);
+    let mut p = cyclic_run(b, l, e);
+    p.push(("eta", r.dec(0.05, 1.0)));
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
+    p
 }
 
 pub(crate) fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
-    let mut p = vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (l * e).to_string()),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
-    ];
+    let mut p = cyclic_run(b, l, e);
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
     strong(r, &mut p, 0.05, 2.1);
     p
 }
@@ -273,9 +275,7 @@ pub(crate) fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
         let (mut p, thr) = constrained(r, b, 2.1);
         let e = (thr.ceil() as u64).max(1) + r.int(0, 4);
         if l * e <= 50 {
-            p.push(("n", (b * l).to_string()));
-            p.push(("batch", b.to_string()));
-            p.push(("steps", (l * e).to_string()));
+            p.extend(cyclic_run(b, l, e));
             return p;
         }
     }

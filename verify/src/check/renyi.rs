@@ -39,8 +39,8 @@
 //! J. Ye, R. Shokri, NeurIPS 2022 (YS22) Thms 2.1, 3.3, 4.2, 4.3, Cor 5.3, Fig 2;
 //! J. Altschuler, K. Talwar, NeurIPS 2022 (AT22) Props 2.17, 3.2, 5.6, (B.1)–(B.3).
 use super::catalogue::{
-    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_sched, enc, full_sched, num,
-    scalar, sgd_shape,
+    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_run, cyclic_sched, enc,
+    full_sched, num, scalar, sgd_shape,
 };
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
 use shiftdp::error::{Error, Result};
@@ -187,16 +187,15 @@ pub(super) fn sample_batches_l(r: &mut SplitMix64, lmax: u64, kmax: u64) -> Para
     let eta = r.dec(0.05, 1.0);
     let big_m = r.dec(0.05, 2.1 / num(&eta));
     let m = r.dec(0.01, 0.9 * num(&big_m));
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
+    let mut p = cyclic_run(b, l, k);
+    p.extend([
         ("eta", eta),
         ("noise", r.dec(0.5, 3.0)),
         ("sensitivity", r.dec(0.1, 2.0)),
         ("smoothness", big_m),
         ("strong-convexity", m),
-    ]
+    ]);
+    p
 }
 
 pub(super) fn sample_batches_long(r: &mut SplitMix64) -> Params {
@@ -224,16 +223,15 @@ pub(super) fn sample_cor53(r: &mut SplitMix64) -> Params {
     let beta = (f * f + 1.0) / 2.0 + lam;
     let sg = num(&r.dec(0.1, 2.0));
     let smul = num(&r.dec(0.5, 4.0));
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
+    let mut p = cyclic_run(b, l, k);
+    p.extend([
         ("eta", r.dec(0.05, 2.1 / (beta + lam))),
         ("noise", format!("{}", smul * sg / (2.0 * b as f64))),
         ("sensitivity", format!("{sg}")),
         ("smoothness", format!("{beta}")),
         ("strong-convexity", format!("{lam}")),
-    ]
+    ]);
+    p
 }
 
 /// Sampling without replacement, linear loss: n ∈ 4..12, b | n with n/b ≥ 2, K ∈ 1..4.
@@ -241,14 +239,11 @@ pub(super) fn sample_sgd_baseline(r: &mut SplitMix64) -> Params {
     let b = r.int(1, 3);
     let l = r.int(2, 4);
     let k = r.int(1, 4);
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
-        ("eta", r.dec(0.05, 1.0)),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
-    ]
+    let mut p = cyclic_run(b, l, k);
+    p.push(("eta", r.dec(0.05, 1.0)));
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
+    p
 }
 
 pub(super) fn sample_gd_c1(r: &mut SplitMix64) -> Params {
