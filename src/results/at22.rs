@@ -12,6 +12,7 @@ use crate::renyi::at22::{pabi_rho, recipe_b_for_setting, recipe_b_id, recipe_b1_
 use crate::renyi::at22_params::{At22Run, contraction, orders};
 use crate::renyi::at22_theorems::{QReading, thm_3_1};
 use crate::renyi::curve::tabulate;
+use crate::schedules::ScheduleProblem;
 use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
 use crate::settings::Setting;
 
@@ -82,11 +83,7 @@ fn pabi_full_batch(s: &Setting, id: ResultId) -> Result<RdpBound> {
         // the diameter makes the solver search τ; the gap at τ is D (Prop 3.2)
         d.clone(),
     )?;
-    let p = match &d {
-        Some(dd) => p.with_fixed_gap(Some(dd.clone()))?,
-        None => p,
-    };
-    let (rho, tau) = pabi_rho(&p, 128)?;
+    let (rho, tau) = pabi_at_gap(p, &d)?;
     Ok(RdpBound {
         curve: RenyiCurve::linear_enclosure(rho.clone())?,
         hypotheses: vec![
@@ -108,6 +105,16 @@ fn pabi_full_batch(s: &Setting, id: ResultId) -> Result<RdpBound> {
             ),
         ],
     })
+}
+
+/// ρ = μ*²/2 of the schedule problem `p` and the start τ of its optimal shifts, the gap
+/// at τ fixed to the diameter D when there is one (Prop 3.2).
+fn pabi_at_gap(p: ScheduleProblem<Enclosure>, d: &Option<Enclosure>) -> Result<(Enclosure, usize)> {
+    let p = match d {
+        Some(dd) => p.with_fixed_gap(Some(dd.clone()))?,
+        None => p,
+    };
+    pabi_rho(&p, 128)
 }
 
 /// AT22 recipe (B.1), full batch under a diameter, as printed with s = 2ηL_AT/n = ηL/n.
@@ -160,11 +167,7 @@ pub(super) fn cyclic(s: &Setting) -> Result<RdpBound> {
             CyclicOrder::Fixed(pos),
             d.clone(),
         )?;
-        let p = match &d {
-            Some(dd) => p.with_fixed_gap(Some(dd.clone()))?,
-            None => p,
-        };
-        let (rho, tau) = pabi_rho(&p, 128)?;
+        let (rho, tau) = pabi_at_gap(p, &d)?;
         if worst.as_ref().is_none_or(|w| rho.hi() > w.0.hi()) {
             worst = Some((rho, pos as u64, tau));
         }

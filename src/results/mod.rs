@@ -151,18 +151,22 @@ impl PaperResult {
         }
     }
 
-    const fn fdp(
-        id: ResultId,
-        algorithms: &'static [Algorithm],
-        f: fn(&Setting) -> Result<Bound>,
-    ) -> Self {
+    const fn new(id: ResultId, algorithms: &'static [Algorithm], statement: Statement) -> Self {
         PaperResult {
             id,
             algorithms,
             selects: None,
             eligible: true,
-            statement: Statement::FDp(f),
+            statement,
         }
+    }
+
+    const fn fdp(
+        id: ResultId,
+        algorithms: &'static [Algorithm],
+        f: fn(&Setting) -> Result<Bound>,
+    ) -> Self {
+        Self::new(id, algorithms, Statement::FDp(f))
     }
 
     const fn rdp(
@@ -171,13 +175,7 @@ impl PaperResult {
         title: &'static str,
         curve: fn(&Setting) -> Result<RdpBound>,
     ) -> Self {
-        PaperResult {
-            id,
-            algorithms,
-            selects: None,
-            eligible: true,
-            statement: Statement::Rdp { title, curve },
-        }
+        Self::new(id, algorithms, Statement::Rdp { title, curve })
     }
 
     const fn selected_by(mut self, f: fn(&Setting) -> bool) -> Self {
