@@ -249,13 +249,18 @@ pub(crate) fn cyclic_run(b: u64, l: u64, epochs: u64) -> Params {
     ]
 }
 
+/// Draws σ ∈ [0.5, 3] and L ∈ [0.1, 2], in that order.
+fn push_noise_and_sensitivity(r: &mut SplitMix64, p: &mut Params) {
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
+}
+
 pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
     let mut p = cyclic_run(b, l, e);
     p.push(("eta", r.dec(0.05, 1.0)));
-    p.push(("noise", r.dec(0.5, 3.0)));
-    p.push(("sensitivity", r.dec(0.1, 2.0)));
+    push_noise_and_sensitivity(r, &mut p);
     p
 }
 
@@ -263,8 +268,7 @@ pub(crate) fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
     let mut p = cyclic_run(b, l, e);
-    p.push(("noise", r.dec(0.5, 3.0)));
-    p.push(("sensitivity", r.dec(0.1, 2.0)));
+    push_noise_and_sensitivity(r, &mut p);
     strong(r, &mut p, 0.05, 2.1);
     p
 }
