@@ -4,11 +4,10 @@
 //! run's setting at the safe ends ([`RecipeBInputs`]). Parameter model: [`super::at22`].
 use super::at22_params::*;
 pub use super::at22_params::{PabiGap, RecipeBInputs};
-use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
+use super::at22_theorems::{QReading, q_at_split, scan_t_tilde, sgm_q_search};
 use crate::error::Result;
 use crate::error::hyp;
 use crate::precision::Enclosure;
-use crate::precision::rounding::mul_down_f64;
 use crate::settings::Setting;
 
 /// The objective of (B.2) (c = None) or (B.3) (c = Some(c)) at one noise split and T̃,
@@ -172,7 +171,7 @@ fn recipe_b(
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
     let wp = bits + 32;
-    let first = sgm_q(alpha, q, mul_down_f64(b_over_l, sigma), reading, bits)?.with_prec(wp)
+    let first = q_at_split(alpha, q, b_over_l, sigma, reading, bits)?.with_prec(wp)
         * Enclosure::from_u64(wp, t);
     if t < 2 {
         return Ok(first.with_prec(bits));
@@ -218,7 +217,7 @@ fn recipe_b(
                 return Ok(first.with_prec(bits));
             }
             // a split whose Q cannot be certified is dropped (the T·S_α branch stands)
-            let Ok(qv) = sgm_q(alpha, q, mul_down_f64(b_over_l, s2), reading, bits) else {
+            let Ok(qv) = q_at_split(alpha, q, b_over_l, s2, reading, bits) else {
                 return Ok(first.with_prec(bits));
             };
             let gap = PabiGap {

@@ -99,6 +99,28 @@ pub fn sgm_q(alpha: f64, q: f64, sigma: f64, reading: QReading, bits: u32) -> Re
     }
 }
 
+/// Q = S_α(b/n, bσ₂/L) of a noise split: [`sgm_q`] at the noise multiplier
+/// (b/L)·σ₂ rounded down (S_α decreases in the noise multiplier).
+///
+/// # Errors
+/// As [`sgm_q`].
+pub fn q_at_split(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    sigma2: f64,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    sgm_q(
+        alpha,
+        q,
+        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
+        reading,
+        bits,
+    )
+}
+
 /// f64 search value of [`sgm_q`] (not a bound; see
 /// [`SampledGaussian::divergence_search_f64`]).
 pub fn sgm_q_search(alpha: f64, q: f64, sigma: f64, reading: QReading) -> Option<f64> {
@@ -179,13 +201,7 @@ pub fn recipe_5_3(
             format!("c = {c}"),
         ));
     }
-    let qv = sgm_q(
-        alpha,
-        q,
-        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
-        reading,
-        bits,
-    )?;
+    let qv = q_at_split(alpha, q, b_over_l, sigma2, reading, bits)?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * eta * eta * sigma1 * sigma1);
     let lc = -c.ln();
@@ -267,13 +283,7 @@ pub fn recipe_5_7(
             format!("η_{i} = {x}"),
         ));
     }
-    let qv = sgm_q(
-        alpha,
-        q,
-        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
-        reading,
-        bits,
-    )?;
+    let qv = q_at_split(alpha, q, b_over_l, sigma2, reading, bits)?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * sigma1 * sigma1);
     // suffix sums S(τ) = Σ_{t=τ+1}^{T−1} η_t
