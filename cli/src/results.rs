@@ -74,7 +74,7 @@ pub fn run(a: &ResultsArgs) -> Output {
         })
         .collect();
     let mut human = format!(
-        "{} results{}, in the order `shiftdp compare` lists them\n",
+        "{} registry entries{}, in the order `shiftdp compare` lists them (one result may have an entry per kind of run)\n",
         chosen.len(),
         only.map_or(String::new(), |alg| format!(" for {} runs", alg.name()))
     );
