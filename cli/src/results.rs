@@ -4,7 +4,7 @@
 //! Per result: its id, paper, how its guarantee is stated (f-DP or RDP), the algorithms
 //! whose runs it concerns, its proof file, whether it may be marked best, and how the
 //! validator tests it: sampled against exact instances by `shiftdp check ID`, or the
-//! reason it is not sampled ([`shiftdp_verify::check::NOT_SAMPLED`]).
+//! reason it is not sampled ([`shiftdp_verify::check::how_tested`]).
 //!
 //! # Example
 //! ```
@@ -23,7 +23,7 @@ use super::setting::AlgorithmArg;
 use serde_json::{Value, json};
 use shiftdp::results::{PaperResult, REGISTRY};
 use shiftdp::settings::Algorithm;
-use shiftdp_verify::check::{NOT_SAMPLED, catalogue};
+use shiftdp_verify::check::{Tested, how_tested};
 
 /// Arguments of `shiftdp results`.
 #[derive(Debug, Clone, clap::Args)]
@@ -37,24 +37,17 @@ pub struct ResultsArgs {
 
 /// How the validator tests `r`: the `check` command that samples it, or why it is not
 /// sampled.
-fn tested_by(r: &PaperResult, sampled: &[shiftdp::ResultId]) -> String {
-    if sampled.contains(&r.id()) {
-        format!("shiftdp check \"{}\"", r.id())
-    } else {
-        NOT_SAMPLED
-            .iter()
-            .find(|(id, _)| *id == r.id())
-            .map_or_else(
-                || "not sampled".to_string(),
-                |(_, why)| format!("not sampled: {why}"),
-            )
+fn tested_by(r: &PaperResult) -> String {
+    match how_tested(r.id()) {
+        Some(Tested::Sampled) => format!("shiftdp check \"{}\"", r.id()),
+        Some(Tested::NotSampled(why)) => format!("not sampled: {why}"),
+        None => "not sampled".to_string(),
     }
 }
 
 /// The registry, or the part of it that concerns `a.algorithm`.
 pub fn run(a: &ResultsArgs) -> Output {
     let only = a.algorithm.map(Algorithm::from);
-    let sampled: Vec<shiftdp::ResultId> = catalogue().iter().map(|e| e.id).collect();
     let chosen: Vec<&PaperResult> = REGISTRY
         .iter()
         .filter(|r| only.is_none_or(|alg| r.algorithms().contains(&alg)))
@@ -69,7 +62,7 @@ pub fn run(a: &ResultsArgs) -> Output {
                 "algorithms": r.algorithms().iter().map(Algorithm::name).collect::<Vec<_>>(),
                 "proof_file": r.id().proof_file(),
                 "eligible_for_best": r.eligible(),
-                "tested_by": tested_by(r, &sampled),
+                "tested_by": tested_by(r),
             })
         })
         .collect();
@@ -86,7 +79,7 @@ pub fn run(a: &ResultsArgs) -> Output {
             r.family().as_str(),
             algs.join(","),
             r.id().proof_file().unwrap_or("(no proof file of its own)"),
-            tested_by(r, &sampled)
+            tested_by(r)
         ));
     }
     Output::new(

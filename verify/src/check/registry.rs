@@ -125,6 +125,29 @@ pub const NOT_SAMPLED: &[(ResultId, &str)] = &[
     ),
 ];
 
+/// How the validator tests a registered result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tested {
+    /// Sampled against exact instances by the catalogue entry of the same id
+    /// (`shiftdp check ID`).
+    Sampled,
+    /// Not sampled, for the reason given ([`NOT_SAMPLED`]).
+    NotSampled(&'static str),
+}
+
+/// How the validator tests the result `id`; `None` for an id the catalogue neither
+/// samples nor lists in [`NOT_SAMPLED`] (a unit test holds every registered result to
+/// one of the two).
+pub fn how_tested(id: ResultId) -> Option<Tested> {
+    if catalogue().iter().any(|e| e.id == id) {
+        return Some(Tested::Sampled);
+    }
+    NOT_SAMPLED
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, why)| Tested::NotSampled(why))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +158,7 @@ mod tests {
     fn every_registered_result_is_sampled_or_says_why_not() {
         let sampled: Vec<ResultId> = catalogue().iter().map(|e| e.id).collect();
         for r in shiftdp::results::REGISTRY {
+            assert!(how_tested(r.id()).is_some(), "{}", r.id());
             let listed = NOT_SAMPLED.iter().any(|(id, _)| *id == r.id());
             assert!(
                 sampled.contains(&r.id()) != listed,
