@@ -11,9 +11,11 @@
 //! The exact instances that test a result are keyed by the same [`ResultId`] in the
 //! validator's catalogue.
 //!
-//! Adding a result: its bound in its paper's module (here, or in [`crate::bounds`] for
-//! BSA24's f-DP results), its proof file in `proofs/`, one line in [`REGISTRY`], its
-//! tests.
+//! Adding a result: its bound in its paper's module here, its proof file in `proofs/`,
+//! one line in [`REGISTRY`], its tests. BSA24's f-DP results are the exception: their
+//! functions live in [`crate::bounds`], below [`crate::schedules`], whose cross-checks
+//! compare the optimal schedules with them (the AT22 results here build schedule
+//! problems, so `results` sits above `schedules`).
 //!
 //! # Example
 //! ```
