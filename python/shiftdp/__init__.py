@@ -34,6 +34,9 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union, over
 from . import _core, plot
 from ._core import (
     DEFAULT_TOLERANCE,
+    Composed,
+    Grid,
+    Interval,
     DomainError,
     HypothesisError,
     LastIterateResult,
@@ -55,11 +58,8 @@ from ._types import (
     Obligation,
     Schedule,
     Component,
-    Composed,
-    Grid,
     Entry,
     Gaussian,
-    Interval,
     PoissonGaussian,
     SubsampledGaussian,
     Laplace,
@@ -296,7 +296,7 @@ def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
     >>> float(epsilon(1, 1e-5))  # doctest: +ELLIPSIS
     4.377178095681...
     """
-    return Interval._from_core(_core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits)))
+    return _core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits))
 
 
 def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
@@ -305,9 +305,7 @@ def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
     ``.upper`` is the certified bound. ``bits`` as in :func:`epsilon`. Raises
     :class:`ParameterError` for μ < 0, NaN or ±inf.
     """
-    return Interval._from_core(
-        _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
-    )
+    return _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
 
 
 def compose(
@@ -369,30 +367,7 @@ def compose(
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
-    return Composed(
-        composition=d["composition"],
-        quantity="epsilon" if target == "delta" else "delta",
-        at=_float(value, target),
-        interval=Interval._from_core(d["interval"]),
-        orders=d["orders"],
-        grid=[
-            Grid(
-                h=g["h"],
-                window=tuple(g["window"]),
-                points=g["points"],
-                fft_l1_error_pess=g["fft_l1_error_pess"],
-                fft_l1_error_opt=g["fft_l1_error_opt"],
-                infinity_mass_upper=g["infinity_mass_upper"],
-            )
-            for g in d["grid"]
-        ],
-        clt_mu=d["clt_mu"],
-        method=d["method"],
-        gaussian_mu_upper=d["gaussian_mu_upper"],
-        at_zero=d["at_zero"],
-        note=d["note"],
-    )
+    return _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
 
 
 def sgm_rdp(
@@ -429,10 +404,8 @@ def sgm_rdp(
     >>> 0.375 in sgm_rdp(1, 2, 3)
     True
     """
-    return Interval._from_core(
-        _core.sgm_rdp(
-            _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
-        )
+    return _core.sgm_rdp(
+        _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
     )
 
 
@@ -593,7 +566,7 @@ def exact_mu(
         None if position is None else _int(position, "position"),
         _int(bits, "bits"),
     )
-    return Interval._from_core(ends), pos
+    return ends, pos
 
 
 def check_claim(

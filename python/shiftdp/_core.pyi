@@ -1,14 +1,88 @@
 """Type stubs of the compiled module ``shiftdp._core`` (python/src/lib.rs).
 
-Private: use the typed wrappers in :mod:`shiftdp`. A certified value crosses the
-boundary as ``(lower_decimal, upper_decimal, lower, upper, path)``, each end rounded
-outward.
+Private: use the typed wrappers in :mod:`shiftdp`, which re-exports the classes. A
+certified value crosses the boundary as an :class:`Interval`, each end rounded outward.
 """
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-Ends = Tuple[str, str, float, float, str]
 Num = Union[str, float]
+
+class Interval:
+    lower: float
+    upper: float
+    lower_decimal: str
+    upper_decimal: str
+    path: str
+    def __init__(
+        self, lower: float, upper: float, lower_decimal: str, upper_decimal: str, path: str = ""
+    ) -> None: ...
+    @property
+    def width(self) -> float: ...
+    @property
+    def upper_readable(self) -> str: ...
+    @property
+    def lower_readable(self) -> str: ...
+    def __contains__(self, x: float) -> bool: ...
+    def __float__(self) -> float: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def _repr_html_(self) -> str: ...
+
+class Grid:
+    h: float
+    window: Tuple[float, float]
+    points: int
+    fft_l1_error_pess: float
+    fft_l1_error_opt: float
+    infinity_mass_upper: float
+    def __init__(
+        self,
+        h: float,
+        window: Tuple[float, float],
+        points: int,
+        fft_l1_error_pess: float,
+        fft_l1_error_opt: float,
+        infinity_mass_upper: float,
+    ) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Composed:
+    composition: str
+    quantity: str
+    at: float
+    interval: Interval
+    orders: int
+    grid: List[Grid]
+    clt_mu: Optional[float]
+    method: str
+    gaussian_mu_upper: Optional[float]
+    at_zero: bool
+    note: Optional[str]
+    def __init__(
+        self,
+        composition: str,
+        quantity: str,
+        at: float,
+        interval: Interval,
+        orders: int,
+        grid: List[Grid],
+        clt_mu: Optional[float],
+        method: str = "pld",
+        gaussian_mu_upper: Optional[float] = None,
+        at_zero: bool = False,
+        note: Optional[str] = None,
+    ) -> None: ...
+    @property
+    def upper(self) -> float: ...
+    @property
+    def lower(self) -> float: ...
+    def __float__(self) -> float: ...
+    def __eq__(self, other: object) -> bool: ...
+    def _repr_html_(self) -> str: ...
+
+def readable(text: str, up: bool, digits: int = 6) -> str: ...
 
 DELTA_FLOOR: float
 SAMPLERS: List[str]
@@ -52,8 +126,8 @@ def set_memory_limit(size: Union[int, str]) -> int: ...
 def memory_limit() -> int: ...
 def div_up(a: float, b: float) -> float: ...
 def check_delta(delta: Num) -> None: ...
-def gdp_epsilon(mu: Num, delta: Num, bits: Optional[int] = None) -> Ends: ...
-def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Ends: ...
+def gdp_epsilon(mu: Num, delta: Num, bits: Optional[int] = None) -> Interval: ...
+def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Interval: ...
 DEFAULT_TOLERANCE: float
 
 def compose(
@@ -62,7 +136,7 @@ def compose(
     value: float,
     tolerance: float = ...,
     grid: Optional[int] = None,
-) -> Dict[str, Any]: ...
+) -> Composed: ...
 def clear_kept_composition() -> None: ...
 def has_kept_composition() -> bool: ...
 def exact_mu(
@@ -77,7 +151,7 @@ def exact_mu(
     batch: Optional[int] = None,
     position: Optional[int] = None,
     bits: int = 128,
-) -> Tuple[Tuple[str, str, float, float, str], Optional[int]]: ...
+) -> Tuple[Interval, Optional[int]]: ...
 def calibrate_poisson(
     q: float, steps: int, delta: float, epsilon: float, resolution: float = 1e-3
 ) -> Tuple[float, float, str, float, Optional[float], int, Optional[float]]: ...
@@ -130,7 +204,7 @@ def sgm_rdp(
     alpha: float,
     order: str = "mixture-base",
     bits: Optional[int] = None,
-) -> Ends: ...
+) -> Interval: ...
 
 def check_sampler_claim(
     claim: str,

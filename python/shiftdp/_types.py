@@ -1,5 +1,6 @@
-"""Typed, picklable result objects of shiftdp (pure Python; the compiled core returns
-plain tuples and dicts, these classes give them names).
+"""Typed, picklable result objects of shiftdp. :class:`Interval`, :class:`Grid` and
+:class:`Composed` are the compiled core's classes (``shiftdp._core``); the others are
+Python dataclasses built from the core's tuples and dicts.
 
 Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
 certified bound; the lower end is a certified lower bound on the true value. No
@@ -8,11 +9,12 @@ midpoint is ever reported.
 
 from __future__ import annotations
 
-import decimal
 import html
-import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
+
+from . import _core
+from ._core import Composed, Grid, Interval
 
 __all__ = [
     "Interval",
@@ -37,99 +39,11 @@ __all__ = [
 ]
 
 
-def readable(text: str, up: bool, digits: int = 6) -> str:
-    """A decimal string rounded to ``digits`` significant digits in the safe direction
-    (``up``: towards +∞, for an upper end; otherwise towards −∞), exactly, from the
-    decimal text: the rounded value is ≥ (resp. ≤) the exact one. ``inf`` and ``nan``
-    pass through."""
-    try:
-        x = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        return text
-    if not x.is_finite() or x == 0:
-        return text
-    with decimal.localcontext() as ctx:
-        ctx.prec = digits
-        ctx.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
-        r = +x
-    exp = r.adjusted()
-    if -5 <= exp < digits:
-        out = format(r, "f")
-        if "." in out:
-            out = out.rstrip("0").rstrip(".")
-        return out
-    mant, _, e = format(r, "e").partition("e")
-    if "." in mant:
-        mant = mant.rstrip("0").rstrip(".")
-    return f"{mant}e{int(e)}"
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A certified enclosure ``[lower, upper]`` of an exact value.
-
-    ``upper`` is the safe end for ε, δ and μ (it is what shiftdp reports as the bound);
-    ``lower`` is a certified lower bound on the truth. ``float(interval)`` is ``upper``
-    — never a midpoint. The decimal strings are rounded outward from the exact
-    (MPFR or f64) ends: ``upper_decimal ≥ upper`` as real numbers, ``lower_decimal ≤
-    lower``. ``path`` says how the value was computed (``f64``, ``mpfr-64 (f64
-    fallback)``, ``mpfr-N``, ``pld`` for a composition, ``analysis``).
-    """
-
-    lower: float
-    upper: float
-    lower_decimal: str
-    upper_decimal: str
-    path: str = ""
-
-    @classmethod
-    def _from_core(cls, t: Tuple[str, str, float, float, str]) -> "Interval":
-        lo_s, hi_s, lo, hi, path = t
-        return cls(lower=lo, upper=hi, lower_decimal=lo_s, upper_decimal=hi_s, path=path)
-
-    @property
-    def width(self) -> float:
-        """``upper - lower`` (an f64 estimate of the width)."""
-        return self.upper - self.lower
-
-    def __contains__(self, x: float) -> bool:
-        return self.lower <= x <= self.upper
-
-    def __float__(self) -> float:
-        return self.upper
-
-    @property
-    def upper_readable(self) -> str:
-        """``upper`` to 6 significant digits, rounded up (never below the bound)."""
-        return readable(self.upper_decimal, up=True)
-
-    @property
-    def lower_readable(self) -> str:
-        """``lower`` to 6 significant digits, rounded down."""
-        return readable(self.lower_decimal, up=False)
-
-    def _width_text(self) -> str:
-        w = self.width
-        return f"{w:.2g}" if math.isfinite(w) else str(w)
-
-    def __repr__(self) -> str:
-        return (
-            f"Interval(≤ {self.upper_readable}, ≥ {self.lower_readable}, width {self._width_text()}; "
-            "full decimals in .upper_decimal/.lower_decimal)"
-        )
-
-    def __str__(self) -> str:
-        return (
-            f"≤ {self.upper_readable}  (certified; true value ≥ {self.lower_readable}, "
-            f"width {self._width_text()})"
-        )
-
-    def _repr_html_(self) -> str:
-        return (
-            f"<b>≤ {self.upper_readable}</b> <small>(certified upper bound; "
-            f"true value in [{self.lower_readable}, {self.upper_readable}], width "
-            f"{self._width_text()}, {html.escape(self.path)})</small>"
-        )
+readable = _core.readable
+"""``readable(text, up, digits=6)``: a decimal string rounded to ``digits`` significant
+digits in the safe direction (``up``: towards +∞, for an upper end; otherwise towards
+−∞), exactly, from the decimal text: the rounded value is ≥ (resp. ≤) the exact one.
+Zero, ``inf`` and ``nan`` pass through."""
 
 
 @dataclass(frozen=True)
@@ -192,13 +106,12 @@ class Entry:
 
     @classmethod
     def _from_core(cls, d: Dict[str, Any]) -> "Entry":
-        eps = d["epsilon"]
         return cls(
             id=d["id"],
             paper=d["paper"],
             kind=d["kind"],
             title=d["title"],
-            epsilon=Interval._from_core(eps) if eps is not None else None,
+            epsilon=d["epsilon"],
             conversion=d["conversion"],
             reason=d["reason"],
             best=d["best"],
@@ -552,84 +465,6 @@ Component = Union[
     ApproxDp,
 ]
 """A component of :func:`shiftdp.compose`."""
-
-
-@dataclass(frozen=True)
-class Grid:
-    """One grid of the certified PLD engine: spacing ``h`` of the privacy-loss lattice,
-    its ``window`` (bottom, top), ``points`` per order, the bounds on the FFT's L1
-    round-off on the pessimistic and optimistic sides, and an upper bound on the mass the
-    discretization moved to +∞."""
-
-    h: float
-    window: Tuple[float, float]
-    points: int
-    fft_l1_error_pess: float
-    fft_l1_error_opt: float
-    infinity_mass_upper: float
-
-
-@dataclass(frozen=True)
-class Composed:
-    """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
-    δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
-    *approximation* μ (BSA24 Lemma A.5), not a bound.
-
-    ``method`` is ``"pld"`` (the certified FFT engine; ``grid`` lists its grids) or
-    ``"gaussian closed form"`` when every component is Gaussian: ``⊗ G(μᵢ)^{⊗kᵢ} =
-    G(√Σkᵢμᵢ²)`` exactly, with ``gaussian_mu_upper`` the upper end of that μ and no grid.
-    ``at_zero`` is true for an ε(δ) query whose certified δ(0) is already ≤ δ: the
-    mechanism is (0, δ)-DP, the true ε(δ) of the privacy profile is ≤ 0, and the
-    interval ``[0, 0]`` is the clamp, not a bracket. ``note`` says why the interval is what
-    it is when that is not the named method's answer within the tolerance: a certified
-    fallback that set an end (the no-amplification bound ``G(√Σkᵢμᵢ²)``, with ``method``
-    then ``"gaussian closed form"``), or the grid limit that kept the width above the
-    tolerance and what would narrow it; ``None`` otherwise."""
-
-    composition: str
-    quantity: str
-    at: float
-    interval: Interval
-    orders: int
-    grid: List[Grid]
-    clt_mu: Optional[float]
-    method: str = "pld"
-    gaussian_mu_upper: Optional[float] = None
-    at_zero: bool = False
-    note: Optional[str] = None
-
-    @property
-    def upper(self) -> float:
-        """The certified bound (upper end)."""
-        return self.interval.upper
-
-    @property
-    def lower(self) -> float:
-        """Certified lower bound on the true value."""
-        return self.interval.lower
-
-    def __float__(self) -> float:
-        return self.interval.upper
-
-    def __repr__(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        if self.at_zero:
-            return f"Composed({self.composition}: (0, δ={self.at!r})-DP; ε(δ) ≤ 0)"
-        return f"Composed({self.composition}: {sym}({other}={self.at!r}) {self.interval})"
-
-    def _repr_html_(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        clt = (
-            f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
-        )
-        grid = f"grid h = {self.grid[0].h:.4g}" if self.grid else "no grid"
-        return (
-            f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
-            f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "
-            f"{grid}{clt}</small>"
-        )
 
 
 @dataclass(frozen=True)

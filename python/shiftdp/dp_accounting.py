@@ -6,7 +6,6 @@ imports without it."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
 from typing import Any, Dict, List, Optional, Tuple
@@ -531,7 +530,8 @@ class CertifiedPLDAccountant(PrivacyAccountant):  # type: ignore[misc]
         """The interval with :attr:`conventions` appended to its ``path``."""
         if not self.conventions:
             return interval
-        return dataclasses.replace(interval, path="; ".join([interval.path, *self.conventions]))
+        path = "; ".join([interval.path, *self.conventions])
+        return Interval(interval.lower, interval.upper, interval.lower_decimal, interval.upper_decimal, path)
 
     def get_delta_interval(self, target_epsilon: float) -> Interval:
         """Certified enclosure of δ(ε) of everything composed so far (via RDP: the

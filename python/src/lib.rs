@@ -4,8 +4,9 @@
 //! function validates nothing itself beyond what crossing the boundary needs (a float
 //! that is not finite, a negative count), calls the library with the interpreter
 //! detached (`Python::detach`, so other Python threads run during long computations),
-//! and returns plain Python values — tuples, dicts, lists, strings — that the pure-Python
-//! layer (`python/shiftdp/`) turns into typed, picklable objects.
+//! and returns the frozen classes of [`types`] (`Interval`, `Grid`, `Composed`) or plain
+//! Python values (tuples, dicts, lists, strings) that the pure-Python layer
+//! (`python/shiftdp/`) turns into typed, picklable objects.
 //!
 //! Every library [`Error`] becomes a Python exception of the matching class, one class
 //! per variant (see [`to_py_err`]); no input reaches a panic.
@@ -18,7 +19,7 @@
 //! the background and its result is dropped.
 //!
 //! # Rounding
-//! A certified value crosses the boundary as its two ends, each both as a decimal string
+//! A certified value crosses the boundary as an [`Interval`]: its two ends, each both as a decimal string
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
 //! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
 //! in the same direction. No midpoint is ever returned for a bound.
@@ -36,7 +37,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rug::Float;
 use shiftdp::composition::answer::Method;
-use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Reuse, Target};
+use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Reuse, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
@@ -45,6 +46,9 @@ use shiftdp::tradeoff::Gaussian;
 use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
+
+mod types;
+use types::{Composed, Grid, Interval};
 
 /// mimalloc keeps freed pages for reuse: the composition engine's buffers (tens of MB
 /// per query) are then not page-faulted in afresh by every query, which was a fifth of
@@ -105,7 +109,7 @@ create_exception!(
 /// message is the library's, and the variant's fields are attributes of the exception.
 /// A variant the bindings do not know yet ([`Error`] is `#[non_exhaustive]`) is the base
 /// class `ShiftdpError` with the library's message.
-fn to_py_err(e: Error) -> PyErr {
+pub(crate) fn to_py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     Python::attach(|py| {
         let (err, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match e {
@@ -227,36 +231,35 @@ fn out_bits(p: Precision) -> u32 {
     }
 }
 
-/// `(lower_str, upper_str, lower_f64, upper_f64, path)` of an enclosure, each end rounded
-/// outward.
-type Ends = (String, String, f64, f64, String);
-
-fn ends(e: &Enclosure, bits: u32, path: String) -> Ends {
-    (
-        fmt_down(e.lo(), bits),
-        fmt_up(e.hi(), bits),
-        e.lower_f64(),
-        e.upper_f64(),
+/// The [`Interval`] of an enclosure: each end as a decimal rounded outward (`fmt_down`
+/// for the lower end, `fmt_up` for the upper end, at the digits of `bits`) and as the
+/// f64 at or beyond it in the same direction.
+fn ends(e: &Enclosure, bits: u32, path: String) -> Interval {
+    Interval {
+        lower: e.lower_f64(),
+        upper: e.upper_f64(),
+        lower_decimal: fmt_down(e.lo(), bits),
+        upper_decimal: fmt_up(e.hi(), bits),
         path,
-    )
+    }
 }
 
-fn certified(c: &Certified, bits: u32) -> Ends {
+fn certified(c: &Certified, bits: u32) -> Interval {
     ends(&c.enclosure, bits, c.path.describe())
 }
 
-/// The ends of an f64 interval of the composition engine; the decimal strings are of the
-/// f64 values exactly, rounded outward.
-fn interval_ends(iv: &Interval, path: &str) -> Ends {
+/// The [`Interval`] of an f64 interval of the composition engine; the decimal strings
+/// are of the f64 values exactly, rounded outward.
+fn interval_ends(iv: &shiftdp::composition::Interval, path: &str) -> Interval {
     let lo = Float::with_val(53, iv.lower);
     let hi = Float::with_val(53, iv.upper);
-    (
-        fmt_down(&lo, 53),
-        fmt_up(&hi, 53),
-        iv.lower,
-        iv.upper,
-        path.to_string(),
-    )
+    Interval {
+        lower: iv.lower,
+        upper: iv.upper,
+        lower_decimal: fmt_down(&lo, 53),
+        upper_decimal: fmt_up(&hi, 53),
+        path: path.to_string(),
+    }
 }
 
 /// Sets the process-wide memory limit (`shiftdp::memory`): `size` is a byte count or a
@@ -292,6 +295,14 @@ fn div_up(a: f64, b: f64) -> f64 {
     shiftdp::precision::rounding::div_up_f64(a, b)
 }
 
+/// `text` (a decimal) rounded to `digits` significant digits, up (toward +∞) when `up`
+/// and down otherwise, written for a person ([`types::readable`]).
+#[pyfunction]
+#[pyo3(signature = (text, up, digits=6))]
+fn readable(text: &str, up: bool, digits: usize) -> String {
+    types::readable(text, up, digits)
+}
+
 /// Validates a δ (`precision::delta::Delta::check`: `0 < δ < 1`), raising
 /// `ParameterError` otherwise.
 #[pyfunction]
@@ -305,8 +316,8 @@ fn check_delta(delta: Num) -> PyResult<()> {
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, delta, bits=None))]
-fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
+fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
         let prec = precision(bits)?;
         let ib = prec.mpfr_bits().max(64);
         let mu = mu.enclosure("mu", ib)?;
@@ -320,8 +331,8 @@ fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResu
 /// Certified δ(ε) of μ-GDP (`Gaussian::delta`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, epsilon, bits=None))]
-fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
+fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
         let prec = precision(bits)?;
         let ib = prec.mpfr_bits().max(64);
         let mu = mu.enclosure("mu", ib)?;
@@ -573,15 +584,16 @@ fn has_kept_composition() -> bool {
 /// (see [`KEPT`]).
 #[pyfunction]
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
-fn compose<'py>(
-    py: Python<'py>,
+fn compose(
+    py: Python<'_>,
     components: Vec<(String, Vec<f64>, i64)>,
     target: &str,
     value: f64,
     tolerance: f64,
     grid: Option<i32>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Composed> {
     let target = target.to_string();
+    let target_name = target.clone();
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let t = match target.as_str() {
@@ -644,29 +656,40 @@ fn compose<'py>(
         ))
     };
     let (desc, iv, orders, grids, clt, (method, mu, at_zero, note)) = interruptible(py, run)?;
-    let d = PyDict::new(py);
-    d.set_item("composition", desc)?;
-    d.set_item("interval", iv)?;
-    d.set_item("orders", orders)?;
-    d.set_item("method", method)?;
-    d.set_item("gaussian_mu_upper", mu)?;
-    d.set_item("at_zero", at_zero)?;
-    d.set_item("note", note)?;
-    let gl = PyList::empty(py);
-    for (h, bottom, top, points, fp, fo, inf) in grids {
-        let g = PyDict::new(py);
-        g.set_item("h", h)?;
-        g.set_item("window", (bottom, top))?;
-        g.set_item("points", points)?;
-        g.set_item("fft_l1_error_pess", fp)?;
-        g.set_item("fft_l1_error_opt", fo)?;
-        g.set_item("infinity_mass_upper", inf)?;
-        gl.append(g)?;
-    }
-    d.set_item("grid", gl)?;
-    d.set_item("clt_mu", clt)?;
-    d.set_item("delta_floor", DELTA_FLOOR)?;
-    Ok(d)
+    let grid = grids
+        .into_iter()
+        .map(|(h, bottom, top, points, fp, fo, inf)| {
+            Py::new(
+                py,
+                Grid {
+                    h,
+                    window: (bottom, top),
+                    points,
+                    fft_l1_error_pess: fp,
+                    fft_l1_error_opt: fo,
+                    infinity_mass_upper: inf,
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let quantity = if target_name == "delta" {
+        "epsilon"
+    } else {
+        "delta"
+    };
+    Ok(Composed::new(
+        desc,
+        quantity.to_string(),
+        value,
+        Py::new(py, iv)?,
+        orders,
+        grid,
+        clt,
+        method.to_string(),
+        mu,
+        at_zero,
+        note,
+    ))
 }
 
 /// The composed tradeoff curve `f = ⊗ f_i` (the first order of the pair) as vertices
@@ -707,9 +730,9 @@ fn sgm_rdp(
     alpha: f64,
     order: &str,
     bits: Option<i64>,
-) -> PyResult<Ends> {
+) -> PyResult<Interval> {
     let order = order.to_string();
-    let run = move || -> Result<Ends, Error> {
+    let run = move || -> Result<Interval, Error> {
         let (q, sigma, alpha) = (
             finite("q", q)?,
             finite("sigma", sigma)?,
@@ -958,7 +981,7 @@ fn exact_mu(
     batch: Option<u64>,
     position: Option<u64>,
     bits: u32,
-) -> PyResult<(Ends, Option<u64>)> {
+) -> PyResult<(Interval, Option<u64>)> {
     let alg = algorithm_name.to_string();
     let (mu, pos) = interruptible(py, move || {
         Enclosure::check_bits(bits)?;
@@ -1589,6 +1612,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
+    m.add_function(wrap_pyfunction!(readable, m)?)?;
+    m.add_class::<Interval>()?;
+    m.add_class::<Grid>()?;
+    m.add_class::<Composed>()?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
     m.add_class::<LastIterateResult>()?;
