@@ -67,6 +67,7 @@ from ._types import (
     DiscreteLaplace,
     RandomizedResponse,
     MixtureOfGaussians,
+    PoissonMixtureOfGaussians,
     ApproxDp,
     TruncatedSubsampledGaussian,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "DiscreteLaplace",
     "RandomizedResponse",
     "MixtureOfGaussians",
+    "PoissonMixtureOfGaussians",
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "ShiftdpError",
@@ -334,9 +336,11 @@ def compose(
     Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
     (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
     directions composed), :class:`Laplace`, :class:`PoissonLaplace`,
-    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`
-    (both orders composed where the pair is asymmetric) and :class:`ApproxDp`
-    ``f_{ε,δ}``; a list may mix them. When every loss is bounded (Laplace, discrete
+    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`,
+    :class:`PoissonMixtureOfGaussians` (both orders composed where the pair is
+    asymmetric), :class:`TruncatedSubsampledGaussian` and :class:`ApproxDp`
+    ``f_{ε,δ}``; a list may mix them. Each component's parameters are checked here
+    (``ParameterError`` naming the parameter); its noise multiplier when it is built. When every loss is bounded (Laplace, discrete
     Laplace, randomized response and their Poisson-subsampled versions) the pure-DP
     bound ``Σkᵢℓ̄ᵢ`` also applies (``method == "pure dp"`` where it decides). δ must be ≥
     :data:`DELTA_FLOOR` (1e-100).
@@ -353,21 +357,10 @@ def compose(
     :class:`NotCertifiedError` (δ below the floor, window too large). Runs on a worker
     thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt`` at once.
     """
-    parts = []
-    for c in components:
-        core = getattr(c, "_core", None)
-        if core is None:
-            raise TypeError(
-                f"component: expected a shiftdp component (Gaussian, PoissonGaussian, Laplace, …), got {type(c).__name__}"
-            )
-        kind, params, count = core()
-        if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
-            raise TypeError(f"count: expected an int, got {type(count).__name__}")
-        parts.append((kind, [_float(x, "parameter") for x in params], _int(count, "count")))
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    return _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
+    return _core.compose(components, target, _float(value, target), _float(tolerance, "tolerance"), grid)
 
 
 def sgm_rdp(

@@ -4,7 +4,7 @@ Private: use the typed wrappers in :mod:`shiftdp`, which re-exports the classes.
 certified value crosses the boundary as an :class:`Interval`, each end rounded outward.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 Num = Union[str, float]
 
@@ -84,6 +84,120 @@ class Composed:
 
 def readable(text: str, up: bool, digits: int = 6) -> str: ...
 
+class _Component:
+    count: int
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Gaussian(_Component):
+    mu: float
+    noise_multiplier: Optional[float]
+    def __init__(
+        self, *, mu: Optional[float] = None, noise_multiplier: Optional[float] = None, count: int = 1
+    ) -> None: ...
+    def with_count(self, count: int) -> "Gaussian": ...
+
+class SubsampledGaussian(_Component):
+    p: float
+    mu: float
+    noise_multiplier: Optional[float]
+    def __init__(
+        self,
+        p: float,
+        *,
+        mu: Optional[float] = None,
+        noise_multiplier: Optional[float] = None,
+        count: int = 1,
+    ) -> None: ...
+    def with_count(self, count: int) -> "SubsampledGaussian": ...
+
+class PoissonGaussian(_Component):
+    p: float
+    mu: float
+    noise_multiplier: Optional[float]
+    def __init__(
+        self,
+        p: float,
+        *,
+        mu: Optional[float] = None,
+        noise_multiplier: Optional[float] = None,
+        count: int = 1,
+    ) -> None: ...
+    def with_count(self, count: int) -> "PoissonGaussian": ...
+
+class Laplace(_Component):
+    b: float
+    sensitivity: float
+    def __init__(self, b: float, sensitivity: float = 1.0, count: int = 1) -> None: ...
+    def with_count(self, count: int) -> "Laplace": ...
+
+class PoissonLaplace(_Component):
+    p: float
+    b: float
+    sensitivity: float
+    def __init__(self, p: float, b: float, sensitivity: float = 1.0, count: int = 1) -> None: ...
+    def with_count(self, count: int) -> "PoissonLaplace": ...
+
+class DiscreteLaplace(_Component):
+    a: float
+    sensitivity: int
+    def __init__(self, a: float, sensitivity: int = 1, count: int = 1) -> None: ...
+    def with_count(self, count: int) -> "DiscreteLaplace": ...
+
+class RandomizedResponse(_Component):
+    noise_parameter: float
+    buckets: int
+    def __init__(self, noise_parameter: float, buckets: int, count: int = 1) -> None: ...
+    def with_count(self, count: int) -> "RandomizedResponse": ...
+
+class MixtureOfGaussians(_Component):
+    sigma: float
+    sensitivities: Tuple[float, ...]
+    probabilities: Tuple[float, ...]
+    def __init__(
+        self, sigma: float, sensitivities: Sequence[float], probabilities: Sequence[float], count: int = 1
+    ) -> None: ...
+    def with_count(self, count: int) -> "MixtureOfGaussians": ...
+
+class PoissonMixtureOfGaussians(_Component):
+    p: float
+    sigma: float
+    sensitivities: Tuple[float, ...]
+    probabilities: Tuple[float, ...]
+    def __init__(
+        self,
+        p: float,
+        sigma: float,
+        sensitivities: Sequence[float],
+        probabilities: Sequence[float],
+        count: int = 1,
+    ) -> None: ...
+    def with_count(self, count: int) -> "PoissonMixtureOfGaussians": ...
+
+class ApproxDp(_Component):
+    epsilon: float
+    delta: float
+    def __init__(self, epsilon: float, delta: float, count: int = 1) -> None: ...
+    def with_count(self, count: int) -> "ApproxDp": ...
+
+class TruncatedSubsampledGaussian(_Component):
+    dataset_size: int
+    sampling_probability: float
+    truncated_batch_size: int
+    noise_multiplier: float
+    def __init__(
+        self,
+        dataset_size: int,
+        sampling_probability: float,
+        truncated_batch_size: int,
+        noise_multiplier: float,
+        count: int = 1,
+    ) -> None: ...
+    def with_count(self, count: int) -> "TruncatedSubsampledGaussian": ...
+
+def mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float: ...
+def p_up(m: int, n: int) -> float: ...
+
 DELTA_FLOOR: float
 SAMPLERS: List[str]
 
@@ -124,14 +238,13 @@ class HypothesisError(ShiftdpError):
 
 def set_memory_limit(size: Union[int, str]) -> int: ...
 def memory_limit() -> int: ...
-def div_up(a: float, b: float) -> float: ...
 def check_delta(delta: Num) -> None: ...
 def gdp_epsilon(mu: Num, delta: Num, bits: Optional[int] = None) -> Interval: ...
 def gdp_delta(mu: Num, epsilon: Num, bits: Optional[int] = None) -> Interval: ...
 DEFAULT_TOLERANCE: float
 
 def compose(
-    components: Sequence[Tuple[str, Sequence[float], int]],
+    components: Iterable[_Component],
     target: str,
     value: float,
     tolerance: float = ...,
@@ -193,7 +306,7 @@ def rdp_epsilon(
     components: Sequence[Tuple[str, Sequence[float], int]], delta: float
 ) -> Tuple[float, str, Optional[float]]: ...
 def compose_curve(
-    components: Sequence[Tuple[str, Sequence[float], int]],
+    components: Iterable[_Component],
     delta: float,
     points: int = 200,
     grid: Optional[int] = None,

@@ -89,19 +89,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .dp_accounting import CertifiedPLDAccountant as CertifiedPLDAccountant  # noqa: F401
 
 
-class _Part:
-    """A component of the accountant's composition: a kind and parameters of
-    :func:`shiftdp.compose` (the layout of the component classes' ``_core``)."""
-
-    __slots__ = ("kind", "params", "count")
-
-    def __init__(self, kind: str, params: Tuple[float, ...], count: int) -> None:
-        self.kind, self.params, self.count = kind, params, count
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (self.kind, self.params, self.count)
-
-
 def _finite_ge0(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
 

@@ -24,7 +24,7 @@ from ._core import DEFAULT_TOLERANCE
 from ._types import Composed, Interval
 from ._types import mu_up as _mu_up
 from ._types import p_up as _p_up
-from .accounting import SWOR_CONVENTION, _check_delta, _finite_ge0, _Part, _rdp_of
+from .accounting import SWOR_CONVENTION, _check_delta, _finite_ge0, _rdp_of
 
 __all__ = ["CertifiedPLDAccountant"]
 
@@ -470,11 +470,12 @@ class CertifiedPLDAccountant(PrivacyAccountant):  # type: ignore[misc]
             if kind == "mixture_of_gaussians":
                 n = (len(v) - 1) // 2
                 return T.MixtureOfGaussians(v[0], v[1 : n + 1], v[n + 1 :], k)
+            if kind == "poisson_mixture_of_gaussians":
+                n = (len(v) - 2) // 2
+                return T.PoissonMixtureOfGaussians(v[0], v[1], v[2 : n + 2], v[n + 2 :], k)
             if kind == "approx_dp":
                 return T.ApproxDp(v[0], v[1], k)
-            if kind == "truncated_subsampled_gaussian":
-                return T.TruncatedSubsampledGaussian(int(v[0]), v[1], int(v[2]), v[3], k)
-            return _Part(kind, v, k)
+            return T.TruncatedSubsampledGaussian(int(v[0]), v[1], int(v[2]), v[3], k)
 
         return [typed(kind, params, k) for (kind, params), k in self._parts.items()]
 

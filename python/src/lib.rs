@@ -47,6 +47,7 @@ use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
+mod components;
 mod types;
 use types::{Composed, Grid, Interval};
 
@@ -287,12 +288,25 @@ fn memory_limit() -> u64 {
     shiftdp::memory::limit_bytes()
 }
 
-/// `a/b` rounded up to a double (`precision::rounding::div_up_f64`): μ = Δ/σ of a noise
-/// multiplier σ, or a sampling rate p = m/n, on the less private side. `a, b` are
-/// finite doubles with `b > 0` (the Python layer checks them).
+/// `μ = sensitivity/σ` of a noise multiplier σ rounded up to a double
+/// ([`components::mu_up`]: `div_up_f64`, a larger μ is less private); `ParameterError`
+/// naming `noise_multiplier` unless σ is finite and > 0.
 #[pyfunction]
-fn div_up(a: f64, b: f64) -> f64 {
-    shiftdp::precision::rounding::div_up_f64(a, b)
+#[pyo3(signature = (noise_multiplier, sensitivity=1.0))]
+fn mu_up(noise_multiplier: &Bound<'_, PyAny>, sensitivity: f64) -> PyResult<f64> {
+    let sigma = components::real_arg("noise_multiplier", noise_multiplier)?;
+    components::mu_up(
+        sigma,
+        finite("sensitivity", sensitivity).map_err(to_py_err)?,
+    )
+    .map_err(to_py_err)
+}
+
+/// `p = m/n` rounded up to a double, never above 1 ([`components::p_up`]);
+/// `ParameterError` unless `0 ≤ m ≤ n` and `0 < n < 2⁵³`.
+#[pyfunction]
+fn p_up(m: u64, n: u64) -> PyResult<f64> {
+    components::p_up(m, n).map_err(to_py_err)
 }
 
 /// `text` (a decimal) rounded to `digits` significant digits, up (toward +∞) when `up`
@@ -422,8 +436,8 @@ fn integer(name: &str, x: f64, min: f64) -> Result<u64, Error> {
     }
 }
 
-/// Builds one component from its kind and parameters (the layouts of the Python
-/// component classes' `_core`):
+/// Builds one component from its kind and parameters (the layouts of the component
+/// classes' [`components::Part::spec`]), checking each parameter's domain by name:
 /// `gaussian [μ]`, `subsampled [p, μ]`, `poisson [p, μ]`, `laplace [b, Δ]`,
 /// `poisson_laplace [p, b, Δ]`, `discrete_laplace [a, Δ]`, `randomized_response [p, k]`,
 /// `mixture_of_gaussians [σ, c₁…cₙ, p₁…pₙ]`, `poisson_mixture_of_gaussians [q, σ, c…, p…]`,
@@ -579,19 +593,20 @@ fn has_kept_composition() -> bool {
 }
 
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
-/// a composition of `(kind, p, mu, count)` components. Without a grid, the PLD of the
+/// a composition of component objects ([`components::spec_of`]). Without a grid, the PLD of the
 /// previous query is asked first when it was the same composition at the same tolerance
 /// (see [`KEPT`]).
 #[pyfunction]
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
 fn compose(
     py: Python<'_>,
-    components: Vec<(String, Vec<f64>, i64)>,
+    components: &Bound<'_, PyAny>,
     target: &str,
     value: f64,
     tolerance: f64,
     grid: Option<i32>,
 ) -> PyResult<Composed> {
+    let components = components::specs_of(components)?;
     let target = target.to_string();
     let target_name = target.clone();
     let run = move || -> Result<_, Error> {
@@ -701,11 +716,12 @@ fn compose(
 #[pyo3(signature = (components, delta, points=200, grid=None))]
 fn compose_curve(
     py: Python<'_>,
-    components: Vec<(String, Vec<f64>, i64)>,
+    components: &Bound<'_, PyAny>,
     delta: f64,
     points: usize,
     grid: Option<i32>,
 ) -> PyResult<(Vec<(f64, f64)>, usize)> {
+    let components = components::specs_of(components)?;
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
@@ -1594,7 +1610,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HypothesisError", py.get_type::<HypothesisError>())?;
     m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
-    m.add_function(wrap_pyfunction!(div_up, m)?)?;
+    m.add_function(wrap_pyfunction!(mu_up, m)?)?;
+    m.add_function(wrap_pyfunction!(p_up, m)?)?;
     m.add_function(wrap_pyfunction!(check_delta, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
@@ -1616,6 +1633,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Interval>()?;
     m.add_class::<Grid>()?;
     m.add_class::<Composed>()?;
+    components::add_classes(m)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
     m.add_class::<LastIterateResult>()?;

@@ -127,3 +127,140 @@ def test_composed_equality_pickle_text():
     d = shiftdp.compose([Gaussian(mu=0.5)], epsilon=1.0)
     assert d.quantity == "delta" and d.grid == [] and "no grid" in d._repr_html_()
     assert repr(d).startswith(f"Composed({d.composition}: δ(ε=1.0) ≤ ")
+
+
+# -- the components -------------------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+COMPONENTS = [
+    shiftdp.Gaussian(mu=0.5, count=3),
+    shiftdp.Gaussian(noise_multiplier=1.1),
+    shiftdp.SubsampledGaussian(0.01, noise_multiplier=0.7, count=10),
+    shiftdp.PoissonGaussian(0.02, mu=0.8, count=30),
+    shiftdp.Laplace(2.0),
+    shiftdp.PoissonLaplace(0.1, 2.0, 1.5, 4),
+    shiftdp.DiscreteLaplace(0.5, 2, 3),
+    shiftdp.RandomizedResponse(0.9, 4, 2),
+    shiftdp.MixtureOfGaussians(2.0, [0.0, 1.0], [0.9, 0.1], 5),
+    shiftdp.PoissonMixtureOfGaussians(0.1, 2.0, (0.0, 1.0), (0.5, 0.5), 5),
+    shiftdp.ApproxDp(0.1, 1e-8, 2),
+    shiftdp.TruncatedSubsampledGaussian(1000, 0.01, 20, 1.0, 3),
+]
+
+
+@pytest.mark.parametrize("c", COMPONENTS, ids=lambda c: type(c).__name__)
+def test_components_pickle_hash_equality_with_count(c):
+    again = pickle.loads(pickle.dumps(c))
+    assert type(again) is type(c) and again == c and hash(again) == hash(c) and repr(again) == repr(c)
+    more = c.with_count(c.count + 1)
+    assert more.count == c.count + 1 and more != c and type(more) is type(c)
+    assert more.with_count(c.count) == c and repr(more.with_count(c.count)) == repr(c)
+    with pytest.raises(AttributeError):
+        c.count = 7  # frozen
+    others = [o for o in COMPONENTS if type(o) is not type(c)]
+    assert all(o != c for o in others)
+
+
+def test_component_reprs_are_the_dataclasses():
+    assert repr(shiftdp.Laplace(2.0)) == "Laplace(b=2.0, sensitivity=1.0, count=1)"
+    assert repr(shiftdp.MixtureOfGaussians(2.0, [0.0, 1.0], [0.9, 0.1], 5)) == (
+        "MixtureOfGaussians(sigma=2.0, sensitivities=(0.0, 1.0), probabilities=(0.9, 0.1), count=5)"
+    )
+    assert repr(shiftdp.DiscreteLaplace(0.5)) == "DiscreteLaplace(a=0.5, sensitivity=1, count=1)"
+    assert repr(shiftdp.PoissonGaussian(0.01, noise_multiplier=1.1, count=1000)) == (
+        "PoissonGaussian(p=0.01, noise_multiplier=1.1, count=1000)"
+    )
+    assert repr(shiftdp.Gaussian(mu=0.5)) == "Gaussian(mu=0.5, count=1)"
+
+
+def test_noise_multiplier_is_kept_but_not_compared():
+    a, b = shiftdp.Gaussian(noise_multiplier=2.0), shiftdp.Gaussian(mu=0.5)
+    assert a == b and hash(a) == hash(b) and a.noise_multiplier == 2.0 and b.noise_multiplier is None
+    assert shiftdp.SubsampledGaussian(0.1, mu=1.0) != shiftdp.PoissonGaussian(0.1, mu=1.0)
+    assert shiftdp.PoissonGaussian(0.1, noise_multiplier=2.0, count=3).with_count(5).noise_multiplier == 2.0
+
+
+@pytest.mark.parametrize("sigma", [1.1, 0.7, 3.0, 1e-3, 12345.678, 5e-324, 1e308, 0.1])
+@pytest.mark.parametrize("s", [1.0, 2.0, 3.0])
+def test_mu_up_is_the_double_at_or_above_s_over_sigma(sigma, s):
+    mu = shiftdp._core.mu_up(sigma, s)
+    exact = Fraction(s) / Fraction(sigma)
+    if mu == math.inf:
+        assert exact > Fraction(2**1023) * (2 - Fraction(1, 2**52))
+        return
+    assert Fraction(mu) >= exact and Fraction(math.nextafter(mu, 0.0)) < exact
+
+
+@pytest.mark.parametrize("sigma", [0.0, -1.0, math.nan, math.inf, -math.inf])
+def test_mu_up_refuses_a_noise_multiplier_that_is_not_finite_and_positive(sigma):
+    with pytest.raises(shiftdp.ParameterError) as e:
+        shiftdp._core.mu_up(sigma)
+    assert e.value.name == "noise_multiplier"
+    with pytest.raises(shiftdp.ParameterError, match="noise_multiplier"):
+        shiftdp.PoissonGaussian(0.1, noise_multiplier=sigma)
+
+
+def test_p_up_is_the_double_at_or_above_m_over_n():
+    rng = random.Random(3)
+    for _ in range(2000):
+        n = rng.randint(1, 2**53 - 1) if rng.random() < 0.5 else rng.randint(1, 10**6)
+        m = rng.randint(0, n)
+        p = shiftdp._core.p_up(m, n)
+        assert Fraction(p) >= Fraction(m, n) and p <= 1.0
+        if 0 < p:
+            assert Fraction(math.nextafter(p, 0.0)) < Fraction(m, n)
+    for m, n in [(1, 0), (3, 2), (1, 2**53)]:
+        with pytest.raises(shiftdp.ParameterError):
+            shiftdp._core.p_up(m, n)
+
+
+@pytest.mark.parametrize(
+    "build, error, name",
+    [
+        (lambda: shiftdp.Gaussian(mu="abc"), shiftdp.ParameterError, "mu"),
+        (lambda: shiftdp.Gaussian(mu=1.0, count=2**64), shiftdp.ParameterError, "count"),
+        (lambda: shiftdp.Gaussian(mu=1.0, count=1.5), shiftdp.ParameterError, "count"),
+        (lambda: shiftdp.Gaussian(mu=1.0, count="1e-400"), shiftdp.ParameterError, "count"),
+        (lambda: shiftdp.PoissonGaussian([], mu=1.0), TypeError, "p"),
+        (lambda: shiftdp.Laplace(True), TypeError, "b"),
+        (lambda: shiftdp.Laplace(1.0, count=[1]), TypeError, "count"),
+        (lambda: shiftdp.MixtureOfGaussians(1.0, 0.5, [1.0]), TypeError, "sensitivities"),
+        (lambda: shiftdp.DiscreteLaplace(0.5, 2.5), shiftdp.ParameterError, "sensitivity"),
+    ],
+)
+def test_a_bad_argument_is_raised_when_composed_or_read(build, error, name):
+    """An argument of the wrong type is kept as its error: building never raises (the
+    fuzzer builds components with any value), composing, reading the attribute,
+    comparing and pickling raise it, naming the argument."""
+    c = build()
+    with pytest.raises(error, match=name) as e:
+        shiftdp.compose([c], delta=1e-5)
+    if error is shiftdp.ParameterError:
+        assert e.value.name == name
+    with pytest.raises(error, match=name):
+        getattr(c, name)
+    with pytest.raises(error, match=name):
+        pickle.dumps(c)
+
+
+def test_arguments_are_converted_when_built():
+    assert shiftdp.Gaussian(mu="0.5") == shiftdp.Gaussian(mu=0.5)
+    assert shiftdp.Gaussian(mu=1.0, count=3.0).count == 3
+    assert shiftdp.Laplace(decimal.Decimal("0.25")).b == 0.25
+    assert shiftdp.MixtureOfGaussians(1.0, [1], (1,)).sensitivities == (1.0,)
+    with pytest.raises(TypeError, match="component"):
+        shiftdp.compose([("gaussian", [1.0], 1)], delta=1e-5)
+    with pytest.raises(TypeError, match="exactly one"):
+        shiftdp.Gaussian(mu=None)
+
+
+def test_each_component_composes_as_its_parameters_say():
+    """A component built by its class composes to the interval of the same parameters
+    given another way (σ or μ; a mixture with one point mass is a Gaussian)."""
+    a = shiftdp.compose([shiftdp.Gaussian(noise_multiplier=0.5, count=4)], delta=1e-5)
+    b = shiftdp.compose([shiftdp.Gaussian(mu=2.0, count=4)], delta=1e-5)
+    assert a.interval == b.interval
+    m = shiftdp.compose([shiftdp.PoissonMixtureOfGaussians(0.05, 1.0, [1.0], [1.0], 50)], delta=1e-5)
+    g = shiftdp.compose([shiftdp.PoissonGaussian(0.05, mu=1.0, count=50)], delta=1e-5)
+    assert m.lower <= g.upper and g.lower <= m.upper
