@@ -375,3 +375,14 @@ def sampler_report(
     loss: Optional[List[Tuple[str, Union[str, float]]]] = ...,
     participations: int = ...,
 ) -> SamplerReport: ...
+
+SWOR_CONVENTION: str
+
+class EventPart:
+    component: Optional[_Component]
+    rdp: Optional[Tuple[str, List[float]]]
+    non_private: bool
+    convention: Optional[str]
+
+def map_event(event: Tuple[str, Dict[str, Any]], relation: str, count: int) -> EventPart: ...
+def is_rdp_event(name: str) -> bool: ...

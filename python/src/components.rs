@@ -334,6 +334,16 @@ pub struct Gaussian {
     noise_multiplier: Option<f64>,
 }
 
+impl Gaussian {
+    pub(crate) fn of(mu: f64, noise_multiplier: Option<f64>, count: i64) -> Gaussian {
+        Gaussian {
+            mu: Arg::Value(mu),
+            count: Arg::Value(count),
+            noise_multiplier,
+        }
+    }
+}
+
 impl Part for Gaussian {
     const NAME: &'static str = "Gaussian";
     const FIELDS: &'static [&'static str] = &["mu", "count"];
@@ -406,6 +416,17 @@ macro_rules! sampled_gaussian {
             /// The noise multiplier σ as given, or `None`.
             #[pyo3(get)]
             noise_multiplier: Option<f64>,
+        }
+
+        impl $cls {
+            pub(crate) fn of(p: f64, mu: f64, noise_multiplier: Option<f64>, count: i64) -> $cls {
+                $cls {
+                    p: Arg::Value(p),
+                    mu: Arg::Value(mu),
+                    count: Arg::Value(count),
+                    noise_multiplier,
+                }
+            }
         }
 
         impl Part for $cls {
@@ -505,7 +526,7 @@ impl Param for i64 {
 
 /// A sequence of reals (a tuple in Python).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Reals(Vec<f64>);
+pub(crate) struct Reals(pub(crate) Vec<f64>);
 
 impl Param for Reals {
     fn push_to(&self, v: &mut Vec<f64>) {
@@ -573,6 +594,15 @@ macro_rules! plain_component {
             /// How many times it is composed.
             #[pyo3(get)]
             count: Arg<i64>,
+        }
+
+        impl $cls {
+            pub(crate) fn of($($field: $ty,)* count: i64) -> $cls {
+                $cls {
+                    $($field: Arg::Value($field),)*
+                    count: Arg::Value(count),
+                }
+            }
         }
 
         impl Part for $cls {

@@ -48,6 +48,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 mod components;
+mod events;
 mod types;
 use types::{Composed, Grid, Interval};
 
@@ -1634,6 +1635,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Grid>()?;
     m.add_class::<Composed>()?;
     components::add_classes(m)?;
+    events::add_to(m)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
     m.add_class::<LastIterateResult>()?;
