@@ -6,6 +6,8 @@ certified value crosses the boundary as an :class:`Interval`, each end rounded o
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from typing_extensions import Self
+
 Num = Union[str, float]
 
 class Interval:
@@ -88,6 +90,7 @@ class _Component:
     count: int
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def with_count(self, count: int) -> Self: ...
 
 class Gaussian(_Component):
     mu: float
@@ -95,9 +98,8 @@ class Gaussian(_Component):
     def __init__(
         self, *, mu: Optional[float] = None, noise_multiplier: Optional[float] = None, count: int = 1
     ) -> None: ...
-    def with_count(self, count: int) -> "Gaussian": ...
 
-class SubsampledGaussian(_Component):
+class _SampledGaussian(_Component):
     p: float
     mu: float
     noise_multiplier: Optional[float]
@@ -109,46 +111,30 @@ class SubsampledGaussian(_Component):
         noise_multiplier: Optional[float] = None,
         count: int = 1,
     ) -> None: ...
-    def with_count(self, count: int) -> "SubsampledGaussian": ...
 
-class PoissonGaussian(_Component):
-    p: float
-    mu: float
-    noise_multiplier: Optional[float]
-    def __init__(
-        self,
-        p: float,
-        *,
-        mu: Optional[float] = None,
-        noise_multiplier: Optional[float] = None,
-        count: int = 1,
-    ) -> None: ...
-    def with_count(self, count: int) -> "PoissonGaussian": ...
+class SubsampledGaussian(_SampledGaussian): ...
+class PoissonGaussian(_SampledGaussian): ...
 
 class Laplace(_Component):
     b: float
     sensitivity: float
     def __init__(self, b: float, sensitivity: float = 1.0, count: int = 1) -> None: ...
-    def with_count(self, count: int) -> "Laplace": ...
 
 class PoissonLaplace(_Component):
     p: float
     b: float
     sensitivity: float
     def __init__(self, p: float, b: float, sensitivity: float = 1.0, count: int = 1) -> None: ...
-    def with_count(self, count: int) -> "PoissonLaplace": ...
 
 class DiscreteLaplace(_Component):
     a: float
     sensitivity: int
     def __init__(self, a: float, sensitivity: int = 1, count: int = 1) -> None: ...
-    def with_count(self, count: int) -> "DiscreteLaplace": ...
 
 class RandomizedResponse(_Component):
     noise_parameter: float
     buckets: int
     def __init__(self, noise_parameter: float, buckets: int, count: int = 1) -> None: ...
-    def with_count(self, count: int) -> "RandomizedResponse": ...
 
 class MixtureOfGaussians(_Component):
     sigma: float
@@ -157,7 +143,6 @@ class MixtureOfGaussians(_Component):
     def __init__(
         self, sigma: float, sensitivities: Sequence[float], probabilities: Sequence[float], count: int = 1
     ) -> None: ...
-    def with_count(self, count: int) -> "MixtureOfGaussians": ...
 
 class PoissonMixtureOfGaussians(_Component):
     p: float
@@ -165,20 +150,13 @@ class PoissonMixtureOfGaussians(_Component):
     sensitivities: Tuple[float, ...]
     probabilities: Tuple[float, ...]
     def __init__(
-        self,
-        p: float,
-        sigma: float,
-        sensitivities: Sequence[float],
-        probabilities: Sequence[float],
-        count: int = 1,
+        self, p: float, sigma: float, sensitivities: Sequence[float], probabilities: Sequence[float], count: int = 1
     ) -> None: ...
-    def with_count(self, count: int) -> "PoissonMixtureOfGaussians": ...
 
 class ApproxDp(_Component):
     epsilon: float
     delta: float
     def __init__(self, epsilon: float, delta: float, count: int = 1) -> None: ...
-    def with_count(self, count: int) -> "ApproxDp": ...
 
 class TruncatedSubsampledGaussian(_Component):
     dataset_size: int
@@ -193,7 +171,6 @@ class TruncatedSubsampledGaussian(_Component):
         noise_multiplier: float,
         count: int = 1,
     ) -> None: ...
-    def with_count(self, count: int) -> "TruncatedSubsampledGaussian": ...
 
 def mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float: ...
 def p_up(m: int, n: int) -> float: ...

@@ -210,6 +210,21 @@ pub(crate) trait Part: Clone {
     }
 }
 
+/// [`Part::count`] and [`Part::with_count`] of a class with a field `count: Arg<i64>`.
+macro_rules! count_methods {
+    () => {
+        fn count(&self) -> PyResult<i64> {
+            self.count.get()
+        }
+        fn with_count(&self, count: i64) -> Self {
+            Self {
+                count: Arg::Value(count),
+                ..self.clone()
+            }
+        }
+    };
+}
+
 /// The Python methods every component class shares, around its own `#[new]`.
 macro_rules! component_methods {
     ($cls:ident, { $($new:tt)* }) => {
@@ -315,99 +330,21 @@ fn gaussian_kwargs<'py>(
     Ok(kw)
 }
 
-/// `G(μ)`, `count` times: `Gaussian(mu=μ)`, or `Gaussian(noise_multiplier=σ)` for the
-/// Gaussian mechanism with noise `N(0, σ²)` at sensitivity 1 (dp_accounting's
-/// `GaussianDpEvent(σ)` under add-or-remove), `μ = 1/σ` rounded up to a double.
-/// `noise_multiplier` keeps σ as given (`None` when built from μ); `==` and `hash`
-/// compare `(mu, count)`.
-#[pyclass(frozen, module = "shiftdp")]
-#[derive(Clone)]
-pub struct Gaussian {
-    /// The Gaussian-DP parameter μ of one step.
-    #[pyo3(get)]
-    mu: Arg<f64>,
-    /// How many times it is composed.
-    #[pyo3(get)]
-    count: Arg<i64>,
-    /// The noise multiplier σ as given, or `None`.
-    #[pyo3(get)]
-    noise_multiplier: Option<f64>,
-}
-
-impl Gaussian {
-    pub(crate) fn of(mu: f64, noise_multiplier: Option<f64>, count: i64) -> Gaussian {
-        Gaussian {
-            mu: Arg::Value(mu),
-            count: Arg::Value(count),
-            noise_multiplier,
-        }
-    }
-}
-
-impl Part for Gaussian {
-    const NAME: &'static str = "Gaussian";
-    const FIELDS: &'static [&'static str] = &["mu", "count"];
-    fn spec(&self) -> PyResult<(&'static str, Vec<f64>)> {
-        Ok(("gaussian", vec![self.mu.get()?]))
-    }
-    fn count(&self) -> PyResult<i64> {
-        self.count.get()
-    }
-    fn with_count(&self, count: i64) -> Self {
-        Gaussian {
-            count: Arg::Value(count),
-            ..self.clone()
-        }
-    }
-    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        (&self.mu, &self.count).into_pyobject(py)
-    }
-    fn newargs<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        let kw = gaussian_kwargs(py, &self.mu, self.noise_multiplier, &self.count)?;
-        Ok((PyTuple::empty(py), kw))
-    }
-    fn repr(&self, py: Python<'_>) -> PyResult<String> {
-        gaussian_repr(
-            py,
-            Self::NAME,
-            None,
-            &self.mu,
-            self.noise_multiplier,
-            &self.count,
-        )
-    }
-}
-
-component_methods!(Gaussian, {
-    #[new]
-    #[pyo3(signature = (*args, mu=None, noise_multiplier=None, count=None))]
-    fn new(
-        args: &Bound<'_, PyTuple>,
-        mu: Option<&Bound<'_, PyAny>>,
-        noise_multiplier: Option<&Bound<'_, PyAny>>,
-        count: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Gaussian> {
-        let (mu, noise_multiplier) = gaussian_mu(Self::NAME, args, mu, noise_multiplier, 1.0)?;
-        Ok(Gaussian {
-            mu,
-            count: count_arg(count),
-            noise_multiplier,
-        })
-    }
-});
-
-/// The subsampled Gaussian classes: sampling probability `p`, the noise as `mu=μ` or
-/// `noise_multiplier=σ` (`μ = SENSITIVITY/σ` rounded up), `count` times.
-macro_rules! sampled_gaussian {
-    ($(#[$doc:meta])* $cls:ident, $kind:literal, $sensitivity:literal) => {
+/// The classes of the Gaussian family: a sampling probability `p` when the class has
+/// one, the noise as `mu=μ` or `noise_multiplier=σ` (`μ = SENSITIVITY/σ` rounded up),
+/// `count` times.
+macro_rules! gaussian_class {
+    ($(#[$doc:meta])* $cls:ident, $kind:literal, $sensitivity:literal, [$($p:ident)?]) => {
         $(#[$doc])*
         #[pyclass(frozen, module = "shiftdp")]
         #[derive(Clone)]
         pub struct $cls {
-            /// The sampling probability p.
-            #[pyo3(get)]
-            p: Arg<f64>,
-            /// The Gaussian-DP parameter μ of the mechanism before subsampling.
+            $(
+                /// The sampling probability p.
+                #[pyo3(get)]
+                $p: Arg<f64>,
+            )?
+            /// The Gaussian-DP parameter μ (of one step, before any subsampling).
             #[pyo3(get)]
             mu: Arg<f64>,
             /// How many times it is composed.
@@ -419,9 +356,14 @@ macro_rules! sampled_gaussian {
         }
 
         impl $cls {
-            pub(crate) fn of(p: f64, mu: f64, noise_multiplier: Option<f64>, count: i64) -> $cls {
+            pub(crate) fn of(
+                $($p: f64,)?
+                mu: f64,
+                noise_multiplier: Option<f64>,
+                count: i64,
+            ) -> $cls {
                 $cls {
-                    p: Arg::Value(p),
+                    $($p: Arg::Value($p),)?
                     mu: Arg::Value(mu),
                     count: Arg::Value(count),
                     noise_multiplier,
@@ -431,39 +373,33 @@ macro_rules! sampled_gaussian {
 
         impl Part for $cls {
             const NAME: &'static str = stringify!($cls);
-            const FIELDS: &'static [&'static str] = &["p", "mu", "count"];
+            const FIELDS: &'static [&'static str] = &[$(stringify!($p),)? "mu", "count"];
             fn spec(&self) -> PyResult<(&'static str, Vec<f64>)> {
-                Ok(($kind, vec![self.p.get()?, self.mu.get()?]))
+                Ok(($kind, vec![$(self.$p.get()?,)? self.mu.get()?]))
             }
-            fn count(&self) -> PyResult<i64> {
-                self.count.get()
-            }
-            fn with_count(&self, count: i64) -> Self {
-                $cls {
-                    count: Arg::Value(count),
-                    ..self.clone()
-                }
-            }
+            count_methods!();
             fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-                (&self.p, &self.mu, &self.count).into_pyobject(py)
+                ($(&self.$p,)? &self.mu, &self.count).into_pyobject(py)
             }
             fn newargs<'py>(
                 &self,
                 py: Python<'py>,
             ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
                 let kw = gaussian_kwargs(py, &self.mu, self.noise_multiplier, &self.count)?;
-                Ok(((&self.p,).into_pyobject(py)?, kw))
+                let args: Vec<&Arg<f64>> = vec![$(&self.$p)?];
+                Ok((PyTuple::new(py, args)?, kw))
             }
             fn repr(&self, py: Python<'_>) -> PyResult<String> {
-                gaussian_repr(py, Self::NAME, Some(&self.p), &self.mu, self.noise_multiplier, &self.count)
+                let p: Option<&Arg<f64>> = None $(.or(Some(&self.$p)))?;
+                gaussian_repr(py, Self::NAME, p, &self.mu, self.noise_multiplier, &self.count)
             }
         }
 
         component_methods!($cls, {
             #[new]
-            #[pyo3(signature = (p, *args, mu=None, noise_multiplier=None, count=None))]
+            #[pyo3(signature = ($($p,)? *args, mu=None, noise_multiplier=None, count=None))]
             fn new(
-                p: &Bound<'_, PyAny>,
+                $($p: &Bound<'_, PyAny>,)?
                 args: &Bound<'_, PyTuple>,
                 mu: Option<&Bound<'_, PyAny>>,
                 noise_multiplier: Option<&Bound<'_, PyAny>>,
@@ -472,7 +408,7 @@ macro_rules! sampled_gaussian {
                 let (mu, noise_multiplier) =
                     gaussian_mu(Self::NAME, args, mu, noise_multiplier, $sensitivity)?;
                 Ok($cls {
-                    p: Arg::lazy(p.py(), real_arg("p", p)),
+                    $($p: Arg::lazy($p.py(), real_arg("p", $p)),)?
                     mu,
                     count: count_arg(count),
                     noise_multiplier,
@@ -482,7 +418,19 @@ macro_rules! sampled_gaussian {
     };
 }
 
-sampled_gaussian!(
+gaussian_class!(
+    /// `G(μ)`, `count` times: `Gaussian(mu=μ)`, or `Gaussian(noise_multiplier=σ)` for the
+    /// Gaussian mechanism with noise `N(0, σ²)` at sensitivity 1 (dp_accounting's
+    /// `GaussianDpEvent(σ)` under add-or-remove), `μ = 1/σ` rounded up to a double.
+    /// `noise_multiplier` keeps σ as given (`None` when built from μ); `==` and `hash`
+    /// compare `(mu, count)`.
+    Gaussian,
+    "gaussian",
+    1.0,
+    []
+);
+
+gaussian_class!(
     /// BSA24's symmetrized subsampled Gaussian `C_p(G(μ)) = min{f_p, f_p⁻¹}**` (Def 4.7),
     /// `count` times: `SubsampledGaussian(p, mu=μ)`, or `SubsampledGaussian(p,
     /// noise_multiplier=σ)` for DP-SGD with batches of a fixed size drawn without
@@ -491,10 +439,11 @@ sampled_gaussian!(
     /// `hash` compare `(p, mu, count)`.
     SubsampledGaussian,
     "subsampled",
-    2.0
+    2.0,
+    [p]
 );
 
-sampled_gaussian!(
+gaussian_class!(
     /// The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
     /// the pair composed, the larger δ reported; *not* `C_p`), `count` times:
     /// `PoissonGaussian(p, noise_multiplier=σ)` (DP-SGD as Opacus and dp_accounting state
@@ -503,7 +452,8 @@ sampled_gaussian!(
     /// `hash` compare `(p, mu, count)`.
     PoissonGaussian,
     "poisson",
-    1.0
+    1.0,
+    [p]
 );
 
 /// A real or integer parameter, or a sequence of reals, as the parameters of
@@ -613,15 +563,7 @@ macro_rules! plain_component {
                 $(self.$field.get()?.push_to(&mut v);)*
                 Ok(($kind, v))
             }
-            fn count(&self) -> PyResult<i64> {
-                self.count.get()
-            }
-            fn with_count(&self, count: i64) -> Self {
-                $cls {
-                    count: Arg::Value(count),
-                    ..self.clone()
-                }
-            }
+            count_methods!();
             fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
                 ($(&self.$field,)* &self.count).into_pyobject(py)
             }
@@ -650,12 +592,7 @@ plain_component!(
     /// `Laplace(b, 1)`.
     Laplace,
     "laplace",
-    (
-        /// The scale b.
-        b: f64 = real_arg,
-        /// The sensitivity Δ.
-        sensitivity: f64 = real_arg [None => 1.0]
-    )
+    (b: f64 = real_arg, sensitivity: f64 = real_arg [None => 1.0])
 );
 
 plain_component!(
@@ -664,14 +601,7 @@ plain_component!(
     /// `PoissonSampledDpEvent(p, LaplaceDpEvent(b))` is `PoissonLaplace(p, b, 1)`.
     PoissonLaplace,
     "poisson_laplace",
-    (
-        /// The sampling probability p.
-        p: f64 = real_arg,
-        /// The scale b.
-        b: f64 = real_arg,
-        /// The sensitivity Δ.
-        sensitivity: f64 = real_arg [None => 1.0]
-    )
+    (p: f64 = real_arg, b: f64 = real_arg, sensitivity: f64 = real_arg [None => 1.0])
 );
 
 plain_component!(
@@ -680,12 +610,7 @@ plain_component!(
     /// `(aΔ, 0)`-DP per step.
     DiscreteLaplace,
     "discrete_laplace",
-    (
-        /// The parameter a.
-        a: f64 = real_arg,
-        /// The integer sensitivity Δ.
-        sensitivity: i64 = int_arg [None => 1]
-    )
+    (a: f64 = real_arg, sensitivity: i64 = int_arg [None => 1])
 );
 
 plain_component!(
@@ -695,12 +620,7 @@ plain_component!(
     /// `count` times.
     RandomizedResponse,
     "randomized_response",
-    (
-        /// The probability of answering at random.
-        noise_parameter: f64 = real_arg,
-        /// The number of values k.
-        buckets: i64 = int_arg
-    )
+    (noise_parameter: f64 = real_arg, buckets: i64 = int_arg)
 );
 
 plain_component!(
@@ -710,14 +630,7 @@ plain_component!(
     /// matrix mechanisms. `probabilities` must sum to 1.
     MixtureOfGaussians,
     "mixture_of_gaussians",
-    (
-        /// The noise standard deviation σ.
-        sigma: f64 = real_arg,
-        /// The sensitivities cᵢ.
-        sensitivities: Reals = reals_arg,
-        /// The probabilities pᵢ.
-        probabilities: Reals = reals_arg
-    )
+    (sigma: f64 = real_arg, sensitivities: Reals = reals_arg, probabilities: Reals = reals_arg)
 );
 
 plain_component!(
@@ -726,28 +639,14 @@ plain_component!(
     /// MixtureOfGaussiansDpEvent(σ, sensitivities, sampling_probs))`.
     PoissonMixtureOfGaussians,
     "poisson_mixture_of_gaussians",
-    (
-        /// The sampling probability p.
-        p: f64 = real_arg,
-        /// The noise standard deviation σ.
-        sigma: f64 = real_arg,
-        /// The sensitivities cᵢ.
-        sensitivities: Reals = reals_arg,
-        /// The probabilities pᵢ.
-        probabilities: Reals = reals_arg
-    )
+    (p: f64 = real_arg, sigma: f64 = real_arg, sensitivities: Reals = reals_arg, probabilities: Reals = reals_arg)
 );
 
 plain_component!(
     /// An `(ε, δ)`-DP mechanism as its tradeoff function `f_{ε,δ}`, `count` times.
     ApproxDp,
     "approx_dp",
-    (
-        /// ε.
-        epsilon: f64 = real_arg,
-        /// δ.
-        delta: f64 = real_arg
-    )
+    (epsilon: f64 = real_arg, delta: f64 = real_arg)
 );
 
 plain_component!(
@@ -759,16 +658,7 @@ plain_component!(
     /// certified arithmetic.
     TruncatedSubsampledGaussian,
     "truncated_subsampled_gaussian",
-    (
-        /// The number of records n.
-        dataset_size: i64 = int_arg,
-        /// The sampling probability q.
-        sampling_probability: f64 = real_arg,
-        /// The largest batch B.
-        truncated_batch_size: i64 = int_arg,
-        /// The noise multiplier σ.
-        noise_multiplier: f64 = real_arg
-    )
+    (dataset_size: i64 = int_arg, sampling_probability: f64 = real_arg, truncated_batch_size: i64 = int_arg, noise_multiplier: f64 = real_arg)
 );
 
 /// Tries each component class on `obj`: its [`Part::spec`] and count.

@@ -271,6 +271,27 @@ impl EventPart {
     }
 }
 
+/// Nothing when `nothing` (no step, or no record touched), non-private when `free` (no
+/// noise), else the component `make()`.
+fn outcome<'py, T>(
+    py: Python<'py>,
+    nothing: bool,
+    free: bool,
+    make: impl FnOnce() -> PyResult<T>,
+) -> PyResult<EventPart>
+where
+    T: IntoPyObject<'py>,
+    PyErr: From<T::Error>,
+{
+    if nothing {
+        Ok(EventPart::nothing())
+    } else if free {
+        Ok(EventPart::non_private())
+    } else {
+        EventPart::pld(py, make()?)
+    }
+}
+
 /// The Poisson-subsampled Gaussian step (q, σ) under add-or-remove, `count` times: G
 /// subsampled with probability q, `μ = 1/σ` rounded up; σ = 0 is non-private, q = 0
 /// touches no record. `q_name` and `sigma_name` are the attributes named in errors.
@@ -294,14 +315,10 @@ fn poisson_gaussian(
             "noise multiplier σ must be finite and ≥ 0",
         ));
     }
-    if count == 0 || q == 0.0 {
-        return Ok(EventPart::nothing());
-    }
-    if sigma == 0.0 {
-        return Ok(EventPart::non_private());
-    }
-    let mu = mu_up(sigma, 1.0).map_err(to_py_err)?;
-    EventPart::pld(py, PoissonGaussian::of(q, mu, Some(sigma), count))
+    outcome(py, count == 0 || q == 0.0, sigma == 0.0, || {
+        let mu = mu_up(sigma, 1.0).map_err(to_py_err)?;
+        Ok(PoissonGaussian::of(q, mu, Some(sigma), count))
+    })
 }
 
 /// The sampling probability of an enclosing `PoissonSampledDpEvent` (1 without one):
@@ -319,9 +336,9 @@ fn poisson_q(sampled: Option<&Event<'_>>, relation: Relation) -> PyResult<f64> {
     s.probability("sampling_probability")
 }
 
-/// `LaplaceDpEvent(b)`: Laplace(b) at sensitivity 1, Poisson-subsampled when
-/// `sampled` is the enclosing event.
-fn laplace(
+/// `LaplaceDpEvent` or `MixtureOfGaussiansDpEvent` (noise relative to the add/remove
+/// sensitivity), Poisson-subsampled when `sampled` is the enclosing event.
+fn add_or_remove_event(
     py: Python<'_>,
     e: &Event<'_>,
     sampled: Option<&Event<'_>>,
@@ -330,29 +347,30 @@ fn laplace(
 ) -> PyResult<EventPart> {
     e.add_or_remove(relation)?;
     let q = poisson_q(sampled, relation)?;
-    let b = e.nonneg("noise_multiplier")?;
-    if count == 0 || q == 0.0 {
-        Ok(EventPart::nothing())
-    } else if b == 0.0 {
-        Ok(EventPart::non_private())
-    } else if sampled.is_none() {
-        EventPart::pld(py, Laplace::of(b, 1.0, count))
+    let q = sampled.map(|_| q);
+    if e.name == "LaplaceDpEvent" {
+        laplace(py, e, q, count)
     } else {
-        EventPart::pld(py, PoissonLaplace::of(q, b, 1.0, count))
+        mixture(py, e, q, count)
+    }
+}
+
+/// `LaplaceDpEvent(b)`: Laplace(b) at sensitivity 1, Poisson-subsampled with
+/// probability `q` when given.
+fn laplace(py: Python<'_>, e: &Event<'_>, q: Option<f64>, count: i64) -> PyResult<EventPart> {
+    let b = e.nonneg("noise_multiplier")?;
+    let nothing = count == 0 || q == Some(0.0);
+    match q {
+        None => outcome(py, nothing, b == 0.0, || Ok(Laplace::of(b, 1.0, count))),
+        Some(q) => outcome(py, nothing, b == 0.0, || {
+            Ok(PoissonLaplace::of(q, b, 1.0, count))
+        }),
     }
 }
 
 /// `MixtureOfGaussiansDpEvent(σ, sensitivities, sampling_probs)` (both orders of the
-/// add/remove pair), Poisson-subsampled when `sampled` is given.
-fn mixture(
-    py: Python<'_>,
-    e: &Event<'_>,
-    sampled: Option<&Event<'_>>,
-    relation: Relation,
-    count: i64,
-) -> PyResult<EventPart> {
-    e.add_or_remove(relation)?;
-    let q = poisson_q(sampled, relation)?;
+/// add/remove pair), Poisson-subsampled with probability `q` when given.
+fn mixture(py: Python<'_>, e: &Event<'_>, q: Option<f64>, count: i64) -> PyResult<EventPart> {
     let sigma = e.nonneg("standard_deviation")?;
     let list = |key: &str| -> PyResult<Vec<f64>> {
         e.get(key)?
@@ -377,20 +395,15 @@ fn mixture(
         return Err(invalid("sampling_probs", sum, "must sum to 1"));
     }
     let private = cs.iter().zip(&ps).any(|(c, p)| *c > 0.0 && *p > 0.0);
-    if count == 0 || q == 0.0 || !private {
-        Ok(EventPart::nothing())
-    } else if sigma == 0.0 {
-        Ok(EventPart::non_private())
-    } else if sampled.is_none() {
-        EventPart::pld(
-            py,
-            MixtureOfGaussians::of(sigma, Reals(cs), Reals(ps), count),
-        )
-    } else {
-        EventPart::pld(
-            py,
-            PoissonMixtureOfGaussians::of(q, sigma, Reals(cs), Reals(ps), count),
-        )
+    let (cs, ps) = (Reals(cs), Reals(ps));
+    let nothing = count == 0 || q == Some(0.0) || !private;
+    match q {
+        None => outcome(py, nothing, sigma == 0.0, || {
+            Ok(MixtureOfGaussians::of(sigma, cs, ps, count))
+        }),
+        Some(q) => outcome(py, nothing, sigma == 0.0, || {
+            Ok(PoissonMixtureOfGaussians::of(q, sigma, cs, ps, count))
+        }),
     }
 }
 
@@ -446,16 +459,14 @@ fn sampled_without_replacement(
         ));
     }
     let sigma = inner.nonneg("noise_multiplier")?;
-    if count == 0 || m == 0 {
-        return Ok(EventPart::nothing());
+    let mut part = outcome(py, count == 0 || m == 0, sigma == 0.0, || {
+        let p = p_up(m as u64, n as u64).map_err(to_py_err)?;
+        let mu = mu_up(sigma, 2.0).map_err(to_py_err)?;
+        Ok(SubsampledGaussian::of(p, mu, Some(sigma), count))
+    })?;
+    if part.component.is_some() {
+        part.convention = Some(SWOR_CONVENTION.to_string());
     }
-    if sigma == 0.0 {
-        return Ok(EventPart::non_private());
-    }
-    let p = p_up(m as u64, n as u64).map_err(to_py_err)?;
-    let mu = mu_up(sigma, 2.0).map_err(to_py_err)?;
-    let mut part = EventPart::pld(py, SubsampledGaussian::of(p, mu, Some(sigma), count))?;
-    part.convention = Some(SWOR_CONVENTION.to_string());
     Ok(part)
 }
 
@@ -567,28 +578,21 @@ pub(crate) fn map_event(
         ),
         "GaussianDpEvent" => {
             let sigma = e.nonneg("noise_multiplier")?;
-            if count == 0 {
-                Ok(EventPart::nothing())
-            } else if sigma == 0.0 {
-                Ok(EventPart::non_private())
-            } else {
+            outcome(py, count == 0, sigma == 0.0, || {
                 let mu = mu_up(sigma, relation.gaussian_sensitivity()).map_err(to_py_err)?;
-                EventPart::pld(py, Gaussian::of(mu, None, count))
-            }
+                Ok(Gaussian::of(mu, None, count))
+            })
         }
-        "LaplaceDpEvent" => laplace(py, &e, None, relation, count),
-        "MixtureOfGaussiansDpEvent" => mixture(py, &e, None, relation, count),
+        "LaplaceDpEvent" | "MixtureOfGaussiansDpEvent" => {
+            add_or_remove_event(py, &e, None, relation, count)
+        }
         "DiscreteLaplaceDpEvent" => {
             e.add_or_remove(relation)?;
             let a = e.nonneg("noise_parameter")?;
             let sensitivity = e.integer("sensitivity", 1)?;
-            if count == 0 {
-                Ok(EventPart::nothing())
-            } else if a == 0.0 {
-                Ok(EventPart::non_private())
-            } else {
-                EventPart::pld(py, DiscreteLaplace::of(a, sensitivity, count))
-            }
+            outcome(py, count == 0, a == 0.0, || {
+                Ok(DiscreteLaplace::of(a, sensitivity, count))
+            })
         }
         "RandomizedResponseDpEvent" => {
             if relation != Relation::ReplaceOne {
@@ -601,13 +605,9 @@ pub(crate) fn map_event(
             }
             let p = e.probability("noise_parameter")?;
             let k = e.integer("num_buckets", 1)?;
-            if count == 0 || k == 1 {
-                Ok(EventPart::nothing())
-            } else if p == 0.0 {
-                Ok(EventPart::non_private())
-            } else {
-                EventPart::pld(py, RandomizedResponse::of(p, k, count))
-            }
+            outcome(py, count == 0 || k == 1, p == 0.0, || {
+                Ok(RandomizedResponse::of(p, k, count))
+            })
         }
         "EpsilonDeltaDpEvent" => {
             let (eps, delta) = (e.nonneg("epsilon")?, e.probability("delta")?);
@@ -628,19 +628,17 @@ pub(crate) fn map_event(
             let b = e.integer("truncated_batch_size", 0)?;
             let q = e.probability("sampling_probability")?;
             let sigma = e.nonneg("noise_multiplier")?;
-            if count == 0 || q == 0.0 || b == 0 || n == 0 {
-                Ok(EventPart::nothing())
-            } else if sigma == 0.0 {
-                Ok(EventPart::non_private())
-            } else {
-                EventPart::pld(py, TruncatedSubsampledGaussian::of(n, q, b, sigma, count))
-            }
+            let nothing = count == 0 || q == 0.0 || b == 0 || n == 0;
+            outcome(py, nothing, sigma == 0.0, || {
+                Ok(TruncatedSubsampledGaussian::of(n, q, b, sigma, count))
+            })
         }
         "PoissonSampledDpEvent" => {
             let inner = e.inner("event")?;
             match inner.name.as_str() {
-                "LaplaceDpEvent" => laplace(py, &inner, Some(&e), relation, count),
-                "MixtureOfGaussiansDpEvent" => mixture(py, &inner, Some(&e), relation, count),
+                "LaplaceDpEvent" | "MixtureOfGaussiansDpEvent" => {
+                    add_or_remove_event(py, &inner, Some(&e), relation, count)
+                }
                 "GaussianDpEvent" => {
                     if relation != Relation::AddOrRemove {
                         return Err(refused(format!(

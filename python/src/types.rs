@@ -8,41 +8,25 @@ use pyo3::types::{PyFloat, PyTuple};
 
 use crate::to_py_err;
 use shiftdp::Error;
+use shiftdp_verify::report::esc;
 
-/// `text` (a decimal number) rounded to `digits` significant digits in the safe
+/// `text` (a decimal number) rounded to `digits` (≥ 1) significant digits in the safe
 /// direction, toward +∞ when `up` (the rounded value is ≥ the exact one) and toward −∞
-/// otherwise, computed on the digits exactly, and written for a person: plain notation
-/// when the leading digit is at 10⁻⁵ … 10^(digits−1), scientific (`1.23457e-7`)
-/// otherwise, trailing zeros of the fraction dropped. Zero and text that is not a finite
-/// decimal (`inf`, `nan`) are returned as given.
+/// otherwise, computed on the digits exactly, and written by `shiftdp::decimal::readable`
+/// (plain notation when the leading digit is at 10⁻⁵ … 10⁵, scientific otherwise,
+/// trailing zeros dropped). Zero and text that is not a finite decimal (`inf`, `nan`)
+/// are returned as given.
 pub(crate) fn readable(text: &str, up: bool, digits: usize) -> String {
     let digits = digits.max(1);
-    let t = text.trim();
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    let Some((neg, sig, mut point)) = shiftdp::decimal::significand(text) else {
+        return text.to_string();
     };
-    let (mantissa, exp) = match body.split_once(['e', 'E']) {
-        Some((m, e)) => match e.parse::<i64>() {
-            Ok(e) => (m, e),
-            Err(_) => return text.to_string(),
-        },
-        None => (body, 0),
-    };
-    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
-    let all: Vec<u8> = mantissa.bytes().filter(|&b| b != b'.').collect();
-    if all.is_empty() || mantissa.matches('.').count() > 1 || !all.iter().all(u8::is_ascii_digit) {
+    if sig.is_empty() {
         return text.to_string();
     }
-    let lead = all.iter().take_while(|&&b| b == b'0').count();
-    if lead == all.len() {
-        return text.to_string();
-    }
-    // value = 0.d₁d₂… × 10^point
-    let sig = &all[lead..];
-    let mut point = int_len as i64 + exp - lead as i64;
-    let mut kept: Vec<u8> = sig.iter().take(digits).map(|b| b - b'0').collect();
-    let dropped = sig.iter().skip(digits).any(|&b| b != b'0');
+    let mut kept: Vec<u8> = sig.bytes().take(digits).map(|b| b - b'0').collect();
+    // the significant digits end in a non-zero one: any beyond `digits` are dropped
+    let dropped = sig.len() > digits;
     // away from zero exactly when that is the asked direction
     if dropped && up != neg {
         let mut i = kept.len();
@@ -62,47 +46,9 @@ pub(crate) fn readable(text: &str, up: bool, digits: usize) -> String {
             }
         }
     }
-    while kept.len() > 1 && kept.last() == Some(&0) {
-        kept.pop();
-    }
     let ds: String = kept.iter().map(|d| char::from(b'0' + d)).collect();
-    let n = ds.len() as i64;
-    let adjusted = point - 1;
-    let out = if (-5..digits as i64).contains(&adjusted) {
-        if point <= 0 {
-            format!("0.{}{ds}", "0".repeat((-point) as usize))
-        } else if point >= n {
-            format!("{ds}{}", "0".repeat((point - n) as usize))
-        } else {
-            let (a, b) = ds.split_at(point as usize);
-            format!("{a}.{b}")
-        }
-    } else {
-        let (a, b) = ds.split_at(1);
-        let frac = if b.is_empty() {
-            String::new()
-        } else {
-            format!(".{b}")
-        };
-        format!("{a}{frac}e{adjusted}")
-    };
-    format!("{}{out}", if neg { "-" } else { "" })
-}
-
-/// `text` with `&`, `<`, `>`, `"` and `'` escaped for HTML (as Python's `html.escape`).
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
+    let sign = if neg { "-" } else { "" };
+    shiftdp::decimal::readable(&format!("{sign}0.{ds}e{point}"))
 }
 
 /// `format(x, spec)` of Python (e.g. `".2g"`), so that numbers read as Python prints
@@ -141,7 +87,7 @@ pub(crate) fn fields_repr(
 /// ends: `upper_decimal ≥ upper` as real numbers, `lower_decimal ≤ lower`. `path` says
 /// how the value was computed (`f64`, `mpfr-64 (f64 fallback)`, `mpfr-N`, `pld` for a
 /// composition, `analysis`). Raises `ParameterError` for a NaN end or `lower > upper`.
-#[pyclass(frozen, module = "shiftdp")]
+#[pyclass(frozen, eq, module = "shiftdp")]
 #[derive(Clone, PartialEq, Debug)]
 pub struct Interval {
     /// Certified lower bound on the exact value.
@@ -162,31 +108,6 @@ pub struct Interval {
 }
 
 impl Interval {
-    /// `[lower, upper]` with its decimal ends and path, checked: no NaN end, `lower ≤
-    /// upper`.
-    pub fn checked(
-        lower: f64,
-        upper: f64,
-        lower_decimal: String,
-        upper_decimal: String,
-        path: String,
-    ) -> PyResult<Interval> {
-        if lower.is_nan() || upper.is_nan() || lower > upper {
-            return Err(to_py_err(Error::param(
-                "interval",
-                format!("[{lower}, {upper}]"),
-                "needs lower ≤ upper, neither NaN",
-            )));
-        }
-        Ok(Interval {
-            lower,
-            upper,
-            lower_decimal,
-            upper_decimal,
-            path,
-        })
-    }
-
     fn width_text(&self, py: Python<'_>) -> PyResult<String> {
         let w = self.upper - self.lower;
         if w.is_finite() {
@@ -208,7 +129,20 @@ impl Interval {
         upper_decimal: String,
         path: String,
     ) -> PyResult<Interval> {
-        Interval::checked(lower, upper, lower_decimal, upper_decimal, path)
+        if lower.is_nan() || upper.is_nan() || lower > upper {
+            return Err(to_py_err(Error::param(
+                "interval",
+                format!("[{lower}, {upper}]"),
+                "needs lower ≤ upper, neither NaN",
+            )));
+        }
+        Ok(Interval {
+            lower,
+            upper,
+            lower_decimal,
+            upper_decimal,
+            path,
+        })
     }
 
     /// `upper - lower` (an f64 estimate of the width).
@@ -235,10 +169,6 @@ impl Interval {
 
     fn __float__(&self) -> f64 {
         self.upper
-    }
-
-    fn __eq__(&self, other: PyRef<'_, Interval>) -> bool {
-        *self == *other
     }
 
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
@@ -280,7 +210,7 @@ impl Interval {
             "<b>≤ {up}</b> <small>(certified upper bound; true value in [{}, {up}], width {}, {})</small>",
             self.lower_readable(),
             self.width_text(py)?,
-            escape(&self.path)
+            esc(&self.path)
         ))
     }
 }
@@ -289,7 +219,7 @@ impl Interval {
 /// `window` (bottom, top), `points` per order, the bounds on the FFT's L1 round-off on
 /// the pessimistic and optimistic sides, and an upper bound on the mass the
 /// discretization moved to +∞.
-#[pyclass(frozen, module = "shiftdp")]
+#[pyclass(frozen, eq, module = "shiftdp")]
 #[derive(Clone, PartialEq, Debug)]
 pub struct Grid {
     /// Spacing of the privacy-loss lattice.
@@ -340,10 +270,6 @@ impl Grid {
             fft_l1_error_opt,
             infinity_mass_upper,
         }
-    }
-
-    fn __eq__(&self, other: PyRef<'_, Grid>) -> bool {
-        *self == *other
     }
 
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
@@ -561,7 +487,7 @@ impl Composed {
         };
         Ok(format!(
             "<p>{}</p><p>{sym}({other} = {}) {}</p><small>{} order(s) composed, {grid}{clt}</small>",
-            escape(&self.composition),
+            esc(&self.composition),
             pyrepr(py, self.at)?,
             self.interval.get()._repr_html_(py)?,
             self.orders

@@ -84,7 +84,7 @@ def test_interval_text_forms():
         f"{iv.path})</small>"
     )
     odd = Interval(0.0, 1.0, "0", "1", "<a & 'b'>")
-    assert "&lt;a &amp; &#x27;b&#x27;&gt;" in odd._repr_html_()
+    assert "&lt;a &amp; &#39;b&#39;&gt;" in odd._repr_html_()
     never = Interval(math.inf, math.inf, "inf", "inf", "non-private")
     assert "width nan" in repr(never) and never.upper_readable == "inf"
 
