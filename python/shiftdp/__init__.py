@@ -34,6 +34,9 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union, over
 from . import _core, plot
 from ._core import (
     DEFAULT_TOLERANCE,
+    Composed,
+    Grid,
+    Interval,
     DomainError,
     HypothesisError,
     LastIterateResult,
@@ -55,11 +58,8 @@ from ._types import (
     Obligation,
     Schedule,
     Component,
-    Composed,
-    Grid,
     Entry,
     Gaussian,
-    Interval,
     PoissonGaussian,
     SubsampledGaussian,
     Laplace,
@@ -67,6 +67,7 @@ from ._types import (
     DiscreteLaplace,
     RandomizedResponse,
     MixtureOfGaussians,
+    PoissonMixtureOfGaussians,
     ApproxDp,
     TruncatedSubsampledGaussian,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "DiscreteLaplace",
     "RandomizedResponse",
     "MixtureOfGaussians",
+    "PoissonMixtureOfGaussians",
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "ShiftdpError",
@@ -296,7 +298,7 @@ def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
     >>> float(epsilon(1, 1e-5))  # doctest: +ELLIPSIS
     4.377178095681...
     """
-    return Interval._from_core(_core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits)))
+    return _core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits))
 
 
 def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
@@ -305,9 +307,7 @@ def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
     ``.upper`` is the certified bound. ``bits`` as in :func:`epsilon`. Raises
     :class:`ParameterError` for μ < 0, NaN or ±inf.
     """
-    return Interval._from_core(
-        _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
-    )
+    return _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
 
 
 def compose(
@@ -336,9 +336,11 @@ def compose(
     Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
     (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
     directions composed), :class:`Laplace`, :class:`PoissonLaplace`,
-    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`
-    (both orders composed where the pair is asymmetric) and :class:`ApproxDp`
-    ``f_{ε,δ}``; a list may mix them. When every loss is bounded (Laplace, discrete
+    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`,
+    :class:`PoissonMixtureOfGaussians` (both orders composed where the pair is
+    asymmetric), :class:`TruncatedSubsampledGaussian` and :class:`ApproxDp`
+    ``f_{ε,δ}``; a list may mix them. Each component's parameters are checked here
+    (``ParameterError`` naming the parameter); its noise multiplier when it is built. When every loss is bounded (Laplace, discrete
     Laplace, randomized response and their Poisson-subsampled versions) the pure-DP
     bound ``Σkᵢℓ̄ᵢ`` also applies (``method == "pure dp"`` where it decides). δ must be ≥
     :data:`DELTA_FLOOR` (1e-100).
@@ -355,44 +357,10 @@ def compose(
     :class:`NotCertifiedError` (δ below the floor, window too large). Runs on a worker
     thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt`` at once.
     """
-    parts = []
-    for c in components:
-        core = getattr(c, "_core", None)
-        if core is None:
-            raise TypeError(
-                f"component: expected a shiftdp component (Gaussian, PoissonGaussian, Laplace, …), got {type(c).__name__}"
-            )
-        kind, params, count = core()
-        if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
-            raise TypeError(f"count: expected an int, got {type(count).__name__}")
-        parts.append((kind, [_float(x, "parameter") for x in params], _int(count, "count")))
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
-    return Composed(
-        composition=d["composition"],
-        quantity="epsilon" if target == "delta" else "delta",
-        at=_float(value, target),
-        interval=Interval._from_core(d["interval"]),
-        orders=d["orders"],
-        grid=[
-            Grid(
-                h=g["h"],
-                window=tuple(g["window"]),
-                points=g["points"],
-                fft_l1_error_pess=g["fft_l1_error_pess"],
-                fft_l1_error_opt=g["fft_l1_error_opt"],
-                infinity_mass_upper=g["infinity_mass_upper"],
-            )
-            for g in d["grid"]
-        ],
-        clt_mu=d["clt_mu"],
-        method=d["method"],
-        gaussian_mu_upper=d["gaussian_mu_upper"],
-        at_zero=d["at_zero"],
-        note=d["note"],
-    )
+    return _core.compose(components, target, _float(value, target), _float(tolerance, "tolerance"), grid)
 
 
 def sgm_rdp(
@@ -429,10 +397,8 @@ def sgm_rdp(
     >>> 0.375 in sgm_rdp(1, 2, 3)
     True
     """
-    return Interval._from_core(
-        _core.sgm_rdp(
-            _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
-        )
+    return _core.sgm_rdp(
+        _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
     )
 
 
@@ -593,7 +559,7 @@ def exact_mu(
         None if position is None else _int(position, "position"),
         _int(bits, "bits"),
     )
-    return Interval._from_core(ends), pos
+    return ends, pos
 
 
 def check_claim(

@@ -1,5 +1,7 @@
-"""Typed, picklable result objects of shiftdp (pure Python; the compiled core returns
-plain tuples and dicts, these classes give them names).
+"""Typed, picklable result objects and components of shiftdp. :class:`Interval`,
+:class:`Grid`, :class:`Composed` and the components (:class:`Gaussian`, …) are the
+compiled core's classes (``shiftdp._core``); the others are Python dataclasses built from
+the core's tuples and dicts.
 
 Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
 certified bound; the lower end is a certified lower bound on the true value. No
@@ -8,11 +10,27 @@ midpoint is ever reported.
 
 from __future__ import annotations
 
-import decimal
 import html
-import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Union
+
+from . import _core
+from ._core import (
+    ApproxDp,
+    Composed,
+    DiscreteLaplace,
+    Gaussian,
+    Grid,
+    Interval,
+    Laplace,
+    MixtureOfGaussians,
+    PoissonGaussian,
+    PoissonLaplace,
+    PoissonMixtureOfGaussians,
+    RandomizedResponse,
+    SubsampledGaussian,
+    TruncatedSubsampledGaussian,
+)
 
 __all__ = [
     "Interval",
@@ -27,6 +45,7 @@ __all__ = [
     "DiscreteLaplace",
     "RandomizedResponse",
     "MixtureOfGaussians",
+    "PoissonMixtureOfGaussians",
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "Component",
@@ -37,99 +56,11 @@ __all__ = [
 ]
 
 
-def readable(text: str, up: bool, digits: int = 6) -> str:
-    """A decimal string rounded to ``digits`` significant digits in the safe direction
-    (``up``: towards +∞, for an upper end; otherwise towards −∞), exactly, from the
-    decimal text: the rounded value is ≥ (resp. ≤) the exact one. ``inf`` and ``nan``
-    pass through."""
-    try:
-        x = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        return text
-    if not x.is_finite() or x == 0:
-        return text
-    with decimal.localcontext() as ctx:
-        ctx.prec = digits
-        ctx.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
-        r = +x
-    exp = r.adjusted()
-    if -5 <= exp < digits:
-        out = format(r, "f")
-        if "." in out:
-            out = out.rstrip("0").rstrip(".")
-        return out
-    mant, _, e = format(r, "e").partition("e")
-    if "." in mant:
-        mant = mant.rstrip("0").rstrip(".")
-    return f"{mant}e{int(e)}"
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A certified enclosure ``[lower, upper]`` of an exact value.
-
-    ``upper`` is the safe end for ε, δ and μ (it is what shiftdp reports as the bound);
-    ``lower`` is a certified lower bound on the truth. ``float(interval)`` is ``upper``
-    — never a midpoint. The decimal strings are rounded outward from the exact
-    (MPFR or f64) ends: ``upper_decimal ≥ upper`` as real numbers, ``lower_decimal ≤
-    lower``. ``path`` says how the value was computed (``f64``, ``mpfr-64 (f64
-    fallback)``, ``mpfr-N``, ``pld`` for a composition, ``analysis``).
-    """
-
-    lower: float
-    upper: float
-    lower_decimal: str
-    upper_decimal: str
-    path: str = ""
-
-    @classmethod
-    def _from_core(cls, t: Tuple[str, str, float, float, str]) -> "Interval":
-        lo_s, hi_s, lo, hi, path = t
-        return cls(lower=lo, upper=hi, lower_decimal=lo_s, upper_decimal=hi_s, path=path)
-
-    @property
-    def width(self) -> float:
-        """``upper - lower`` (an f64 estimate of the width)."""
-        return self.upper - self.lower
-
-    def __contains__(self, x: float) -> bool:
-        return self.lower <= x <= self.upper
-
-    def __float__(self) -> float:
-        return self.upper
-
-    @property
-    def upper_readable(self) -> str:
-        """``upper`` to 6 significant digits, rounded up (never below the bound)."""
-        return readable(self.upper_decimal, up=True)
-
-    @property
-    def lower_readable(self) -> str:
-        """``lower`` to 6 significant digits, rounded down."""
-        return readable(self.lower_decimal, up=False)
-
-    def _width_text(self) -> str:
-        w = self.width
-        return f"{w:.2g}" if math.isfinite(w) else str(w)
-
-    def __repr__(self) -> str:
-        return (
-            f"Interval(≤ {self.upper_readable}, ≥ {self.lower_readable}, width {self._width_text()}; "
-            "full decimals in .upper_decimal/.lower_decimal)"
-        )
-
-    def __str__(self) -> str:
-        return (
-            f"≤ {self.upper_readable}  (certified; true value ≥ {self.lower_readable}, "
-            f"width {self._width_text()})"
-        )
-
-    def _repr_html_(self) -> str:
-        return (
-            f"<b>≤ {self.upper_readable}</b> <small>(certified upper bound; "
-            f"true value in [{self.lower_readable}, {self.upper_readable}], width "
-            f"{self._width_text()}, {html.escape(self.path)})</small>"
-        )
+readable = _core.readable
+"""``readable(text, up, digits=6)``: a decimal string rounded to ``digits`` significant
+digits in the safe direction (``up``: towards +∞, for an upper end; otherwise towards
+−∞), exactly, from the decimal text: the rounded value is ≥ (resp. ≤) the exact one.
+Zero, ``inf`` and ``nan`` pass through."""
 
 
 @dataclass(frozen=True)
@@ -192,13 +123,12 @@ class Entry:
 
     @classmethod
     def _from_core(cls, d: Dict[str, Any]) -> "Entry":
-        eps = d["epsilon"]
         return cls(
             id=d["id"],
             paper=d["paper"],
             kind=d["kind"],
             title=d["title"],
-            epsilon=Interval._from_core(eps) if eps is not None else None,
+            epsilon=d["epsilon"],
             conversion=d["conversion"],
             reason=d["reason"],
             best=d["best"],
@@ -284,259 +214,14 @@ class Analysis:
         )
 
 
-def mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float:
-    """``μ = sensitivity/σ`` of a noise multiplier σ > 0, rounded up to a double (a
-    larger μ is less private): the library's ``div_up_f64``, the one rounding every
-    surface uses."""
-    from . import _core
+mu_up = _core.mu_up
+"""``mu_up(σ, sensitivity=1.0)``: ``μ = sensitivity/σ`` of a noise multiplier σ > 0,
+rounded up to a double (a larger μ is less private): the library's ``div_up_f64``, the
+one rounding every surface uses."""
 
-    return float(_core.div_up(float(sensitivity), float(noise_multiplier)))
-
-
-def p_up(m: int, n: int) -> float:
-    """``p = m/n`` (``0 < m ≤ n < 2⁵³``, both exact as doubles) rounded up to a double,
-    never above 1 (``C_p(f)`` decreases in p, so a larger p is the safe side)."""
-    from . import _check, _core
-
-    if not 0 < n < 2**53:
-        raise _check.parameter_error("n", n, "must be a positive integer below 2^53")
-    return min(float(_core.div_up(float(m), float(n))), 1.0)
-
-
-def _gaussian_mu(
-    cls: str, args: Tuple[Any, ...], mu: Any, noise_multiplier: Any, sensitivity: float
-) -> Tuple[float, Optional[float]]:
-    """``(μ, σ)`` of a Gaussian component given as ``mu=μ`` or ``noise_multiplier=σ``
-    (then ``μ = sensitivity/σ`` of the double σ, rounded up to a double: a larger μ is
-    less private, the safe side). A positional second
-    value is refused: ``PoissonGaussian(0.01, 1.1)`` could mean either."""
-    from . import _check
-
-    spelling = (
-        f"give the noise as noise_multiplier=σ (the noise standard deviation over the "
-        f"clipping norm, μ = {sensitivity:g}/σ) or as mu=μ (the Gaussian-DP parameter)"
-    )
-    if args:
-        raise TypeError(f"{cls}: a positional noise parameter is ambiguous; {spelling}")
-    if (mu is None) == (noise_multiplier is None):
-        raise TypeError(f"{cls}: {spelling}, exactly one of them")
-    if noise_multiplier is None:
-        return mu, None  # validated with the other parameters by the core
-    sigma = _check.real("noise_multiplier", noise_multiplier)
-    if sigma <= 0:
-        raise _check.parameter_error(
-            "noise_multiplier", sigma, "must be > 0 (σ = 0 adds no noise: not private)"
-        )
-    return mu_up(sigma, sensitivity), sigma
-
-
-def _gaussian_repr(cls: str, head: str, mu: float, sigma: Optional[float], count: int) -> str:
-    noise = f"noise_multiplier={sigma!r}" if sigma is not None else f"mu={mu!r}"
-    return f"{cls}({head}{noise}, count={count})"
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class Gaussian:
-    """``G(μ)``, ``count`` times: ``Gaussian(mu=μ)``, or ``Gaussian(noise_multiplier=σ)``
-    for the Gaussian mechanism with noise ``N(0, σ²)`` at sensitivity 1 (dp_accounting's
-    ``GaussianDpEvent(σ)`` under add-or-remove), ``μ = 1/σ`` rounded up.
-    ``noise_multiplier`` keeps σ as given (``None`` when built from μ)."""
-
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-
-    def __init__(
-        self, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu("Gaussian", args, mu, noise_multiplier, 1.0)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr("Gaussian", "", self.mu, self.noise_multiplier, self.count)
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("gaussian", (self.mu,), self.count)
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class _SampledGaussian:
-    """A subsampled Gaussian component: sampling probability ``p``, the noise as
-    ``mu=μ`` or ``noise_multiplier=σ`` (``μ = sensitivity/σ`` rounded up, the
-    sensitivity the subclass's relation gives), ``count`` times."""
-
-    p: float
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-    _sensitivity: ClassVar[float] = 1.0
-    _kind: ClassVar[str] = ""
-
-    def __init__(
-        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu(type(self).__name__, args, mu, noise_multiplier, self._sensitivity)
-        object.__setattr__(self, "p", p)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr(
-            type(self).__name__, f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
-        )
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (self._kind, (self.p, self.mu), self.count)
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class SubsampledGaussian(_SampledGaussian):
-    """BSA24's symmetrized subsampled Gaussian ``C_p(G(μ)) = min{f_p, f_p⁻¹}**`` (Def 4.7),
-    ``count`` times: ``SubsampledGaussian(p, mu=μ)``, or
-    ``SubsampledGaussian(p, noise_multiplier=σ)`` for DP-SGD with batches of a fixed size
-    drawn without replacement (p = b/n) under replace-one adjacency: two clipped
-    gradients differ by up to twice the clipping norm, so ``μ = 2/σ`` rounded up."""
-
-    _sensitivity: ClassVar[float] = 2.0
-    _kind: ClassVar[str] = "subsampled"
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class PoissonGaussian(_SampledGaussian):
-    """The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
-    the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times:
-    ``PoissonGaussian(p, noise_multiplier=σ)`` (DP-SGD as Opacus and dp_accounting
-    state it: each record in a batch with probability p, noise ``N(0, σ²C²)`` at
-    clipping norm C, so ``μ = 1/σ`` rounded up), or ``PoissonGaussian(p, mu=μ)``."""
-
-    _sensitivity: ClassVar[float] = 1.0
-    _kind: ClassVar[str] = "poisson"
-
-
-@dataclass(frozen=True)
-class Laplace:
-    """The Laplace mechanism ``x + Lap(b)`` at sensitivity ``sensitivity`` (Δ), ``count``
-    times: ``(Δ/b, 0)``-DP per step, its privacy-loss distribution two atoms ``±Δ/b`` and a
-    continuous part, symmetric. dp_accounting's ``LaplaceDpEvent(noise_multiplier=b)`` is
-    ``Laplace(b, 1)``."""
-
-    b: float
-    sensitivity: float = 1.0
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("laplace", (self.b, self.sensitivity), self.count)
-
-
-@dataclass(frozen=True)
-class PoissonLaplace:
-    """The Poisson-subsampled Laplace mechanism under add-or-remove adjacency (both
-    directions of the pair composed), ``count`` times; dp_accounting's
-    ``PoissonSampledDpEvent(p, LaplaceDpEvent(b))`` is ``PoissonLaplace(p, b, 1)``."""
-
-    p: float
-    b: float
-    sensitivity: float = 1.0
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("poisson_laplace", (self.p, self.b, self.sensitivity), self.count)
-
-
-@dataclass(frozen=True)
-class DiscreteLaplace:
-    """The discrete Laplace mechanism ``x + Z``, ``Pr[Z = z] ∝ e^{−a|z|}``, at integer
-    sensitivity Δ, ``count`` times (dp_accounting's ``DiscreteLaplaceDpEvent(a, Δ)``):
-    ``(aΔ, 0)``-DP per step."""
-
-    a: float
-    sensitivity: int = 1
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("discrete_laplace", (self.a, float(self.sensitivity)), self.count)
-
-
-@dataclass(frozen=True)
-class RandomizedResponse:
-    """Randomized response on ``buckets`` values: the true value with probability
-    ``1 − noise_parameter``, a uniformly random value otherwise; neighbours differ in one
-    respondent's value (dp_accounting's ``RandomizedResponseDpEvent`` under REPLACE_ONE),
-    ``count`` times."""
-
-    noise_parameter: float
-    buckets: int
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("randomized_response", (self.noise_parameter, float(self.buckets)), self.count)
-
-
-@dataclass(frozen=True)
-class MixtureOfGaussians:
-    """``N(0, σ²)`` against ``Σᵢ pᵢ N(cᵢ, σ²)`` under add-or-remove adjacency (both
-    orders composed), ``count`` times: dp_accounting's ``MixtureOfGaussiansDpEvent(σ,
-    sensitivities, sampling_probs)``, the dominating pair of the MMCC analysis of banded
-    matrix mechanisms. ``probabilities`` must sum to 1."""
-
-    sigma: float
-    sensitivities: Tuple[float, ...]
-    probabilities: Tuple[float, ...]
-    count: int = 1
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sensitivities", tuple(self.sensitivities))
-        object.__setattr__(self, "probabilities", tuple(self.probabilities))
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (
-            "mixture_of_gaussians",
-            (self.sigma, *self.sensitivities, *self.probabilities),
-            self.count,
-        )
-
-
-@dataclass(frozen=True)
-class ApproxDp:
-    """An ``(ε, δ)``-DP mechanism as its tradeoff function ``f_{ε,δ}``, ``count`` times."""
-
-    epsilon: float
-    delta: float
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("approx_dp", (self.epsilon, self.delta), self.count)
-
-
-@dataclass(frozen=True)
-class TruncatedSubsampledGaussian:
-    """dp_accounting's truncated Poisson-subsampled Gaussian (each of ``dataset_size``
-    records sampled with probability ``sampling_probability``, the batch cut to at most
-    ``truncated_batch_size``, noise multiplier σ) under add-or-remove adjacency,
-    ``count`` times: dp_accounting's dominating pair (a public mixture of the replace-one
-    subsampled Gaussian at σ/2 and the Poisson-subsampled Gaussian), evaluated with
-    certified arithmetic."""
-
-    dataset_size: int
-    sampling_probability: float
-    truncated_batch_size: int
-    noise_multiplier: float
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (
-            "truncated_subsampled_gaussian",
-            (
-                float(self.dataset_size),
-                self.sampling_probability,
-                float(self.truncated_batch_size),
-                self.noise_multiplier,
-            ),
-            self.count,
-        )
+p_up = _core.p_up
+"""``p_up(m, n)``: ``p = m/n`` (``0 ≤ m ≤ n < 2⁵³``) rounded up to a double, never above 1
+(``C_p(f)`` decreases in p, so a larger p is the safe side)."""
 
 
 Component = Union[
@@ -549,87 +234,10 @@ Component = Union[
     DiscreteLaplace,
     RandomizedResponse,
     MixtureOfGaussians,
+    PoissonMixtureOfGaussians,
     ApproxDp,
 ]
 """A component of :func:`shiftdp.compose`."""
-
-
-@dataclass(frozen=True)
-class Grid:
-    """One grid of the certified PLD engine: spacing ``h`` of the privacy-loss lattice,
-    its ``window`` (bottom, top), ``points`` per order, the bounds on the FFT's L1
-    round-off on the pessimistic and optimistic sides, and an upper bound on the mass the
-    discretization moved to +∞."""
-
-    h: float
-    window: Tuple[float, float]
-    points: int
-    fft_l1_error_pess: float
-    fft_l1_error_opt: float
-    infinity_mass_upper: float
-
-
-@dataclass(frozen=True)
-class Composed:
-    """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
-    δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
-    *approximation* μ (BSA24 Lemma A.5), not a bound.
-
-    ``method`` is ``"pld"`` (the certified FFT engine; ``grid`` lists its grids) or
-    ``"gaussian closed form"`` when every component is Gaussian: ``⊗ G(μᵢ)^{⊗kᵢ} =
-    G(√Σkᵢμᵢ²)`` exactly, with ``gaussian_mu_upper`` the upper end of that μ and no grid.
-    ``at_zero`` is true for an ε(δ) query whose certified δ(0) is already ≤ δ: the
-    mechanism is (0, δ)-DP, the true ε(δ) of the privacy profile is ≤ 0, and the
-    interval ``[0, 0]`` is the clamp, not a bracket. ``note`` says why the interval is what
-    it is when that is not the named method's answer within the tolerance: a certified
-    fallback that set an end (the no-amplification bound ``G(√Σkᵢμᵢ²)``, with ``method``
-    then ``"gaussian closed form"``), or the grid limit that kept the width above the
-    tolerance and what would narrow it; ``None`` otherwise."""
-
-    composition: str
-    quantity: str
-    at: float
-    interval: Interval
-    orders: int
-    grid: List[Grid]
-    clt_mu: Optional[float]
-    method: str = "pld"
-    gaussian_mu_upper: Optional[float] = None
-    at_zero: bool = False
-    note: Optional[str] = None
-
-    @property
-    def upper(self) -> float:
-        """The certified bound (upper end)."""
-        return self.interval.upper
-
-    @property
-    def lower(self) -> float:
-        """Certified lower bound on the true value."""
-        return self.interval.lower
-
-    def __float__(self) -> float:
-        return self.interval.upper
-
-    def __repr__(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        if self.at_zero:
-            return f"Composed({self.composition}: (0, δ={self.at!r})-DP; ε(δ) ≤ 0)"
-        return f"Composed({self.composition}: {sym}({other}={self.at!r}) {self.interval})"
-
-    def _repr_html_(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        clt = (
-            f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
-        )
-        grid = f"grid h = {self.grid[0].h:.4g}" if self.grid else "no grid"
-        return (
-            f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
-            f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "
-            f"{grid}{clt}</small>"
-        )
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@
 //! function validates nothing itself beyond what crossing the boundary needs (a float
 //! that is not finite, a negative count), calls the library with the interpreter
 //! detached (`Python::detach`, so other Python threads run during long computations),
-//! and returns plain Python values — tuples, dicts, lists, strings — that the pure-Python
-//! layer (`python/shiftdp/`) turns into typed, picklable objects.
+//! and returns the frozen classes of [`types`] (`Interval`, `Grid`, `Composed`) or plain
+//! Python values (tuples, dicts, lists, strings) that the pure-Python layer
+//! (`python/shiftdp/`) turns into typed, picklable objects.
 //!
 //! Every library [`Error`] becomes a Python exception of the matching class, one class
 //! per variant (see [`to_py_err`]); no input reaches a panic.
@@ -18,7 +19,7 @@
 //! the background and its result is dropped.
 //!
 //! # Rounding
-//! A certified value crosses the boundary as its two ends, each both as a decimal string
+//! A certified value crosses the boundary as an [`Interval`]: its two ends, each both as a decimal string
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
 //! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
 //! in the same direction. No midpoint is ever returned for a bound.
@@ -36,7 +37,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rug::Float;
 use shiftdp::composition::answer::Method;
-use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Reuse, Target};
+use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Reuse, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
@@ -45,6 +46,11 @@ use shiftdp::tradeoff::Gaussian;
 use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
+
+mod components;
+mod events;
+mod types;
+use types::{Composed, Grid, Interval};
 
 /// mimalloc keeps freed pages for reuse: the composition engine's buffers (tens of MB
 /// per query) are then not page-faulted in afresh by every query, which was a fifth of
@@ -105,7 +111,7 @@ create_exception!(
 /// message is the library's, and the variant's fields are attributes of the exception.
 /// A variant the bindings do not know yet ([`Error`] is `#[non_exhaustive]`) is the base
 /// class `ShiftdpError` with the library's message.
-fn to_py_err(e: Error) -> PyErr {
+pub(crate) fn to_py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     Python::attach(|py| {
         let (err, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match e {
@@ -227,36 +233,35 @@ fn out_bits(p: Precision) -> u32 {
     }
 }
 
-/// `(lower_str, upper_str, lower_f64, upper_f64, path)` of an enclosure, each end rounded
-/// outward.
-type Ends = (String, String, f64, f64, String);
-
-fn ends(e: &Enclosure, bits: u32, path: String) -> Ends {
-    (
-        fmt_down(e.lo(), bits),
-        fmt_up(e.hi(), bits),
-        e.lower_f64(),
-        e.upper_f64(),
+/// The [`Interval`] of an enclosure: each end as a decimal rounded outward (`fmt_down`
+/// for the lower end, `fmt_up` for the upper end, at the digits of `bits`) and as the
+/// f64 at or beyond it in the same direction.
+fn ends(e: &Enclosure, bits: u32, path: String) -> Interval {
+    Interval {
+        lower: e.lower_f64(),
+        upper: e.upper_f64(),
+        lower_decimal: fmt_down(e.lo(), bits),
+        upper_decimal: fmt_up(e.hi(), bits),
         path,
-    )
+    }
 }
 
-fn certified(c: &Certified, bits: u32) -> Ends {
+fn certified(c: &Certified, bits: u32) -> Interval {
     ends(&c.enclosure, bits, c.path.describe())
 }
 
-/// The ends of an f64 interval of the composition engine; the decimal strings are of the
-/// f64 values exactly, rounded outward.
-fn interval_ends(iv: &Interval, path: &str) -> Ends {
+/// The [`Interval`] of an f64 interval of the composition engine; the decimal strings
+/// are of the f64 values exactly, rounded outward.
+fn interval_ends(iv: &shiftdp::composition::Interval, path: &str) -> Interval {
     let lo = Float::with_val(53, iv.lower);
     let hi = Float::with_val(53, iv.upper);
-    (
-        fmt_down(&lo, 53),
-        fmt_up(&hi, 53),
-        iv.lower,
-        iv.upper,
-        path.to_string(),
-    )
+    Interval {
+        lower: iv.lower,
+        upper: iv.upper,
+        lower_decimal: fmt_down(&lo, 53),
+        upper_decimal: fmt_up(&hi, 53),
+        path: path.to_string(),
+    }
 }
 
 /// Sets the process-wide memory limit (`shiftdp::memory`): `size` is a byte count or a
@@ -284,12 +289,33 @@ fn memory_limit() -> u64 {
     shiftdp::memory::limit_bytes()
 }
 
-/// `a/b` rounded up to a double (`precision::rounding::div_up_f64`): μ = Δ/σ of a noise
-/// multiplier σ, or a sampling rate p = m/n, on the less private side. `a, b` are
-/// finite doubles with `b > 0` (the Python layer checks them).
+/// `μ = sensitivity/σ` of a noise multiplier σ rounded up to a double
+/// ([`components::mu_up`]: `div_up_f64`, a larger μ is less private); `ParameterError`
+/// naming `noise_multiplier` unless σ is finite and > 0.
 #[pyfunction]
-fn div_up(a: f64, b: f64) -> f64 {
-    shiftdp::precision::rounding::div_up_f64(a, b)
+#[pyo3(signature = (noise_multiplier, sensitivity=1.0))]
+fn mu_up(noise_multiplier: &Bound<'_, PyAny>, sensitivity: f64) -> PyResult<f64> {
+    let sigma = components::real_arg("noise_multiplier", noise_multiplier)?;
+    components::mu_up(
+        sigma,
+        finite("sensitivity", sensitivity).map_err(to_py_err)?,
+    )
+    .map_err(to_py_err)
+}
+
+/// `p = m/n` rounded up to a double, never above 1 ([`components::p_up`]);
+/// `ParameterError` unless `0 ≤ m ≤ n` and `0 < n < 2⁵³`.
+#[pyfunction]
+fn p_up(m: u64, n: u64) -> PyResult<f64> {
+    components::p_up(m, n).map_err(to_py_err)
+}
+
+/// `text` (a decimal) rounded to `digits` significant digits, up (toward +∞) when `up`
+/// and down otherwise, written for a person ([`types::readable`]).
+#[pyfunction]
+#[pyo3(signature = (text, up, digits=6))]
+fn readable(text: &str, up: bool, digits: usize) -> String {
+    types::readable(text, up, digits)
 }
 
 /// Validates a δ (`precision::delta::Delta::check`: `0 < δ < 1`), raising
@@ -305,8 +331,8 @@ fn check_delta(delta: Num) -> PyResult<()> {
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, delta, bits=None))]
-fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
+fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
         let prec = precision(bits)?;
         let ib = prec.mpfr_bits().max(64);
         let mu = mu.enclosure("mu", ib)?;
@@ -320,8 +346,8 @@ fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResu
 /// Certified δ(ε) of μ-GDP (`Gaussian::delta`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, epsilon, bits=None))]
-fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
+fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
         let prec = precision(bits)?;
         let ib = prec.mpfr_bits().max(64);
         let mu = mu.enclosure("mu", ib)?;
@@ -411,8 +437,8 @@ fn integer(name: &str, x: f64, min: f64) -> Result<u64, Error> {
     }
 }
 
-/// Builds one component from its kind and parameters (the layouts of the Python
-/// component classes' `_core`):
+/// Builds one component from its kind and parameters (the layouts of the component
+/// classes' [`components::Part::spec`]), checking each parameter's domain by name:
 /// `gaussian [μ]`, `subsampled [p, μ]`, `poisson [p, μ]`, `laplace [b, Δ]`,
 /// `poisson_laplace [p, b, Δ]`, `discrete_laplace [a, Δ]`, `randomized_response [p, k]`,
 /// `mixture_of_gaussians [σ, c₁…cₙ, p₁…pₙ]`, `poisson_mixture_of_gaussians [q, σ, c…, p…]`,
@@ -568,20 +594,22 @@ fn has_kept_composition() -> bool {
 }
 
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
-/// a composition of `(kind, p, mu, count)` components. Without a grid, the PLD of the
+/// a composition of component objects ([`components::spec_of`]). Without a grid, the PLD of the
 /// previous query is asked first when it was the same composition at the same tolerance
 /// (see [`KEPT`]).
 #[pyfunction]
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
-fn compose<'py>(
-    py: Python<'py>,
-    components: Vec<(String, Vec<f64>, i64)>,
+fn compose(
+    py: Python<'_>,
+    components: &Bound<'_, PyAny>,
     target: &str,
     value: f64,
     tolerance: f64,
     grid: Option<i32>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Composed> {
+    let components = components::specs_of(components)?;
     let target = target.to_string();
+    let target_name = target.clone();
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let t = match target.as_str() {
@@ -644,29 +672,40 @@ fn compose<'py>(
         ))
     };
     let (desc, iv, orders, grids, clt, (method, mu, at_zero, note)) = interruptible(py, run)?;
-    let d = PyDict::new(py);
-    d.set_item("composition", desc)?;
-    d.set_item("interval", iv)?;
-    d.set_item("orders", orders)?;
-    d.set_item("method", method)?;
-    d.set_item("gaussian_mu_upper", mu)?;
-    d.set_item("at_zero", at_zero)?;
-    d.set_item("note", note)?;
-    let gl = PyList::empty(py);
-    for (h, bottom, top, points, fp, fo, inf) in grids {
-        let g = PyDict::new(py);
-        g.set_item("h", h)?;
-        g.set_item("window", (bottom, top))?;
-        g.set_item("points", points)?;
-        g.set_item("fft_l1_error_pess", fp)?;
-        g.set_item("fft_l1_error_opt", fo)?;
-        g.set_item("infinity_mass_upper", inf)?;
-        gl.append(g)?;
-    }
-    d.set_item("grid", gl)?;
-    d.set_item("clt_mu", clt)?;
-    d.set_item("delta_floor", DELTA_FLOOR)?;
-    Ok(d)
+    let grid = grids
+        .into_iter()
+        .map(|(h, bottom, top, points, fp, fo, inf)| {
+            Py::new(
+                py,
+                Grid {
+                    h,
+                    window: (bottom, top),
+                    points,
+                    fft_l1_error_pess: fp,
+                    fft_l1_error_opt: fo,
+                    infinity_mass_upper: inf,
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let quantity = if target_name == "delta" {
+        "epsilon"
+    } else {
+        "delta"
+    };
+    Ok(Composed::new(
+        desc,
+        quantity.to_string(),
+        value,
+        Py::new(py, iv)?,
+        orders,
+        grid,
+        clt,
+        method.to_string(),
+        mu,
+        at_zero,
+        note,
+    ))
 }
 
 /// The composed tradeoff curve `f = ⊗ f_i` (the first order of the pair) as vertices
@@ -678,11 +717,12 @@ fn compose<'py>(
 #[pyo3(signature = (components, delta, points=200, grid=None))]
 fn compose_curve(
     py: Python<'_>,
-    components: Vec<(String, Vec<f64>, i64)>,
+    components: &Bound<'_, PyAny>,
     delta: f64,
     points: usize,
     grid: Option<i32>,
 ) -> PyResult<(Vec<(f64, f64)>, usize)> {
+    let components = components::specs_of(components)?;
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
@@ -707,9 +747,9 @@ fn sgm_rdp(
     alpha: f64,
     order: &str,
     bits: Option<i64>,
-) -> PyResult<Ends> {
+) -> PyResult<Interval> {
     let order = order.to_string();
-    let run = move || -> Result<Ends, Error> {
+    let run = move || -> Result<Interval, Error> {
         let (q, sigma, alpha) = (
             finite("q", q)?,
             finite("sigma", sigma)?,
@@ -958,7 +998,7 @@ fn exact_mu(
     batch: Option<u64>,
     position: Option<u64>,
     bits: u32,
-) -> PyResult<(Ends, Option<u64>)> {
+) -> PyResult<(Interval, Option<u64>)> {
     let alg = algorithm_name.to_string();
     let (mu, pos) = interruptible(py, move || {
         Enclosure::check_bits(bits)?;
@@ -1571,7 +1611,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HypothesisError", py.get_type::<HypothesisError>())?;
     m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
-    m.add_function(wrap_pyfunction!(div_up, m)?)?;
+    m.add_function(wrap_pyfunction!(mu_up, m)?)?;
+    m.add_function(wrap_pyfunction!(p_up, m)?)?;
     m.add_function(wrap_pyfunction!(check_delta, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
@@ -1589,6 +1630,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
+    m.add_function(wrap_pyfunction!(readable, m)?)?;
+    m.add_class::<Interval>()?;
+    m.add_class::<Grid>()?;
+    m.add_class::<Composed>()?;
+    components::add_classes(m)?;
+    events::add_to(m)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
     m.add_class::<LastIterateResult>()?;

@@ -37,7 +37,8 @@ def value(rng, lo, hi, integer=False):
 
 
 def floats_in(obj, depth=0):
-    """All floats reachable in a result (dataclasses, tuples, lists, dicts)."""
+    """All floats reachable in a result (dataclasses, the core's classes, tuples, lists,
+    dicts)."""
     if depth > 4:
         return
     if isinstance(obj, float):
@@ -51,6 +52,12 @@ def floats_in(obj, depth=0):
     elif hasattr(obj, "__dataclass_fields__"):
         for k in obj.__dataclass_fields__:
             yield from floats_in(getattr(obj, k), depth + 1)
+    elif type(obj).__module__.startswith("shiftdp"):
+        # the compiled core's classes (Interval, Composed, …): every public attribute
+        for k in dir(obj):
+            v = getattr(obj, k) if not k.startswith("_") else None
+            if not callable(v):
+                yield from floats_in(v, depth + 1)
 
 
 def call(fn, *args, **kwargs):

@@ -158,7 +158,7 @@ fn math_html(s: &str) -> String {
 }
 
 /// HTML-escapes `& < > " '`.
-fn esc(s: &str) -> String {
+pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
