@@ -42,12 +42,14 @@ from ._core import (
     LastIterateResult,
     MemoryLimitError,
     NotCertifiedError,
+    PaperResult,
     ParameterError,
     ParseError,
     PrecisionError,
     SamplerBound,
     SamplerReport,
     ShiftdpError,
+    results,
 )
 from ._opacus import SamplerMismatchWarning, detect_sampler, register_with_opacus
 from ._types import (
@@ -81,6 +83,8 @@ __all__ = [
     "clear_kept_composition",
     "sgm_rdp",
     "analyze",
+    "results",
+    "PaperResult",
     "check_claim",
     "schedule",
     "calibrate_dpsgd",

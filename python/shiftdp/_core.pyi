@@ -363,3 +363,18 @@ class EventPart:
 
 def map_event(event: Tuple[str, Dict[str, Any]], relation: str, count: int) -> EventPart: ...
 def is_rdp_event(name: str) -> bool: ...
+
+class PaperResult:
+    """One published result of the registry (``shiftdp.results()``)."""
+
+    id: str
+    paper: str
+    family: str
+    algorithms: List[str]
+    proof_file: Optional[str]
+    eligible_for_best: bool
+    sampled: bool
+    not_sampled_because: Optional[str]
+    def __eq__(self, other: object) -> bool: ...
+
+def results(algorithm: Optional[str] = None) -> List[PaperResult]: ...

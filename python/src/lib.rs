@@ -49,6 +49,7 @@ use std::time::Duration;
 
 mod components;
 mod events;
+mod results;
 mod types;
 use types::{Composed, Grid, Interval};
 
@@ -1635,6 +1636,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Grid>()?;
     m.add_class::<Composed>()?;
     components::add_classes(m)?;
+    results::add(m)?;
     events::add_to(m)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
