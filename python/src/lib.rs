@@ -861,7 +861,7 @@ fn rdp_epsilon(
     interruptible(py, run)
 }
 
-fn algorithm(name: &str) -> Result<Algorithm, Error> {
+pub(crate) fn algorithm(name: &str) -> Result<Algorithm, Error> {
     match name {
         "gd" => Ok(Algorithm::Gd),
         "cgd" => Ok(Algorithm::Cgd),

@@ -1,40 +1,30 @@
 //! `shiftdp.results()`: the registry of published results the toolkit implements
 //! (`shiftdp::results::REGISTRY`), as frozen [`PaperResult`] records.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use shiftdp::settings::Algorithm;
 use shiftdp_verify::check::{Tested, how_tested};
 
 /// One published result of the registry: its id, paper, how its guarantee is stated,
 /// the algorithms whose runs it concerns, its proof file and how the validator tests it.
-#[pyclass(frozen, eq, module = "shiftdp")]
+#[pyclass(frozen, eq, get_all, module = "shiftdp")]
 #[derive(Clone, PartialEq, Debug)]
 pub struct PaperResult {
     /// The id every output prints, e.g. ``"BSA24 Thm 4.5"``.
-    #[pyo3(get)]
     pub id: String,
     /// The paper (``"BSA24"``, ``"CYS21"``, ``"YS22"``, ``"AT22"`` or ``"baseline"``).
-    #[pyo3(get)]
     pub paper: String,
     /// ``"f-DP"`` or ``"RDP"``.
-    #[pyo3(get)]
     pub family: String,
     /// The algorithms (``"gd"``, ``"cgd"``, ``"sgd"``, ``"lmc"``) whose runs it concerns.
-    #[pyo3(get)]
     pub algorithms: Vec<String>,
     /// The ``proofs/`` file that states it, its hypotheses and obligations.
-    #[pyo3(get)]
     pub proof_file: Option<String>,
     /// Whether `analyze` may mark it best (a statement about the run in replace-one
     /// adjacency).
-    #[pyo3(get)]
     pub eligible_for_best: bool,
     /// Whether the validator samples it against exact instances.
-    #[pyo3(get)]
     pub sampled: bool,
     /// Why the validator does not sample it (what tests it instead), when it does not.
-    #[pyo3(get)]
     pub not_sampled_because: Option<String>,
 }
 
@@ -48,24 +38,15 @@ impl PaperResult {
     }
 }
 
-fn algorithm(name: &str) -> PyResult<Algorithm> {
-    match name {
-        "gd" => Ok(Algorithm::Gd),
-        "cgd" => Ok(Algorithm::Cgd),
-        "sgd" => Ok(Algorithm::Sgd),
-        "lmc" => Ok(Algorithm::Lmc),
-        other => Err(PyValueError::new_err(format!(
-            "results: algorithm must be one of gd, cgd, sgd, lmc (got {other:?})"
-        ))),
-    }
-}
-
 /// The registry's results in the order `analyze` lists them, or those that concern
 /// runs of `algorithm`.
 #[pyfunction]
 #[pyo3(signature = (algorithm=None))]
 pub fn results(algorithm: Option<&str>) -> PyResult<Vec<PaperResult>> {
-    let only = algorithm.map(self::algorithm).transpose()?;
+    let only = algorithm
+        .map(crate::algorithm)
+        .transpose()
+        .map_err(crate::to_py_err)?;
     Ok(shiftdp::results::REGISTRY
         .iter()
         .filter(|r| only.is_none_or(|a| r.algorithms().contains(&a)))

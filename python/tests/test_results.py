@@ -41,5 +41,5 @@ def test_a_filter_keeps_the_results_of_that_algorithm() -> None:
 
 
 def test_an_unknown_algorithm_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="gd, cgd, sgd, lmc"):
+    with pytest.raises(shiftdp.ParameterError, match="gd, cgd, sgd, lmc"):
         shiftdp.results("adam")
