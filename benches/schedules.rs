@@ -52,7 +52,8 @@ fn argmin_ten_thousand(c: &mut Criterion) {
 
 fn streaming(c: &mut Criterion) {
     use shiftdp::precision::Enclosure;
-    use shiftdp::schedules::runs::{RunProblem, WorkBudget, solve_kkt_runs};
+    use shiftdp::schedules::kkt::solve_kkt_runs;
+    use shiftdp::schedules::runs::{RunProblem, WorkBudget};
     let mut g = c.benchmark_group("runs");
     g.sample_size(10);
     for &contr in &["0.999999", "0.9"] {

@@ -3,12 +3,12 @@ use proptest::prelude::*;
 use shiftdp::Error;
 use shiftdp::bounds::bsa24;
 use shiftdp::precision::{Enclosure, Real};
-use shiftdp::schedules::ScheduleProblem;
 use shiftdp::schedules::builders::{CyclicOrder, contraction, noisy_cgd, noisy_gd};
 use shiftdp::schedules::crosscheck::{self, Verdict};
 use shiftdp::schedules::kkt::solve_kkt;
 use shiftdp::schedules::numeric::{NumericOptions, solve_numeric};
 use shiftdp::schedules::tau::{TauSearch, search_tau};
+use shiftdp::schedules::{ScheduleProblem, ScheduleReal};
 use shiftdp::{Algorithm as RunAlgorithm, RawSetting, Setting};
 use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 use shiftdp_cli::setting::SettingArgs;
@@ -603,9 +603,8 @@ fn kkt_with_a_subnormal_contraction_matches_c_zero() {
 // Issue 15: the problem kept as runs, solved and certified streaming over the steps.
 
 use shiftdp::schedules::builders::{Curvature, SensitiveSteps, per_step, per_step_runs};
-use shiftdp::schedules::runs::{
-    RunBuilder, RunProblem, WorkBudget, search_tau_runs, solve_kkt_runs,
-};
+use shiftdp::schedules::kkt::{RunKkt, solve_kkt_runs};
+use shiftdp::schedules::runs::{RunBuilder, RunProblem, WorkBudget, search_tau_runs};
 
 /// A random piecewise-constant problem at 64 bits: up to 5 distinct decimal values
 /// (c ∈ [0, 1.02], s ∈ {0} ∪ [0, 2], ς ∈ [0.1, 3]) in up to 10 runs, short (1–40 steps)
@@ -655,59 +654,187 @@ fn runs_strategy() -> impl Strategy<Value = (RunProblem<Enclosure>, usize)> {
         })
 }
 
-/// Rows (k, a_k, λ_k, z_k) of the streamed solution.
-fn stream_rows(
-    q: &RunProblem<f64>,
-    sol: &shiftdp::schedules::runs::RunKkt,
-) -> Vec<(usize, f64, f64, f64)> {
+/// μ², active constraints, negligible steps and rows (a_k, λ_k, z_k) of a KKT optimum.
+type Dense<R> = (R, Vec<usize>, usize, Vec<(R, R, R)>);
+
+/// The KKT optimum of a problem kept per step, written out from the formula of
+/// `shiftdp::schedules::kkt` with every value kept (no runs, checkpoints or skipped
+/// steps), in the solver's order of operations: μ², the active constraints, the
+/// negligible steps and the rows (a_k, λ_k, z_k), k = τ+1..t; `None` if μ² or a shift is
+/// not finite. The negligible steps (P_k < 2^{−(bits+64)}) are found with the f64
+/// product of the c_k kept as m·2^e, m ∈ [1, 2) (exact for c_k = 0 or c_k ≥ 2⁻¹⁰²¹).
+fn dense_kkt<R: ScheduleReal>(p: &ScheduleProblem<R>, tau: usize) -> Option<Dense<R>> {
+    let (c, s, g, t) = (p.contraction(), p.sensitivity(), p.noise(), p.horizon());
+    let z0 = p.initial_gap(tau).unwrap();
+    let (zero, one) = (z0.lit(0.0), z0.lit(1.0));
+    let thr = -(z0.precision_bits() as i32 + 64);
+    let (mut start, mut m, mut e) = (tau, 1.0_f64, 0);
+    for k in (tau + 1..=t).rev() {
+        if e < thr {
+            start = k;
+            break;
+        }
+        if c[k - 1].mid_f64() == 0.0 {
+            start = k - 1;
+            break;
+        }
+        m *= c[k - 1].mid_f64();
+        while m >= 2.0 {
+            (m, e) = (m / 2.0, e + 1);
+        }
+        while m < 1.0 {
+            (m, e) = (m * 2.0, e - 1);
+        }
+    }
     let mut rows = Vec::new();
-    sol.for_each_row(q, &mut WorkBudget::new(q.horizon()), |k, a, l, z| {
-        rows.push((k, a, l, z));
+    let mut z = z0.clone();
+    for k in tau..start {
+        z = c[k].clone() * z + s[k].clone();
+        rows.push((zero.clone(), zero.clone(), z.clone()));
+    }
+    // point i is step start + i: P_i, X_i = Σ ς²P², G_i = P_0 z + Σ s P; (X_0, G_0) = 0
+    let n = t - start;
+    let mut w = vec![one.clone(); n + 1];
+    for i in (0..n).rev() {
+        w[i] = w[i + 1].clone() * c[start + i].clone();
+    }
+    let (mut x, mut gg) = (vec![zero.clone()], vec![zero.clone()]);
+    let (mut xa, mut ga) = (zero.clone(), w[0].clone() * z.clone());
+    for i in 1..=n {
+        xa = xa + g[start + i - 1].square() * w[i].square();
+        ga = ga + s[start + i - 1].clone() * w[i].clone();
+        x.push(xa.clone());
+        gg.push(ga.clone());
+    }
+    // the greatest convex minorant: drop a point on or above the chord
+    let below = |a: usize, b: usize, i: usize| {
+        let cross = (x[b].clone() - x[a].clone()) * (gg[i].clone() - gg[a].clone())
+            - (gg[b].clone() - gg[a].clone()) * (x[i].clone() - x[a].clone());
+        cross.cmp_mid(&zero) == std::cmp::Ordering::Greater
+    };
+    let mut hull: Vec<usize> = Vec::new();
+    for i in 0..=n {
+        while hull.len() >= 2 && !below(hull[hull.len() - 2], hull[hull.len() - 1], i) {
+            hull.pop();
+        }
+        hull.push(i);
+    }
+    let mut mu2 = zero.clone();
+    let mut active = Vec::new();
+    for seg in hull.windows(2) {
+        let (u, v) = (seg[0], seg[1]);
+        let (dg, dx) = (gg[v].clone() - gg[u].clone(), x[v].clone() - x[u].clone());
+        let slope = dg.clone() / dx.clone();
+        mu2 = mu2 + dg.square() / dx;
+        if v < n {
+            active.push(start + v);
+        }
+        for i in u + 1..=v {
+            let k = start + i - 1; // 0-based index of step start + i
+            let a = slope.clone() * g[k].square() * w[i].clone();
+            let pre = c[k].clone() * z.clone() + s[k].clone();
+            z = if i == v {
+                zero.clone()
+            } else {
+                (gg[i].clone() - (gg[u].clone() + slope.clone() * (x[i].clone() - x[u].clone())))
+                    / w[i].clone()
+            };
+            let lam = if i < n && pre.cmp_mid(&zero) == std::cmp::Ordering::Greater {
+                a.clone() / pre
+            } else {
+                one.clone()
+            };
+            rows.push((a, lam, z.clone()));
+        }
+    }
+    let finite = |r: &R| r.upper_f64().is_finite();
+    (finite(&mu2) && rows.iter().all(|r| finite(&r.0))).then_some((mu2, active, start - tau, rows))
+}
+
+/// Whether the solver's solution and rows are the dense reference's, bit for bit.
+fn same_as_dense<R: ScheduleReal>(
+    p: &RunProblem<R>,
+    sol: &RunKkt<R>,
+    dense: &Dense<R>,
+) -> std::result::Result<(), String> {
+    let (mu2, active, negligible, rows) = dense;
+    if !sol.mu2.identical(mu2) || sol.active != *active || sol.negligible != *negligible {
+        return Err(format!(
+            "μ² {:?} vs {mu2:?}, active {:?} vs {active:?}, negligible {} vs {negligible}",
+            sol.mu2, sol.active, sol.negligible
+        ));
+    }
+    let mut i = 0;
+    let mut diff = None;
+    sol.for_each_row(p, &mut WorkBudget::new(p.horizon()), |k, a, l, z| {
+        let (ra, rl, rz) = &rows[i];
+        if diff.is_none()
+            && !(k == sol.tau + 1 + i && a.identical(ra) && l.identical(rl) && z.identical(rz))
+        {
+            diff = Some(format!(
+                "row {k}: ({a:?}, {l:?}, {z:?}) vs ({ra:?}, {rl:?}, {rz:?})"
+            ));
+        }
+        i += 1;
         Ok(())
     })
-    .unwrap();
-    rows
+    .map_err(|e| e.to_string())?;
+    match diff {
+        Some(d) => Err(d),
+        None if i != rows.len() => Err(format!("{i} rows vs {}", rows.len())),
+        None => Ok(()),
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
-    /// The streaming KKT solver gives the numbers of the per-step one (same operations):
-    /// μ², active constraints, negligible steps and every row (k, a_k, λ_k, z_k), bit
-    /// for bit; its certificate is the per-step certificate of the same shifts, and it
-    /// bounds the optimum (solved again at 160 bits) from above.
+    /// The KKT solver (runs, checkpoints, skipped fixed points) gives the numbers of the
+    /// dense formula ([`dense_kkt`]): μ², active constraints, negligible steps and every
+    /// row (k, a_k, λ_k, z_k), bit for bit, in f64 and at the MPFR precision, and so does
+    /// the per-step entry point; its certificate is the per-step certificate of the same
+    /// shifts, and it bounds the optimum (solved again at 160 bits) from above.
     #[test]
-    fn streaming_kkt_and_certificate_agree_with_the_per_step_solver((p, tau) in runs_strategy()) {
+    fn kkt_solver_matches_the_dense_formula((p, tau) in runs_strategy()) {
         let t = p.horizon();
         let expanded = p.expand().unwrap();
         let q = p.to_mid_f64();
         let mut budget = WorkBudget::new(t);
+        let dense = dense_kkt(&expanded.to_mid_f64(), tau);
         let Ok(sol) = solve_kkt_runs(&q, tau, &mut budget) else {
-            // overflow (c > 1 over long runs): the per-step solver refuses too
-            prop_assert!(solve_kkt(&expanded.to_mid_f64(), tau).is_err());
+            // overflow (c > 1 over long runs)
+            prop_assert!(dense.is_none());
             return Ok(());
         };
-        let reference = solve_kkt(&expanded.to_mid_f64(), tau).unwrap();
-        prop_assert_eq!(sol.mu2.to_bits(), reference.mu2.to_bits(), "{} vs {}", sol.mu2, reference.mu2);
-        prop_assert_eq!(&sol.active, &reference.active);
-        prop_assert_eq!(sol.negligible, reference.negligible);
-        let rows = stream_rows(&q, &sol);
-        prop_assert_eq!(rows.len(), t - tau);
-        for (i, (k, a, l, z)) in rows.iter().enumerate() {
-            prop_assert_eq!(*k, tau + 1 + i);
-            prop_assert_eq!(a.to_bits(), reference.shifts[i].to_bits(), "a at k = {}", k);
-            prop_assert_eq!(l.to_bits(), reference.lambda[i].to_bits(), "λ at k = {}", k);
-            prop_assert_eq!(z.to_bits(), reference.gaps[i].to_bits(), "z at k = {}", k);
+        let Some(dense) = dense else {
+            // μ² finite, a shift not: regenerating the rows refuses
+            prop_assert!(sol.for_each_row(&q, &mut budget, |_, _, _, _| Ok(())).is_err());
+            return Ok(());
+        };
+        same_as_dense(&q, &sol, &dense).map_err(TestCaseError::fail)?;
+        let shifts: Vec<f64> = dense.3.iter().map(|r| r.0).collect();
+        let k = solve_kkt(&expanded.to_mid_f64(), tau).unwrap();
+        prop_assert_eq!(k.mu2.to_bits(), dense.0.to_bits());
+        prop_assert!(k.shifts.iter().zip(&shifts).all(|(a, b)| a.to_bits() == b.to_bits()));
+        // at the MPFR precision
+        let mut budget_e = WorkBudget::new(t);
+        match (solve_kkt_runs(&p, tau, &mut budget_e), dense_kkt(&expanded, tau)) {
+            (Ok(a), Some(b)) => same_as_dense(&p, &a, &b).map_err(TestCaseError::fail)?,
+            (Err(_), None) => {}
+            (Ok(a), None) => {
+                prop_assert!(a.for_each_row(&p, &mut budget_e, |_, _, _, _| Ok(())).is_err());
+            }
+            (Err(e), Some(_)) => prop_assert!(false, "refused: {}", e),
         }
         let bits = 64 + (t % 193) as u32;
         let cert = p.certify_kkt(&q, &sol, bits, &mut budget).unwrap();
-        let per_step = expanded.certify(tau, &reference.shifts, bits).unwrap();
+        let per_step = expanded.certify(tau, &shifts, bits).unwrap();
         prop_assert_eq!(&cert.mu_upper, &per_step.mu_upper);
         prop_assert_eq!(&cert.mu2_upper, &per_step.mu2_upper);
         // the steps after τ kept per step pose the same problem: f64 (argmin's input)
         // and at the MPFR precision (the KKT value at --bits)
         let (sq, stau) = q.suffix(tau, &mut WorkBudget::new(t)).unwrap();
-        prop_assert_eq!(solve_kkt(&sq, stau).unwrap().mu2.to_bits(), reference.mu2.to_bits());
+        prop_assert_eq!(solve_kkt(&sq, stau).unwrap().mu2.to_bits(), dense.0.to_bits());
         let (sp, stau) = p.suffix(tau, &mut WorkBudget::new(t)).unwrap();
         if let (Ok(a), Ok(b)) = (solve_kkt(&sp, stau), solve_kkt(&expanded, tau)) {
             prop_assert!(a.mu2.lo() == b.mu2.lo() && a.mu2.hi() == b.mu2.hi(), "{:?} vs {:?}", a.mu2, b.mu2);
@@ -726,20 +853,35 @@ proptest! {
         }
     }
 
-    /// The τ search over runs picks the τ and optimum of the per-step search (the same
-    /// candidates, the same values), with a small exhaustive limit so that the
-    /// geometric grid and its refinement run.
+    /// The τ search over runs returns the first τ of smallest μ in its profile, the
+    /// profile's μ are the dense formula's (the first, a random one and the best
+    /// checked), and the per-step search returns the same τ, profile and optimum; a small
+    /// exhaustive limit makes the geometric grid and its refinement run.
     #[test]
-    fn streaming_tau_search_agrees((p, _) in runs_strategy()) {
+    fn tau_search_matches_the_dense_formula(
+        (p, _) in runs_strategy(),
+        pick in any::<proptest::sample::Index>(),
+    ) {
         let q = p.to_mid_f64();
         let search = TauSearch::Auto { limit: 64 };
-        let Ok((sol, _)) = search_tau_runs(&q, search, &mut WorkBudget::new(q.horizon())) else {
-            prop_assert!(search_tau(&p.expand().unwrap().to_mid_f64(), search).is_err());
+        let expanded = p.expand().unwrap().to_mid_f64();
+        let per_step = search_tau(&expanded, search);
+        let Ok((sol, profile)) = search_tau_runs(&q, search, &mut WorkBudget::new(q.horizon())) else {
+            prop_assert!(per_step.is_err());
             return Ok(());
         };
-        let r = search_tau(&p.expand().unwrap().to_mid_f64(), search).unwrap();
-        prop_assert_eq!(sol.tau, r.best.tau);
-        prop_assert_eq!(sol.mu2.to_bits(), r.best.mu2.to_bits());
+        let best = profile.iter().fold(profile[0], |b, x| if x.1 < b.1 { *x } else { b });
+        prop_assert_eq!(sol.tau, best.0);
+        prop_assert_eq!(sol.mu2.sqrt().to_bits(), best.1.to_bits());
+        for (tau, mu) in [profile[0], profile[pick.index(profile.len())], best] {
+            if let Some(d) = dense_kkt(&expanded, tau) {
+                prop_assert_eq!(d.0.sqrt().to_bits(), mu.to_bits(), "τ = {}", tau);
+            }
+        }
+        let r = per_step.unwrap();
+        prop_assert_eq!(r.best.tau, sol.tau);
+        prop_assert_eq!(r.best.mu2.to_bits(), sol.mu2.to_bits());
+        prop_assert_eq!(&r.profile, &profile);
     }
 
     /// The run-length builder gives the per-step builder's values: random η and σ runs,
@@ -811,8 +953,8 @@ proptest! {
 
     /// Cyclic batches over many epochs: the gap recursions before τ and on the negligible
     /// steps skip repeated pairs of runs (the record's batch, the others) at an exact
-    /// fixed point; the certificate is still the per-step certificate of the same
-    /// shifts, bit for bit, with or without a diameter and a start time τ > 0 (a skip
+    /// fixed point; the solution is still the dense formula's and the certificate the
+    /// per-step certificate of the same shifts, bit for bit, with or without a diameter and a start time τ > 0 (a skip
     /// that lands on the wrong gap fails this test; checked by mutation).
     #[test]
     fn periodic_runs_skip_exactly(
@@ -842,9 +984,10 @@ proptest! {
         // at 256 bits the negligible steps (weights below 2⁻¹¹⁷) still show in μ
         let cert = p.certify_kkt(&q, &sol, 256, &mut budget).unwrap();
         let expanded = p.expand().unwrap();
-        let reference = solve_kkt(&expanded.to_mid_f64(), tau).unwrap();
-        prop_assert_eq!(sol.mu2.to_bits(), reference.mu2.to_bits());
-        let per_step = expanded.certify(tau, &reference.shifts, 256).unwrap();
+        let dense = dense_kkt(&expanded.to_mid_f64(), tau).unwrap();
+        same_as_dense(&q, &sol, &dense).map_err(TestCaseError::fail)?;
+        let shifts: Vec<f64> = dense.3.iter().map(|r| r.0).collect();
+        let per_step = expanded.certify(tau, &shifts, 256).unwrap();
         prop_assert_eq!(&cert.mu_upper, &per_step.mu_upper);
         prop_assert!(sol.negligible > 0 || tau > 0);
     }

@@ -5,7 +5,9 @@
 //! * [`problem`]: the problem type ([`ScheduleProblem`]), evaluation of any schedule
 //!   (a_k or λ_k) and its certification with directed rounding;
 //! * [`kkt`]: the exact solver at fixed τ (greatest convex minorant of the KKT
-//!   conditions, active constraints included), generic over the precision;
+//!   conditions, active constraints included): one implementation over the problem kept
+//!   as runs, streaming over the steps, generic over the precision; a problem kept per
+//!   step is solved as its runs;
 //! * [`numeric`]: an independent L-BFGS solver (argmin) over BSA24's weights λ_k;
 //! * [`tau`]: the integer search over the start time τ;
 //! * [`builders`]: problems for NoisyGD, cyclic NoisyCGD (any order, non-integer
@@ -14,9 +16,9 @@
 //!   run's [`Setting`](crate::Setting)): every record position, the τ search, the
 //!   certificate, argmin beside it and the closed forms that apply;
 //! * [`runs`]: the problem kept as runs of identical steps (constant and
-//!   piecewise-constant settings), its KKT solve and certificate streaming over the
-//!   steps in O(t) time and O(runs) memory, with the same numbers as the per-step
-//!   solvers; what [`run`] uses, at any t;
+//!   piecewise-constant settings), the input of the KKT solver, and its certificate and
+//!   τ search streaming over the steps in O(t) time and O(runs) memory; what [`run`]
+//!   uses, at any t;
 //! * [`crosscheck`]: closed form vs optimum vs the theorem's own schedule.
 //!
 //! Design rule (docs/conventions.md §4, OpenDP's "search without rigor, certify with

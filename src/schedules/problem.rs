@@ -220,7 +220,8 @@ impl<R: ScheduleReal> ScheduleProblem<R> {
 
     /// Refuses ([`Error::MemoryLimit`]) a materialized problem of `t` steps whose values
     /// are like `x`: three values per step (c_k, s_k, ς_k) and as many again for what
-    /// a solver keeps per step ([`crate::schedules::kkt::solve_kkt`] keeps six).
+    /// a solver keeps per step ([`crate::schedules::kkt::solve_kkt`] keeps six: the
+    /// problem as runs and the shifts, gaps and λ).
     ///
     /// # Formula
     /// needed = 9 · t · bytes(x) (see [`ScheduleReal::bytes`]).

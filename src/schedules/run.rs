@@ -17,8 +17,8 @@
 //! # Scale
 //! The problem is kept as runs of identical steps ([`super::runs`]): constant η, σ is one
 //! run (two values for cyclic batches), a schedule file as many runs as it has changes.
-//! The KKT solve, the τ search and the certificate stream over the steps with the same
-//! numbers as the per-step solvers, so `t` is limited only by the work limit
+//! The KKT solve ([`super::kkt`]), the τ search and the certificate stream over the
+//! steps, so `t` is limited only by the work limit
 //! ([`super::runs::WORK_LIMIT`] step evaluations; steps whose weight is negligible, and
 //! runs of them at a fixed point of the gap, cost nothing) — NoisyGD with c = 0.9 takes
 //! milliseconds at t = 10⁸. What still needs memory proportional to t − τ runs only up
@@ -47,9 +47,9 @@
 use super::builders::{
     Curvature, SensitiveSteps, batches_per_epoch, contraction, per_step_runs, runs_of,
 };
-use super::kkt::solve_kkt;
+use super::kkt::{RunKkt, solve_kkt};
 use super::numeric::{NumericOptions, solve_numeric};
-use super::runs::{RunCertificate, RunKkt, RunProblem, WorkBudget, search_tau_runs};
+use super::runs::{RunCertificate, RunProblem, WorkBudget, search_tau_runs};
 use super::tau::TauSearch;
 use crate::bounds::{Bound, bsa24};
 use crate::decimal::fmt_up;

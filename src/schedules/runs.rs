@@ -1,32 +1,21 @@
-//! Piecewise-constant schedule problems kept as runs, solved and certified streaming
-//! over the steps: O(t) time and O(runs + hull + √t) memory instead of several MPFR
-//! values per step, for the 10⁷–10⁸-step runs of real training.
+//! Schedule problems kept as runs of identical steps, and what streams over them: the
+//! gap recursions with no shift, the certificate of a KKT schedule and the τ search —
+//! O(t) time and O(runs + hull + t/4096) memory instead of several MPFR values per step,
+//! for the 10⁷–10⁸-step runs of real training.
 //!
 //! # Representation
 //! A [`RunProblem`] is a list of *runs* — `len` consecutive steps with the same
 //! (c_k, s_k, ς_k) — over a table of distinct values. A constant setting is one run;
 //! NoisyCGD is two values (the differing record's batch or not) in about 2t/l runs; a
 //! per-step schedule file is as many runs as it has changes. [`RunProblem::expand`] gives
-//! the same problem kept per step ([`ScheduleProblem`]).
+//! the same problem kept per step ([`ScheduleProblem`]), [`RunProblem::from_problem`]
+//! the runs of a problem kept per step. It is the input of the KKT solver
+//! ([`solve_kkt_runs`], [`super::kkt`]).
 //!
-//! # The same numbers as the per-step solvers
-//! [`solve_kkt_runs`] is [`solve_kkt`](super::kkt::solve_kkt) at `f64` reorganized as
-//! passes over the steps — the same floating-point operations in the same order, so the
-//! same shifts, gaps, μ² and active set, bit for bit:
-//!
-//! 1. the negligible prefix (weights P_k < 2^{−117}) found by the same backward scan;
-//! 2. the gap through that prefix by the same recursion;
-//! 3. the weights P_k = P_{k+1} c_{k+1} by one backward pass that keeps every 4096th
-//!    value (a checkpoint), so that any block of weights is recomputed from its
-//!    checkpoint with the same products;
-//! 4. the points (X_k, G_k) and their lower convex hull (monotone chain) in one forward
-//!    pass, keeping only the hull;
-//! 5. the shifts, gaps and λ_k regenerated on demand ([`RunKkt::for_each_row`]) from
-//!    the hull and the checkpoints.
-//!
-//! Certification ([`RunProblem::certify_kkt`]) streams the shifts of step 5 through the
-//! certification recursion of [`ScheduleProblem::certify`] (the same code, in place at
-//! `bits` bits): the certified μ is the same number as certifying the per-step vector.
+//! Certification ([`RunProblem::certify_kkt`]) streams the shifts the solver regenerates
+//! through the certification recursion of [`ScheduleProblem::certify`] (the same code,
+//! in place at `bits` bits): the certified μ is the same number as certifying the
+//! per-step vector of shifts.
 //!
 //! # Fixed points
 //! Before τ and on the negligible prefix no shift is applied, and the gap follows a
@@ -46,9 +35,8 @@
 //! computation running for hours.
 //!
 //! # References
-//! BSA24 Thm 3.3 (the problem); docs/conventions.md §4; Griewank & Walther, *Evaluating
-//! Derivatives* (2008), ch. 12 (checkpointing a reversed sweep).
-use super::kkt::exponent;
+//! BSA24 Thm 3.3 (the problem); docs/conventions.md §4.
+use super::kkt::{RunKkt, solve_kkt_runs};
 use super::problem::{Certifier, ScheduleProblem, ScheduleReal, check_nonneg, same_float};
 use crate::error::{Error, Result};
 use crate::memory;
@@ -59,9 +47,6 @@ use rug::Float;
 /// Step evaluations allowed per request (all solves, the τ search and the certificate
 /// together): 10⁹, a few tens of seconds at most.
 pub const WORK_LIMIT: u64 = 1_000_000_000;
-
-/// Points per checkpoint block of the weights P_k.
-const BLOCK: usize = 4096;
 
 /// Step evaluations left for one request; [`WorkBudget::charge`] refuses beyond.
 #[derive(Debug, Clone)]
@@ -135,11 +120,14 @@ struct Run {
 ///
 /// # Example
 /// ```
-/// use shiftdp::schedules::runs::{RunProblem, WorkBudget, solve_kkt_runs};
-/// // NoisyGD over 10⁸ steps, c = 0.9: μ² = (1−c^t)/(1+c^t)·(1+c)/(1−c) = 19 (BSA24 Thm 4.2)
-/// let p = RunProblem::constant(100_000_000, 0.9_f64, 1.0, 1.0, None).unwrap();
-/// let sol = solve_kkt_runs(&p, 0, &mut WorkBudget::new(p.horizon())).unwrap();
-/// assert!((sol.mu2 - 19.0).abs() < 1e-12);
+/// use shiftdp::schedules::ScheduleProblem;
+/// use shiftdp::schedules::runs::RunProblem;
+/// let p = ScheduleProblem::new(vec![0.5, 0.9, 0.9], vec![1.0, 2.0, 2.0], vec![1.0; 3], None)?;
+/// let r = RunProblem::from_problem(&p)?;
+/// // (c, s, ς) = (0.5, 1, 1) once, then (0.9, 2, 1) twice
+/// assert_eq!(r.runs().map(|(len, v)| (len, v.c)).collect::<Vec<_>>(), [(1, 0.5), (2, 0.9)]);
+/// assert_eq!(r.expand()?.contraction(), p.contraction());
+/// # Ok::<(), shiftdp::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct RunProblem<R> {
@@ -174,7 +162,7 @@ impl<R: ScheduleReal> Default for RunBuilder<R> {
 
 /// Refuses the growth of a table past the memory limit (checked when a vector of
 /// `len` ≥ 2¹⁶ entries of `each` bytes is about to double).
-fn check_growth(what: &str, len: usize, cap: usize, each: u64) -> Result<()> {
+pub(super) fn check_growth(what: &str, len: usize, cap: usize, each: u64) -> Result<()> {
     if len == cap && len >= 1 << 16 {
         memory::check(what, memory::bytes_of(2 * len as u64, each))?;
     }
@@ -275,7 +263,7 @@ impl<R: ScheduleReal> RunBuilder<R> {
 }
 
 /// Forward iterator over step indices k0, k0+1, … yielding each step's value index.
-struct Forward<'a> {
+pub(super) struct Forward<'a> {
     runs: &'a [Run],
     run: usize,
     left: usize,
@@ -283,7 +271,7 @@ struct Forward<'a> {
 
 impl Forward<'_> {
     #[inline]
-    fn next_value(&mut self) -> u32 {
+    pub(super) fn next_value(&mut self) -> u32 {
         while self.left == 0 {
             self.run += 1;
             self.left = self.runs[self.run].len;
@@ -294,7 +282,7 @@ impl Forward<'_> {
 }
 
 /// Backward iterator over step indices k0 − 1, k0 − 2, … yielding value indices.
-struct Backward<'a> {
+pub(super) struct Backward<'a> {
     runs: &'a [Run],
     run: usize,
     left: usize,
@@ -302,7 +290,7 @@ struct Backward<'a> {
 
 impl Backward<'_> {
     #[inline]
-    fn next_value(&mut self) -> u32 {
+    pub(super) fn next_value(&mut self) -> u32 {
         while self.left == 0 {
             self.run -= 1;
             self.left = self.runs[self.run].len;
@@ -364,6 +352,11 @@ impl<R: ScheduleReal> RunProblem<R> {
             .iter()
             .map(|r| (r.len, &self.values[r.value as usize]))
     }
+    /// The parameters stored at value index `index`.
+    #[inline]
+    pub(super) fn value(&self, index: u32) -> &StepValues<R> {
+        &self.values[index as usize]
+    }
     /// The diameter D, if the iterates are constrained.
     pub fn diameter(&self) -> Option<&R> {
         self.diameter.as_ref()
@@ -404,7 +397,7 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Value indices of steps k0, k0+1, … (k0 < t).
-    fn forward(&self, k0: usize) -> Forward<'_> {
+    pub(super) fn forward(&self, k0: usize) -> Forward<'_> {
         let run = self.run_of(k0);
         Forward {
             runs: &self.runs,
@@ -414,7 +407,7 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Value indices of steps k0 − 1, k0 − 2, … (1 ≤ k0 ≤ t).
-    fn backward(&self, k0: usize) -> Backward<'_> {
+    pub(super) fn backward(&self, k0: usize) -> Backward<'_> {
         let run = self.run_of(k0 - 1);
         Backward {
             runs: &self.runs,
@@ -424,7 +417,11 @@ impl<R: ScheduleReal> RunProblem<R> {
     }
 
     /// Runs clipped to the step indices [from, to): (value index, length).
-    fn runs_between(&self, from: usize, to: usize) -> impl Iterator<Item = (u32, usize)> + '_ {
+    pub(super) fn runs_between(
+        &self,
+        from: usize,
+        to: usize,
+    ) -> impl Iterator<Item = (u32, usize)> + '_ {
         let first = if from < to {
             self.run_of(from)
         } else {
@@ -529,34 +526,26 @@ impl<R: ScheduleReal> RunProblem<R> {
         if let (Some(g), true) = (&self.fixed_gap, tau >= 1) {
             return Ok(g.clone());
         }
-        struct Gap<'a, R> {
-            p: &'a RunProblem<R>,
-            z: R,
-        }
-        impl<R: ScheduleReal> ShiftFree for Gap<'_, R> {
-            type Gap = R;
-            fn step(&mut self, value: u32) -> bool {
-                let v = &self.p.values[value as usize];
-                let mut nz = v.c.clone() * self.z.clone() + v.s.clone();
-                if let Some(d) = &self.p.diameter {
-                    nz = nz.min_r(d);
-                }
-                let changed = !nz.identical(&self.z);
-                self.z = nz;
-                changed
-            }
-            fn gap(&self) -> &R {
-                &self.z
-            }
-            fn set_gap(&mut self, g: &R) {
-                self.z = g.clone();
-            }
-            fn same(a: &R, b: &R) -> bool {
-                a.identical(b)
-            }
-        }
-        let mut x = Gap { p: self, z };
-        self.drive(0, tau, &mut x, budget)?;
+        self.gap_through(0, tau, z, self.diameter.as_ref(), budget)
+    }
+
+    /// The gap z_k = c_k z_{k−1} + s_k (capped at `diameter`: min(D, ·)) over the step
+    /// indices [from, to) from `z`, with no shift, skipping what an exact fixed point
+    /// determines ([`RunProblem::drive`]).
+    pub(super) fn gap_through(
+        &self,
+        from: usize,
+        to: usize,
+        z: R,
+        diameter: Option<&R>,
+        budget: &mut WorkBudget,
+    ) -> Result<R> {
+        let mut x = Gap {
+            values: &self.values,
+            diameter,
+            z,
+        };
+        self.drive(from, to, &mut x, budget)?;
         Ok(x.z)
     }
 
@@ -638,30 +627,35 @@ trait ShiftFree {
     fn same(a: &Self::Gap, b: &Self::Gap) -> bool;
 }
 
-/// The f64 gap recursion z ↦ c z + s of the negligible steps.
-struct F64Gap<'a> {
-    values: &'a [StepValues<f64>],
-    z: f64,
+/// The gap recursion z ↦ c z + s with no shift, capped at the diameter when one is
+/// given (before τ: [`ScheduleProblem::initial_gap`]; on the negligible steps: none).
+struct Gap<'a, R> {
+    values: &'a [StepValues<R>],
+    diameter: Option<&'a R>,
+    z: R,
 }
 
-impl ShiftFree for F64Gap<'_> {
-    type Gap = f64;
+impl<R: ScheduleReal> ShiftFree for Gap<'_, R> {
+    type Gap = R;
     #[inline]
     fn step(&mut self, value: u32) -> bool {
         let v = &self.values[value as usize];
-        let nz = v.c * self.z + v.s;
-        let changed = nz.to_bits() != self.z.to_bits();
+        let mut nz = v.c.clone() * self.z.clone() + v.s.clone();
+        if let Some(d) = self.diameter {
+            nz = nz.min_r(d);
+        }
+        let changed = !nz.identical(&self.z);
         self.z = nz;
         changed
     }
-    fn gap(&self) -> &f64 {
+    fn gap(&self) -> &R {
         &self.z
     }
-    fn set_gap(&mut self, g: &f64) {
-        self.z = *g;
+    fn set_gap(&mut self, g: &R) {
+        self.z = g.clone();
     }
-    fn same(a: &f64, b: &f64) -> bool {
-        a.to_bits() == b.to_bits()
+    fn same(a: &R, b: &R) -> bool {
+        a.identical(b)
     }
 }
 
@@ -693,402 +687,6 @@ impl<R: ScheduleReal> ShiftFree for CertGap<'_, R> {
     }
     fn same(a: &Float, b: &Float) -> bool {
         same_float(a, b)
-    }
-}
-
-/// One vertex of the lower convex hull: point index i and (X_i, G_i).
-#[derive(Debug, Clone, Copy)]
-struct Vertex {
-    i: usize,
-    x: f64,
-    g: f64,
-}
-
-/// The KKT optimum of a [`RunProblem`] at a fixed τ ([`solve_kkt_runs`]): μ², the
-/// active constraints, and what regenerates the schedule ([`RunKkt::for_each_row`]).
-#[derive(Debug, Clone)]
-pub struct RunKkt {
-    /// Start time τ.
-    pub tau: usize,
-    /// The gap z_τ the schedule starts from.
-    pub initial_gap: f64,
-    /// The optimal value μ² (`f64`, not a certificate).
-    pub mu2: f64,
-    /// Steps k < t where the constraint z_k ≥ 0 is active (hull vertices).
-    pub active: Vec<usize>,
-    /// Steps given a zero shift because their weight is negligible.
-    pub negligible: usize,
-    /// First step index of the hull part (start = τ + negligible).
-    start: usize,
-    /// The gap after the negligible steps.
-    z_start: f64,
-    hull: Vec<Vertex>,
-    /// P at points 0, BLOCK, 2·BLOCK, … ≤ m = t − start.
-    checkpoints: Vec<f64>,
-}
-
-/// Visits points i = 1..=m of the hull part (step index start + i − 1) with the weight
-/// P_i and the step's value index; the weights are recomputed block by block from the
-/// checkpoints with the products of the backward pass.
-fn walk_points(
-    p: &RunProblem<f64>,
-    start: usize,
-    m: usize,
-    checkpoints: &[f64],
-    mut f: impl FnMut(usize, f64, u32) -> Result<()>,
-) -> Result<()> {
-    if m == 0 {
-        return Ok(());
-    }
-    let mut fwd = p.forward(start);
-    let mut vals: Vec<u32> = Vec::with_capacity(BLOCK + 1);
-    let mut pws: Vec<f64> = vec![0.0; BLOCK];
-    let mut carry = u32::MAX; // value of the first point of the block (read ahead)
-    for (j, _) in checkpoints.iter().enumerate() {
-        let b0 = j * BLOCK;
-        if b0 > m {
-            break;
-        }
-        let e = (b0 + BLOCK).min(m + 1); // points [b0, e)
-        vals.clear();
-        vals.push(carry);
-        for _ in b0 + 1..=e.min(m) {
-            vals.push(fwd.next_value());
-        }
-        // P_{e−1} from P_e (a checkpoint) or P_m = 1, then backward
-        let n = e - b0;
-        let mut pw = if e - 1 == m {
-            1.0
-        } else {
-            checkpoints[j + 1] * p.values[vals[n] as usize].c
-        };
-        pws[n - 1] = pw;
-        for r in (0..n - 1).rev() {
-            pw *= p.values[vals[r + 1] as usize].c;
-            pws[r] = pw;
-        }
-        debug_assert!(pws[0].to_bits() == checkpoints[j].to_bits());
-        if e <= m {
-            carry = vals[n];
-        }
-        for r in 0..n {
-            let i = b0 + r;
-            if i > 0 {
-                f(i, pws[r], vals[r])?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Solves the schedule problem kept as runs at start time τ exactly from its KKT
-/// conditions, in `f64`, streaming over the steps.
-///
-/// # Formula
-/// Greatest convex minorant of (0, 0), (X_k, G_k) ([`super::kkt`]): the same operations
-/// as [`solve_kkt`](super::kkt::solve_kkt) at `f64`, hence the same μ², shifts and
-/// active set; O(t) time, O(runs + hull + t/4096) memory (module documentation).
-///
-/// # Errors
-/// [`Error::Parameter`] if τ ≥ t or the work budget is spent; [`Error::NotCertified`]
-/// if μ² overflows; [`Error::MemoryLimit`] if the hull outgrows the memory limit.
-///
-/// # Example
-/// ```
-/// use shiftdp::schedules::ScheduleProblem;
-/// use shiftdp::schedules::kkt::solve_kkt;
-/// use shiftdp::schedules::runs::{RunProblem, WorkBudget, solve_kkt_runs};
-/// let p = ScheduleProblem::new(vec![0.5, 0.9, 0.9], vec![1.0, 0.0, 2.0], vec![1.0; 3], None)?;
-/// let r = solve_kkt_runs(&RunProblem::from_problem(&p)?, 0, &mut WorkBudget::new(3))?;
-/// assert_eq!(r.mu2, solve_kkt(&p, 0)?.mu2);
-/// # Ok::<(), shiftdp::Error>(())
-/// ```
-///
-/// # References
-/// BSA24 Thm 3.3, Thm 4.2; Barlow et al. (1972).
-pub fn solve_kkt_runs(p: &RunProblem<f64>, tau: usize, budget: &mut WorkBudget) -> Result<RunKkt> {
-    let t = p.horizon();
-    let z0 = p.initial_gap(tau, budget)?;
-    let thr = -(53 + 64);
-    // 1. the first step that matters (the scaled backward product of solve_kkt)
-    let mut start = tau;
-    {
-        let mut m = 1.0_f64;
-        let mut e: i64 = 0;
-        let mut back = p.backward(t);
-        let mut work = 0;
-        // (value index, c_k's mantissa factor, its exponent) of the last step: the same
-        // numbers as recomputing them (a run repeats its c_k)
-        let mut last: Option<(u32, f64, i64)> = None;
-        for k in (tau + 1..=t).rev() {
-            if exponent(m) + e < thr {
-                start = k;
-                break;
-            }
-            let vi = back.next_value();
-            let (f, ek) = match last {
-                Some((v, f, ek)) if v == vi => (f, ek),
-                _ => {
-                    let ck = p.values[vi as usize].c;
-                    if ck == 0.0 {
-                        start = k - 1;
-                        break;
-                    }
-                    let ek = exponent(ck);
-                    let half = -ek / 2;
-                    let f = ck * pow2(half) * pow2(-ek - half);
-                    last = Some((vi, f, ek));
-                    (f, ek)
-                }
-            };
-            m *= f;
-            e += ek;
-            let em = exponent(m);
-            m *= pow2(-em);
-            e += em;
-            work += 1;
-            if work == BLOCK {
-                // the scan commits to three more passes over these steps: charge four
-                budget.charge(4 * work)?;
-                work = 0;
-            }
-        }
-        budget.charge(4 * work)?;
-    }
-    // 2. the gap through the negligible steps (no shift)
-    let z_start = prefix_gap(p, tau, start, z0, budget)?;
-    // 3. checkpoints of the weights P_i, i = 0..=m (P_m = 1)
-    let m = t - start;
-    let mut checkpoints = vec![0.0; m / BLOCK + 1];
-    {
-        let mut pw = 1.0_f64;
-        if m.is_multiple_of(BLOCK) {
-            checkpoints[m / BLOCK] = 1.0;
-        }
-        let mut back = p.backward(t);
-        for i in (0..m).rev() {
-            pw *= p.values[back.next_value() as usize].c;
-            if i.is_multiple_of(BLOCK) {
-                checkpoints[i / BLOCK] = pw;
-            }
-        }
-    }
-    // 4–5. points (X_i, G_i) and their lower convex hull
-    let mut hull: Vec<Vertex> = Vec::with_capacity(64);
-    hull.push(Vertex {
-        i: 0,
-        x: 0.0,
-        g: 0.0,
-    });
-    let mut xacc = 0.0_f64;
-    let mut gacc = checkpoints[0] * z_start;
-    walk_points(p, start, m, &checkpoints, |i, pw, vi| {
-        let v = &p.values[vi as usize];
-        xacc += v.noise * v.noise * (pw * pw);
-        gacc += v.s * pw;
-        while hull.len() >= 2 {
-            let a = hull[hull.len() - 2];
-            let b = hull[hull.len() - 1];
-            let cross = (b.x - a.x) * (gacc - a.g) - (b.g - a.g) * (xacc - a.x);
-            if cross > 0.0 {
-                break;
-            }
-            hull.pop();
-        }
-        check_growth(
-            "the convex hull of the schedule",
-            hull.len(),
-            hull.capacity(),
-            std::mem::size_of::<Vertex>() as u64,
-        )?;
-        hull.push(Vertex {
-            i,
-            x: xacc,
-            g: gacc,
-        });
-        Ok(())
-    })?;
-    // 6. μ² and the active constraints
-    let mut mu2 = 0.0_f64;
-    let mut active = Vec::new();
-    for w in hull.windows(2) {
-        let (u, v) = (w[0], w[1]);
-        let dg = v.g - u.g;
-        let dx = v.x - u.x;
-        mu2 += dg * dg / dx;
-        if v.i < m {
-            active.push(start + v.i);
-        }
-    }
-    if !mu2.is_finite() {
-        return Err(kkt_overflow());
-    }
-    Ok(RunKkt {
-        tau,
-        initial_gap: z0,
-        mu2,
-        active,
-        negligible: start - tau,
-        start,
-        z_start,
-        hull,
-        checkpoints,
-    })
-}
-
-/// 2ⁿ as `f64`: `2f64.powi(n)` (the same number), built from its bits when it is a
-/// normal number.
-#[inline]
-fn pow2(n: i64) -> f64 {
-    if (-1022..=1023).contains(&n) {
-        f64::from_bits(((n + 1023) as u64) << 52)
-    } else {
-        2f64.powi(n as i32)
-    }
-}
-
-fn kkt_overflow() -> Error {
-    Error::NotCertified {
-        what: "KKT schedule".into(),
-        reason: "overflow at this precision (contraction products too large); use more bits".into(),
-    }
-}
-
-/// The gap z_k = c_k z_{k−1} + s_k (no shift) over step indices [from, to) from `z`,
-/// calling `row(k, z_k)` for every step k = from+1..=to when rows are wanted; without
-/// rows (a no-op closure is passed with `rows = false`) the rest of a run is skipped at a
-/// fixed point.
-fn prefix_gap(
-    p: &RunProblem<f64>,
-    from: usize,
-    to: usize,
-    z: f64,
-    budget: &mut WorkBudget,
-) -> Result<f64> {
-    let mut x = F64Gap {
-        values: &p.values,
-        z,
-    };
-    p.drive(from, to, &mut x, budget)?;
-    Ok(x.z)
-}
-
-/// The gaps of [`prefix_gap`] step by step: `row(k, z_k)` for every step
-/// k = from+1..=to (no skipping).
-fn prefix_gap_rows(
-    p: &RunProblem<f64>,
-    from: usize,
-    to: usize,
-    mut z: f64,
-    budget: &mut WorkBudget,
-    row: &mut dyn FnMut(usize, f64),
-) -> Result<f64> {
-    let mut k = from;
-    for (vi, len) in p.runs_between(from, to) {
-        let v = &p.values[vi as usize];
-        for _ in 0..len {
-            z = v.c * z + v.s;
-            k += 1;
-            row(k, z);
-        }
-        budget.charge(len)?;
-    }
-    Ok(z)
-}
-
-impl RunKkt {
-    /// The rows (k, a_k, λ_k, z_k), k = τ+1..t, of the schedule in order, regenerated
-    /// with the operations of [`solve_kkt`](super::kkt::solve_kkt) (the same numbers as
-    /// its `shifts`, `lambda` and `gaps`), without keeping them: O(t − τ) time, O(4096)
-    /// memory. `p` must be the problem solved.
-    ///
-    /// # Errors
-    /// [`Error::Parameter`] for another problem or a spent budget;
-    /// [`Error::NotCertified`] for a non-finite shift; any error of `f`.
-    pub fn for_each_row(
-        &self,
-        p: &RunProblem<f64>,
-        budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, f64, f64, f64) -> Result<()>,
-    ) -> Result<()> {
-        let mut err = None;
-        let mut row = |k: usize, z: f64| {
-            if err.is_none()
-                && let Err(e) = f(k, 0.0, 0.0, z)
-            {
-                err = Some(e);
-            }
-        };
-        prefix_gap_rows(p, self.tau, self.start, self.initial_gap, budget, &mut row)?;
-        if let Some(e) = err {
-            return Err(e);
-        }
-        self.for_each_shift(p, budget, |k, a, lam, z, _| f(k, a, lam, z))
-    }
-
-    /// The steps of the hull part, k = start+1..t: (k, a_k, λ_k, z_k, value index).
-    fn for_each_shift(
-        &self,
-        p: &RunProblem<f64>,
-        budget: &mut WorkBudget,
-        mut f: impl FnMut(usize, f64, f64, f64, u32) -> Result<()>,
-    ) -> Result<()> {
-        let t = p.horizon();
-        if self.start > t || self.checkpoints.len() != (t - self.start) / BLOCK + 1 {
-            return Err(Error::param(
-                "schedule",
-                t,
-                "not the problem this KKT solution was solved for",
-            ));
-        }
-        let m = t - self.start;
-        let hull = &self.hull;
-        let mut h = 0; // current segment: hull[h] → hull[h + 1]
-        let mut slope = 0.0_f64;
-        let mut fresh = true;
-        let mut z = self.z_start;
-        let mut xacc = 0.0_f64;
-        let mut gacc = self.checkpoints[0] * self.z_start;
-        walk_points(p, self.start, m, &self.checkpoints, |i, pw, vi| {
-            let v = &p.values[vi as usize];
-            xacc += v.noise * v.noise * (pw * pw);
-            gacc += v.s * pw;
-            while i > hull[h + 1].i {
-                h += 1;
-                fresh = true;
-            }
-            let (u, w) = (hull[h], hull[h + 1]);
-            if fresh {
-                slope = (w.g - u.g) / (w.x - u.x);
-                fresh = false;
-            }
-            let ak = slope * (v.noise * v.noise) * pw;
-            if !ak.is_finite() {
-                return Err(kkt_overflow());
-            }
-            let pre = v.c * z + v.s;
-            let zk = if i == w.i {
-                0.0
-            } else {
-                let mk = u.g + slope * (xacc - u.x);
-                (gacc - mk) / pw
-            };
-            // λ = 1 when pre ≤ 0 or NaN (solve_kkt's `cmp_mid(&0) != Greater`)
-            let lam = if i == m || pre.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-                1.0
-            } else {
-                ak / pre
-            };
-            f(self.start + i, ak, lam, zk, vi)?;
-            z = zk;
-            Ok(())
-        })?;
-        budget.charge(m)
-    }
-
-    /// μ = √(μ²).
-    pub fn mu(&self) -> f64 {
-        self.mu2.sqrt()
     }
 }
 

@@ -13,8 +13,9 @@
 //!
 //! # References
 //! BSA24 Thm 3.3 (τ is a free analysis parameter), §4 (τ optimized per setting).
-use super::kkt::{KktSolution, solve_kkt};
+use super::kkt::{KktSolution, solve_kkt, solve_kkt_runs};
 use super::problem::{ScheduleProblem, ScheduleReal};
+use super::runs::{RunProblem, WorkBudget};
 use crate::error::Result;
 
 /// How to search τ.
@@ -52,7 +53,8 @@ pub struct TauResult<R> {
 /// Finds the τ with the smallest KKT optimum μ.
 ///
 /// # Formula
-/// τ* = argmin_τ μ*(τ), μ*(τ) from [`solve_kkt`].
+/// τ* = argmin_τ μ*(τ), μ*(τ) from [`solve_kkt_runs`] in `f64` (the midpoints, converted
+/// to runs once); the optimum at τ* again by [`solve_kkt`] in the caller's precision.
 ///
 /// # Errors
 /// As [`solve_kkt`]; [`crate::Error::Parameter`] for a fixed τ ≥ t.
@@ -74,9 +76,10 @@ pub fn search_tau<R: ScheduleReal>(
     p: &ScheduleProblem<R>,
     search: TauSearch,
 ) -> Result<TauResult<R>> {
-    let q = p.to_mid_f64();
+    let q = RunProblem::from_problem(&p.to_mid_f64())?;
+    let mut budget = WorkBudget::with_limit(p.horizon(), u64::MAX);
     let (bt, profile) = search_with(p.horizon(), p.diameter().is_some(), search, |tau| {
-        Ok(solve_kkt(&q, tau)?.mu2.sqrt())
+        Ok(solve_kkt_runs(&q, tau, &mut budget)?.mu2.sqrt())
     })?;
     let best = solve_kkt(p, bt)?;
     Ok(TauResult { best, profile })
