@@ -273,16 +273,13 @@ fn explicit_theorems_dominate_mixture_instances() {
         let lin = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.0, kind, 1e-12).unwrap();
         let quad = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.01 / eta, kind, 1e-12).unwrap();
         for a in [1.5, 2.0, 4.0, 8.0] {
-            let checks: [(&str, &MixtureInstance, &dyn Fn(f64) -> f64); 2] =
-                [("Thm 3.1", &lin, &t31), ("Thm 5.1", &quad, &t51)];
-            for (thm, inst, bound) in checks {
+            for (thm, inst, bound) in [("Thm 3.1", &lin, t31(a)), ("Thm 5.1", &quad, t51(a))] {
                 for o in Order::BOTH {
                     let v = inst.renyi(a, o).unwrap();
                     assert!(
-                        v.hi() <= bound(a),
-                        "{thm} α={a} {kind:?} {o:?}: {} > {}",
-                        v.hi(),
-                        bound(a)
+                        v.hi() <= bound,
+                        "{thm} α={a} {kind:?} {o:?}: {} > {bound}",
+                        v.hi()
                     );
                 }
             }
