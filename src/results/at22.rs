@@ -56,14 +56,17 @@ pub(super) fn selects_b2(s: &Setting) -> bool {
     !selects_b3(s)
 }
 
+/// AT22 Prop 5.6 (c < 1).
 pub(super) fn pabi_5_6(s: &Setting) -> Result<RdpBound> {
     pabi_full_batch(s, ResultId::At22Prop5_6)
 }
 
+/// AT22 Prop 3.2 (c = 1, a diameter D).
 pub(super) fn pabi_3_2(s: &Setting) -> Result<RdpBound> {
     pabi_full_batch(s, ResultId::At22Prop3_2)
 }
 
+/// AT22 Prop 2.17 (c = 1, no diameter).
 pub(super) fn pabi_2_17(s: &Setting) -> Result<RdpBound> {
     pabi_full_batch(s, ResultId::At22Prop2_17)
 }
