@@ -60,6 +60,7 @@ from ._types import (
     Obligation,
     Schedule,
     Component,
+    CompositionCheck,
     Entry,
     Gaussian,
     PoissonGaussian,
@@ -98,6 +99,7 @@ __all__ = [
     "Counterexample",
     "Analysis",
     "Entry",
+    "CompositionCheck",
     "Composed",
     "Grid",
     "Component",
@@ -452,13 +454,7 @@ def analyze(
                 f"analyze: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
             )
         pairs.append((key, _num(v, k)))
-    d = _core.analyze(algorithm, pairs, _num(delta, "delta"), _bits(bits))
-    return Analysis(
-        setting=d["setting"],
-        delta=d["delta"],
-        entries=[Entry._from_core(e) for e in d["entries"]],
-        best_id=d["best"],
-    )
+    return _core.analyze(algorithm, pairs, _num(delta, "delta"), _bits(bits))
 
 
 

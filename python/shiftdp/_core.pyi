@@ -4,7 +4,7 @@ Private: use the typed wrappers in :mod:`shiftdp`, which re-exports the classes.
 certified value crosses the boundary as an :class:`Interval`, each end rounded outward.
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from typing_extensions import Self
 
@@ -29,6 +29,87 @@ class Interval:
     def __float__(self) -> float: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def _repr_html_(self) -> str: ...
+
+class CompositionCheck:
+    object: str
+    theorem_epsilon: float
+    composition_epsilon: Optional[float]
+    grid_exp: Optional[int]
+    composition_tighter: bool
+    def __init__(
+        self,
+        object: str,
+        theorem_epsilon: float,
+        composition_epsilon: Optional[float],
+        grid_exp: Optional[int],
+        composition_tighter: bool,
+    ) -> None: ...
+
+class Entry:
+    id: str
+    paper: str
+    kind: str
+    title: str
+    epsilon: Optional[Interval]
+    conversion: Optional[str]
+    reason: Optional[str]
+    best: bool
+    eligible_for_best: bool
+    alpha: Optional[float]
+    tau: Optional[int]
+    curve: Optional[str]
+    hypotheses: List[str]
+    notes: List[str]
+    reason_kind: Optional[str]
+    hypothesis: Optional[str]
+    composition: Optional[CompositionCheck]
+    def __init__(
+        self,
+        id: str,
+        paper: str,
+        kind: str,
+        title: str,
+        epsilon: Optional[Interval],
+        conversion: Optional[str],
+        reason: Optional[str],
+        best: bool,
+        eligible_for_best: bool,
+        alpha: Optional[float] = None,
+        tau: Optional[int] = None,
+        curve: Optional[str] = None,
+        hypotheses: List[str] = ...,
+        notes: List[str] = ...,
+        reason_kind: Optional[str] = None,
+        hypothesis: Optional[str] = None,
+        composition: Optional[CompositionCheck] = None,
+    ) -> None: ...
+    @property
+    def applicable(self) -> bool: ...
+    def __eq__(self, other: object) -> bool: ...
+    def _repr_html_(self) -> str: ...
+
+class Analysis:
+    setting: str
+    delta: str
+    entries: List[Entry]
+    best_id: Optional[str]
+    notes: List[str]
+    def __init__(
+        self,
+        setting: str,
+        delta: str,
+        entries: List[Entry],
+        best_id: Optional[str],
+        notes: List[str] = ...,
+    ) -> None: ...
+    @property
+    def best(self) -> Optional[Entry]: ...
+    def entry(self, id: str) -> Optional[Entry]: ...
+    def with_notes(self, notes: List[str]) -> "Analysis": ...
+    def __iter__(self) -> Iterator[Entry]: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
     def _repr_html_(self) -> str: ...
 
 class Grid:
@@ -258,7 +339,7 @@ def analyze(
     setting: Sequence[Tuple[str, Num]],
     delta: Num,
     bits: Optional[int] = None,
-) -> Dict[str, Any]: ...
+) -> Analysis: ...
 def check_claim(
     claim: str,
     family: str,

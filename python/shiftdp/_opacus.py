@@ -18,7 +18,6 @@ otherwise it is a plain class with the same methods, so the package never needs 
 
 from __future__ import annotations
 
-import dataclasses
 import decimal
 import importlib.abc
 import importlib.util
@@ -434,8 +433,8 @@ class _Methods:
                 setting[key] = value
         setting["n"] = int(dataset_size)
         analysis = analyze(batching, delta=delta, **setting)
-        return dataclasses.replace(
-            analysis, notes=self._hidden_state_notes(delta, batching, sigma, b, dataset_size, int(t))
+        return analysis.with_notes(
+            self._hidden_state_notes(delta, batching, sigma, b, dataset_size, int(t))
         )
 
     def _hidden_state_notes(

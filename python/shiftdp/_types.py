@@ -1,7 +1,8 @@
 """Typed, picklable result objects and components of shiftdp. :class:`Interval`,
-:class:`Grid`, :class:`Composed` and the components (:class:`Gaussian`, …) are the
-compiled core's classes (``shiftdp._core``); the others are Python dataclasses built from
-the core's tuples and dicts.
+:class:`Grid`, :class:`Composed`, :class:`Analysis`, :class:`Entry`,
+:class:`CompositionCheck` and the components (:class:`Gaussian`, …) are the compiled
+core's classes (``shiftdp._core``); the others are Python dataclasses built from the
+core's tuples.
 
 Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
 certified bound; the lower end is a certified lower bound on the true value. No
@@ -11,14 +12,17 @@ midpoint is ever reported.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union
 
 from . import _core
 from ._core import (
+    Analysis,
     ApproxDp,
     Composed,
+    CompositionCheck,
     DiscreteLaplace,
+    Entry,
     Gaussian,
     Grid,
     Interval,
@@ -36,6 +40,7 @@ __all__ = [
     "Interval",
     "Entry",
     "Analysis",
+    "CompositionCheck",
     "Composed",
     "Gaussian",
     "SubsampledGaussian",
@@ -61,157 +66,6 @@ readable = _core.readable
 digits in the safe direction (``up``: towards +∞, for an upper end; otherwise towards
 −∞), exactly, from the decimal text: the rounded value is ≥ (resp. ≤) the exact one.
 Zero, ``inf`` and ``nan`` pass through."""
-
-
-@dataclass(frozen=True)
-class CompositionCheck:
-    """A bound that is a composition, certified two ways (both upper bounds on the ε of one
-    mechanism; the smaller is the entry's ``epsilon``): ``theorem_epsilon`` is the result's
-    own evaluation, ``composition_epsilon`` the composition of ``object`` refined to
-    :data:`shiftdp.DEFAULT_TOLERANCE` (what :func:`shiftdp.compose` reports for it, at
-    grid ``2^-grid_exp``), ``None`` if it could not be certified."""
-
-    object: str
-    theorem_epsilon: float
-    composition_epsilon: Optional[float]
-    grid_exp: Optional[int]
-    composition_tighter: bool
-
-    @classmethod
-    def _from_core(cls, d: Dict[str, Any]) -> "CompositionCheck":
-        return cls(
-            object=d["object"],
-            theorem_epsilon=d["theorem_epsilon"],
-            composition_epsilon=d["composition_epsilon"],
-            grid_exp=d["grid_exp"],
-            composition_tighter=d["composition_tighter"],
-        )
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One result of the five papers for a run (a row of ``shiftdp compare --json``).
-
-    ``epsilon`` is the certified ε at the analysis's δ (``None`` when the result does not
-    apply or could not be certified; then ``reason`` says why and ``reason_kind`` names
-    the exception class it would raise, e.g. ``HypothesisError``, with the failing
-    ``hypothesis`` label).
-    """
-
-    id: str
-    paper: str
-    kind: str
-    title: str
-    epsilon: Optional[Interval]
-    conversion: Optional[str]
-    reason: Optional[str]
-    best: bool
-    eligible_for_best: bool
-    alpha: Optional[float] = None
-    tau: Optional[int] = None
-    curve: Optional[str] = None
-    hypotheses: List[str] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
-    reason_kind: Optional[str] = None
-    hypothesis: Optional[str] = None
-    composition: Optional["CompositionCheck"] = None
-
-    @property
-    def applicable(self) -> bool:
-        """Whether the entry has a certified ε."""
-        return self.epsilon is not None
-
-    @classmethod
-    def _from_core(cls, d: Dict[str, Any]) -> "Entry":
-        return cls(
-            id=d["id"],
-            paper=d["paper"],
-            kind=d["kind"],
-            title=d["title"],
-            epsilon=d["epsilon"],
-            conversion=d["conversion"],
-            reason=d["reason"],
-            best=d["best"],
-            eligible_for_best=d["eligible_for_best"],
-            alpha=d["alpha"],
-            tau=d["tau"],
-            curve=d["curve"],
-            hypotheses=list(d["hypotheses"]),
-            notes=list(d["notes"]),
-            reason_kind=d["reason_kind"],
-            hypothesis=d["hypothesis"],
-            composition=CompositionCheck._from_core(d["composition"]) if d.get("composition") else None,
-        )
-
-    def _repr_html_(self) -> str:
-        star = "★ " if self.best else ""
-        head = f"{star}<b>{html.escape(self.id)}</b> [{html.escape(self.paper)} {html.escape(self.kind)}]"
-        if self.epsilon is not None:
-            return f"{head}: ε {self.epsilon._repr_html_()}"
-        return f"{head}: not applicable — {html.escape(self.reason or '')}"
-
-    def __repr__(self) -> str:
-        star = "*" if self.best else " "
-        if self.epsilon is not None:
-            return f"{star} {self.id} [{self.paper} {self.kind}] ε ≤ {self.epsilon.upper_readable}"
-        return f"  {self.id} [{self.paper} {self.kind}] not applicable: {self.reason}"
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """Every bound of the five papers for one run at one δ, the best valid one marked."""
-
-    setting: str
-    delta: str
-    entries: List[Entry]
-    best_id: Optional[str]
-    notes: List[str] = field(default_factory=list)
-    """What the entries assume and how they compare (e.g. the relation and sampler of a
-    hidden-state analysis, and its every-iterate baseline)."""
-
-    @property
-    def best(self) -> Optional[Entry]:
-        """The best valid entry (smallest certified ε among the eligible ones)."""
-        for e in self.entries:
-            if e.best:
-                return e
-        return None
-
-    def entry(self, id: str) -> Optional[Entry]:
-        """The entry of result ``id`` (e.g. ``"BSA24 Thm 4.5"``), if it concerns the run."""
-        for e in self.entries:
-            if e.id == id:
-                return e
-        return None
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self.entries)
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def __repr__(self) -> str:
-        lines = [f"Analysis({self.setting}; δ = {self.delta})"]
-        lines += [repr(e) for e in self.entries]
-        lines += [f"  note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = []
-        for e in self.entries:
-            val = e.epsilon.upper_readable if e.epsilon is not None else f"— {e.reason}"
-            rows.append(
-                f"<tr><td>{'★' if e.best else ''}</td><td>{html.escape(e.id)}</td>"
-                f"<td>{html.escape(e.paper)}</td><td>{html.escape(e.kind)}</td>"
-                f"<td>{html.escape(val)}</td></tr>"
-            )
-        return (
-            f"<p>{html.escape(self.setting)}; δ = {html.escape(self.delta)} (ε are certified upper bounds)</p>"
-            "<table><tr><th></th><th>result</th><th>paper</th><th>kind</th><th>ε ≤</th></tr>"
-            + "".join(rows)
-            + "</table>"
-            + "".join(f"<p><small>{html.escape(n)}</small></p>" for n in self.notes)
-        )
 
 
 mu_up = _core.mu_up

@@ -34,7 +34,6 @@ use pyo3::BoundObject;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 use rug::Float;
 use shiftdp::composition::answer::Method;
 use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Reuse, Target};
@@ -43,10 +42,11 @@ use shiftdp::precision::certified::Certified;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
 use shiftdp::settings::RawSetting;
 use shiftdp::tradeoff::Gaussian;
-use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
+use shiftdp::{Algorithm, Enclosure, Error, Precision};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
+mod analysis;
 mod components;
 mod events;
 mod results;
@@ -183,7 +183,7 @@ pub(crate) fn to_py_err(e: Error) -> PyErr {
     })
 }
 
-fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
+pub(crate) fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
     match x.into_pyobject(py) {
         Ok(b) => b.into_any().unbind(),
         Err(_) => py.None(),
@@ -193,7 +193,7 @@ fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
 /// A number from Python: an exact decimal string, or a float read by its shortest
 /// round-trip decimal. (The Python layer turns `int` and `Decimal` into text.)
 #[derive(FromPyObject)]
-enum Num {
+pub(crate) enum Num {
     Text(String),
     Float(f64),
 }
@@ -201,7 +201,7 @@ enum Num {
 impl Num {
     /// The decimal text: as given, or the shortest round-trip decimal of a float (the
     /// value as the user typed it, e.g. `1e-5`), the reading of the command line.
-    fn text(&self, name: &str) -> Result<String, Error> {
+    pub(crate) fn text(&self, name: &str) -> Result<String, Error> {
         match self {
             Num::Text(s) => Ok(s.clone()),
             Num::Float(x) if x.is_finite() => Ok(format!("{x:e}")),
@@ -218,7 +218,7 @@ impl Num {
     }
 }
 
-fn precision(bits: Option<i64>) -> Result<Precision, Error> {
+pub(crate) fn precision(bits: Option<i64>) -> Result<Precision, Error> {
     match bits {
         None => Ok(Precision::F64),
         Some(b) if b < 0 => Err(Error::param("bits", b, "must be a positive integer")),
@@ -227,7 +227,7 @@ fn precision(bits: Option<i64>) -> Result<Precision, Error> {
 }
 
 /// Decimal digits of the output: those of f64 on the f64 path, else of the bits asked.
-fn out_bits(p: Precision) -> u32 {
+pub(crate) fn out_bits(p: Precision) -> u32 {
     match p {
         Precision::F64 => 53,
         Precision::Bits(b) => b,
@@ -237,7 +237,7 @@ fn out_bits(p: Precision) -> u32 {
 /// The [`Interval`] of an enclosure: each end as a decimal rounded outward (`fmt_down`
 /// for the lower end, `fmt_up` for the upper end, at the digits of `bits`) and as the
 /// f64 at or beyond it in the same direction.
-fn ends(e: &Enclosure, bits: u32, path: String) -> Interval {
+pub(crate) fn ends(e: &Enclosure, bits: u32, path: String) -> Interval {
     Interval {
         lower: e.lower_f64(),
         upper: e.upper_f64(),
@@ -371,7 +371,7 @@ const WORKER_STACK: usize = 32 << 20;
 /// (or any exception a signal handler raises) is returned at once and the worker's
 /// result, when it comes, is dropped. A panic of the worker becomes a `RuntimeError`
 /// (never an abort of the interpreter).
-fn interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<T>
+pub(crate) fn interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<T>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, Error> + Send + 'static,
@@ -872,7 +872,7 @@ pub(crate) fn algorithm(name: &str) -> Result<Algorithm, Error> {
 }
 
 /// The class name of the Python exception an [`Error`] maps to (for an entry's reason).
-fn error_kind(e: &Error) -> &'static str {
+pub(crate) fn error_kind(e: &Error) -> &'static str {
     match e {
         Error::Parameter { .. } => "ParameterError",
         Error::Parse { .. } => "ParseError",
@@ -883,98 +883,6 @@ fn error_kind(e: &Error) -> &'static str {
         Error::MemoryLimit { .. } => "MemoryLimitError",
         _ => "ShiftdpError",
     }
-}
-
-/// Every bound of the five papers for one run, ε at δ (`shiftdp::analyze`), as the list
-/// `shiftdp compare --json` prints: one dict per entry, plus the best entry's id.
-#[pyfunction]
-#[pyo3(signature = (algorithm_name, setting, delta, bits=None))]
-fn analyze<'py>(
-    py: Python<'py>,
-    algorithm_name: &str,
-    setting: Vec<(String, Num)>,
-    delta: Num,
-    bits: Option<i64>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let alg = algorithm_name.to_string();
-    let run = move || -> Result<_, Error> {
-        let alg = algorithm(&alg)?;
-        let delta_text = delta.text("delta")?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
-        let s = Setting::new(alg, &raw)?;
-        let prec = precision(bits)?;
-        let a = lib_analyze(&s, &Query::epsilon_at(&delta_text)?, prec)?;
-        Ok((s.describe(), a, out_bits(prec), delta_text))
-    };
-    let (describe, a, ob, delta) = interruptible(py, run)?;
-    let best = a.best_index();
-    let entries = PyList::empty(py);
-    for (i, e) in a.entries().iter().enumerate() {
-        let b = e.bound();
-        let d = PyDict::new(py);
-        d.set_item("id", e.id.as_str())?;
-        d.set_item("paper", e.paper().as_str())?;
-        d.set_item("kind", e.family.as_str())?;
-        d.set_item("title", &e.title)?;
-        d.set_item("applicable", e.answer().is_some())?;
-        d.set_item(
-            "epsilon",
-            e.answer()
-                .map(|ans| ends(&ans.value, ob, "analysis".to_string())),
-        )?;
-        d.set_item("conversion", e.conversion())?;
-        d.set_item("alpha", e.answer().and_then(|ans| ans.alpha))?;
-        d.set_item("tau", e.answer().and_then(|ans| ans.tau))?;
-        d.set_item(
-            "curve",
-            b.and_then(|b| b.renyi_curve())
-                .map(|c| c.name().to_string()),
-        )?;
-        d.set_item(
-            "hypotheses",
-            b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
-        )?;
-        d.set_item("notes", b.map(|b| b.notes().to_vec()).unwrap_or_default())?;
-        d.set_item("reason", e.reason().map(|r| r.to_string()))?;
-        d.set_item("reason_kind", e.reason().map(error_kind))?;
-        d.set_item(
-            "hypothesis",
-            match e.reason() {
-                Some(Error::Hypothesis { hypothesis, .. }) => Some(hypothesis.clone()),
-                _ => None,
-            },
-        )?;
-        d.set_item("eligible_for_best", e.eligible)?;
-        d.set_item("best", Some(i) == best)?;
-        let check = match e.answer().and_then(|ans| ans.composition.as_ref()) {
-            Some(c) => {
-                let cd = PyDict::new(py);
-                cd.set_item("object", &c.object)?;
-                cd.set_item("theorem_epsilon", c.theorem.upper_f64())?;
-                cd.set_item(
-                    "composition_epsilon",
-                    c.composition.as_ref().map(|x| x.upper_f64()),
-                )?;
-                cd.set_item("grid_exp", c.grid_exp)?;
-                cd.set_item("composition_tighter", c.composition_tighter)?;
-                Some(cd)
-            }
-            None => None,
-        };
-        d.set_item("composition", check)?;
-        entries.append(d)?;
-    }
-    let out = PyDict::new(py);
-    out.set_item("setting", describe)?;
-    out.set_item("delta", delta)?;
-    out.set_item("entries", entries)?;
-    out.set_item("best", best.map(|i| a.entries()[i].id.as_str()))?;
-    Ok(out)
 }
 
 /// Exact μ of the quadratic (or linear, `curvature = 0`) Gaussian instance of NoisyGD
@@ -1621,7 +1529,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(has_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
-    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    analysis::add(m)?;
     m.add_function(wrap_pyfunction!(check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(check_sampler_claim, m)?)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;

@@ -87,7 +87,7 @@ pub(crate) fn fields_repr(
 /// ends: `upper_decimal ≥ upper` as real numbers, `lower_decimal ≤ lower`. `path` says
 /// how the value was computed (`f64`, `mpfr-64 (f64 fallback)`, `mpfr-N`, `pld` for a
 /// composition, `analysis`). Raises `ParameterError` for a NaN end or `lower > upper`.
-#[pyclass(frozen, eq, module = "shiftdp")]
+#[pyclass(frozen, eq, from_py_object, module = "shiftdp")]
 #[derive(Clone, PartialEq, Debug)]
 pub struct Interval {
     /// Certified lower bound on the exact value.
@@ -204,7 +204,7 @@ impl Interval {
         ))
     }
 
-    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+    pub(crate) fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
         let up = self.upper_readable();
         Ok(format!(
             "<b>≤ {up}</b> <small>(certified upper bound; true value in [{}, {up}], width {}, {})</small>",
