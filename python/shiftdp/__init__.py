@@ -458,11 +458,6 @@ def analyze(
 
 
 
-def _calibration(t: Any) -> Calibration:
-    sigma, eps, source, below, eps_below, n, tol = t
-    return Calibration(sigma, eps, source, below, eps_below, n, tol)
-
-
 def calibrate_dpsgd(
     q: float,
     steps: int,
@@ -481,14 +476,12 @@ def calibrate_dpsgd(
     ``get_noise_multiplier``, which searches its own (uncertified) accountant.
     Ctrl-C raises ``KeyboardInterrupt``.
     """
-    return _calibration(
-        _core.calibrate_poisson(
-            _float(q, "q"),
-            _int(steps, "steps"),
-            _float(delta, "delta"),
-            _float(epsilon, "epsilon"),
-            _float(resolution, "resolution"),
-        )
+    return _core.calibrate_poisson(
+        _float(q, "q"),
+        _int(steps, "steps"),
+        _float(delta, "delta"),
+        _float(epsilon, "epsilon"),
+        _float(resolution, "resolution"),
     )
 
 
@@ -516,10 +509,8 @@ def calibrate_run(
                 f"calibrate_run: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
             )
         pairs.append((key, _num(v, k)))
-    return _calibration(
-        _core.calibrate_run(
-            algorithm, pairs, _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
-        )
+    return _core.calibrate_run(
+        algorithm, pairs, _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
     )
 
 
@@ -592,7 +583,7 @@ def check_claim(
     """
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise TypeError("samples: expected an int ≥ 1")
-    status, runs = _core.check_claim(
+    return _core.check_claim(
         claim,
         family,
         region,
@@ -601,7 +592,6 @@ def check_claim(
         _int(seed, "seed"),
         _bits(bits),
     )
-    return ClaimCheck(claim=claim, family=family, status=status, obligations=_obligations(runs))
 
 
 def check_sampler_claim(
@@ -626,25 +616,7 @@ def check_sampler_claim(
     ...                     region="sigma=1 E=1 T=10 delta=1e-5").passed
     False
     """
-    status, runs = _core.check_sampler_claim(claim, sampler, relation, region, _bits(bits))
-    return ClaimCheck(
-        claim=claim, family=f"{sampler} ({relation})", status=status, obligations=_obligations(runs)
-    )
-
-
-def _obligations(runs: List[Any]) -> List[Obligation]:
-    return [
-        Obligation(
-            label=label,
-            kind=kind,
-            status=st,
-            summary=summary,
-            points=points,
-            min_margin=margin,
-            counterexample=Counterexample(dict(cx[0]), cx[1]) if cx is not None else None,
-        )
-        for (label, kind, st, summary, points, margin, cx) in runs
-    ]
+    return _core.check_sampler_claim(claim, sampler, relation, region, _bits(bits))
 
 
 def schedule(

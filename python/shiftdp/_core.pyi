@@ -112,6 +112,69 @@ class Analysis:
     def __eq__(self, other: object) -> bool: ...
     def _repr_html_(self) -> str: ...
 
+class Calibration:
+    sigma: float
+    epsilon: float
+    source: str
+    sigma_below: float
+    epsilon_below: Optional[float]
+    evaluations: int
+    tolerance: Optional[float]
+    def __init__(
+        self,
+        sigma: float,
+        epsilon: float,
+        source: str,
+        sigma_below: float,
+        epsilon_below: Optional[float],
+        evaluations: int,
+        tolerance: Optional[float] = None,
+    ) -> None: ...
+    def __float__(self) -> float: ...
+    def __eq__(self, other: object) -> bool: ...
+    def _repr_html_(self) -> str: ...
+
+class Counterexample:
+    detail: str
+    def __init__(self, params: Dict[str, str], detail: str) -> None: ...
+    @property
+    def params(self) -> Dict[str, str]: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Obligation:
+    label: str
+    kind: str
+    status: str
+    summary: str
+    points: int
+    min_margin: Optional[float]
+    counterexample: Optional[Counterexample]
+    def __init__(
+        self,
+        label: str,
+        kind: str,
+        status: str,
+        summary: str,
+        points: int,
+        min_margin: Optional[float],
+        counterexample: Optional[Counterexample],
+    ) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class ClaimCheck:
+    claim: str
+    family: str
+    status: str
+    obligations: List[Obligation]
+    def __init__(self, claim: str, family: str, status: str, obligations: List[Obligation]) -> None: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def counterexample(self) -> Optional[Counterexample]: ...
+    def __bool__(self) -> bool: ...
+    def __eq__(self, other: object) -> bool: ...
+    def _repr_html_(self) -> str: ...
+
 class Grid:
     h: float
     window: Tuple[float, float]
@@ -325,7 +388,7 @@ def exact_mu(
 ) -> Tuple[Interval, Optional[int]]: ...
 def calibrate_poisson(
     q: float, steps: int, delta: float, epsilon: float, resolution: float = 1e-3
-) -> Tuple[float, float, str, float, Optional[float], int, Optional[float]]: ...
+) -> Calibration: ...
 def calibrate_run(
     algorithm_name: str,
     setting: Sequence[Tuple[str, Num]],
@@ -333,7 +396,7 @@ def calibrate_run(
     epsilon: float,
     only: Optional[str] = None,
     resolution: float = 1e-3,
-) -> Tuple[float, float, str, float, Optional[float], int, Optional[float]]: ...
+) -> Calibration: ...
 def analyze(
     algorithm_name: str,
     setting: Sequence[Tuple[str, Num]],
@@ -348,10 +411,7 @@ def check_claim(
     samples: Optional[int] = None,
     seed: int = 1,
     bits: int = 128,
-) -> Tuple[
-    str,
-    List[Tuple[str, str, str, str, int, Optional[float], Optional[Tuple[List[Tuple[str, str]], str]]]],
-]: ...
+) -> ClaimCheck: ...
 def schedule(
     c: Sequence[float],
     s: Sequence[float],
@@ -383,7 +443,7 @@ def check_sampler_claim(
     relation: str = ...,
     region: Optional[str] = ...,
     bits: int = ...,
-) -> Tuple[str, List[Any]]: ...
+) -> ClaimCheck: ...
 
 class SamplerBound:
     name: str

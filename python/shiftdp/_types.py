@@ -1,8 +1,9 @@
 """Typed, picklable result objects and components of shiftdp. :class:`Interval`,
 :class:`Grid`, :class:`Composed`, :class:`Analysis`, :class:`Entry`,
-:class:`CompositionCheck` and the components (:class:`Gaussian`, …) are the compiled
-core's classes (``shiftdp._core``); the others are Python dataclasses built from the
-core's tuples.
+:class:`CompositionCheck`, :class:`Calibration`, :class:`ClaimCheck` (with its
+:class:`Obligation` and :class:`Counterexample`) and the components (:class:`Gaussian`,
+…) are the compiled core's classes (``shiftdp._core``); :class:`Schedule` is a Python
+dataclass holding numpy arrays.
 
 Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
 certified bound; the lower end is a certified lower bound on the true value. No
@@ -13,14 +14,17 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Union
 
 from . import _core
 from ._core import (
     Analysis,
     ApproxDp,
+    Calibration,
+    ClaimCheck,
     Composed,
     CompositionCheck,
+    Counterexample,
     DiscreteLaplace,
     Entry,
     Gaussian,
@@ -28,6 +32,7 @@ from ._core import (
     Interval,
     Laplace,
     MixtureOfGaussians,
+    Obligation,
     PoissonGaussian,
     PoissonLaplace,
     PoissonMixtureOfGaussians,
@@ -54,6 +59,7 @@ __all__ = [
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "Component",
+    "Calibration",
     "Counterexample",
     "Obligation",
     "ClaimCheck",
@@ -92,108 +98,6 @@ Component = Union[
     ApproxDp,
 ]
 """A component of :func:`shiftdp.compose`."""
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The smallest noise multiplier σ whose **certified** ε(δ) meets a target
-    (``shiftdp calibrate``): ``sigma`` was evaluated and certifies ``epsilon`` ≤ target (a
-    larger σ is at least as private); at ``sigma_below`` (within the search resolution)
-    the target could not be certified (``epsilon_below`` is its certified ε, or None).
-    ``source`` names the accountant or result that certifies it; ``tolerance`` is the
-    composition engine's width goal at which ``sigma`` is certified, when the engine was
-    used (``compose(..., tolerance=...)`` at ``sigma`` reproduces ``epsilon``)."""
-
-    sigma: float
-    epsilon: float
-    source: str
-    sigma_below: float
-    epsilon_below: Optional[float]
-    evaluations: int
-    tolerance: Optional[float] = None
-
-    def __float__(self) -> float:
-        return self.sigma
-
-    def _repr_html_(self) -> str:
-        below = "not certified" if self.epsilon_below is None else f"ε ≤ {self.epsilon_below:.6g}"
-        return (
-            f"<b>σ ≥ {self.sigma:.6g}</b> certifies ε ≤ {self.epsilon:.6g} "
-            f"({html.escape(self.source)}); σ = {self.sigma_below:.6g} gives {below}"
-        )
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """A parameter point where a check failed, and what failed there."""
-
-    params: Dict[str, str]
-    detail: str
-
-
-@dataclass(frozen=True)
-class Obligation:
-    """One obligation of a claim check (soundness against exact instances, or the
-    comparison with the certified optimum of the shift analysis)."""
-
-    label: str
-    kind: str
-    status: str
-    summary: str
-    points: int
-    min_margin: Optional[float]
-    counterexample: Optional[Counterexample]
-
-
-@dataclass(frozen=True)
-class ClaimCheck:
-    """The verdict of :func:`shiftdp.check_claim`: ``status`` is the worst obligation's
-    (``"pass"``, ``"fail"`` or ``"error"``); ``counterexample`` the first failing point."""
-
-    claim: str
-    family: str
-    status: str
-    obligations: List[Obligation]
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "pass"
-
-    @property
-    def counterexample(self) -> Optional[Counterexample]:
-        for o in self.obligations:
-            if o.counterexample is not None:
-                return o.counterexample
-        return None
-
-    def __bool__(self) -> bool:
-        return self.passed
-
-    def _repr_html_(self) -> str:
-        rows = []
-        for o in self.obligations:
-            cx = ""
-            if o.counterexample is not None:
-                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
-                cx = f"<br><small>counterexample: {html.escape(ps)}: {html.escape(o.counterexample.detail)}</small>"
-            rows.append(
-                f"<tr><td>{html.escape(o.status)}</td><td>{html.escape(o.label)}</td>"
-                f"<td>{html.escape(o.summary)}{cx}</td></tr>"
-            )
-        return (
-            f"<p>claim <code>{html.escape(self.claim)}</code> over {html.escape(self.family)}: "
-            f"<b>{html.escape(self.status)}</b></p><table><tr><th>status</th><th>obligation</th>"
-            "<th>summary</th></tr>" + "".join(rows) + "</table>"
-        )
-
-    def __repr__(self) -> str:
-        lines = [f"ClaimCheck({self.claim!r} over {self.family}: {self.status})"]
-        for o in self.obligations:
-            lines.append(f"  [{o.status}] {o.label}: {o.summary}")
-            if o.counterexample is not None:
-                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
-                lines.append(f"    counterexample: {ps}: {o.counterexample.detail}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True, eq=False)

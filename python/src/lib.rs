@@ -47,6 +47,8 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 mod analysis;
+mod calibration;
+mod claims;
 mod components;
 mod events;
 mod results;
@@ -404,7 +406,7 @@ where
     }
 }
 
-fn finite(name: &str, x: f64) -> Result<f64, Error> {
+pub(crate) fn finite(name: &str, x: f64) -> Result<f64, Error> {
     if x.is_finite() {
         Ok(x)
     } else {
@@ -986,203 +988,6 @@ fn exact_mu(
     Ok((ends(&mu, bits, "exact instance".to_string()), pos))
 }
 
-/// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations, tolerance)` of a
-/// calibration.
-type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize, Option<f64>);
-
-fn calibration_tuple(c: shiftdp::calibrate::Calibration) -> CalibrationTuple {
-    (
-        c.sigma,
-        c.epsilon,
-        c.source,
-        c.sigma_below,
-        c.epsilon_below,
-        c.evaluations,
-        c.tolerance,
-    )
-}
-
-/// The smallest noise multiplier σ whose certified ε(δ) of DP-SGD (Poisson sampling
-/// rate q, `steps` steps, add/remove) is ≤ `epsilon` (`shiftdp::calibrate`).
-#[pyfunction]
-#[pyo3(signature = (q, steps, delta, epsilon, resolution=1e-3))]
-fn calibrate_poisson(
-    py: Python<'_>,
-    q: f64,
-    steps: u64,
-    delta: f64,
-    epsilon: f64,
-    resolution: f64,
-) -> PyResult<CalibrationTuple> {
-    interruptible(py, move || {
-        let p = shiftdp::calibrate::PoissonGaussian::new(
-            finite("q", q)?,
-            steps,
-            finite("delta", delta)?,
-        )?;
-        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
-            .map(calibration_tuple)
-    })
-}
-
-/// The smallest σ whose best certified bound of a run (or of the result `only`) at δ is
-/// ≤ `epsilon`; `setting` is the run without its noise.
-#[pyfunction]
-#[pyo3(signature = (algorithm_name, setting, delta, epsilon, only=None, resolution=1e-3))]
-fn calibrate_run(
-    py: Python<'_>,
-    algorithm_name: &str,
-    setting: Vec<(String, Num)>,
-    delta: Num,
-    epsilon: f64,
-    only: Option<String>,
-    resolution: f64,
-) -> PyResult<CalibrationTuple> {
-    let alg = algorithm_name.to_string();
-    interruptible(py, move || {
-        let alg = algorithm(&alg)?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
-        let only = match only {
-            Some(name) => Some(shiftdp::ResultId::parse(&name).ok_or_else(|| {
-                Error::param(
-                    "only",
-                    &name,
-                    "unknown result id (see analyze(...).entries)",
-                )
-            })?),
-            None => None,
-        };
-        let p = shiftdp::calibrate::RunBounds::new(alg, raw, &delta.text("delta")?, only)?;
-        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
-            .map(calibration_tuple)
-    })
-}
-
-/// `(label, kind, status, summary, points, min_margin, counterexample)` of one obligation;
-/// the counterexample is `(params, detail)`.
-type ObligationTuple = (
-    String,
-    String,
-    String,
-    String,
-    usize,
-    Option<f64>,
-    Option<(Vec<(String, String)>, String)>,
-);
-
-/// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
-/// (`shiftdp_verify::claim::check_claim`): soundness against the exact instances and
-/// comparison with the certified optimum of the shift analysis. Returns the worst status
-/// and each obligation.
-#[pyfunction]
-#[pyo3(signature = (claim, family, region=None, tolerance=1e-6, samples=None, seed=1, bits=128))]
-#[allow(clippy::too_many_arguments)]
-fn check_claim(
-    py: Python<'_>,
-    claim: &str,
-    family: &str,
-    region: Option<&str>,
-    tolerance: f64,
-    samples: Option<usize>,
-    seed: u64,
-    bits: i64,
-) -> PyResult<(String, Vec<ObligationTuple>)> {
-    let (claim, family, region) = (
-        claim.to_string(),
-        family.to_string(),
-        region.map(str::to_string),
-    );
-    let run = move || -> Result<_, Error> {
-        let tolerance = finite("tolerance", tolerance)?;
-        let bits = match precision(Some(bits))? {
-            Precision::Bits(b) => b,
-            Precision::F64 => 128,
-        };
-        let region = match &region {
-            Some(r) => shiftdp_verify::check::region::parse_region(r)?,
-            None => vec![],
-        };
-        let ctx = shiftdp_verify::outcome::Ctx {
-            samples,
-            seed,
-            bits,
-        };
-        let r = shiftdp_verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
-        Ok(claim_verdict(&r))
-    };
-    interruptible(py, run)
-}
-
-/// The worst status of a claim's check and each obligation as a tuple.
-fn claim_verdict(r: &shiftdp_verify::ResultRun) -> (String, Vec<ObligationTuple>) {
-    let runs = r
-        .runs
-        .iter()
-        .map(|o| {
-            (
-                o.label.clone(),
-                o.kind.clone(),
-                o.outcome.status.as_str().to_string(),
-                o.outcome.summary.clone(),
-                o.outcome.points,
-                o.outcome.min_margin,
-                o.outcome
-                    .counterexample
-                    .as_ref()
-                    .map(|c| (c.params.clone(), c.detail.clone())),
-            )
-        })
-        .collect();
-    (r.status().as_str().to_string(), runs)
-}
-
-/// A claimed `epsilon <= EXPR` for a batch sampler checked over a grid of runs against
-/// the sampler's certified lower and upper bounds
-/// (`shiftdp_verify::sampler_claim::check_sampler_claim`).
-#[pyfunction]
-#[pyo3(signature = (claim, sampler, relation="zero-out", region=None, bits=128))]
-fn check_sampler_claim(
-    py: Python<'_>,
-    claim: &str,
-    sampler: &str,
-    relation: &str,
-    region: Option<&str>,
-    bits: i64,
-) -> PyResult<(String, Vec<ObligationTuple>)> {
-    use shiftdp::samplers::{Relation, Sampler};
-    use shiftdp_verify::sampler_claim::SamplerRegion;
-    let (claim, sampler, relation, region) = (
-        claim.to_string(),
-        sampler.to_string(),
-        relation.to_string(),
-        region.map(str::to_string),
-    );
-    let run = move || -> Result<_, Error> {
-        let bits = match precision(Some(bits))? {
-            Precision::Bits(b) => b,
-            Precision::F64 => 128,
-        };
-        let region = match &region {
-            Some(r) => SamplerRegion::parse(r)?,
-            None => SamplerRegion::default(),
-        };
-        let r = shiftdp_verify::sampler_claim::check_sampler_claim(
-            &claim,
-            Sampler::parse(&sampler)?,
-            Relation::parse(&relation)?,
-            &region,
-            bits,
-        )?;
-        Ok(claim_verdict(&r))
-    };
-    interruptible(py, run)
-}
-
 /// `(tau, mu_upper_decimal, mu_upper, mu_estimate, shifts, gap_uppers, profile)`.
 type ScheduleTuple = (
     usize,
@@ -1530,11 +1335,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(has_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
     analysis::add(m)?;
-    m.add_function(wrap_pyfunction!(check_claim, m)?)?;
-    m.add_function(wrap_pyfunction!(check_sampler_claim, m)?)?;
+    claims::add(m)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
-    m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
-    m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
+    calibration::add(m)?;
     m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
