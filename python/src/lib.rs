@@ -331,34 +331,38 @@ fn check_delta(delta: Num) -> PyResult<()> {
     run().map_err(to_py_err)
 }
 
+/// A certified function of μ-GDP at one argument `x` named `name` (δ for
+/// `Gaussian::epsilon`, ε for `Gaussian::delta`): μ and `x` read at ≥ 64 bits, the ends
+/// of the enclosure at the digits of `bits`.
+fn gdp_at(
+    py: Python<'_>,
+    mu: Num,
+    x: Num,
+    name: &str,
+    bits: Option<i64>,
+    f: fn(&Enclosure, &Enclosure, Precision) -> Result<Certified, Error>,
+) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
+        let prec = precision(bits)?;
+        let ib = prec.mpfr_bits().max(64);
+        let c = f(&mu.enclosure("mu", ib)?, &x.enclosure(name, ib)?, prec)?;
+        Ok(certified(&c, out_bits(prec)))
+    };
+    py.detach(run).map_err(to_py_err)
+}
+
 /// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, delta, bits=None))]
 fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Interval> {
-    let run = || -> Result<Interval, Error> {
-        let prec = precision(bits)?;
-        let ib = prec.mpfr_bits().max(64);
-        let mu = mu.enclosure("mu", ib)?;
-        let delta = delta.enclosure("delta", ib)?;
-        let c = Gaussian::epsilon(&mu, &delta, prec)?;
-        Ok(certified(&c, out_bits(prec)))
-    };
-    py.detach(run).map_err(to_py_err)
+    gdp_at(py, mu, delta, "delta", bits, Gaussian::epsilon)
 }
 
 /// Certified δ(ε) of μ-GDP (`Gaussian::delta`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, epsilon, bits=None))]
 fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Interval> {
-    let run = || -> Result<Interval, Error> {
-        let prec = precision(bits)?;
-        let ib = prec.mpfr_bits().max(64);
-        let mu = mu.enclosure("mu", ib)?;
-        let eps = epsilon.enclosure("epsilon", ib)?;
-        let c = Gaussian::delta(&mu, &eps, prec)?;
-        Ok(certified(&c, out_bits(prec)))
-    };
-    py.detach(run).map_err(to_py_err)
+    gdp_at(py, mu, epsilon, "epsilon", bits, Gaussian::delta)
 }
 
 /// How often a waiting call checks for signals (Ctrl-C).
