@@ -439,29 +439,31 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr> {
-        let mut a = self.term()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Op('+') => BinOp::Add,
-                Tok::Op('-') => BinOp::Sub,
-                _ => return Ok(a),
-            };
-            self.next();
-            let b = self.term()?;
-            a = Expr::Bin(op, Box::new(a), Box::new(b));
-        }
+        self.left_assoc(&[('+', BinOp::Add), ('-', BinOp::Sub)], Self::term)
     }
 
     fn term(&mut self) -> Result<Expr> {
-        let mut a = self.unary()?;
+        self.left_assoc(&[('*', BinOp::Mul), ('/', BinOp::Div)], Self::unary)
+    }
+
+    /// A left-associative chain `operand (op operand)*` over the operators `ops`
+    /// (`(token, operator)` pairs).
+    fn left_assoc(
+        &mut self,
+        ops: &[(char, BinOp)],
+        operand: fn(&mut Self) -> Result<Expr>,
+    ) -> Result<Expr> {
+        let mut a = operand(self)?;
         loop {
             let op = match self.peek() {
-                Tok::Op('*') => BinOp::Mul,
-                Tok::Op('/') => BinOp::Div,
+                Tok::Op(c) => match ops.iter().find(|(o, _)| o == c) {
+                    Some(&(_, op)) => op,
+                    None => return Ok(a),
+                },
                 _ => return Ok(a),
             };
             self.next();
-            let b = self.unary()?;
+            let b = operand(self)?;
             a = Expr::Bin(op, Box::new(a), Box::new(b));
         }
     }
