@@ -412,7 +412,17 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// A parser at the first token of `input`.
+    fn new(input: &'a str) -> Result<Parser<'a>> {
+        Ok(Parser {
+            input,
+            toks: lex(input)?,
+            pos: 0,
+            depth: 0,
+        })
+    }
+
     fn peek(&self) -> &Tok {
         &self.toks[self.pos].0
     }
@@ -609,12 +619,7 @@ impl Parser<'_> {
 /// assert!(err.contains("column 5"), "{err}");
 /// ```
 pub fn parse_expr(s: &str) -> Result<Expr> {
-    let mut p = Parser {
-        input: s,
-        toks: lex(s)?,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(s)?;
     let e = p.expr()?;
     p.end()?;
     Ok(e)
@@ -635,12 +640,7 @@ pub fn parse_expr(s: &str) -> Result<Expr> {
 /// assert!(c.expr.variables().contains("delta"));
 /// ```
 pub fn parse_claim(s: &str) -> Result<Claim> {
-    let mut p = Parser {
-        input: s,
-        toks: lex(s)?,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(s)?;
     let lhs = match p.next() {
         Tok::Ident(n) => n,
         t => {

@@ -157,42 +157,42 @@ fn math_html(s: &str) -> String {
     out
 }
 
-/// HTML-escapes `& < > " '`.
-pub fn esc(s: &str) -> String {
+/// `s` with `& < >` as HTML entities and every other character written by `other`.
+fn escape_with(s: &str, other: impl Fn(char, &mut String)) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
+            _ => other(c, &mut out),
         }
     }
     out
 }
 
+/// HTML-escapes `& < > " '`.
+pub fn esc(s: &str) -> String {
+    escape_with(s, |c, out| match c {
+        '"' => out.push_str("&quot;"),
+        '\'' => out.push_str("&#39;"),
+        _ => out.push(c),
+    })
+}
+
 /// Escapes text for a Markdown table cell (or inline text): HTML entities, Markdown
 /// punctuation and `|`; newlines become `<br>`.
 fn md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' => out.push_str("\\|"),
-            '\\' | '*' | '_' | '`' | '[' | ']' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("<br>"),
-            '\r' => {}
-            _ => out.push(c),
+    escape_with(s, |c, out| match c {
+        '|' => out.push_str("\\|"),
+        '\\' | '*' | '_' | '`' | '[' | ']' => {
+            out.push('\\');
+            out.push(c);
         }
-    }
-    out
+        '\n' => out.push_str("<br>"),
+        '\r' => {}
+        _ => out.push(c),
+    })
 }
 
 /// A fixed, platform-independent number format: 4 decimals in [0.01, 10⁴), else
