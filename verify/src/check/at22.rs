@@ -2,7 +2,7 @@
 //! the cyclic variant and the recipes (B.2)/(B.3) (adopted reading of ERRATA AT1), from
 //! [`shiftdp::renyi::at22`], checked against Gaussian instances and clamped walks (see
 //! [`super::renyi`] for the shared parts).
-use super::catalogue::{Entry, curvatures};
+use super::catalogue::{Entry, clamped, clamped_walks, curvatures};
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase};
 use super::renyi::*;
 use shiftdp::error::Result;
@@ -59,18 +59,7 @@ fn at22_56(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn constrained_full(s: &Setting) -> Result<Vec<LabelledInstance>> {
-    let d = s.diameter().as_ref().map_or(0.0, |d| d.mid_f64());
-    let eta = s.eta().mid_f64();
-    let h = big_m_or(s, 0.0).min(1.0 / eta);
-    clamped_walks(
-        s,
-        1.0,
-        &[
-            ("linear, start 0 (AT22)", 0.0, 0.0),
-            ("linear, start −D/2", 0.0, -0.5 * d),
-            ("quadratic h = min(M, 1/η), start 0", h, 0.0),
-        ],
-    )
+    clamped(s, &|_| 1.0, "clamped")
 }
 
 fn at22_32(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
@@ -130,7 +119,8 @@ fn at22_b2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = s.b() as f64 / s.n() as f64;
     let insts = clamped_walks(
         s,
-        p,
+        &|_| p,
+        "clamped",
         &[
             ("linear, start 0 (AT22)", 0.0, 0.0),
             ("linear, start −D/2", 0.0, -0.5 * d),
@@ -146,7 +136,8 @@ fn at22_b3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = s.b() as f64 / s.n() as f64;
     let insts = clamped_walks(
         s,
-        p,
+        &|_| p,
+        "clamped",
         &[
             ("quadratic h = m, start 0", m.mid_f64(), 0.0),
             (

@@ -40,11 +40,10 @@
 //! J. Altschuler, K. Talwar, NeurIPS 2022 (AT22) Props 2.17, 3.2, 5.6, (B.1)–(B.3).
 use super::catalogue::{
     BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_run, cyclic_sched, enc,
-    full_sched, num, scalar, sgd_shape,
+    full_sched, full_sched_f64, num, scalar, sgd_shape,
 };
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
 use shiftdp::error::{Error, Result};
-use shiftdp::exact::clamped::{ClampStep, ClampedInstance, ClampedWalk};
 use shiftdp::exact::{Instance, MixtureInstance, PairKind, ShiftLaw};
 use shiftdp::precision::Enclosure;
 use shiftdp::provenance::ResultId;
@@ -301,12 +300,7 @@ pub(super) fn full_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 pub(super) fn full_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let (m, mm) = curvatures(s)?;
-    let f = shiftdp::exact::Schedule::full(
-        s.n(),
-        s.t() as usize,
-        s.eta().mid_f64(),
-        s.sigma().mid_f64(),
-    )?;
+    let f = full_sched_f64(s)?;
     Ok(vec![
         gauss(s, "quadratic h = m", m.mid_f64())?,
         gauss(s, "quadratic h = M", mm.mid_f64())?,
@@ -388,51 +382,6 @@ pub(super) fn shuffle_cases(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 pub(super) fn sgd_mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
     super::catalogue::mixtures(s, hs, "sampling w/o replacement,")
-}
-
-/// Clamped walks on `[−D/2, D/2]` with inclusion probability `p` per step and the
-/// given (name, curvature, start) list, both pair kinds.
-pub(super) fn clamped_walks(
-    s: &Setting,
-    p: f64,
-    shapes: &[(&str, f64, f64)],
-) -> Result<Vec<LabelledInstance>> {
-    let d = s
-        .diameter()
-        .as_ref()
-        .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?
-        .mid_f64();
-    let (eta, sigma, l) = (
-        s.eta().mid_f64(),
-        s.sigma().mid_f64(),
-        s.sensitivity().mid_f64(),
-    );
-    let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
-    let mut v: Vec<LabelledInstance> = vec![];
-    shiftdp::memory::check_values::<ClampStep>("a clamped walk's steps", s.t())?;
-    for &(name, h, start) in shapes {
-        let walk = ClampedWalk {
-            lo: -0.5 * d,
-            hi: 0.5 * d,
-            start,
-            center: 0.0,
-            steps: (0..s.t() as usize)
-                .map(|_| ClampStep {
-                    contraction: (1.0 - eta * h).clamp(0.0, 1.0),
-                    noise_sd: eta * sigma,
-                    drift: eta * l / s.b() as f64,
-                    p,
-                })
-                .collect(),
-        };
-        for kind in [PairKind::OneSided, PairKind::Opposite] {
-            v.push((
-                format!("clamped, {name}, {kind:?}"),
-                Box::new(ClampedInstance::new(&walk, kind, nodes)?),
-            ));
-        }
-    }
-    Ok(v)
 }
 
 // ------------------------------------------------------------------- entries
