@@ -104,6 +104,18 @@ def interval_nan(iv):
     return _nan(iv.lower) or _nan(iv.upper)
 
 
+def interval_outcome_record(family, status, val, ordinary, repro):
+    """The record for a call that returns an interval and has nothing to compare: a
+    refusal or crash (:func:`outcome_record`), or a returned interval with a NaN end;
+    None when the interval goes on to the reference."""
+    r = outcome_record(family, status, val, ordinary, repro)
+    if r:
+        return r
+    if interval_nan(val):
+        return rec(family, "nan", repro, engine=[val.lower, val.upper])
+    return None
+
+
 # --- GDP conversions -------------------------------------------------------------------
 
 
@@ -120,12 +132,9 @@ def case_gdp_delta(rng, n=400):
         ordinary = 1e-3 <= mu <= 1e3 and 0 <= eps <= 1e3
         repro = f"python -c '{PY}print(shiftdp.delta({mu!r}, {eps!r}, bits={bits!r}))'"
         st, v = call(shiftdp.delta, mu, eps, bits=bits)
-        r = outcome_record("gdp_delta", st, v, ordinary, repro)
+        r = interval_outcome_record("gdp_delta", st, v, ordinary, repro)
         if r:
             out.append(r)
-            continue
-        if interval_nan(v):
-            out.append(rec("gdp_delta", "nan", repro, engine=[v.lower, v.upper]))
             continue
         mus.append(mu), epss.append(eps), res.append((v, repro, bits))
     if mus:
@@ -164,12 +173,9 @@ def case_gdp_epsilon(rng, n=400):
         ordinary = 1e-3 <= mu <= 1e3 and 1e-30 <= d <= 0.1
         repro = f"python -c '{PY}print(shiftdp.epsilon({mu!r}, {d!r}, bits={bits!r}))'"
         st, v = call(shiftdp.epsilon, mu, d, bits=bits)
-        r = outcome_record("gdp_epsilon", st, v, ordinary, repro)
+        r = interval_outcome_record("gdp_epsilon", st, v, ordinary, repro)
         if r:
             out.append(r)
-            continue
-        if interval_nan(v):
-            out.append(rec("gdp_epsilon", "nan", repro, engine=[v.lower, v.upper]))
             continue
         # δ_μ is decreasing: the upper end needs δ_μ(upper) ≤ δ, the lower end δ_μ(lower) ≥ δ
         ends = [v.upper] + ([v.lower] if v.lower > 0 else [])
