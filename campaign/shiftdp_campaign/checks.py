@@ -32,6 +32,7 @@ import mpmath as mp
 import numpy as np
 
 from . import references as R
+from .walk import floats_in
 
 SLACK = 1e-12
 MAX_K = 300  # the largest count of a composition checked against the numpy PLD
@@ -717,25 +718,9 @@ def case_fuzz_api(rng):
         if st == "crash":
             out.append(rec("fuzz_api", "crash", f"fuzz_api function #{i} (seeded case)", error=r))
             continue
-        bad = st == "ok" and any(_nan(x) for x in _floats(r))
+        bad = st == "ok" and any(_nan(x) for x in floats_in(r))
         out.append(rec("fuzz_api", "nan" if bad else "pass-noref", f"fuzz_api function #{i}", error=None if st == "ok" else r))
     return out
-
-
-def _floats(obj, depth=0):
-    if depth > 4:
-        return
-    if isinstance(obj, float):
-        yield obj
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _floats(x, depth + 1)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from _floats(x, depth + 1)
-    elif hasattr(obj, "__dataclass_fields__"):
-        for k in obj.__dataclass_fields__:
-            yield from _floats(getattr(obj, k), depth + 1)
 
 
 # --- the CLI surface -------------------------------------------------------------------
