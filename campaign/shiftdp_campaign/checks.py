@@ -120,20 +120,28 @@ def interval_outcome_record(family, status, val, ordinary, repro):
 # --- GDP conversions -------------------------------------------------------------------
 
 
-def case_gdp_delta(rng, n=400):
+def gdp_call(rng, name, mu, x, ordinary):
+    """Calls the GDP conversion ``shiftdp.<name>`` ("delta" or "epsilon") at (μ, x) and a
+    precision drawn from ``rng`` (the f64 path 90 % of the time, else 64, 128 or 256 bits):
+    (result, bits, reproducer, record), the record that of :func:`interval_outcome_record`
+    for the family ``gdp_<name>``."""
     import shiftdp
 
+    bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
+    repro = f"python -c '{PY}print(shiftdp.{name}({mu!r}, {x!r}, bits={bits!r}))'"
+    st, v = call(getattr(shiftdp, name), mu, x, bits=bits)
+    return v, bits, repro, interval_outcome_record(f"gdp_{name}", st, v, ordinary, repro)
+
+
+def case_gdp_delta(rng, n=400):
     out = []
     mus, epss, res = [], [], []
     for _ in range(n):
         ext = rng.random() < 0.15
         mu = loguni(rng, 1e-3, 1e3) if not ext else rng.choice([0.0, 1e-12, 1e-300, 1e6, 3e4, float("nan"), -1.0])
         eps = rng.choice([0.0, loguni(rng, 1e-4, 1e3)]) if not ext else rng.choice([0.0, 1e5, 1e300, -1.0, 5e-324])
-        bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
         ordinary = 1e-3 <= mu <= 1e3 and 0 <= eps <= 1e3
-        repro = f"python -c '{PY}print(shiftdp.delta({mu!r}, {eps!r}, bits={bits!r}))'"
-        st, v = call(shiftdp.delta, mu, eps, bits=bits)
-        r = interval_outcome_record("gdp_delta", st, v, ordinary, repro)
+        v, bits, repro, r = gdp_call(rng, "delta", mu, eps, ordinary)
         if r:
             out.append(r)
             continue
@@ -163,18 +171,13 @@ def case_gdp_delta(rng, n=400):
 
 
 def case_gdp_epsilon(rng, n=400):
-    import shiftdp
-
     out = []
     for _ in range(n):
         ext = rng.random() < 0.15
         mu = loguni(rng, 1e-3, 1e3) if not ext else rng.choice([0.0, 1e-12, 1e6, 3e4, float("inf"), -1.0])
         d = loguni(rng, 1e-30, 0.1) if not ext else rng.choice([1e-300, 5e-324, 0.5, 0.999999, 1.0, 0.0, 1e-100])
-        bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
         ordinary = 1e-3 <= mu <= 1e3 and 1e-30 <= d <= 0.1
-        repro = f"python -c '{PY}print(shiftdp.epsilon({mu!r}, {d!r}, bits={bits!r}))'"
-        st, v = call(shiftdp.epsilon, mu, d, bits=bits)
-        r = interval_outcome_record("gdp_epsilon", st, v, ordinary, repro)
+        v, bits, repro, r = gdp_call(rng, "epsilon", mu, d, ordinary)
         if r:
             out.append(r)
             continue
