@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import decimal as _decimal
 import numbers as _numbers
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union, overload
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _core, plot
 from ._core import (
@@ -423,6 +423,20 @@ _SETTING_KEYS = {
 }
 
 
+def _setting_pairs(caller: str, setting: Mapping[str, Number]) -> List[Tuple[str, Union[str, float]]]:
+    """The setting keywords of ``caller`` as (command-line flag, decimal text) pairs;
+    a ``TypeError`` names an unknown keyword."""
+    pairs = []
+    for k, v in setting.items():
+        key = _SETTING_KEYS.get(k)
+        if key is None:
+            raise TypeError(
+                f"{caller}: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
+            )
+        pairs.append((key, _num(v, k)))
+    return pairs
+
+
 def analyze(
     algorithm: str,
     *,
@@ -446,15 +460,7 @@ def analyze(
     Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
     eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.
     """
-    pairs = []
-    for k, v in setting.items():
-        key = _SETTING_KEYS.get(k)
-        if key is None:
-            raise TypeError(
-                f"analyze: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
-            )
-        pairs.append((key, _num(v, k)))
-    return _core.analyze(algorithm, pairs, _num(delta, "delta"), _bits(bits))
+    return _core.analyze(algorithm, _setting_pairs("analyze", setting), _num(delta, "delta"), _bits(bits))
 
 
 
@@ -501,16 +507,8 @@ def calibrate_run(
     """
     if "noise" in setting:
         raise TypeError("calibrate_run: leave out `noise`, it is what is calibrated")
-    pairs = []
-    for k, v in setting.items():
-        key = _SETTING_KEYS.get(k)
-        if key is None:
-            raise TypeError(
-                f"calibrate_run: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
-            )
-        pairs.append((key, _num(v, k)))
     return _core.calibrate_run(
-        algorithm, pairs, _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
+        algorithm, _setting_pairs("calibrate_run", setting), _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
     )
 
 
