@@ -331,7 +331,7 @@ impl SgdFamily {
     }
 }
 
-fn sgd_common(id: &str, s: &Setting) -> Result<(f64, f64)> {
+fn sgd_common(id: ResultId, s: &Setting) -> Result<(f64, f64)> {
     if s.algorithm != Algorithm::Sgd {
         return Err(hyp(
             id,
@@ -363,7 +363,7 @@ fn composed(
 /// # Errors
 /// Hypothesis error unless stochastic batches.
 pub fn thm_4_8(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_8, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_8, s)?;
     Ok(composed(
         ResultId::Bsa24Thm4_8,
         "NoisySGD, any losses (composition of subsampled Gaussians)",
@@ -377,9 +377,9 @@ pub fn thm_4_8(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not SGD, not strongly convex, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_9(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_9, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_9, s)?;
     let mut hyps = vec![];
-    let c = super::bsa24::strong_contraction_pub(THM_4_9, s, &mut hyps)?;
+    let c = super::bsa24::strong_contraction_pub(ResultId::Bsa24Thm4_9, s, &mut hyps)?;
     hyps.push(format!(
         "p = b/n = {p}; τ optimized over 1..={} (ERRATA BSA2)",
         s.t
@@ -402,9 +402,9 @@ pub fn thm_4_9(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not SGD, no diameter, η > 2/M.
 pub fn thm_4_10(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_10, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_10, s)?;
     let mut hyps = vec![];
-    let d = super::bsa24::constrained_convex_pub(THM_4_10, s, &mut hyps)?;
+    let d = super::bsa24::constrained_convex_pub(ResultId::Bsa24Thm4_10, s, &mut hyps)?;
     let des = (d / (s.eta.clone() * s.sigma.clone())).upper_f64();
     hyps.push(format!("p = b/n = {p}; τ optimized over 0..={}", s.t - 1));
     Ok(composed(

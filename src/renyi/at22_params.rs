@@ -8,6 +8,7 @@
 use crate::error::hyp;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 use crate::settings::Setting;
 
 /// AT22 Prop 2.17 (original PABI bound).
@@ -31,7 +32,7 @@ pub const EQ_B2: &str = crate::provenance::ResultId::At22EqB2.as_str();
 /// AT22 eq. (B.3).
 pub const EQ_B3: &str = crate::provenance::ResultId::At22EqB3.as_str();
 
-pub(crate) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
+pub(crate) fn contraction(s: &Setting, id: ResultId) -> Result<Enclosure> {
     let c = s.c.clone().ok_or_else(|| {
         hyp(
             id,

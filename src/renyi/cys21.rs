@@ -59,12 +59,13 @@ pub struct ToolkitTranslation {
     pub gdp_unit: f64,
 }
 
-const R_THM2: &str = "CYS21 Thm 2 (eq. 16)";
-const R_COR1: &str = "CYS21 Cor 1";
-const R_THM3: &str = "CYS21 Thm 3 (eq. 17)";
-const R_COR2: &str = "CYS21 Cor 2 (eq. 18)";
+const R_THM2: ResultId = ResultId::Cys21Thm2;
+const R_COR1: ResultId = ResultId::Cys21Cor1;
+const R_THM3: ResultId = ResultId::Cys21Thm3;
+const R_COR2: ResultId = ResultId::Cys21Cor2;
 
-use crate::error::hyp;
+use crate::error::{Subject, hyp};
+use crate::provenance::ResultId;
 use crate::renyi::curve::check_order;
 
 impl Cys21Params {
@@ -379,7 +380,7 @@ pub fn squared_loss_exact(p: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Res
     check_order(alpha)?;
     if p.eta >= 2.0 {
         return Err(hyp(
-            "CYS21 Thm 3 instance",
+            Subject::Other("CYS21 Thm 3 instance"),
             "H1: 0 < η < 2",
             format!("η = {}", p.eta),
         ));

@@ -40,7 +40,7 @@
 //! * Y.-X. Wang, B. Balle, S. Kasiviswanathan, *Subsampled Rényi differential
 //!   privacy and analytical moments accountant*, AISTATS 2019.
 use super::curve::{CurveFn, RenyiCurve, check_order};
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, Subject, hyp};
 use crate::precision::Enclosure;
 use std::sync::Arc;
 
@@ -195,7 +195,7 @@ pub fn tree_aggregation(
         .ok_or_else(|| Error::param("step_counts", "[]", "needs at least one count"))?;
     if relation != NeighboringRelation::ReplaceSpecial {
         return Err(hyp(
-            "Kairouz et al. 2021, App. D (tree aggregation)",
+            Subject::Other("Kairouz et al. 2021, App. D (tree aggregation)"),
             "H1: REPLACE_SPECIAL neighboring relation",
             format!("relation is {}", relation.id()),
         ));
@@ -595,7 +595,7 @@ pub fn sampled_without_replacement(
     }
     match relation {
         NeighboringRelation::AddOrRemoveOne => Err(hyp(
-            "sampling without replacement (fixed sample size)",
+            Subject::Other("sampling without replacement (fixed sample size)"),
             "H1: REPLACE_ONE neighboring relation",
             format!(
                 "relation is {}: sampling without replacement under add/remove has no \

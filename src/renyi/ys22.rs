@@ -40,14 +40,15 @@ pub struct Ys22Params {
     pub b: u64,
 }
 
-const R21: &str = "YS22 Thm 2.1";
-const R33: &str = "YS22 Thm 3.3";
-const R42: &str = "YS22 Thm 4.2";
-const R43: &str = "YS22 Thm 4.3";
-const R53: &str = "YS22 Cor 5.3";
-const RBASE: &str = crate::provenance::ResultId::Ys22Baseline.as_str();
+const R21: ResultId = ResultId::Ys22Thm2_1;
+const R33: ResultId = ResultId::Ys22Thm3_3;
+const R42: ResultId = ResultId::Ys22Thm4_2;
+const R43: ResultId = ResultId::Ys22Thm4_3;
+const R53: ResultId = ResultId::Ys22Cor5_3;
+const RBASE: ResultId = ResultId::Ys22Baseline;
 
 use crate::error::hyp;
+use crate::provenance::ResultId;
 
 /// Result of the Thm 4.3 recursion.
 #[derive(Debug, Clone)]
@@ -141,7 +142,7 @@ impl Ys22Params {
     }
 
     /// Common hypotheses: α > 1, β ≥ λ, η < 2/(λ+β), K ≥ 1.
-    fn check(&self, result: &str, alpha: f64, k: u64) -> Result<()> {
+    fn check(&self, result: ResultId, alpha: f64, k: u64) -> Result<()> {
         if !alpha.is_finite() || alpha <= 1.0 {
             return Err(hyp(result, "H0: Rényi order α > 1", format!("α = {alpha}")));
         }
@@ -166,7 +167,7 @@ impl Ys22Params {
     }
 
     /// Hypotheses of the partitioned results: b | n and n/b ≥ 2.
-    fn check_partition(&self, result: &str) -> Result<u64> {
+    fn check_partition(&self, result: ResultId) -> Result<u64> {
         if !self.n.is_multiple_of(self.b) {
             return Err(hyp(
                 result,
@@ -451,7 +452,7 @@ impl Ys22Params {
             hi = nh.hi().clone();
         }
         let lenc = Enclosure::new(lo, hi).ok_or_else(|| Error::NotCertified {
-            what: R43.into(),
+            what: R43.as_str().into(),
             reason: "empty enclosure in recursion".into(),
         })?;
         let eps = (lenc / e(alpha - 1.0)).max(&Enclosure::from_u64(wp, 0));

@@ -57,7 +57,7 @@ use crate::composition::mechanism::{GaussianFamily, MixtureOfGaussians};
 use crate::composition::pld::U;
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::decimal::{f64_down, f64_up};
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, Subject, hyp};
 use std::fmt;
 use std::sync::Arc;
 
@@ -250,7 +250,7 @@ impl Run {
             )
         {
             return Err(hyp(
-                &format!("the {sampler} sampler"),
+                Subject::Sampler(sampler.id()),
                 "n fixed (zero-out or replace-one neighbours)",
                 format!(
                     "relation is add-remove: the {sampler} sampler's batches depend on n, \
