@@ -12,12 +12,16 @@
 //! attains, `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers
 //! both factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
 //! σ = √(2/η), c = 1 − ηm gives `√((2 − ηm)/2) L/√m`).
-use super::{Bound, BoundKind, hyp};
+use super::{Bound, BoundKind, hyp, require_algorithm};
 use crate::error::{Result, Subject};
 use crate::precision::{Enclosure, Real};
 use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting, ceil_u64};
 use rug::Rational;
+
+/// The algorithms of the full-batch theorems 4.2 and 4.3: NoisyGD, and LMC (NoisyGD
+/// with the Langevin noise).
+const GD_OR_LMC: &[Algorithm] = &[Algorithm::Gd, Algorithm::Lmc];
 
 /// Result ids (the key of each proof file).
 pub const THM_4_1: &str = ResultId::Bsa24Thm4_1.as_str();
@@ -250,8 +254,13 @@ fn check_eta_smooth(id: ResultId, s: &Setting, closed: bool, hyps: &mut Vec<Stri
     Ok(())
 }
 
-/// The contraction c < 1 of a strongly convex setting, with hypotheses recorded.
-fn strong_contraction(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+/// The contraction c < 1 of a strongly convex setting, with hypotheses recorded (shared
+/// with the stochastic-batch theorems of [`super::bsa24_sgd`]).
+pub(crate) fn strong_contraction(
+    id: ResultId,
+    s: &Setting,
+    hyps: &mut Vec<String>,
+) -> Result<Enclosure> {
     let c = match (&s.c, &s.m) {
         (None, _) => {
             return Err(hyp(
@@ -296,26 +305,12 @@ fn strong_contraction(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Resu
     Ok(c)
 }
 
-/// [`strong_contraction`] for the stochastic-batch theorems.
-pub(crate) fn strong_contraction_pub(
+/// Constrained convex hypotheses shared by Thms 4.3, 4.6 and 4.10: returns D.
+pub(crate) fn constrained_convex(
     id: ResultId,
     s: &Setting,
     hyps: &mut Vec<String>,
 ) -> Result<Enclosure> {
-    strong_contraction(id, s, hyps)
-}
-
-/// [`constrained_convex`] for the stochastic-batch theorems.
-pub(crate) fn constrained_convex_pub(
-    id: ResultId,
-    s: &Setting,
-    hyps: &mut Vec<String>,
-) -> Result<Enclosure> {
-    constrained_convex(id, s, hyps)
-}
-
-/// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
-fn constrained_convex(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
     let d = s.d.clone().ok_or_else(|| {
         hyp(
             id,
@@ -355,13 +350,12 @@ fn constrained_convex(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Resu
 /// # Errors
 /// Hypothesis error unless the setting is full-batch GD.
 pub fn thm_4_1(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd {
-        return Err(hyp(
-            ResultId::Bsa24Thm4_1,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_1,
+        s,
+        &[Algorithm::Gd],
+        "H0: NoisyGD (full batches)",
+    )?;
     let mu = mu_thm_4_1_unchecked(&s.unit(), s.t);
     gdp(
         ResultId::Bsa24Thm4_1,
@@ -377,13 +371,12 @@ pub fn thm_4_1(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not strongly convex / no contraction, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_2(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            ResultId::Bsa24Thm4_2,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_2,
+        s,
+        GD_OR_LMC,
+        "H0: NoisyGD (full batches)",
+    )?;
     let mut hyps = vec![];
     let c = strong_contraction(ResultId::Bsa24Thm4_2, s, &mut hyps)?;
     let mu = mu_thm_4_2_unchecked(&c, s.t, &s.unit());
@@ -408,13 +401,12 @@ pub fn thm_4_2(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: no diameter, η > 2/M, `t < Dn/(ηL)`.
 pub fn thm_4_3(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            ResultId::Bsa24Thm4_3,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_3,
+        s,
+        GD_OR_LMC,
+        "H0: NoisyGD (full batches)",
+    )?;
     let mut hyps = vec![];
     let d = constrained_convex(ResultId::Bsa24Thm4_3, s, &mut hyps)?;
     // exact rational threshold Dn/(ηL) and its ceiling
@@ -439,9 +431,7 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
 }
 
 fn cyclic_shape(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u64)> {
-    if s.algorithm != Algorithm::Cgd {
-        return Err(hyp(id, "H0: NoisyCGD (cyclic batches)", s.algorithm.name()));
-    }
+    require_algorithm(id, s, &[Algorithm::Cgd], "H0: NoisyCGD (cyclic batches)")?;
     let l = s.batches_per_epoch().ok_or_else(|| {
         hyp(
             id,
@@ -528,9 +518,7 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
 /// exact μ of the run is 0.908). Checked as `σ²η ∋ 2` in interval arithmetic: σ derived
 /// from η (no `--noise`) passes; a decimal σ passes only if σ²η = 2 exactly.
 fn langevin(id: ResultId, s: &Setting) -> Result<()> {
-    if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
-    }
+    require_algorithm(id, s, &[Algorithm::Lmc], "H0: Langevin Monte Carlo")?;
     let s2eta = s.sigma.square() * s.eta.clone();
     let two = two();
     if s2eta.lo() > two.hi() || s2eta.hi() < two.lo() {
@@ -706,13 +694,12 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis error without a diameter.
 pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            ResultId::Mt07Exp,
-            "H0: Langevin / exponential mechanism",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Mt07Exp,
+        s,
+        &[Algorithm::Lmc],
+        "H0: Langevin / exponential mechanism",
+    )?;
     let d = s.d.clone().ok_or_else(|| {
         hyp(
             ResultId::Mt07Exp,
