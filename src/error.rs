@@ -168,6 +168,20 @@ fn readable_value(text: String) -> String {
 /// Result alias.
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Checks that every named value is finite and > 0, in the order given: a value outside
+/// that domain is [`Error::Parameter`] (the rule of this module), whichever module sees it.
+///
+/// # Errors
+/// [`Error::Parameter`] `must be finite and > 0` naming the first value that is not.
+pub(crate) fn positive_finite(values: &[(&str, f64)]) -> Result<()> {
+    for &(name, v) in values {
+        if !v.is_finite() || v <= 0.0 {
+            return Err(Error::param(name, v, "must be finite and > 0"));
+        }
+    }
+    Ok(())
+}
+
 /// Builds a hypothesis error.
 pub(crate) fn hyp(
     result: impl Into<Subject>,

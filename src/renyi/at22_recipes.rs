@@ -5,8 +5,8 @@
 use super::at22_params::*;
 pub use super::at22_params::{PabiGap, RecipeBInputs};
 use super::at22_theorems::{QReading, q_at_split, scan_t_tilde, sgm_q_search};
-use crate::error::Result;
 use crate::error::hyp;
+use crate::error::{Result, positive_finite};
 use crate::precision::Enclosure;
 use crate::provenance::ResultId;
 use crate::settings::Setting;

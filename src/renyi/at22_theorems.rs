@@ -25,7 +25,7 @@
 use super::at22_lemma_2_12::{alpha_star, alpha_star_conditions};
 pub use super::at22_params::{At22Run, SplitInputs};
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::exact::clamped::ClampedWalk;
 use crate::precision::Enclosure;
 
@@ -45,17 +45,6 @@ pub const THM_4_1: &str = crate::provenance::ResultId::At22Thm4_1.as_str();
 use crate::error::hyp;
 use crate::provenance::ResultId;
 use crate::renyi::curve::check_order;
-
-/// Inputs outside their domain (non-finite or ≤ 0) are [`Error::Parameter`], as in
-/// every module (the rule of [`crate::error`]); `_result` names the caller for reading.
-fn positive_finite(_result: ResultId, values: &[(&str, f64)]) -> Result<()> {
-    for &(name, v) in values {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(name, v, "must be finite and > 0"));
-        }
-    }
-    Ok(())
-}
 
 /// Which order(s) of the sampled Gaussian pair Q stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,16 +171,13 @@ pub fn recipe_5_3(
         d,
     } = *x;
     check_order(alpha)?;
-    positive_finite(
-        ResultId::At22Eq5_3,
-        &[
-            ("b/L", b_over_l),
-            ("η", eta),
-            ("σ₁", sigma1),
-            ("σ₂", sigma2),
-            ("D", d),
-        ],
-    )?;
+    positive_finite(&[
+        ("b/L", b_over_l),
+        ("η", eta),
+        ("σ₁", sigma1),
+        ("σ₂", sigma2),
+        ("D", d),
+    ])?;
     if t == 0 {
         return Err(hyp(ResultId::At22Eq5_3, "H0: T ≥ 1", "T = 0"));
     }
@@ -265,10 +251,7 @@ pub fn recipe_5_7(
         d,
     } = *x;
     check_order(alpha)?;
-    positive_finite(
-        ResultId::At22Eq5_7,
-        &[("b/L", b_over_l), ("σ₁", sigma1), ("σ₂", sigma2), ("D", d)],
-    )?;
+    positive_finite(&[("b/L", b_over_l), ("σ₁", sigma1), ("σ₂", sigma2), ("D", d)])?;
     let t = etas.len();
     if t < 2 {
         return Err(hyp(
@@ -343,7 +326,7 @@ fn sgd_hypotheses(id: ResultId, alpha: f64, run: &At22Run) -> Result<f64> {
         d,
     } = *run;
     check_order(alpha)?;
-    positive_finite(id, &[("L", l), ("η", eta), ("σ", sigma)])?;
+    positive_finite(&[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(d.is_finite() && d > 0.0) {
         return Err(hyp(
             id,
@@ -588,7 +571,7 @@ pub fn thm_5_8(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure
         d,
     } = *run;
     check_order(alpha)?;
-    positive_finite(ResultId::At22Thm5_8, &[("L", l), ("η", eta), ("σ", sigma)])?;
+    positive_finite(&[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
         return Err(hyp(
             ResultId::At22Thm5_8,
@@ -690,10 +673,7 @@ pub fn thm_4_1_lower_bound(run: &At22Run, bits: u32) -> Result<Enclosure> {
         t,
         d,
     } = *run;
-    positive_finite(
-        ResultId::At22Thm4_1,
-        &[("L", l_at), ("η", eta), ("σ", sigma), ("D", d)],
-    )?;
+    positive_finite(&[("L", l_at), ("η", eta), ("σ", sigma), ("D", d)])?;
     if b == 0 || b > n || t == 0 {
         return Err(hyp(
             ResultId::At22Thm4_1,

@@ -15,7 +15,7 @@
 //! # References
 //! R. Chourasia, J. Ye, R. Shokri, *Differential privacy dynamics of Langevin
 //! diffusion and noisy gradient descent*, NeurIPS 2021.
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 
 /// Parameters of CYS21 in the paper's own convention.
@@ -74,11 +74,7 @@ impl Cys21Params {
     /// # Errors
     /// [`Error::Parameter`] naming the field.
     pub fn new(sigma: f64, s_g: f64, lambda: f64, beta: f64, eta: f64, n: u64) -> Result<Self> {
-        for (name, v) in [("sigma", sigma), ("s_g", s_g), ("eta", eta)] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        positive_finite(&[("sigma", sigma), ("s_g", s_g), ("eta", eta)])?;
         for (name, v) in [("lambda", lambda), ("beta", beta)] {
             if !v.is_finite() || v < 0.0 {
                 return Err(Error::param(name, v, "must be finite and ≥ 0"));

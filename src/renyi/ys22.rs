@@ -17,7 +17,7 @@
 //! faster convergence)*, NeurIPS 2022.
 use super::cys21::ToolkitTranslation;
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use rug::Float;
 
@@ -75,17 +75,13 @@ impl Ys22Params {
         n: u64,
         b: u64,
     ) -> Result<Self> {
-        for (name, v) in [
+        positive_finite(&[
             ("sigma", sigma),
             ("s_g", s_g),
             ("eta", eta),
             ("lambda", lambda),
             ("beta", beta),
-        ] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        ])?;
         if b == 0 || b > n {
             return Err(Error::param("b", b, "batch size must satisfy 1 ≤ b ≤ n"));
         }
@@ -583,17 +579,13 @@ impl Cor53Params {
     /// ```
     pub fn epsilon(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         let beta0 = (self.feature_clip * self.feature_clip + 1.0) / 2.0;
-        for (name, v) in [
+        positive_finite(&[
             ("lambda", self.lambda),
             ("feature_clip", self.feature_clip),
             ("s_g", self.s_g),
             ("sigma_mul", self.sigma_mul),
             ("eta", self.eta),
-        ] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        ])?;
         if self.eta * (beta0 + 2.0 * self.lambda) >= 2.0 {
             return Err(hyp(
                 R53,
