@@ -13,7 +13,7 @@ use crate::renyi::at22_params::{At22Run, contraction, orders};
 use crate::renyi::at22_theorems::{QReading, thm_3_1};
 use crate::renyi::curve::tabulate;
 use crate::schedules::ScheduleProblem;
-use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
+use crate::schedules::builders::{CyclicOrder, noisy_cgd_of, noisy_gd_of};
 use crate::settings::Setting;
 
 use super::translation::grid;
@@ -76,11 +76,8 @@ pub(super) fn pabi_2_17(s: &Setting) -> Result<RdpBound> {
 fn pabi_full_batch(s: &Setting, id: ResultId) -> Result<RdpBound> {
     let c = contraction(s, id)?;
     let d = s.d.clone();
-    let p = noisy_gd(
-        s.n,
-        s.l.clone(),
-        s.eta.clone(),
-        s.sigma.clone(),
+    let p = noisy_gd_of(
+        s,
         s.t as usize,
         c.clone(),
         // the diameter makes the solver search τ; the gap at τ is D (Prop 3.2)
@@ -159,12 +156,8 @@ pub(super) fn cyclic(s: &Setting) -> Result<RdpBound> {
     }
     let mut worst: Option<(Enclosure, u64, usize)> = None;
     for pos in 0..l as usize {
-        let p = noisy_cgd(
-            s.n,
-            s.b,
-            s.l.clone(),
-            s.eta.clone(),
-            s.sigma.clone(),
+        let p = noisy_cgd_of(
+            s,
             s.t as usize,
             c.clone(),
             CyclicOrder::Fixed(pos),

@@ -16,6 +16,7 @@ use super::runs::{RunBuilder, RunProblem};
 use crate::error::{Error, Result, Subject};
 use crate::memory;
 use crate::precision::Enclosure;
+use crate::settings::Setting;
 
 fn positive<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
     if x.lower_f64() > 0.0 && x.upper_f64().is_finite() {
@@ -210,6 +211,52 @@ pub fn noisy_cgd<R: ScheduleReal>(
         })
         .collect();
     ScheduleProblem::new(vec![c; t], s, vec![g; t], diameter)
+}
+
+/// [`noisy_gd`] with n, L, η and σ of the setting `s`, for `t` steps of contraction `c`.
+///
+/// # Errors
+/// As [`noisy_gd`].
+pub(crate) fn noisy_gd_of(
+    s: &Setting,
+    t: usize,
+    c: Enclosure,
+    diameter: Option<Enclosure>,
+) -> Result<ScheduleProblem<Enclosure>> {
+    noisy_gd(
+        s.n,
+        s.l.clone(),
+        s.eta.clone(),
+        s.sigma.clone(),
+        t,
+        c,
+        diameter,
+    )
+}
+
+/// [`noisy_cgd`] with n, b, L, η and σ of the setting `s`, for `t` steps of contraction
+/// `c` with the differing record's batch at `order`.
+///
+/// # Errors
+/// As [`noisy_cgd`].
+pub(crate) fn noisy_cgd_of(
+    s: &Setting,
+    t: usize,
+    c: Enclosure,
+    order: CyclicOrder,
+    diameter: Option<Enclosure>,
+) -> Result<ScheduleProblem<Enclosure>> {
+    noisy_cgd(
+        s.n,
+        s.b,
+        s.l.clone(),
+        s.eta.clone(),
+        s.sigma.clone(),
+        t,
+        c,
+        order,
+        diameter,
+    )
 }
 
 /// l = n/b, checking that b divides n.
