@@ -213,4 +213,29 @@ mod tests {
         );
         assert!(Error::param("p", 0.5, "x").to_string().contains("0.5"));
     }
+
+    #[test]
+    fn hypothesis_names_its_subject_as_printed() {
+        let e = hyp(ResultId::Bsa24Thm4_2, "H3: c < 1", "c = 1.5");
+        assert_eq!(
+            e.to_string(),
+            "BSA24 Thm 4.2 does not apply: hypothesis H3: c < 1 fails (c = 1.5)"
+        );
+        assert!(matches!(
+            e,
+            Error::Hypothesis {
+                result: Subject::Result(ResultId::Bsa24Thm4_2),
+                ..
+            }
+        ));
+        let s = Subject::Sampler("shuffle");
+        assert_eq!(s.to_string(), "the shuffle sampler");
+        assert_eq!(s.result_id(), None);
+        let o = Subject::Other("BSA24 (last iterate)");
+        assert_eq!(o.to_string(), "BSA24 (last iterate)");
+        assert_eq!(
+            Subject::from(ResultId::RdpComposition).result_id(),
+            Some(ResultId::RdpComposition)
+        );
+    }
 }
