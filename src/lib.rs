@@ -133,7 +133,7 @@ pub mod tradeoff;
 pub use analysis::sampled::{Pipeline, analyze_sampled};
 pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
 pub use composition::{Component, Composition};
-pub use error::{Error, Result};
+pub use error::{Error, Result, Subject};
 pub use exact::{ClampedInstance, GaussianInstance, MixtureInstance};
 pub use precision::{Enclosure, Precision};
 pub use provenance::{Paper, ResultId};

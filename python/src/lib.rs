@@ -169,7 +169,7 @@ pub(crate) fn to_py_err(e: Error) -> PyErr {
             } => (
                 HypothesisError::new_err(msg),
                 vec![
-                    ("result", obj(py, result)),
+                    ("result", obj(py, result.to_string())),
                     ("hypothesis", obj(py, hypothesis)),
                     ("detail", obj(py, detail)),
                 ],

@@ -15,9 +15,27 @@ pub(crate) use crate::error::hyp;
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
 pub use crate::provenance::ResultId;
+use crate::settings::{Algorithm, Setting};
 pub use crate::tradeoff::RdpBound;
 use crate::tradeoff::RenyiCurve;
 use crate::tradeoff::{Certified, Gaussian, Path};
+
+/// Hypothesis H0 of result `id`: the setting's algorithm is one of `allowed`.
+///
+/// # Errors
+/// [`Error::Hypothesis`] with hypothesis `label` and the name of the algorithm given.
+pub(crate) fn require_algorithm(
+    id: ResultId,
+    s: &Setting,
+    allowed: &[Algorithm],
+    label: &str,
+) -> Result<()> {
+    if allowed.contains(&s.algorithm) {
+        Ok(())
+    } else {
+        Err(hyp(id, label, s.algorithm.name()))
+    }
+}
 
 /// The tradeoff function a bound certifies: `T(A(S), A(S′)) ≥ f` for adjacent S, S′.
 #[derive(Debug, Clone)]

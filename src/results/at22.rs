@@ -13,7 +13,7 @@ use crate::renyi::at22_params::{At22Run, contraction, orders};
 use crate::renyi::at22_theorems::{QReading, thm_3_1};
 use crate::renyi::curve::tabulate;
 use crate::schedules::ScheduleProblem;
-use crate::schedules::builders::{CyclicOrder, noisy_cgd, noisy_gd};
+use crate::schedules::builders::{CyclicOrder, noisy_cgd_of, noisy_gd_of};
 use crate::settings::Setting;
 
 use super::translation::grid;
@@ -48,7 +48,7 @@ pub(super) fn selects_2_17(s: &Setting) -> bool {
 
 /// A known contraction c < 1 selects recipe (B.3), otherwise (B.2).
 pub(super) fn selects_b3(s: &Setting) -> bool {
-    recipe_b_id(s) == ResultId::At22EqB3.as_str()
+    recipe_b_id(s) == ResultId::At22EqB3
 }
 
 /// Recipe (B.2) where (B.3) is not selected.
@@ -74,13 +74,10 @@ pub(super) fn pabi_2_17(s: &Setting) -> Result<RdpBound> {
 /// The PABI schedule bound of a full-batch run (Prop 2.17, 3.2 with a diameter, 5.6
 /// when c < 1): optimal shifts of the schedule problem (KKT), D_α ≤ (α/2)μ*².
 fn pabi_full_batch(s: &Setting, id: ResultId) -> Result<RdpBound> {
-    let c = contraction(s, id.as_str())?;
+    let c = contraction(s, id)?;
     let d = s.d.clone();
-    let p = noisy_gd(
-        s.n,
-        s.l.clone(),
-        s.eta.clone(),
-        s.sigma.clone(),
+    let p = noisy_gd_of(
+        s,
         s.t as usize,
         c.clone(),
         // the diameter makes the solver search τ; the gap at τ is D (Prop 3.2)
@@ -122,7 +119,7 @@ fn pabi_at_gap(p: ScheduleProblem<Enclosure>, d: &Option<Enclosure>) -> Result<(
 
 /// AT22 recipe (B.1), full batch under a diameter, as printed with s = 2ηL_AT/n = ηL/n.
 pub(super) fn recipe_b1(s: &Setting) -> Result<RdpBound> {
-    let id = ResultId::At22EqB1.as_str();
+    let id = ResultId::At22EqB1;
     let dd =
         s.d.as_ref()
             .ok_or_else(|| hyp(id, "constraint set of diameter D", "needs the diameter D"))?;
@@ -146,7 +143,7 @@ pub(super) fn recipe_b1(s: &Setting) -> Result<RdpBound> {
 /// The PABI schedule bound of a cyclic run, maximized over the position of the
 /// differing record among the l = n/b batches (at most 512 positions).
 pub(super) fn cyclic(s: &Setting) -> Result<RdpBound> {
-    let id = ResultId::At22Cyclic.as_str();
+    let id = ResultId::At22Cyclic;
     let c = contraction(s, id)?;
     let d = s.d.clone();
     let l = crate::schedules::builders::batches_per_epoch(s.n, s.b)?;
@@ -159,12 +156,8 @@ pub(super) fn cyclic(s: &Setting) -> Result<RdpBound> {
     }
     let mut worst: Option<(Enclosure, u64, usize)> = None;
     for pos in 0..l as usize {
-        let p = noisy_cgd(
-            s.n,
-            s.b,
-            s.l.clone(),
-            s.eta.clone(),
-            s.sigma.clone(),
+        let p = noisy_cgd_of(
+            s,
             s.t as usize,
             c.clone(),
             CyclicOrder::Fixed(pos),
@@ -221,7 +214,7 @@ pub(super) fn recipe_b(s: &Setting) -> Result<RdpBound> {
 /// by Lemma 2.12. Tabulated at the orders where its hypotheses hold (α ≤ α* of Lemma
 /// 2.12); the run's inputs are rounded as [`At22Run`] states per field.
 pub(super) fn thm_3_1_explicit(s: &Setting) -> Result<RdpBound> {
-    let id = ResultId::At22Thm3_1.as_str();
+    let id = ResultId::At22Thm3_1;
     let d = s.d.as_ref().ok_or_else(|| {
         hyp(
             id,

@@ -2,6 +2,7 @@
 //! μ₀ = L/(bσ) (Mironov 2017, Prop 7), summed over the steps that touch the record.
 use crate::error::{Result, hyp};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 use crate::renyi::RenyiCurve;
 use crate::settings::Setting;
 use crate::tradeoff::RdpBound;
@@ -34,7 +35,7 @@ pub(super) fn all_steps(s: &Setting) -> Result<RdpBound> {
 pub(super) fn record_steps(s: &Setting) -> Result<RdpBound> {
     let l = s
         .batches_per_epoch()
-        .ok_or_else(|| hyp("RDP composition", "b divides n", ""))?;
+        .ok_or_else(|| hyp(ResultId::RdpComposition, "b divides n", ""))?;
     let touches = s.t.div_ceil(l);
     Ok(RdpBound {
         curve: composed(s, touches)?,

@@ -14,7 +14,7 @@ pub(super) const TABLE_1_TITLE: &str = "NoisyCGD, strongly convex (RDP column of
 /// The curve ρα of docs/conventions.md §7,
 /// ρ = (μ₀²/2)(1 + c^(l−2)(1 − c²)/(1 − c^l)²·(1 − c^(l(E−1)))), μ₀ = L/(bσ).
 pub(super) fn table_1_rdp(s: &Setting) -> Result<RdpBound> {
-    let id = ResultId::Bsa24Table1Rdp.as_str();
+    let id = ResultId::Bsa24Table1Rdp;
     let t = s.t;
     let unit = s.unit();
     let l = s

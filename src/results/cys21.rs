@@ -9,7 +9,7 @@ use crate::tradeoff::RdpBound;
 /// CYS21 Thm 1: ε(α) of the coupled tracing diffusion, any losses, K = t.
 pub(super) fn thm_1(s: &Setting) -> Result<RdpBound> {
     let tr = Translated::of(s);
-    let p = cys21_params(s, &tr, ResultId::Cys21Thm1.as_str())?;
+    let p = cys21_params(s, &tr, ResultId::Cys21Thm1)?;
     Ok(RdpBound {
         curve: linear_from(&|a| p.thm1(a, s.t, BITS))?,
         hypotheses: vec!["full batch".into(), "K = t iterations".into()],
@@ -19,7 +19,7 @@ pub(super) fn thm_1(s: &Setting) -> Result<RdpBound> {
 
 /// CYS21 Cor 1: λ-strongly convex, β-smooth losses (the LSI case of Thm 2), K = t.
 pub(super) fn cor_1(s: &Setting) -> Result<RdpBound> {
-    let id = ResultId::Cys21Cor1.as_str();
+    let id = ResultId::Cys21Cor1;
     let tr = Translated::of(s);
     tr.strongly_convex(id)?;
     let p = cys21_params(s, &tr, id)?;
@@ -37,7 +37,7 @@ pub(super) fn cor_1(s: &Setting) -> Result<RdpBound> {
 /// parameters do not state (Cor 1 is its strongly convex case).
 pub(super) fn thm_2(_: &Setting) -> Result<RdpBound> {
     Err(hyp(
-        ResultId::Cys21Thm2.as_str(),
+        ResultId::Cys21Thm2,
         "the tracing diffusions satisfy a c-LSI",
         "an LSI constant is not a setting flag (Cor 1 is its strongly convex case)",
     ))
@@ -47,7 +47,7 @@ pub(super) fn thm_2(_: &Setting) -> Result<RdpBound> {
 /// class of runs.
 pub(super) fn cor_2(_: &Setting) -> Result<RdpBound> {
     Err(hyp(
-        ResultId::Cys21Cor2.as_str(),
+        ResultId::Cys21Cor2,
         "loss ½‖θ − x‖²",
         "a statement about one loss, not a setting class",
     ))

@@ -13,6 +13,7 @@
 //! S_g/σ′).
 use crate::error::{Result, hyp};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 use crate::renyi::RenyiCurve;
 use crate::renyi::curve::tabulate;
 use crate::renyi::cys21::Cys21Params;
@@ -112,7 +113,7 @@ impl Translated {
         n
     }
 
-    pub(super) fn strongly_convex(&self, result: &str) -> Result<(f64, f64)> {
+    pub(super) fn strongly_convex(&self, result: ResultId) -> Result<(f64, f64)> {
         match (self.lambda, self.beta) {
             (Some(l), Some(b)) if l > 0.0 => Ok((l, b)),
             (Some(l), Some(_)) => Err(hyp(
@@ -129,7 +130,7 @@ impl Translated {
     }
 }
 
-pub(super) fn cys21_params(s: &Setting, tr: &Translated, result: &str) -> Result<Cys21Params> {
+pub(super) fn cys21_params(s: &Setting, tr: &Translated, result: ResultId) -> Result<Cys21Params> {
     if s.b != s.n {
         return Err(hyp(
             result,
@@ -147,7 +148,11 @@ pub(super) fn cys21_params(s: &Setting, tr: &Translated, result: &str) -> Result
     )
 }
 
-pub(super) fn ys22_params(s: &Setting, tr: &Translated, result: &str) -> Result<(Ys22Params, u64)> {
+pub(super) fn ys22_params(
+    s: &Setting,
+    tr: &Translated,
+    result: ResultId,
+) -> Result<(Ys22Params, u64)> {
     let (lam, beta) = tr.strongly_convex(result)?;
     let epochs = s.integer_epochs().ok_or_else(|| {
         hyp(

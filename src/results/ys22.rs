@@ -24,7 +24,7 @@ pub(super) const SHUFFLED_TITLE: &str = "noisy mini-batch GD under shuffle-and-p
 /// YS22 Thm 3.3: fixed-order mini-batches, the worst position j₀ = n/b − 1.
 pub(super) fn thm_3_3(s: &Setting) -> Result<RdpBound> {
     let tr = Translated::of(s);
-    let (p, k) = ys22_params(s, &tr, ResultId::Ys22Thm3_3.as_str())?;
+    let (p, k) = ys22_params(s, &tr, ResultId::Ys22Thm3_3)?;
     let j0 = s.n / s.b - 1;
     Ok(RdpBound {
         curve: linear_from(&|a| p.thm3_3(a, k, j0, BITS))?,
@@ -43,7 +43,7 @@ pub(super) fn thm_3_3(s: &Setting) -> Result<RdpBound> {
 /// recursion (eq. 6) in log space, tabulated (it is not linear in α).
 pub(super) fn thm_4_3(s: &Setting) -> Result<RdpBound> {
     let tr = Translated::of(s);
-    let (p, k) = ys22_params(s, &tr, ResultId::Ys22Thm4_3.as_str())?;
+    let (p, k) = ys22_params(s, &tr, ResultId::Ys22Thm4_3)?;
     let conv = p.thm4_3(2.0, k, 64).map(|x| x.converges).unwrap_or(false);
     let curve = tabulate(&grid(-24, 40, 2), &|a| {
         p.thm4_3(a, k, BITS).map(|x| x.epsilon)
@@ -111,13 +111,13 @@ fn shuffled(
 ) -> Result<RdpBound> {
     if s.algorithm != Algorithm::Cgd || !s.shuffled_once {
         return Err(hyp(
-            id.as_str(),
+            id,
             "shuffle-and-partition batches (one random permutation per run)",
             "`compare` models fixed-order (cgd) and per-step sampled (sgd) batches only",
         ));
     }
     let tr = Translated::of(s);
-    let (p, k) = ys22_params(s, &tr, id.as_str())?;
+    let (p, k) = ys22_params(s, &tr, id)?;
     Ok(RdpBound {
         curve: curve(&p, k)?,
         hypotheses: vec![

@@ -95,7 +95,7 @@ fn table1_run_best_is_thm_4_5_with_every_paper_listed() {
         Some(Error::Hypothesis {
             result, hypothesis, ..
         }) => {
-            assert_eq!(result, "BSA24 Thm 4.6");
+            assert_eq!(result.result_id(), Some(ResultId::Bsa24Thm4_6));
             assert!(hypothesis.starts_with("H1"), "{hypothesis}");
         }
         other => panic!("expected a hypothesis failure, got {other:?}"),

@@ -18,8 +18,8 @@ pub const AT22_CYCLIC: &str = shiftdp::provenance::ResultId::At22Cyclic.as_str()
 
 /// The Rényi curve of the AT22 result `id` of [`shiftdp::results::REGISTRY`] on
 /// [`RENYI_ORDERS`], if the setting selects it.
-fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
-    let selected = ResultId::parse(id).and_then(|rid| shiftdp::results::find(s, rid));
+fn at22_curve(s: &Setting, id: ResultId, bits: u32) -> Result<Vec<(f64, f64)>> {
+    let selected = shiftdp::results::find(s, id);
     let result = selected.ok_or_else(|| {
         let offered: Vec<&str> = shiftdp::results::concerning(s)
             .filter(|r| r.id().paper() == shiftdp::Paper::At22)
@@ -42,7 +42,7 @@ fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
 }
 
 fn at22_217(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_2_17, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop2_17, bits)?;
     Ok(cases(
         vec![
             gauss(s, "linear", 0.0)?,
@@ -54,7 +54,7 @@ fn at22_217(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn at22_56(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_5_6, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop5_6, bits)?;
     Ok(cases(full_strong(s)?, &curve, false))
 }
 
@@ -63,17 +63,17 @@ fn constrained_full(s: &Setting) -> Result<Vec<LabelledInstance>> {
 }
 
 fn at22_32(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_3_2, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop3_2, bits)?;
     Ok(cases(constrained_full(s)?, &curve, false))
 }
 
 fn at22_b1(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::EQ_B1, bits)?;
+    let curve = at22_curve(s, ResultId::At22EqB1, bits)?;
     Ok(cases(constrained_full(s)?, &curve, false))
 }
 
 fn at22_cyclic(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, AT22_CYCLIC, bits)?;
+    let curve = at22_curve(s, ResultId::At22Cyclic, bits)?;
     let hs: Vec<(&str, f64)> = match (&s.strong_convexity(), &s.smoothness()) {
         (Some(m), Some(mm)) => vec![
             ("quadratic h = m", m.mid_f64()),
@@ -94,7 +94,7 @@ pub const B_ORDERS: [f64; 3] = [2.0, 4.0, 8.0];
 /// `at22/errata-t1-printed-b2-violated-by-linear-walk`) at [`B_ORDERS`], through
 /// [`at22::recipe_b_for_setting`] (the translation `compare` uses; its row tabulates 13
 /// orders, more than the validator's sample counts need).
-fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
+fn at22_recipe_b(s: &Setting, id: ResultId, bits: u32) -> Result<Vec<(f64, f64)>> {
     let selected = at22::recipe_b_id(s);
     if selected != id {
         return Err(hyp(
@@ -114,7 +114,7 @@ fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
 }
 
 fn at22_b2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_recipe_b(s, at22::EQ_B2, bits)?;
+    let curve = at22_recipe_b(s, ResultId::At22EqB2, bits)?;
     let d = s.diameter().as_ref().map_or(0.0, |d| d.mid_f64());
     let p = s.b() as f64 / s.n() as f64;
     let insts = clamped_walks(
@@ -130,7 +130,7 @@ fn at22_b2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn at22_b3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_recipe_b(s, at22::EQ_B3, bits)?;
+    let curve = at22_recipe_b(s, ResultId::At22EqB3, bits)?;
     let (m, mm) = curvatures(s)?;
     let eta = s.eta().mid_f64();
     let p = s.b() as f64 / s.n() as f64;

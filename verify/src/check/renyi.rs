@@ -52,7 +52,7 @@ use shiftdp::settings::{Algorithm, Setting};
 /// Relative widening of curves computed from f64 inputs (see the module's `# Rounding`).
 pub const INPUT_SLACK: f64 = 1e-12;
 
-pub(super) fn hyp(result: &str, h: &str, detail: String) -> Error {
+pub(super) fn hyp(result: ResultId, h: &str, detail: String) -> Error {
     Error::Hypothesis {
         result: result.into(),
         hypothesis: h.into(),
@@ -82,7 +82,7 @@ pub(super) fn big_m_or(s: &Setting, d: f64) -> f64 {
 }
 
 /// Whole epochs K = t/l of a batched setting, l = n/b.
-pub(super) fn epochs(s: &Setting, id: &str) -> Result<(u64, u64)> {
+pub(super) fn epochs(s: &Setting, id: ResultId) -> Result<(u64, u64)> {
     if s.b() == 0 || !s.n().is_multiple_of(s.b()) {
         return Err(hyp(
             id,
