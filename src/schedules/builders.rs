@@ -1,7 +1,7 @@
 //! Builders of schedule problems from typed parameters, for the settings of BSA24 §4
 //! and for settings no paper states (per-step step sizes and noise, any cyclic order,
 //! non-integer epochs, constrained strongly convex). The user-facing run description
-//! is [`Setting`](crate::Setting); [`super::run::ScheduleSpec`] turns a run into these
+//! is [`Setting`]; [`super::run::ScheduleSpec`] turns a run into these
 //! problems.
 //!
 //! One parameter model (docs/conventions.md §2): per-step noise standard deviation
