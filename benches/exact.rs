@@ -1,8 +1,11 @@
-//! Benchmarks of the exact-instance engines (issue 5 target: a t = 1000 mixture
-//! instance's δ(ε) curve with stated error ≤ 1e-6, under 1 s).
+//! Benchmarks of the exact-instance engines (the target: a t = 1000 mixture instance's
+//! δ(ε) curve with stated error ≤ 1e-6, under 1 s).
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use nalgebra::DMatrix;
-use shiftdp::exact::{GaussianInstance, Instance, MixtureInstance, Order, PairKind, Schedule};
+use shiftdp::exact::{GaussianInstance, Instance, MixtureInstance, Order, Schedule};
+
+#[path = "../tests/common/exact_bench.rs"]
+mod exact_bench;
 
 /// δ(ε) on 50 points of ε ∈ [0, 5], both orders; panics if the stated error exceeds 1e-6.
 fn delta_curve(inst: &MixtureInstance) -> f64 {
@@ -19,46 +22,20 @@ fn delta_curve(inst: &MixtureInstance) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    c.bench_function(
-        "mixture linear t=1000 p=0.01: build + δ curve (50 ε × 2 orders)",
-        |b| {
-            b.iter(|| {
-                let inst = MixtureInstance::sgd(
-                    1000,
-                    10,
-                    1000,
-                    1.0,
-                    1.0,
-                    1.0,
-                    0.0,
-                    PairKind::OneSided,
-                    1e-10,
-                )
-                .expect("instance");
-                black_box(delta_curve(&inst))
-            })
-        },
-    );
-    c.bench_function(
-        "mixture quadratic c=0.99 t=1000 p=0.01: build + δ curve",
-        |b| {
-            b.iter(|| {
-                let inst = MixtureInstance::sgd(
-                    1000,
-                    10,
-                    1000,
-                    1.0,
-                    1.0,
-                    1.0,
-                    0.01,
-                    PairKind::OneSided,
-                    1e-10,
-                )
-                .expect("instance");
-                black_box(delta_curve(&inst))
-            })
-        },
-    );
+    for (name, h) in [
+        (
+            "mixture linear t=1000 p=0.01: build + δ curve (50 ε × 2 orders)",
+            0.0,
+        ),
+        (
+            "mixture quadratic c=0.99 t=1000 p=0.01: build + δ curve",
+            0.01,
+        ),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| black_box(delta_curve(&exact_bench::sgd_t1000(h))))
+        });
+    }
     c.bench_function("gaussian scalar path t=1000 (f64)", |b| {
         let s = Schedule::full(1, 1000, 1.0, 1.0).expect("schedule");
         b.iter(|| black_box(shiftdp::exact::gaussian::scalar_mu(&s, &0.01, &0.1)))

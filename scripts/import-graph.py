@@ -6,7 +6,7 @@ src/ names the verification crate (`shiftdp_verify`, which depends on the librar
 never the reverse).
 
 The layers follow the data flow (precision → tradeoff → composition → bounds,
-renyi → schedules → exact → analysis); a loop means two layers depend on each other.
+renyi → schedules → exact → results → analysis); a loop means two layers depend on each other.
 Usage: scripts/import-graph.py [SRC_DIR]"""
 import os
 import re

@@ -9,6 +9,12 @@
 # (no Rust tests of its own), and it is built and tested through pip + pytest below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# one build of each crate, no incremental caches beside it: the suite's target directory
+# stays small enough for a CI runner's disk (the free space is printed before and after)
+export CARGO_INCREMENTAL=0
+target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
+mkdir -p "$target_dir"
+echo "disk before the suite: $(df -h --output=avail "$target_dir" | tail -1 | tr -d ' ') free"
 ./scripts/ensure-deps.sh
 cargo fmt --all --check
 # the folders of src/ do not import each other in loops
@@ -19,4 +25,5 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --exclude shiftdp-py 
 cargo test --workspace --exclude shiftdp-py --all-features --quiet 2>&1
 # the release binary of this checkout runs ERRATA.md's commands (test_errata.py)
 cargo build --release --quiet -p shiftdp-cli
-SHIFTDP_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/shiftdp" ./scripts/test-python.sh
+SHIFTDP_BIN="$target_dir/release/shiftdp" ./scripts/test-python.sh
+echo "disk after the suite: $(du -sh "$target_dir" | cut -f1) in $target_dir, $(df -h --output=avail "$target_dir" | tail -1 | tr -d ' ') free"

@@ -154,29 +154,12 @@ pub fn rel_width(e: &crate::precision::Enclosure) -> String {
 /// assert_eq!(readable("inf"), "inf");
 /// ```
 pub fn readable(text: &str) -> String {
-    let (sign, body) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    let (mantissa, exp) = match body.split_once(['e', 'E']) {
-        Some((m, e)) => match e.parse::<i64>() {
-            Ok(e) => (m, e),
-            Err(_) => return text.to_string(),
-        },
-        None => (body, 0),
-    };
-    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
-    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    let Some((neg, digits, point)) = significand(text) else {
         return text.to_string();
-    }
-    // value = 0.d₁d₂… × 10^point
-    let lead = digits.bytes().take_while(|&b| b == b'0').count();
-    if lead == digits.len() {
+    };
+    if digits.is_empty() {
         return "0".to_string();
     }
-    let digits = digits[lead..].trim_end_matches('0');
-    let point = int_len as i64 + exp - lead as i64;
     let n = digits.len() as i64;
     let out = if (-4..=6).contains(&point) {
         if point <= 0 {
@@ -196,7 +179,44 @@ pub fn readable(text: &str) -> String {
         };
         format!("{a}{frac}e{}", point - 1)
     };
-    format!("{sign}{out}")
+    format!("{}{out}", if neg { "-" } else { "" })
+}
+
+/// A finite decimal `text` (an optional `-`, digits with at most one `.`, an optional
+/// exponent) as its sign, its significant digits and `point`: the value is
+/// `±0.d₁d₂… × 10^point`, the digits without leading or trailing zeros (none for zero).
+/// `None` for text that is not such a decimal (`inf`, `NaN`).
+///
+/// # Example
+/// ```
+/// use shiftdp::decimal::significand;
+/// assert_eq!(significand("-0.0120e3"), Some((true, "12".to_string(), 2)));
+/// assert_eq!(significand("0.000"), Some((false, String::new(), 0)));
+/// assert_eq!(significand("inf"), None);
+/// ```
+pub fn significand(text: &str) -> Option<(bool, String, i64)> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
+    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
+    if digits.is_empty()
+        || mantissa.matches('.').count() > 1
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let lead = digits.bytes().take_while(|&b| b == b'0').count();
+    if lead == digits.len() {
+        return Some((neg, String::new(), 0));
+    }
+    let point = int_len as i64 + exp - lead as i64;
+    Some((neg, digits[lead..].trim_end_matches('0').to_string(), point))
 }
 
 #[cfg(test)]

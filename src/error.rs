@@ -13,6 +13,13 @@
 //! proofs/ file. The distinction matters beyond messages: the validator (`check`)
 //! skips a sampled setting a result does not cover (Hypothesis) but reports a refusal of
 //! an in-domain input (Parameter) as an error.
+//!
+//! The result a failed hypothesis belongs to is a [`Subject`]: a published result by its
+//! [`ResultId`], so that a caller can match on which result refused, or a construction
+//! of the toolkit that is not one published result (a sampler, a conversion, a family).
+use std::fmt;
+
+use crate::provenance::ResultId;
 use thiserror::Error;
 
 /// Why shiftdp refused to produce a number.
@@ -66,8 +73,9 @@ pub enum Error {
     /// A hypothesis of a published result does not hold for the given setting.
     #[error("{result} does not apply: hypothesis {hypothesis} fails ({detail})")]
     Hypothesis {
-        /// Result id, e.g. `BSA24 Thm 4.2`.
-        result: String,
+        /// What the hypothesis belongs to, e.g. [`ResultId::Bsa24Thm4_2`] (printed
+        /// `BSA24 Thm 4.2`).
+        result: Subject,
         /// Hypothesis label as in the proof file, e.g. `H2: 0 < η < 2/M`.
         hypothesis: String,
         /// The values that violate it.
@@ -85,6 +93,51 @@ pub enum Error {
         /// The limit in force, e.g. `8.0 GiB`.
         limit: String,
     },
+}
+
+/// What a hypothesis of [`Error::Hypothesis`] belongs to.
+///
+/// Its `Display` text is the name printed in the refusal message: the result id
+/// ([`ResultId::as_str`]), `the {id} sampler`, or the name of the construction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Subject {
+    /// A published result (or classical baseline) of [`ResultId`].
+    Result(ResultId),
+    /// A batch sampler, by its id (`shuffle`, `fixed-size`, …): a sampler whose
+    /// neighbouring relation no analysis covers.
+    Sampler(&'static str),
+    /// A construction that is not one published result, by its printed name: a family
+    /// of results (`BSA24 (last iterate)`), a lemma or setting of a paper outside
+    /// [`ResultId`] (`BSA24 Lemma 2.8`), a conversion (`Mironov 2017, Prop 3`), an
+    /// accountant of another paper.
+    Other(&'static str),
+}
+
+impl Subject {
+    /// The published result, if the subject is one.
+    pub const fn result_id(self) -> Option<ResultId> {
+        match self {
+            Subject::Result(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+impl From<ResultId> for Subject {
+    fn from(id: ResultId) -> Self {
+        Subject::Result(id)
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Result(id) => f.write_str(id.as_str()),
+            Subject::Sampler(id) => write!(f, "the {id} sampler"),
+            Subject::Other(name) => f.write_str(name),
+        }
+    }
 }
 
 impl Error {
@@ -115,10 +168,28 @@ fn readable_value(text: String) -> String {
 /// Result alias.
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Checks that every named value is finite and > 0, in the order given: a value outside
+/// that domain is [`Error::Parameter`] (the rule of this module), whichever module sees it.
+///
+/// # Errors
+/// [`Error::Parameter`] `must be finite and > 0` naming the first value that is not.
+pub(crate) fn positive_finite(values: &[(&str, f64)]) -> Result<()> {
+    for &(name, v) in values {
+        if !v.is_finite() || v <= 0.0 {
+            return Err(Error::param(name, v, "must be finite and > 0"));
+        }
+    }
+    Ok(())
+}
+
 /// Builds a hypothesis error.
-pub(crate) fn hyp(result: &str, hypothesis: &str, detail: impl Into<String>) -> Error {
+pub(crate) fn hyp(
+    result: impl Into<Subject>,
+    hypothesis: &str,
+    detail: impl Into<String>,
+) -> Error {
     Error::Hypothesis {
-        result: result.to_string(),
+        result: result.into(),
         hypothesis: hypothesis.to_string(),
         detail: detail.into(),
     }
@@ -141,5 +212,30 @@ mod tests {
             "{e}"
         );
         assert!(Error::param("p", 0.5, "x").to_string().contains("0.5"));
+    }
+
+    #[test]
+    fn hypothesis_names_its_subject_as_printed() {
+        let e = hyp(ResultId::Bsa24Thm4_2, "H3: c < 1", "c = 1.5");
+        assert_eq!(
+            e.to_string(),
+            "BSA24 Thm 4.2 does not apply: hypothesis H3: c < 1 fails (c = 1.5)"
+        );
+        assert!(matches!(
+            e,
+            Error::Hypothesis {
+                result: Subject::Result(ResultId::Bsa24Thm4_2),
+                ..
+            }
+        ));
+        let s = Subject::Sampler("shuffle");
+        assert_eq!(s.to_string(), "the shuffle sampler");
+        assert_eq!(s.result_id(), None);
+        let o = Subject::Other("BSA24 (last iterate)");
+        assert_eq!(o.to_string(), "BSA24 (last iterate)");
+        assert_eq!(
+            Subject::from(ResultId::RdpComposition).result_id(),
+            Some(ResultId::RdpComposition)
+        );
     }
 }

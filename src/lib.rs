@@ -78,7 +78,8 @@
 //!
 //! The crate root re-exports what the five tasks need: the run description
 //! ([`Setting`], [`RawSetting`], [`Algorithm`]), the analysis ([`analyze`], [`Query`],
-//! [`Analysis`], [`Entry`]), provenance ([`ResultId`], [`Paper`]), precision
+//! [`Analysis`], [`Entry`]), provenance ([`ResultId`], [`Paper`]) and the registry of
+//! results ([`results::REGISTRY`]), precision
 //! ([`Enclosure`], [`Precision`]), GDP conversions ([`Gaussian`]), certified
 //! composition ([`Composition`], [`Component`]), schedules ([`ScheduleSpec`],
 //! [`optimal_schedule`]), exact instances ([`GaussianInstance`], [`MixtureInstance`],
@@ -93,7 +94,8 @@
 //! The modules follow the data flow of the specification: [`precision`] (f64
 //! estimates, MPFR enclosures with directed rounding, [`decimal`] output) →
 //! [`tradeoff`] functions → [`composition`] → [`settings`] and [`bounds`] (with their
-//! [`provenance`]) and [`renyi`] → [`analysis`] (every bound of a run) and
+//! [`provenance`]) and [`renyi`] → [`results`] (the registry of published results, one
+//! entry each) → [`analysis`] (every result that concerns a run, answered) and
 //! [`calibrate`] (the smallest certified noise for a target ε) → [`schedules`]
 //! → [`exact`] instances. Validation and verification (proofs/ obligations, ERRATA
 //! evidence, claims, the report) build on it in the crate `shiftdp-verify`; the
@@ -122,6 +124,7 @@ pub mod memory;
 pub mod precision;
 pub mod provenance;
 pub mod renyi;
+pub mod results;
 pub mod samplers;
 pub mod schedules;
 pub mod settings;
@@ -130,7 +133,7 @@ pub mod tradeoff;
 pub use analysis::sampled::{Pipeline, analyze_sampled};
 pub use analysis::{Analysis, Entry, Outcome, Query, analyze};
 pub use composition::{Component, Composition};
-pub use error::{Error, Result};
+pub use error::{Error, Result, Subject};
 pub use exact::{ClampedInstance, GaussianInstance, MixtureInstance};
 pub use precision::{Enclosure, Precision};
 pub use provenance::{Paper, ResultId};

@@ -4,12 +4,27 @@ mod common;
 
 use proptest::prelude::*;
 use shiftdp::Error;
-use shiftdp::bounds::bounds_for;
 use shiftdp::bounds::bsa24::*;
+use shiftdp::results::fdp_bounds;
 use shiftdp::settings::{Algorithm, RawSetting, Setting};
 
-fn raw(pairs: &[(&str, &str)]) -> RawSetting {
-    RawSetting::from_pairs(pairs).unwrap()
+/// The gd setting of `key=value` words (`n=100 steps=50 …`).
+fn gd(pairs: &str) -> Setting {
+    setting(Algorithm::Gd, pairs)
+}
+
+/// The cgd setting of `key=value` words.
+fn cgd(pairs: &str) -> Setting {
+    setting(Algorithm::Cgd, pairs)
+}
+
+/// The setting of `alg` given as `key=value` words.
+fn setting(alg: Algorithm, pairs: &str) -> Setting {
+    let pairs: Vec<(&str, &str)> = pairs
+        .split(' ')
+        .map(|w| w.split_once('=').expect("key=value"))
+        .collect();
+    Setting::new(alg, &RawSetting::from_pairs(&pairs).unwrap()).unwrap()
 }
 
 fn hypothesis_of(r: &Result<shiftdp::bounds::Bound, Error>) -> String {
@@ -22,20 +37,8 @@ fn hypothesis_of(r: &Result<shiftdp::bounds::Bound, Error>) -> String {
 #[test]
 fn eta_at_least_two_over_m_refuses_thm_4_2_only() {
     // η = 0.5, M = 4: η ≥ 2/M = 0.5
-    let s = Setting::new(
-        Algorithm::Gd,
-        &raw(&[
-            ("n", "100"),
-            ("steps", "50"),
-            ("eta", "0.5"),
-            ("noise", "1"),
-            ("sensitivity", "1"),
-            ("m", "0.1"),
-            ("M", "4"),
-        ]),
-    )
-    .unwrap();
-    let all = bounds_for(&s);
+    let s = gd("n=100 steps=50 eta=0.5 noise=1 sensitivity=1 m=0.1 M=4");
+    let all = fdp_bounds(&s);
     let t42 = &all.iter().find(|(id, _)| *id == THM_4_2).unwrap().1;
     assert!(hypothesis_of(t42).contains("η < 2/M"));
     assert!(
@@ -46,18 +49,7 @@ fn eta_at_least_two_over_m_refuses_thm_4_2_only() {
 
 #[test]
 fn contraction_at_least_one_refuses_strongly_convex_bounds() {
-    let s = Setting::new(
-        Algorithm::Gd,
-        &raw(&[
-            ("n", "100"),
-            ("steps", "50"),
-            ("eta", "0.5"),
-            ("noise", "1"),
-            ("sensitivity", "1"),
-            ("c", "1"),
-        ]),
-    )
-    .unwrap();
+    let s = gd("n=100 steps=50 eta=0.5 noise=1 sensitivity=1 c=1");
     assert!(hypothesis_of(&thm_4_2(&s)).contains("c < 1"));
     assert!(thm_4_1(&s).is_ok());
 }
@@ -65,53 +57,17 @@ fn contraction_at_least_one_refuses_strongly_convex_bounds() {
 #[test]
 fn steps_below_threshold_refuse_thm_4_3() {
     // Dn/(ηL) = 1·100/(0.1·1) = 1000 > t = 500
-    let s = Setting::new(
-        Algorithm::Gd,
-        &raw(&[
-            ("n", "100"),
-            ("steps", "500"),
-            ("eta", "0.1"),
-            ("noise", "1"),
-            ("sensitivity", "1"),
-            ("M", "1"),
-            ("D", "1"),
-        ]),
-    )
-    .unwrap();
+    let s = gd("n=100 steps=500 eta=0.1 noise=1 sensitivity=1 M=1 D=1");
     assert!(hypothesis_of(&thm_4_3(&s)).contains("t ≥ Dn/(ηL)"));
-    let s = Setting::new(
-        Algorithm::Gd,
-        &raw(&[
-            ("n", "100"),
-            ("steps", "1000"),
-            ("eta", "0.1"),
-            ("noise", "1"),
-            ("sensitivity", "1"),
-            ("M", "1"),
-            ("D", "1"),
-        ]),
-    )
-    .unwrap();
+    let s = gd("n=100 steps=1000 eta=0.1 noise=1 sensitivity=1 M=1 D=1");
     assert!(thm_4_3(&s).is_ok(), "t = Dn/(ηL) exactly is admissible");
 }
 
 #[test]
 fn non_integer_batches_per_epoch_refuse_cyclic_theorems() {
     // n = 10, b = 3: l = 10/3
-    let s = Setting::new(
-        Algorithm::Cgd,
-        &raw(&[
-            ("n", "10"),
-            ("batch", "3"),
-            ("steps", "12"),
-            ("eta", "0.1"),
-            ("noise", "1"),
-            ("sensitivity", "1"),
-            ("c", "0.9"),
-        ]),
-    )
-    .unwrap();
-    for (id, r) in bounds_for(&s) {
+    let s = cgd("n=10 batch=3 steps=12 eta=0.1 noise=1 sensitivity=1 c=0.9");
+    for (id, r) in fdp_bounds(&s) {
         assert!(hypothesis_of(&r).contains("l = n/b"), "{id}");
     }
 }

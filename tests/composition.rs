@@ -1,28 +1,10 @@
 //! Property tests of the certified composition engine.
 use proptest::prelude::*;
-use shiftdp::composition::{Component, Composition, Target};
-use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::composition::{Component, Composition, Interval, Target};
 use shiftdp::tradeoff::{Gaussian, SubsampledGaussian, Tradeoff};
 
-fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
-    let c = Gaussian::delta(
-        &Enclosure::from_f64(128, mu),
-        &Enclosure::from_f64(128, eps),
-        Precision::Bits(128),
-    )
-    .unwrap();
-    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
-}
-
-fn gdp_eps(mu: f64, delta: f64) -> (f64, f64) {
-    let c = Gaussian::epsilon(
-        &Enclosure::from_f64(128, mu),
-        &Enclosure::from_f64(128, delta),
-        Precision::Bits(128),
-    )
-    .unwrap();
-    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
-}
+mod common;
+use common::{assert_meets, assert_overlap, composed, gdp_delta, gdp_eps};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
@@ -61,14 +43,14 @@ proptest! {
         let sg = SubsampledGaussian::new(p, mu).unwrap();
         let d = sg.delta(eps, 128).unwrap().enclosure;
         for comp in [Component::subsampled(p, mu).unwrap(), Component::poisson(p, mu).unwrap()] {
-            let c = Composition::new().with(comp.clone(), 1).unwrap();
+            let c = composed(comp.clone(), 1);
             let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
             let iv = r.delta(eps).unwrap();
             prop_assert!(iv.lower <= d.upper_f64() && d.lower_f64() <= iv.upper,
                 "{}: eps={} {:?} vs {:?}", comp.name(), eps, iv, d);
             prop_assert!(iv.width() <= 1e-3 * d.upper_f64() + 1e-9, "{:?}", iv);
         }
-        let c = Composition::new().with(Component::poisson(p, mu).unwrap(), 1).unwrap();
+        let c = composed(Component::poisson(p, mu).unwrap(), 1);
         let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
         prop_assert_eq!(r.orders(), 2);
         let e1 = (eps.exp_m1() / p).ln_1p();
@@ -84,12 +66,8 @@ proptest! {
 #[test]
 fn poisson_orders_and_symmetrized_dominance() {
     let (p, mu, k) = (0.1, 1.0, 50);
-    let cp = Composition::new()
-        .with(Component::subsampled(p, mu).unwrap(), k)
-        .unwrap();
-    let po = Composition::new()
-        .with(Component::poisson(p, mu).unwrap(), k)
-        .unwrap();
+    let cp = composed(Component::subsampled(p, mu).unwrap(), k);
+    let po = composed(Component::poisson(p, mu).unwrap(), k);
     let rc = cp.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let rp = po.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let rc2 = cp.compose(Target::Epsilon(1.0), Some(12)).unwrap();
@@ -117,9 +95,7 @@ fn poisson_orders_and_symmetrized_dominance() {
 /// The composed tradeoff curve lies below the exact G(μ√k) and is a tradeoff function.
 #[test]
 fn composed_curve_is_safe() {
-    let c = Composition::new()
-        .with(Component::gaussian(0.25).unwrap(), 16)
-        .unwrap();
+    let c = composed(Component::gaussian(0.25).unwrap(), 16);
     let r = c.compose(Target::Epsilon(1.0), Some(11)).unwrap();
     let f = r.curve(300).unwrap();
     shiftdp::tradeoff::check_tradeoff_laws(&f, 300).unwrap();
@@ -133,9 +109,7 @@ fn composed_curve_is_safe() {
 /// δ far below the stated floor is refused, never answered.
 #[test]
 fn below_floor_is_refused() {
-    let c = Composition::new()
-        .with(Component::subsampled(0.1, 1.0).unwrap(), 10)
-        .unwrap();
+    let c = composed(Component::subsampled(0.1, 1.0).unwrap(), 10);
     assert!(matches!(
         c.compose_for_delta(1e-200, None),
         Err(shiftdp::Error::NotCertified { .. })
@@ -199,11 +173,7 @@ fn gaussian_list_at_tiny_delta_meets_the_tolerance() {
     assert!(a.width <= 5e-4, "{:?}", a.interval);
     let mu = (0.0293f64 * 0.0293 + 31.0 * 0.01404 * 0.01404).sqrt();
     let (lo, hi) = gdp_eps(mu, 1.096e-32);
-    assert!(
-        a.interval.lower <= hi && lo <= a.interval.upper,
-        "{:?} vs [{lo}, {hi}]",
-        a.interval
-    );
+    assert_meets(&a.interval, lo, hi);
 }
 
 /// A fuzzer row: `--subsampled-gaussian 0.00208 0.54 x5 --delta 4.466e-02`: δ is above
@@ -211,9 +181,7 @@ fn gaussian_list_at_tiny_delta_meets_the_tolerance() {
 /// certified δ(0) is indeed ≤ δ; a δ below δ(0) is not `at_zero`.
 #[test]
 fn delta_above_delta_at_zero_is_flagged() {
-    let c = Composition::new()
-        .with(Component::subsampled(0.00208, 0.54).unwrap(), 5)
-        .unwrap();
+    let c = composed(Component::subsampled(0.00208, 0.54).unwrap(), 5);
     let a = c.answer(Target::Delta(4.466e-2), 5e-4, None).unwrap();
     assert!(a.at_zero());
     let d0 = c
@@ -237,24 +205,17 @@ fn full_sampling_uses_the_gaussian_closed_form() {
         Component::subsampled(1.0, 0.3).unwrap(),
         Component::poisson(1.0, 0.3).unwrap(),
     ] {
-        let c = Composition::new().with(comp, 50).unwrap();
+        let c = composed(comp, 50);
         let a = c.answer(Target::Delta(1e-6), 5e-4, None).unwrap();
         assert!(matches!(a.method, Method::GaussianClosedForm { .. }));
         let (lo, hi) = gdp_eps(0.3 * 50f64.sqrt(), 1e-6);
-        assert!(
-            a.interval.lower <= hi && lo <= a.interval.upper,
-            "{:?}",
-            a.interval
-        );
+        assert_meets(&a.interval, lo, hi);
         let e = c
             .compose_for_delta(1e-6, None)
             .unwrap()
             .epsilon(1e-6)
             .unwrap();
-        assert!(
-            e.lower <= a.interval.upper && a.interval.lower <= e.upper,
-            "{e:?}"
-        );
+        assert_overlap(&e, &a.interval);
     }
 }
 
@@ -274,38 +235,35 @@ fn engines_overlap(c: &Composition, delta: f64, grid: Option<i32>, gdp_mu: Optio
         // a window too large for the squaring engine's limit: nothing to compare
         return;
     };
-    let mut eps_points = vec![0.0, 0.25, 1.0];
-    if let (Ok(e1), Ok(e2)) = (one.epsilon(delta), sq.epsilon(delta)) {
+    // the engines' intervals `a`, `b` of `what` overlap, and each meets G(μ)'s closed
+    // form `truth` (given for a Gaussian composition G(μ))
+    let agree = |what: &str, a: Interval, b: Interval, truth: Option<(f64, f64)>| {
         assert!(
-            e1.lower <= e2.upper && e2.lower <= e1.upper,
-            "ε(δ): one-shot {e1:?} vs squaring {e2:?} ({c:?})"
+            a.lower <= b.upper && b.lower <= a.upper,
+            "{what}: one-shot {a:?} vs squaring {b:?} ({c:?})"
         );
-        if let Some(mu) = gdp_mu {
-            let (tl, tu) = gdp_eps(mu, delta);
-            for (name, e) in [("one-shot", e1), ("squaring", e2)] {
+        if let (Some(mu), Some((tl, tu))) = (gdp_mu, truth) {
+            for (name, x) in [("one-shot", a), ("squaring", b)] {
                 assert!(
-                    e.lower <= tu && tl <= e.upper,
-                    "{name} ε(δ) {e:?} misses G({mu}) [{tl}, {tu}]"
+                    x.lower <= tu && tl <= x.upper,
+                    "{name} {what} {x:?} misses G({mu}) [{tl}, {tu}]"
                 );
             }
         }
+    };
+    let mut eps_points = vec![0.0, 0.25, 1.0];
+    if let (Ok(e1), Ok(e2)) = (one.epsilon(delta), sq.epsilon(delta)) {
+        agree("ε(δ)", e1, e2, gdp_mu.map(|mu| gdp_eps(mu, delta)));
         eps_points.extend([0.5 * e2.upper, e2.upper, 1.5 * e2.upper]);
     }
     for eps in eps_points {
         let (a, b) = (one.delta(eps).unwrap(), sq.delta(eps).unwrap());
-        assert!(
-            a.lower <= b.upper && b.lower <= a.upper,
-            "δ({eps}): one-shot {a:?} vs squaring {b:?} ({c:?})"
+        agree(
+            &format!("δ({eps})"),
+            a,
+            b,
+            gdp_mu.map(|mu| gdp_delta(mu, eps)),
         );
-        if let Some(mu) = gdp_mu {
-            let (tl, tu) = gdp_delta(mu, eps);
-            for (name, d) in [("one-shot", a), ("squaring", b)] {
-                assert!(
-                    d.lower <= tu && tl <= d.upper,
-                    "{name} δ({eps}) {d:?} misses G({mu}) [{tl}, {tu}]"
-                );
-            }
-        }
     }
 }
 
@@ -330,7 +288,7 @@ proptest! {
                 (Component::gaussian(m).unwrap(), Some(m * (k as f64).sqrt()))
             }
         };
-        let c = Composition::new().with(comp, k).unwrap();
+        let c = composed(comp, k);
         engines_overlap(&c, 10f64.powi(-dexp), Some(10), gdp);
     }
 
@@ -380,13 +338,13 @@ fn tiny_gaussian_list_at_tiny_delta_is_certified_by_the_engine() {
         .unwrap()
         .epsilon(delta)
         .unwrap();
-    assert!(e.lower <= eu && el <= e.upper, "{e:?} vs [{el}, {eu}]");
+    assert_meets(&e, el, eu);
     let sq = c
         .with_engine(Engine::RepeatedSquaring)
         .compose_for_delta(delta, Some(10))
         .and_then(|r| r.epsilon(delta));
     match sq {
-        Ok(e) => assert!(e.lower <= eu && el <= e.upper, "{e:?} vs [{el}, {eu}]"),
+        Ok(e) => assert_meets(&e, el, eu),
         Err(err) => assert!(matches!(err, Error::NotCertified { .. }), "{err}"),
     }
 }
@@ -415,9 +373,5 @@ fn one_shot_window_holds_the_applied_tilt() {
         .answer(Target::Delta(1e-5), 1e-4, None)
         .unwrap()
         .interval;
-    assert!(
-        a.interval.lower <= b.upper && b.lower <= a.interval.upper,
-        "{:?} and {b:?} are disjoint",
-        a.interval
-    );
+    assert_overlap(&a.interval, &b);
 }

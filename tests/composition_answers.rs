@@ -7,19 +7,9 @@
 use proptest::prelude::*;
 use shiftdp::composition::{Component, Composition, Engine, Target};
 use shiftdp::precision::special::{phi, phi_c};
-use shiftdp::precision::{Enclosure, Precision};
-use shiftdp::tradeoff::Gaussian;
 
-/// ε(δ) of `G(μ)` (MPFR closed form, DRS22 Cor 2.13), `(lower, upper)`.
-fn gdp_eps(mu: f64, delta: f64) -> (f64, f64) {
-    let c = Gaussian::epsilon(
-        &Enclosure::from_f64(128, mu),
-        &Enclosure::from_f64(128, delta),
-        Precision::Bits(128),
-    )
-    .unwrap();
-    (c.enclosure.lower_f64(), c.enclosure.upper_f64())
-}
+mod common;
+use common::{assert_meets, assert_overlap, composed, gdp_eps};
 
 /// δ(ε) of one step of the Poisson subsampled Gaussian, the larger of the two
 /// directions, with `P = N(0, 1)` and `Q = (1 − p)N(0, 1) + pN(μ, 1)`. The likelihood
@@ -54,9 +44,7 @@ fn poisson_one_step_delta(p: f64, mu: f64, eps: f64) -> f64 {
 /// One Poisson step's certified ε(δ) at the default tolerance, checked to bracket the
 /// closed-form profile: `δ(upper) ≤ δ ≤ δ(lower)`. Returns the answer's interval and width.
 fn one_step_bracketed(p: f64, mu: f64, delta: f64) -> (shiftdp::composition::Interval, f64) {
-    let c = Composition::new()
-        .with(Component::poisson(p, mu).unwrap(), 1)
-        .unwrap();
+    let c = composed(Component::poisson(p, mu).unwrap(), 1);
     let a = c.answer(Target::Delta(delta), 5e-4, None).unwrap();
     let iv = a.interval;
     assert!(
@@ -122,11 +110,7 @@ fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
     let a = c.answer(Target::Delta(3.28e-13), 5e-4, None).unwrap();
     assert!(a.width <= 5e-4, "{:?}", a.interval);
     let sq = squaring_epsilon(&c, 3.28e-13, 12);
-    assert!(
-        a.interval.lower <= sq.upper && sq.lower <= a.interval.upper,
-        "{:?} vs repeated squaring {sq:?}",
-        a.interval
-    );
+    assert_overlap(&a.interval, &sq);
 }
 
 /// A δ(ε) target whose tilt is the smallest the planner tries (λ* ≈ 1e-5): the tilted
@@ -136,16 +120,11 @@ fn small_losses_at_tiny_delta_are_answered_within_the_tolerance() {
 #[test]
 fn a_tiny_tilt_keeps_the_window_below_the_losses() {
     let (p, mu, eps) = (0.6574419848661828, 2.347440406377757, 0.7119549874938365);
-    let c = Composition::new()
-        .with(Component::poisson(p, mu).unwrap(), 1)
-        .unwrap();
+    let c = composed(Component::poisson(p, mu).unwrap(), 1);
     let r = c.compose(Target::Epsilon(eps), Some(12)).unwrap();
     let iv = r.delta(eps).unwrap();
     let d = poisson_one_step_delta(p, mu, eps);
-    assert!(
-        iv.lower <= d * (1.0 + 1e-6) && d * (1.0 - 1e-6) <= iv.upper,
-        "{iv:?} vs {d}"
-    );
+    assert_meets(&iv, d * (1.0 - 1e-6), d * (1.0 + 1e-6));
     assert!(iv.width() <= 1e-3 * d, "{iv:?}");
     assert!(
         r.info.iter().all(|g| g.bottom < (-p).ln_1p()),
@@ -159,9 +138,7 @@ fn a_tiny_tilt_keeps_the_window_below_the_losses() {
 /// (an independent implementation of the composition).
 #[test]
 fn ten_poisson_steps_with_large_epsilon_are_answered() {
-    let c = Composition::new()
-        .with(Component::poisson(0.5, 2.0).unwrap(), 10)
-        .unwrap();
+    let c = composed(Component::poisson(0.5, 2.0).unwrap(), 10);
     let a = c.answer(Target::Delta(1e-6), 5e-4, None).unwrap();
     let iv = a.interval;
     assert!(
@@ -172,10 +149,7 @@ fn ten_poisson_steps_with_large_epsilon_are_answered() {
     let (_, g_up) = gdp_eps(40f64.sqrt(), 1e-6);
     assert!(iv.upper <= g_up, "{iv:?} vs G(√40): {g_up}");
     let r = squaring_epsilon(&c, 1e-6, 10);
-    assert!(
-        r.lower <= iv.upper && iv.lower <= r.upper,
-        "{iv:?} vs {r:?}"
-    );
+    assert_overlap(&iv, &r);
     // the one-step profile at the same p, μ is a lower bound (f ⊗ g ≤ f)
     assert!(poisson_one_step_delta(0.5, 2.0, iv.upper) <= 1e-6);
 }
@@ -184,14 +158,10 @@ fn ten_poisson_steps_with_large_epsilon_are_answered() {
 /// (the truth is about μ/√(2π) for δ(0), and ε(δ) ≤ 0 at any ordinary δ).
 #[test]
 fn degenerate_mu_is_answered_by_the_closed_form() {
-    let c = Composition::new()
-        .with(Component::poisson(0.1, 5e-324).unwrap(), 5)
-        .unwrap();
+    let c = composed(Component::poisson(0.1, 5e-324).unwrap(), 5);
     let a = c.answer(Target::Delta(1e-5), 5e-4, None).unwrap();
     assert!(a.at_zero() && a.note.is_some(), "{:?}", a.interval);
-    let c = Composition::new()
-        .with(Component::poisson(0.1, 1e-20).unwrap(), 1)
-        .unwrap();
+    let c = composed(Component::poisson(0.1, 1e-20).unwrap(), 1);
     let a = c.answer(Target::Epsilon(0.0), 5e-4, None).unwrap();
     // δ(0) of G(μ) = 2Φ(μ/2) − 1 ≤ μ/√(2π) (Φ′ ≤ 1/√(2π))
     assert!(a.interval.upper <= 1e-20 / (2.0 * std::f64::consts::PI).sqrt() * 1.01);
@@ -201,9 +171,7 @@ fn degenerate_mu_is_answered_by_the_closed_form() {
 /// The documented floor itself, read downwards from the decimal, is accepted.
 #[test]
 fn delta_at_the_floor_is_accepted() {
-    let c = Composition::new()
-        .with(Component::poisson(0.1, 1.0).unwrap(), 100)
-        .unwrap();
+    let c = composed(Component::poisson(0.1, 1.0).unwrap(), 100);
     let d = 9.999999999999999e-101; // the double just below 1e-100
     assert!(d < shiftdp::composition::DELTA_FLOOR);
     let a = c.answer(Target::Delta(d), 5e-4, None).unwrap();
@@ -219,9 +187,7 @@ fn delta_at_the_floor_is_accepted() {
 /// `G(√Σkᵢμᵢ²)`, and a wide answer says why.
 #[test]
 fn tiny_delta_upper_end_is_capped_by_the_no_amplification_bound() {
-    let c = Composition::new()
-        .with(Component::subsampled(0.155, 0.304).unwrap(), 2)
-        .unwrap();
+    let c = composed(Component::subsampled(0.155, 0.304).unwrap(), 2);
     let d = 1.916e-53;
     let a = c.answer(Target::Delta(d), 5e-4, None).unwrap();
     let mu = (2.0f64 * 0.304 * 0.304).sqrt() * (1.0 + 1e-12);
@@ -235,15 +201,11 @@ fn tiny_delta_upper_end_is_capped_by_the_no_amplification_bound() {
 #[test]
 fn huge_step_counts_keep_the_planner_arithmetic() {
     for k in [1u64, 1_000, 100_000_000, 2_000_000_000, u64::MAX / 4] {
-        let c = Composition::new()
-            .with(Component::poisson(0.1, 1.0).unwrap(), k)
-            .unwrap();
+        let c = composed(Component::poisson(0.1, 1.0).unwrap(), k);
         let e = c.predicted_grid_exp(5e-4);
         assert!((4..=18).contains(&e), "k={k}: {e}");
     }
-    let c = Composition::new()
-        .with(Component::poisson(0.1, 1.0).unwrap(), 100_000_000)
-        .unwrap();
+    let c = composed(Component::poisson(0.1, 1.0).unwrap(), 100_000_000);
     let err = c.compose(Target::Delta(1e-5), Some(24)).unwrap_err();
     let m = err.to_string();
     assert!(!m.contains("18446744073709551615"), "{m}");
@@ -268,7 +230,7 @@ proptest! {
         } else {
             Component::poisson(p, mu).unwrap()
         };
-        let mut c = Composition::new().with(comp, k).unwrap();
+        let mut c = composed(comp, k);
         let mut s2 = k as f64 * mu * mu;
         if mu_g > 0.05 {
             c = c.with(Component::gaussian(mu_g).unwrap(), 1).unwrap();
@@ -297,7 +259,7 @@ proptest! {
 fn sampled_gaussians_beyond_f64_range_are_not_reported_private() {
     for mu in [1.4e154, 1e155, 1e200, 1e300] {
         for c in [Component::poisson(0.5, mu), Component::subsampled(0.5, mu)] {
-            let comp = Composition::new().with(c.unwrap(), 1).unwrap();
+            let comp = composed(c.unwrap(), 1);
             match comp.answer(Target::Delta(1e-5), 5e-4, None) {
                 Ok(a) => assert!(
                     a.interval.upper >= 1e300,
@@ -322,7 +284,7 @@ fn poisson_laplace_with_little_noise_keeps_its_large_loss() {
     let p = 0.5;
     for b in [2e-3, 1.4e-3, 1e-3, 1e-5, 1e-100] {
         let m = PoissonSampled::new(p, Arc::new(Laplace::new(b, 1.0).unwrap())).unwrap();
-        let comp = Composition::new().with(Component::mechanism(m), 1).unwrap();
+        let comp = composed(Component::mechanism(m), 1);
         let floor = 1.0 / b + f64::ln(p) - 1.0;
         match comp.answer(Target::Delta(1e-5), 5e-4, None) {
             Ok(a) => assert!(
@@ -340,9 +302,7 @@ fn poisson_laplace_with_little_noise_keeps_its_large_loss() {
 #[test]
 fn approx_dp_up_to_the_f64_range_and_refused_beyond() {
     for eps in [5.0, 300.0, 600.0, 700.0] {
-        let comp = Composition::new()
-            .with(Component::approx_dp(eps, 0.0).unwrap(), 1)
-            .unwrap();
+        let comp = composed(Component::approx_dp(eps, 0.0).unwrap(), 1);
         let a = comp.answer(Target::Delta(1e-5), 5e-4, None).unwrap();
         assert!(
             a.interval.upper <= eps * (1.0 + 1e-12) && a.interval.upper >= eps - 1e-3,
@@ -399,7 +359,7 @@ proptest! {
         };
         let floor = sampled_epsilon_floor(q, delta, ln_q_b);
         prop_assume!(floor > 0.0);
-        let comp = Composition::new().with(c, k).unwrap();
+        let comp = composed(c, k);
         // a refusal is not a wrong number; the other tests hold the engine to answering
         if let Ok(a) = comp.answer(Target::Delta(delta), 5e-4, None) {
             prop_assert!(
@@ -419,9 +379,7 @@ fn poisson_gaussian_steps_with_losses_beyond_exp_range_keep_their_mass() {
     let (q, mu, delta) = (0.01, 1000.0, 1e-5);
     let ln_q_b = gaussian_ln_q_b(mu);
     let floor = sampled_epsilon_floor(q, delta, ln_q_b);
-    let comp = Composition::new()
-        .with(Component::poisson(q, mu).unwrap(), 3)
-        .unwrap();
+    let comp = composed(Component::poisson(q, mu).unwrap(), 3);
     let a = comp.answer(Target::Delta(delta), 5e-4, None).unwrap();
     assert!(
         a.interval.upper >= floor,

@@ -9,8 +9,11 @@ use shiftdp::composition::mechanism::{
     RandomizedResponse, Tails,
 };
 use shiftdp::composition::pld::Mass;
-use shiftdp::composition::{Component, Composition, Interval, Target};
+use shiftdp::composition::{Component, Composition, Target};
 use std::sync::Arc;
+
+mod common;
+use common::{assert_encloses, composed};
 
 /// MPFR working precision of the reference values.
 const P: u32 = 256;
@@ -627,7 +630,7 @@ fn poisson_sampling_maps_the_infinite_masses() {
     assert_eq!(inv.q_at_plus_infinity(), Mass::ZERO);
     assert_eq!(inv.p_at_minus_infinity(), inf);
     // the remove order has mass at +∞: no pure-DP bound
-    let c = Composition::new().with(Component::mechanism(m), 2).unwrap();
+    let c = composed(Component::mechanism(m), 2);
     assert_eq!(c.pure_epsilon(), None);
 }
 
@@ -685,14 +688,18 @@ fn sampled_laplace_delta(p: f64, b: f64, d: f64, eps: f64) -> f64 {
     remove.max(&add).to_f64().max(0.0)
 }
 
-fn assert_encloses(iv: Interval, truth: f64, what: &str) {
-    let slack = 1e-15 * truth;
-    assert!(
-        iv.lower <= truth + slack && truth - slack <= iv.upper,
-        "{what}: [{}, {}] misses {truth}",
-        iv.lower,
-        iv.upper
-    );
+/// Every grid exponent of `grids` at which `c` answers δ(`eps`) gives an interval that
+/// holds `truth` (relative slack 1e−15; `what` names the case): the number answered.
+fn grids_enclose(c: &Composition, eps: f64, grids: &[i32], truth: f64, what: &str) -> usize {
+    let mut answered = 0;
+    for &e in grids {
+        if let Ok(a) = c.answer(Target::Epsilon(eps), 1e-3, Some(e)) {
+            let what = format!("{what} h = 2^-{e}");
+            assert_encloses(a.interval, truth, 1e-15 * truth, &what);
+            answered += 1;
+        }
+    }
+    answered
 }
 
 #[test]
@@ -710,23 +717,17 @@ fn poisson_sampled_laplace_one_step_is_the_closed_form_on_every_grid() {
         let truth = sampled_laplace_delta(p, b, d, eps);
         let base: Arc<dyn Mechanism> = Arc::new(Laplace::new(b, d).unwrap());
         let m = PoissonSampled::new(p, base).unwrap();
-        let c = Composition::new().with(Component::mechanism(m), 1).unwrap();
+        let c = composed(Component::mechanism(m), 1);
         let what = format!("PoissonSampled({p}, Laplace(b={b}, Δ={d})) δ({eps})");
         let a = c.answer(Target::Epsilon(eps), 1e-3, None).unwrap();
-        assert_encloses(a.interval, truth, &what);
+        assert_encloses(a.interval, truth, 1e-15 * truth, &what);
         assert!(
             a.interval.upper - a.interval.lower <= 2e-3 * truth.max(1e-6),
             "{what}: {:?} against {truth}",
             a.interval
         );
         // coarse and fine grids: wider, still enclosing
-        let mut answered = 0;
-        for e in [0, 2, 5, 9] {
-            if let Ok(a) = c.answer(Target::Epsilon(eps), 1e-3, Some(e)) {
-                assert_encloses(a.interval, truth, &format!("{what} at h = 2^-{e}"));
-                answered += 1;
-            }
-        }
+        let answered = grids_enclose(&c, eps, &[0, 2, 5, 9], truth, &format!("{what} at"));
         assert!(answered >= 2, "{what}: {answered} grids answered");
     }
 }
@@ -737,24 +738,20 @@ fn laplace_and_gaussian_one_step_enclose_the_truth_on_every_grid() {
     for (b, d, eps) in [(1.0, 1.3, 0.4), (0.3, 1.0, 2.0), (1.0, 1.0, -0.5)] {
         let r: f64 = d / b;
         let truth = -((eps - r) / 2.0).exp_m1();
-        let c = Composition::new()
-            .with(Component::mechanism(Laplace::new(b, d).unwrap()), 1)
-            .unwrap();
-        for e in [0, 1, 3, 6, 10] {
-            if let Ok(a) = c.answer(Target::Epsilon(eps), 1e-3, Some(e)) {
-                assert_encloses(a.interval, truth, &format!("Laplace({b}, {d}) h = 2^-{e}"));
-            }
-        }
+        let c = composed(Component::mechanism(Laplace::new(b, d).unwrap()), 1);
+        grids_enclose(
+            &c,
+            eps,
+            &[0, 1, 3, 6, 10],
+            truth,
+            &format!("Laplace({b}, {d})"),
+        );
     }
     let m = MixtureOfGaussians::new(2.0, vec![3.0], vec![1.0]).unwrap();
-    let c = Composition::new().with(Component::mechanism(m), 1).unwrap();
+    let c = composed(Component::mechanism(m), 1);
     for eps in [0.0, 0.5, 2.0] {
         let truth = gdp_delta(1.5, eps);
-        for e in [1, 3, 6, 10] {
-            if let Ok(a) = c.answer(Target::Epsilon(eps), 1e-3, Some(e)) {
-                assert_encloses(a.interval, truth, &format!("MoG = G(1.5) h = 2^-{e}"));
-            }
-        }
+        grids_enclose(&c, eps, &[1, 3, 6, 10], truth, "MoG = G(1.5)");
     }
 }
 
@@ -855,7 +852,7 @@ fn epsilon_of_a_bounded_composition_is_at_most_its_pure_epsilon() {
         (3, 0.2, 0.4, 6),
     ] {
         let (m, sup) = bounded(kind, x, y);
-        let c = Composition::new().with(m, k).unwrap();
+        let c = composed(m, k);
         let pure = c.pure_epsilon().unwrap();
         assert!(pure >= k as f64 * sup * (1.0 - 1e-14));
         for d in [1e-3, 1e-9, 1e-30] {
@@ -874,14 +871,12 @@ fn epsilon_of_a_bounded_composition_is_at_most_its_pure_epsilon() {
 #[test]
 fn poisson_sampling_at_one_keeps_the_infinite_masses() {
     use shiftdp::composition::mechanism::RandomizedResponse;
-    use shiftdp::composition::{Component, Composition, Target};
+    use shiftdp::composition::{Component, Target};
     let rr: Arc<dyn Mechanism> = Arc::new(RandomizedResponse::new(0.0, 2).unwrap());
     let base = PoissonSampled::new(0.5, rr).unwrap().inverse();
     let outer = PoissonSampled::new(1.0, base.clone()).unwrap();
     for m in [base, Arc::new(outer) as Arc<dyn Mechanism>] {
-        let c = Composition::new()
-            .with(Component::shared(m.clone()), 1)
-            .unwrap();
+        let c = composed(Component::shared(m.clone()), 1);
         let iv = c.answer(Target::Epsilon(5.0), 1e-3, None).unwrap().interval;
         assert!(iv.lower <= 0.5 && 0.5 <= iv.upper, "{}: {iv:?}", m.name());
     }

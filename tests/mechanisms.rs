@@ -9,6 +9,9 @@ use shiftdp::composition::mechanism::{
 use shiftdp::composition::{Component, Composition, Interval, Target};
 use std::sync::Arc;
 
+mod common;
+use common::{assert_encloses, assert_overlap, composed};
+
 fn comp(parts: &[(Component, u64)]) -> Composition {
     parts.iter().fold(Composition::new(), |c, (m, k)| {
         c.with(m.clone(), *k).unwrap()
@@ -33,7 +36,7 @@ fn delta_of_atoms(atoms: &[(f64, f64)], inf: f64, eps: f64) -> f64 {
 
 /// The atoms `(ℓ, Q-mass)` of the k-fold convolution of an atom list (merging equal
 /// losses by integer keys `ℓ/unit`).
-fn convolve(atoms: &[(i64, f64, f64)], k: usize) -> Vec<(i64, f64)> {
+fn convolve(atoms: &[(i64, f64, f64)], k: usize, unit: f64) -> Vec<(f64, f64)> {
     use std::collections::BTreeMap;
     let mut cur: BTreeMap<i64, f64> = BTreeMap::from([(0, 1.0)]);
     for _ in 0..k {
@@ -45,16 +48,7 @@ fn convolve(atoms: &[(i64, f64, f64)], k: usize) -> Vec<(i64, f64)> {
         }
         cur = next;
     }
-    cur.into_iter().collect()
-}
-
-fn assert_encloses(iv: Interval, truth: f64, slack: f64, what: &str) {
-    assert!(
-        iv.lower <= truth + slack && truth - slack <= iv.upper,
-        "{what}: [{}, {}] misses {truth}",
-        iv.lower,
-        iv.upper
-    );
+    cur.into_iter().map(|(l, q)| (l as f64 * unit, q)).collect()
 }
 
 #[test]
@@ -67,7 +61,7 @@ fn laplace_one_step_is_the_closed_form() {
     ] {
         let r: f64 = d / b;
         let truth = 1.0 - ((eps - r) / 2.0).exp();
-        let c = comp(&[(Component::mechanism(Laplace::new(b, d).unwrap()), 1)]);
+        let c = composed(Component::mechanism(Laplace::new(b, d).unwrap()), 1);
         let iv = delta_at(&c, eps);
         assert_encloses(iv, truth, 1e-15, "Laplace δ(ε)");
         assert!(iv.upper - iv.lower < 1e-3 * truth.max(1e-3), "{iv:?}");
@@ -101,10 +95,10 @@ fn randomized_response_matches_its_atoms() {
         let l = (s / u).ln();
         let atoms = [(l, s), (-l, u), (0.0, (k as f64 - 2.0) * u)];
         let truth = delta_of_atoms(&atoms, 0.0, eps);
-        let c = comp(&[(
+        let c = composed(
             Component::mechanism(RandomizedResponse::new(p, k).unwrap()),
             1,
-        )]);
+        );
         assert_encloses(delta_at(&c, eps), truth, 1e-15, "RR δ(ε)");
         // ε(δ) of one step: at δ = 0 the pure ε = ln(s/u)
         let e = eps_at(&c, 1e-30);
@@ -130,14 +124,11 @@ fn discrete_laplace_three_fold_is_the_exact_convolution() {
     let total: f64 = atoms.iter().map(|x| x.1).sum();
     assert!((total - 1.0).abs() < 1e-14);
     let k = 3;
-    let conv: Vec<(f64, f64)> = convolve(&atoms, k)
-        .into_iter()
-        .map(|(l, q)| (l as f64 * a, q))
-        .collect();
-    let c = comp(&[(
+    let conv = convolve(&atoms, k, a);
+    let c = composed(
         Component::mechanism(DiscreteLaplace::new(a, d).unwrap()),
         k as u64,
-    )]);
+    );
     for eps in [0.5, 2.0, 4.0, 7.0] {
         let truth = delta_of_atoms(&conv, 0.0, eps);
         let iv = delta_at(&c, eps);
@@ -166,7 +157,7 @@ fn gdp_delta(mu: f64, eps: f64) -> f64 {
 fn a_one_term_mixture_is_the_gaussian() {
     // MoG(σ, [c], [1]) = G(c/σ); 16 steps compose to G(4c/σ)
     let m = MixtureOfGaussians::new(2.0, vec![1.0], vec![1.0]).unwrap();
-    let c = comp(&[(Component::mechanism(m), 16)]);
+    let c = composed(Component::mechanism(m), 16);
     for eps in [0.5, 1.0, 3.0] {
         let truth = gdp_delta(2.0, eps);
         let iv = delta_at(&c, eps);
@@ -184,9 +175,9 @@ fn generic_subsampling_agrees_with_the_specialized_poisson_gaussian() {
     let sampled = PoissonSampled::new(q, Arc::new(g)).unwrap();
     let mix = MixtureOfGaussians::new(1.0, vec![0.0, mu], vec![1.0 - q, q]).unwrap();
     let routes = [
-        comp(&[(Component::poisson(q, mu).unwrap(), k)]),
-        comp(&[(Component::mechanism(sampled), k)]),
-        comp(&[(Component::mechanism(mix), k)]),
+        composed(Component::poisson(q, mu).unwrap(), k),
+        composed(Component::mechanism(sampled), k),
+        composed(Component::mechanism(mix), k),
     ];
     for d in [1e-5, 1e-10] {
         let ivs: Vec<Interval> = routes.iter().map(|c| eps_at(c, d)).collect();
@@ -201,7 +192,7 @@ fn dp_accounting_published_values() {
     // pld_privacy_accountant_test.py test_poisson_subsampled_laplace: PoissonSampled(0.2,
     // Laplace(0.5)) × 3, ε(1e-14) ≈ 2.46964 (dp_accounting, discretization 1e-4)
     let m = PoissonSampled::new(0.2, Arc::new(Laplace::new(0.5, 1.0).unwrap())).unwrap();
-    let c = comp(&[(Component::mechanism(m), 3)]);
+    let c = composed(Component::mechanism(m), 3);
     let iv = eps_at(&c, 1e-14);
     assert_encloses(iv, 2.46964, 2e-3, "subsampled Laplace");
     // test_mixture_of_gaussians_basic: ε(1e-6) ≈ 17.193115
@@ -224,7 +215,7 @@ fn tiny_delta_is_answered() {
         ),
     ];
     for m in parts {
-        let c = comp(&[(m.clone(), 50)]);
+        let c = composed(m.clone(), 50);
         let iv = eps_at(&c, 1e-20);
         assert!(
             iv.upper.is_finite() && iv.lower <= iv.upper,
@@ -276,8 +267,8 @@ fn dp_accounting_truncated_subsampled_gaussian() {
     let t = truncated_subsampled_gaussian(10, 0.1, 10, 1.0)
         .unwrap()
         .unwrap();
-    let x = eps_at(&comp(&[(Component::shared(t), 20)]), 1e-6);
-    let y = eps_at(&comp(&[(Component::poisson(0.1, 1.0).unwrap(), 20)]), 1e-6);
+    let x = eps_at(&composed(Component::shared(t), 20), 1e-6);
+    let y = eps_at(&composed(Component::poisson(0.1, 1.0).unwrap(), 20), 1e-6);
     assert!(x.lower <= y.upper && y.lower <= x.upper, "{x:?} {y:?}");
     assert!(
         truncated_subsampled_gaussian(10, 0.0, 3, 1.0)
@@ -291,7 +282,7 @@ fn replace_one_subsampled_pair_is_symmetric_and_below_its_gaussian() {
     // q = 1: the pair (N(−μ), N(μ)) is G(2μ) exactly
     let m = MixtureOfGaussians::replace_subsampled(1.0, 0.5).unwrap();
     assert!(m.is_symmetric());
-    let c = comp(&[(Component::mechanism(m), 4)]);
+    let c = composed(Component::mechanism(m), 4);
     for eps in [0.5, 2.0] {
         assert_encloses(
             delta_at(&c, eps),
@@ -302,7 +293,7 @@ fn replace_one_subsampled_pair_is_symmetric_and_below_its_gaussian() {
     }
     // q < 1: more private than G(2μ)
     let m = MixtureOfGaussians::replace_subsampled(0.3, 0.5).unwrap();
-    let c = comp(&[(Component::mechanism(m), 4)]);
+    let c = composed(Component::mechanism(m), 4);
     assert!(delta_at(&c, 1.0).lower <= gdp_delta(2.0, 1.0));
 }
 
@@ -325,14 +316,11 @@ fn shifted_atoms_are_exact_and_tight() {
             (k_buckets as f64 - 2.0) * u,
         ),
     ];
-    let conv: Vec<(f64, f64)> = convolve(&atoms, k)
-        .into_iter()
-        .map(|(j, q)| (j as f64 * l, q))
-        .collect();
-    let c = comp(&[(
+    let conv = convolve(&atoms, k, l);
+    let c = composed(
         Component::mechanism(RandomizedResponse::new(p, k_buckets).unwrap()),
         k as u64,
-    )]);
+    );
     for eps in [10.0, 30.0, 44.0] {
         let truth = delta_of_atoms(&conv, 0.0, eps);
         let iv = c.answer(Target::Epsilon(eps), 1e-3, None).unwrap().interval;
@@ -343,7 +331,7 @@ fn shifted_atoms_are_exact_and_tight() {
         );
     }
     let m = PoissonSampled::new(0.01, Arc::new(Laplace::new(1.1, 1.0).unwrap())).unwrap();
-    let a = comp(&[(Component::mechanism(m), 10_000)])
+    let a = composed(Component::mechanism(m), 10_000)
         .answer(Target::Delta(1e-5), 1e-3, None)
         .unwrap();
     assert!(a.width <= 1e-3, "{:?} width {}", a.interval, a.width);
@@ -371,10 +359,10 @@ fn lattice_steps_hold_irregular_atoms_exactly() {
             ((2.0 * i - kf) * l, lq.exp())
         })
         .collect();
-    let c = comp(&[(
+    let c = composed(
         Component::mechanism(RandomizedResponse::new(p, 2).unwrap()),
         k,
-    )]);
+    );
     for eps in [150.0, 250.0, 300.0] {
         let truth = delta_of_atoms(&binomial, 0.0, eps);
         let iv = delta_at(&c, eps);
@@ -392,21 +380,17 @@ fn lattice_steps_hold_irregular_atoms_exactly() {
 /// pure-DP bound `10⁴·Δ/b`.
 #[test]
 fn laplace_off_the_dyadic_grid_is_narrow_and_consistent() {
-    let c = comp(&[(
+    let c = composed(
         Component::mechanism(Laplace::new(20.0, 1.0).unwrap()),
         10_000,
-    )]);
+    );
     let a = c.answer(Target::Delta(1e-5), 1e-4, None).unwrap();
     assert!(a.width <= 1e-4, "{:?} width {}", a.interval, a.width);
     let b = c
         .answer(Target::Delta(1e-5), 1e-4, Some(13))
         .unwrap()
         .interval;
-    assert!(
-        a.interval.lower <= b.upper && b.lower <= a.interval.upper,
-        "{:?} and {b:?} are disjoint",
-        a.interval
-    );
+    assert_overlap(&a.interval, &b);
     assert!(a.interval.upper <= 500.0);
 }
 
@@ -425,7 +409,7 @@ fn public_mixture_is_the_mixture_of_its_parts() {
             ),
         ];
         let m = PublicMixture::new("mix".into(), parts).unwrap();
-        let c = comp(&[(Component::mechanism(m), 1)]);
+        let c = composed(Component::mechanism(m), 1);
         for eps in [0.3f64, 0.9, 2.0] {
             let lap = (1.0 - ((eps - 1.0) / 2.0).exp()).max(0.0);
             let truth = w * lap + (1.0 - w) * gdp_delta(1.0, eps);
@@ -457,11 +441,11 @@ fn a_rare_heavy_part_keeps_the_window_short() {
     let t = truncated_subsampled_gaussian(10_000, 0.01, 150, 1.1)
         .unwrap()
         .unwrap();
-    let (pt, it) = points(&comp(&[(Component::shared(t), 10_000)]));
-    let (pg, ig) = points(&comp(&[(
+    let (pt, it) = points(&composed(Component::shared(t), 10_000));
+    let (pg, ig) = points(&composed(
         Component::poisson(0.01, 1.0 / 1.1).unwrap(),
         10_000,
-    )]));
+    ));
     assert!(pt <= 2 * pg, "{pt} points against {pg}");
     // truncation only adds the replace-one part: never more private
     assert!(

@@ -7,6 +7,9 @@ use shiftdp::exact::{Instance, MixtureInstance, Order, PairKind, ShiftLaw};
 use shiftdp::precision::{Enclosure, Precision};
 use shiftdp::tradeoff::Gaussian;
 
+#[path = "common/exact_bench.rs"]
+mod exact_bench;
+
 /// Upper tail `P(N(0, 1) > z)` through MPFR's erfc at 80 bits (independent of the
 /// crate's f64 erfc).
 fn tail(z: f64) -> f64 {
@@ -121,18 +124,7 @@ fn bench_instance_error_and_values() {
     let (a, var) = sgd_law_inputs(1000, 1.0, 1.0, 1.0, 10.0, 0.01);
     let law = ShiftLaw::from_increments(&a, 0.01, var, 1e-10).unwrap();
     let inst = MixtureInstance::new(&law, var, PairKind::OneSided).unwrap();
-    let via_sgd = MixtureInstance::sgd(
-        1000,
-        10,
-        1000,
-        1.0,
-        1.0,
-        1.0,
-        0.01,
-        PairKind::OneSided,
-        1e-10,
-    )
-    .unwrap();
+    let via_sgd = exact_bench::sgd_t1000(0.01);
     for eps in [0.0, 0.05, 0.5, 4.9] {
         for o in Order::BOTH {
             let d = via_sgd.delta(eps, o).unwrap();

@@ -12,6 +12,58 @@ use shiftdp::schedules::ScheduleProblem;
 use shiftdp::schedules::builders::{CyclicOrder, noisy_cgd};
 use shiftdp::schedules::kkt::solve_kkt;
 
+/// The run (n, b, L, η, σ, T, D).
+fn at22_run(n: u64, b: u64, l: f64, eta: f64, sigma: f64, t: u64, d: f64) -> At22Run {
+    At22Run {
+        n,
+        b,
+        l,
+        eta,
+        sigma,
+        t,
+        d,
+    }
+}
+
+/// The inputs (q, b/L, η, σ, T, D, c) of recipe (B.2) (`c` None) or (B.3).
+fn recipe_inputs(
+    q: f64,
+    b_over_l: f64,
+    eta: f64,
+    sigma: f64,
+    t: u64,
+    d: f64,
+    c: Option<f64>,
+) -> RecipeBInputs {
+    RecipeBInputs {
+        q,
+        b_over_l,
+        eta,
+        sigma,
+        t,
+        d,
+        c,
+    }
+}
+
+/// The inputs (q, b/L, σ₁, σ₂, D) of a recipe at a fixed noise split.
+fn split_inputs(q: f64, b_over_l: f64, sigma1: f64, sigma2: f64, d: f64) -> SplitInputs {
+    SplitInputs {
+        q,
+        b_over_l,
+        sigma1,
+        sigma2,
+        d,
+    }
+}
+
+/// The upper end of recipe (B.2)/(B.3) at order `alpha`, Q over both orders, 64 bits.
+fn recipe_b_upper(alpha: f64, inputs: &RecipeBInputs) -> f64 {
+    recipe_b_with(alpha, inputs, QReading::BothOrders, 64)
+        .unwrap()
+        .upper_f64()
+}
+
 /// (α/2)·optimum of the schedule problem with s_k = 0, per-step contraction c and noise
 /// `noise[k]`, started at z_τ = D at τ = 1 of a horizon of len + 1 steps (the first step
 /// is a dummy before τ).
@@ -63,13 +115,7 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
         let sigma = (s1 * s1 + s2 * s2).sqrt();
         let (v, _) = recipe_5_3(
             alpha,
-            &SplitInputs {
-                q,
-                b_over_l: bl,
-                sigma1: s1,
-                sigma2: s2,
-                d,
-            },
+            &split_inputs(q, bl, s1, s2, d),
             eta,
             300,
             c,
@@ -79,15 +125,7 @@ fn recipe_5_3_dominates_schedule_optimum_and_b3() {
         .unwrap();
         let r = recipe_b3(
             alpha,
-            &RecipeBInputs {
-                q,
-                b_over_l: bl,
-                eta,
-                sigma,
-                t: 300,
-                d,
-                c: Some(c),
-            },
+            &recipe_inputs(q, bl, eta, sigma, 300, d, Some(c)),
             64,
         )
         .unwrap();
@@ -103,13 +141,7 @@ fn recipe_5_7_dominates_3_6_and_the_schedule_optimum() {
     let (alpha, q, bl, s1, s2, d) = (4.0, 0.05, 2.0, 1.0, 0.8, 1.5);
     let t = 120usize;
     let etas = vec![0.2; t];
-    let split = SplitInputs {
-        q,
-        b_over_l: bl,
-        sigma1: s1,
-        sigma2: s2,
-        d,
-    };
+    let split = split_inputs(q, bl, s1, s2, d);
     let (v57, tau) = recipe_5_7(alpha, &split, &etas, QReading::AsPrinted, 64).unwrap();
     let (v36, k36) = recipe_3_6(alpha, &split, 0.2, t as u64, 64).unwrap();
     assert!(
@@ -144,26 +176,10 @@ fn explicit_theorems_at_least_the_recipes() {
         (3.0, 500, 5, 2.0, 0.5, 40.0, 3000, 2.0),
     ];
     for &(alpha, n, b, l, eta, sigma, t, d) in &cases {
-        let run = At22Run {
-            n,
-            b,
-            l,
-            eta,
-            sigma,
-            t,
-            d,
-        };
+        let run = at22_run(n, b, l, eta, sigma, t, d);
         let q = b as f64 / n as f64;
         let bl = b as f64 / l;
-        let b2 = RecipeBInputs {
-            q,
-            b_over_l: bl,
-            eta,
-            sigma,
-            t,
-            d,
-            c: None,
-        };
+        let b2 = recipe_inputs(q, bl, eta, sigma, t, d, None);
         let t31 = thm_3_1(alpha, &run, 1.0, 128).unwrap().upper_f64();
         for reading in [QReading::AsPrinted, QReading::BothOrders] {
             let r = recipe_b_with(alpha, &b2, reading, 64).unwrap();
@@ -174,13 +190,7 @@ fn explicit_theorems_at_least_the_recipes() {
             );
         }
         let h = sigma / 2f64.sqrt();
-        let halves = SplitInputs {
-            q,
-            b_over_l: bl,
-            sigma1: h,
-            sigma2: h,
-            d,
-        };
+        let halves = split_inputs(q, bl, h, h, d);
         let (r36, _) = recipe_3_6(alpha, &halves, eta, t, 64).unwrap();
         assert!(
             t31 >= r36
@@ -240,15 +250,7 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
             worst = worst.max(rho.upper_f64());
         }
         // ε(α) = ρα for the optimum; the theorem at α = 2 is 2·(its ρ)
-        let run = At22Run {
-            n,
-            b,
-            l,
-            eta,
-            sigma,
-            t,
-            d,
-        };
+        let run = at22_run(n, b, l, eta, sigma, t, d);
         let thm = thm_5_8(2.0, &run, 1.0, 128).unwrap().upper_f64();
         assert!(
             thm >= 2.0 * worst,
@@ -263,15 +265,7 @@ fn thm_5_8_at_least_worst_position_pabi_optimum() {
 #[test]
 fn explicit_theorems_dominate_mixture_instances() {
     let (n, b, l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 200usize, 1.0);
-    let run = At22Run {
-        n,
-        b,
-        l,
-        eta,
-        sigma,
-        t: t as u64,
-        d,
-    };
+    let run = at22_run(n, b, l, eta, sigma, t as u64, d);
     let t31 = |a: f64| thm_3_1(a, &run, 1.0, 128).unwrap().upper_f64();
     let t51 = |a: f64| thm_5_1(a, &run, 0.99, 128).unwrap().upper_f64();
     for kind in [PairKind::OneSided, PairKind::Opposite] {
@@ -279,21 +273,15 @@ fn explicit_theorems_dominate_mixture_instances() {
         let lin = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.0, kind, 1e-12).unwrap();
         let quad = MixtureInstance::sgd(n, b, t, eta, sigma, l, 0.01 / eta, kind, 1e-12).unwrap();
         for a in [1.5, 2.0, 4.0, 8.0] {
-            for o in Order::BOTH {
-                let v = lin.renyi(a, o).unwrap();
-                assert!(
-                    v.hi() <= t31(a),
-                    "Thm 3.1 α={a} {kind:?} {o:?}: {} > {}",
-                    v.hi(),
-                    t31(a)
-                );
-                let v = quad.renyi(a, o).unwrap();
-                assert!(
-                    v.hi() <= t51(a),
-                    "Thm 5.1 α={a} {kind:?} {o:?}: {} > {}",
-                    v.hi(),
-                    t51(a)
-                );
+            for (thm, inst, bound) in [("Thm 3.1", &lin, t31(a)), ("Thm 5.1", &quad, t51(a))] {
+                for o in Order::BOTH {
+                    let v = inst.renyi(a, o).unwrap();
+                    assert!(
+                        v.hi() <= bound,
+                        "{thm} α={a} {kind:?} {o:?}: {} > {bound}",
+                        v.hi()
+                    );
+                }
             }
         }
     }
@@ -307,15 +295,7 @@ fn explicit_theorems_dominate_mixture_instances() {
 fn thm_4_1_instance_between_lower_and_upper_bound() {
     // σ² = 7.84 ≤ c_σ D L/(0.75 η n) = 8; D = 1.2·10⁴ ≥ 10³ηL
     let (n, b, l, eta, sigma, d, t) = (2u64, 1u64, 1.0, 1.0, 2.8, 12_000.0, 20u64);
-    let run = At22Run {
-        n,
-        b,
-        l,
-        eta,
-        sigma,
-        t,
-        d,
-    };
+    let run = at22_run(n, b, l, eta, sigma, t, d);
     let lb = thm_4_1_lower_bound(&run, 128).unwrap().lower_f64();
     let w = thm_4_1_walk(&run).unwrap();
     let inst = ClampedInstance::new(
@@ -331,22 +311,10 @@ fn thm_4_1_instance_between_lower_and_upper_bound() {
     // forward order alone must already exceed the lower bound
     let v = fwd.lo();
     assert!(v >= lb, "instance {v} < lower bound {lb}");
-    let ub = recipe_b_with(
+    let ub = recipe_b_upper(
         a,
-        &RecipeBInputs {
-            q: b as f64 / n as f64,
-            b_over_l: b as f64 / l,
-            eta,
-            sigma,
-            t,
-            d,
-            c: None,
-        },
-        QReading::BothOrders,
-        64,
-    )
-    .unwrap()
-    .upper_f64();
+        &recipe_inputs(b as f64 / n as f64, b as f64 / l, eta, sigma, t, d, None),
+    );
     assert!(fwd.hi() <= ub, "instance {} > upper bound {ub}", fwd.hi());
     assert!(
         !rev.hi().is_finite() || rev.hi() <= ub,
@@ -364,15 +332,7 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
     let (n, b, l, eta, sigma, d) = (10u64, 1u64, 1.0, 1.0, 1.0, 12.0);
     // T = 1: (B.2) is its composition branch (T̃ ∈ {1..T−1} is empty), no split search
     for t in [1u64] {
-        let run = At22Run {
-            n,
-            b,
-            l,
-            eta,
-            sigma,
-            t,
-            d,
-        };
+        let run = at22_run(n, b, l, eta, sigma, t, d);
         let w = thm_4_1_walk(&run).unwrap();
         let inst = ClampedInstance::new(&w, PairKind::OneSided, 400).unwrap();
         for a in [10.0, 20.0] {
@@ -380,15 +340,7 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
             // the paper's convention: σ̃ = bσ/(2L) (2L for replace adjacency)
             let printed = recipe_b2(
                 a,
-                &RecipeBInputs {
-                    q: 0.1,
-                    b_over_l: b as f64 / (2.0 * l),
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                    c: None,
-                },
+                &recipe_inputs(0.1, b as f64 / (2.0 * l), eta, sigma, t, d, None),
                 64,
             )
             .unwrap();
@@ -398,27 +350,9 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
                 rev.lo(),
                 printed.upper_f64()
             );
-            let sound = recipe_b_with(
-                a,
-                &RecipeBInputs {
-                    q: 0.1,
-                    b_over_l: b as f64 / l,
-                    eta,
-                    sigma,
-                    t,
-                    d,
-                    c: None,
-                },
-                QReading::BothOrders,
-                64,
-            )
-            .unwrap();
-            assert!(
-                rev.hi() <= sound.upper_f64(),
-                "t={t} α={a}: {} > {}",
-                rev.hi(),
-                sound.upper_f64()
-            );
+            let sound =
+                recipe_b_upper(a, &recipe_inputs(0.1, b as f64 / l, eta, sigma, t, d, None));
+            assert!(rev.hi() <= sound, "t={t} α={a}: {} > {}", rev.hi(), sound);
         }
     }
 }
@@ -428,41 +362,17 @@ fn printed_q_is_exceeded_by_the_reverse_order_of_the_thm_4_1_instance() {
 #[test]
 fn corrected_b2_dominates_clamped_walk_in_pabi_regime() {
     let (n, b, l, eta, sigma, d, t) = (4u64, 1u64, 1.0, 1.0, 1.0, 3.0, 150u64);
-    let run = At22Run {
-        n,
-        b,
-        l,
-        eta,
-        sigma,
-        t,
-        d,
-    };
+    let run = at22_run(n, b, l, eta, sigma, t, d);
     let w = thm_4_1_walk(&run).unwrap();
     let inst = ClampedInstance::new(&w, PairKind::OneSided, 120).unwrap();
     for a in [2.0, 4.0, 8.0] {
-        let ub = recipe_b_with(
+        let ub = recipe_b_upper(
             a,
-            &RecipeBInputs {
-                q: 0.25,
-                b_over_l: b as f64 / l,
-                eta,
-                sigma,
-                t,
-                d,
-                c: None,
-            },
-            QReading::BothOrders,
-            64,
-        )
-        .unwrap();
+            &recipe_inputs(0.25, b as f64 / l, eta, sigma, t, d, None),
+        );
         for o in Order::BOTH {
             let v = inst.renyi(a, o).unwrap();
-            assert!(
-                v.hi() <= ub.upper_f64(),
-                "α={a} {o:?}: {} > {}",
-                v.hi(),
-                ub.upper_f64()
-            );
+            assert!(v.hi() <= ub, "α={a} {o:?}: {} > {}", v.hi(), ub);
         }
     }
 }
@@ -589,17 +499,13 @@ fn b3_setting_feeds_each_value_at_its_safe_end() {
             d: up(&r(3, 10)),
             c: Some(up(&r(19, 20))),
         };
-        let safe = recipe_b_with(alpha, &safe_inputs, QReading::BothOrders, 64)
-            .unwrap()
-            .upper_f64();
+        let safe = recipe_b_upper(alpha, &safe_inputs);
         assert!(got >= safe, "α = {alpha}: {got} < {safe}");
         let nearest = RecipeBInputs {
             c: Some(0.95),
             ..safe_inputs
         };
-        let nearest_c = recipe_b_with(alpha, &nearest, QReading::BothOrders, 64)
-            .unwrap()
-            .upper_f64();
+        let nearest_c = recipe_b_upper(alpha, &nearest);
         assert!(
             nearest_c < safe,
             "α = {alpha}: c's rounding should show ({nearest_c} vs {safe})"
@@ -627,4 +533,52 @@ fn recipe_b_selects_b2_when_c_rounds_up_to_one() {
     assert!(c.mid_f64() < 1.0 && c.upper_f64() == 1.0);
     assert_eq!(recipe_b_id(&s), EQ_B2);
     assert_eq!(recipe_b_inputs(&s).unwrap().c, None);
+}
+
+/// The registry's AT22 Thm 3.1 for a NoisySGD run is the explicit bound of the theorem:
+/// here T̄ = ⌈Dn/(L_AT η)⌉ = 10⁴ ≤ T = 10⁵ and 17·T̄ < 8·T, so
+/// ε(α) = 17·α·T̄·L_AT²/(n²σ²) whatever Lemma 2.12's constant k_T, computed here from the
+/// formula (up to T̄'s rounding); its orders stop at α* of Lemma 2.12 (H6), and a run without a diameter
+/// fails H2 by name.
+#[test]
+fn thm_3_1_is_a_registry_result_for_sgd_runs() {
+    use shiftdp::{Algorithm, ResultId, Setting, analysis::bound};
+    let (n, b, big_l, eta, sigma, t, d) = (1000u64, 10u64, 2.0, 0.1, 20.0, 100_000u64, 1.0);
+    let pairs = [
+        ("n", "1000"),
+        ("batch", "10"),
+        ("steps", "100000"),
+        ("eta", "0.1"),
+        ("noise", "20"),
+        ("sensitivity", "2"),
+        ("contraction", "1"),
+    ];
+    let mut with_d = pairs.to_vec();
+    with_d.push(("diameter", "1"));
+    let run = Setting::from_pairs(Algorithm::Sgd, &with_d).unwrap();
+    let b31 = bound(&run, ResultId::At22Thm3_1).unwrap().unwrap();
+    let curve = b31.renyi_curve().unwrap();
+    let l_at: f64 = big_l / 2.0;
+    let t_bar = (d * n as f64 / (l_at * eta)).ceil();
+    assert!(t_bar <= t as f64 && 17.0 * t_bar < 8.0 * t as f64);
+    for alpha in [2.0, 3.0, 5.0] {
+        let formula = 17.0 * alpha * t_bar * l_at * l_at / ((n * n) as f64 * sigma * sigma);
+        let v = curve.eval(alpha, 128).unwrap().upper_f64();
+        // T̄ is the ceiling of the upper end of an enclosure of Dn/(L_AT η) with η = 0.1
+        // rounded down, so the exact integer 10⁴ may count as 10⁴ + 1 (safe: a larger
+        // T̄ only enlarges the PABI branch)
+        assert!(
+            v >= formula && v <= formula * (1.0 + 1.0 / t_bar) * (1.0 + 1e-12),
+            "α = {alpha}: {v} vs {formula}"
+        );
+    }
+    let a_star = shiftdp::renyi::at22::alpha_star(
+        b as f64 / n as f64,
+        b as f64 * sigma / (2f64.sqrt() * big_l),
+    )
+    .unwrap();
+    assert!(curve.order_range().1 <= a_star);
+    let no_d = Setting::from_pairs(Algorithm::Sgd, &pairs).unwrap();
+    let err = bound(&no_d, ResultId::At22Thm3_1).unwrap().unwrap_err();
+    assert!(err.to_string().contains("H2"), "{err}");
 }

@@ -502,28 +502,20 @@ fn k_of_t_allocation() {
         }
     }
     // k = 2 of T = 40, 2 epochs against 4 epochs of 1 of 20
-    let k2 = Run::new(
-        Sampler::BallsInBins,
-        1000,
-        50,
-        2,
-        1.0,
-        Relation::ZeroOut,
-        false,
-    )
-    .unwrap()
-    .with_participations(2)
-    .unwrap();
-    let k1 = Run::new(
-        Sampler::BallsInBins,
-        1000,
-        50,
-        4,
-        1.0,
-        Relation::ZeroOut,
-        false,
-    )
-    .unwrap();
+    let balls = |epochs| {
+        Run::new(
+            Sampler::BallsInBins,
+            1000,
+            50,
+            epochs,
+            1.0,
+            Relation::ZeroOut,
+            false,
+        )
+        .unwrap()
+    };
+    let k2 = balls(2).with_participations(2).unwrap();
+    let k1 = balls(4);
     let (a, b) = (
         account(&k2, 1e-5, 1e-3).unwrap(),
         account(&k1, 1e-5, 1e-3).unwrap(),

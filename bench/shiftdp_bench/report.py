@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any, Dict, List, Optional, Tuple
 
 from .peers import ROUNDING_LEVEL
-from .runner import WIDE_REFERENCE
+from .runner import WIDE_REFERENCE, median
 
 __all__ = ["summarize", "summary_markdown", "which_accountant", "write_report"]
 
@@ -38,14 +38,6 @@ def _status(r: Dict[str, Any]) -> str:
 def _wide(r: Dict[str, Any]) -> bool:
     w = r.get("ref_rel_width")
     return isinstance(w, (int, float)) and w > WIDE_REFERENCE
-
-
-def _median(xs: List[float]) -> Optional[float]:
-    s = sorted(xs)
-    if not s:
-        return None
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
 
 
 def _own_quantity(results: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -123,10 +115,10 @@ def summarize(results: Dict[str, Any]) -> List[Dict[str, Any]]:
             "rounding": sum(_status(r) == "rounding" for r in rs),
             "failures": sum(r["status"] == "failure" for r in rs),
             "inside": sum(r["status"] == "inside" for r in rs),
-            "median_rel_error": _median(errs),
+            "median_rel_error": median(errs),
             "max_rel_error": max(errs) if errs else None,
             "min_rel_error": min(errs) if errs else None,
-            "median_seconds": _median([r["seconds"] for r in rs]),
+            "median_seconds": median([r["seconds"] for r in rs]),
         })
     return rows
 
@@ -146,8 +138,8 @@ def peer_totals(results: Dict[str, Any]) -> List[Dict[str, Any]]:
             "rounding": sum(_status(r) == "rounding" for r in rs),
             "failures": sum(r["status"] == "failure" for r in rs),
             "inside": sum(r["status"] == "inside" for r in rs),
-            "median_rel_error": _median(errs),
-            "median_seconds": _median([r["seconds"] for r in rs]),
+            "median_rel_error": median(errs),
+            "median_seconds": median([r["seconds"] for r in rs]),
             "total_seconds": sum(r["seconds"] for r in rs),
         })
     return out
@@ -183,8 +175,8 @@ def _acc_stats(name: str, rs: List[Dict[str, Any]], certified: bool = False) -> 
         "unsound": 0 if certified else sum(_status(r) == "unsound" for r in rs),
         "rounding": 0 if certified else sum(_status(r) == "rounding" for r in rs),
         "failures": len(rs) - len(ok),
-        "median_excess": _median(excess),
-        "median_seconds": _median([r["seconds"] for r in rs]),
+        "median_excess": median(excess),
+        "median_seconds": median([r["seconds"] for r in rs]),
     }
 
 
@@ -218,7 +210,7 @@ def which_accountant(results: Dict[str, Any]) -> List[Dict[str, Any]]:
         ids = {r["entry"] for r in rs} | {r["entry"] for r in own}
         n = info.get("entries", len(ids))
         widths = [r["ref_rel_width"] for r in rs + own if isinstance(r.get("ref_rel_width"), (int, float))]
-        resolution = max(_median(widths) or 0.0, ROUNDING_LEVEL)
+        resolution = max(median(widths) or 0.0, ROUNDING_LEVEL)
         wide = info.get("wide", len({r["entry"] for r in rs + own if _wide(r)}))
         max_width = info.get("max_rel_width", max(widths) if widths else None)
         sound = [a for a in accs if a["answered"] and a["unsound"] == 0 and a["median_excess"] is not None]
@@ -395,9 +387,9 @@ def summary_markdown(results: Dict[str, Any]) -> str:
         ok = [r for r in rows if r.get("error") is None]
         lines.append(
             f"shiftdp {own.get('version')}: {len(ok)}/{len(rows)} sampled entries recomputed; "
-            f"median time {_g(_median([r['seconds'] for r in ok]), '.3f')} s, max "
+            f"median time {_g(median([r['seconds'] for r in ok]), '.3f')} s, max "
             f"{_g(max((r['seconds'] for r in ok), default=None), '.3f')} s; median relative width "
-            f"{_g(_median([r['rel_width'] for r in ok]))}; recomputed interval overlaps the reference: "
+            f"{_g(median([r['rel_width'] for r in ok]))}; recomputed interval overlaps the reference: "
             f"{sum(bool(r.get('overlaps_reference')) for r in ok)}/{len(ok)}. Reference suite relative "
             f"width: median {_g(own.get('reference_rel_width_median'))}, max "
             f"{_g(own.get('reference_rel_width_max'))}."
@@ -407,8 +399,8 @@ def summary_markdown(results: Dict[str, Any]) -> str:
         for r in ok:
             by[r["region"]].append(r)
         for reg, rs in sorted(by.items()):
-            lines.append(f"| {reg} | {len(rs)} | {_g(_median([r['seconds'] for r in rs]), '.3f')} | "
-                         f"{_g(_median([r['rel_width'] for r in rs]))} |")
+            lines.append(f"| {reg} | {len(rs)} | {_g(median([r['seconds'] for r in rs]), '.3f')} | "
+                         f"{_g(median([r['rel_width'] for r in rs]))} |")
         bad = [r for r in rows if r.get("error")]
         for r in bad:
             lines.append(f"\n* shiftdp refused {r['entry']}: {r['error']}")

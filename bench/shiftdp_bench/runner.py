@@ -291,14 +291,16 @@ def run_shiftdp_sample(entries: Sequence[Entry], n: int, progress: bool = True) 
         rows.append(row)
     widths = [e.rel_width for e in entries if math.isfinite(e.rel_width)]
     return {"version": version, "rows": rows,
-            "reference_rel_width_median": _median(widths), "reference_rel_width_max": max(widths) if widths else None}
+            "reference_rel_width_median": median(widths), "reference_rel_width_max": max(widths) if widths else None}
 
 
 def _finite_or_none(x: float) -> Optional[float]:
     return x if math.isfinite(x) else None
 
 
-def _median(xs: Sequence[float]) -> Optional[float]:
+def median(xs: Sequence[float]) -> Optional[float]:
+    """The median of ``xs`` (the mean of the two middle values for an even count), or
+    None for no values."""
     s = sorted(xs)
     if not s:
         return None

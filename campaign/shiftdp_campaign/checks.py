@@ -32,6 +32,7 @@ import mpmath as mp
 import numpy as np
 
 from . import references as R
+from .walk import floats_in
 
 SLACK = 1e-12
 MAX_K = 300  # the largest count of a composition checked against the numpy PLD
@@ -104,28 +105,45 @@ def interval_nan(iv):
     return _nan(iv.lower) or _nan(iv.upper)
 
 
+def interval_outcome_record(family, status, val, ordinary, repro):
+    """The record for a call that returns an interval and has nothing to compare: a
+    refusal or crash (:func:`outcome_record`), or a returned interval with a NaN end;
+    None when the interval goes on to the reference."""
+    r = outcome_record(family, status, val, ordinary, repro)
+    if r:
+        return r
+    if interval_nan(val):
+        return rec(family, "nan", repro, engine=[val.lower, val.upper])
+    return None
+
+
 # --- GDP conversions -------------------------------------------------------------------
 
 
-def case_gdp_delta(rng, n=400):
+def gdp_call(rng, name, mu, x, ordinary):
+    """Calls the GDP conversion ``shiftdp.<name>`` ("delta" or "epsilon") at (μ, x) and a
+    precision drawn from ``rng`` (the f64 path 90 % of the time, else 64, 128 or 256 bits):
+    (result, bits, reproducer, record), the record that of :func:`interval_outcome_record`
+    for the family ``gdp_<name>``."""
     import shiftdp
 
+    bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
+    repro = f"python -c '{PY}print(shiftdp.{name}({mu!r}, {x!r}, bits={bits!r}))'"
+    st, v = call(getattr(shiftdp, name), mu, x, bits=bits)
+    return v, bits, repro, interval_outcome_record(f"gdp_{name}", st, v, ordinary, repro)
+
+
+def case_gdp_delta(rng, n=400):
     out = []
     mus, epss, res = [], [], []
     for _ in range(n):
         ext = rng.random() < 0.15
         mu = loguni(rng, 1e-3, 1e3) if not ext else rng.choice([0.0, 1e-12, 1e-300, 1e6, 3e4, float("nan"), -1.0])
         eps = rng.choice([0.0, loguni(rng, 1e-4, 1e3)]) if not ext else rng.choice([0.0, 1e5, 1e300, -1.0, 5e-324])
-        bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
         ordinary = 1e-3 <= mu <= 1e3 and 0 <= eps <= 1e3
-        repro = f"python -c '{PY}print(shiftdp.delta({mu!r}, {eps!r}, bits={bits!r}))'"
-        st, v = call(shiftdp.delta, mu, eps, bits=bits)
-        r = outcome_record("gdp_delta", st, v, ordinary, repro)
+        v, bits, repro, r = gdp_call(rng, "delta", mu, eps, ordinary)
         if r:
             out.append(r)
-            continue
-        if interval_nan(v):
-            out.append(rec("gdp_delta", "nan", repro, engine=[v.lower, v.upper]))
             continue
         mus.append(mu), epss.append(eps), res.append((v, repro, bits))
     if mus:
@@ -153,23 +171,15 @@ def case_gdp_delta(rng, n=400):
 
 
 def case_gdp_epsilon(rng, n=400):
-    import shiftdp
-
     out = []
     for _ in range(n):
         ext = rng.random() < 0.15
         mu = loguni(rng, 1e-3, 1e3) if not ext else rng.choice([0.0, 1e-12, 1e6, 3e4, float("inf"), -1.0])
         d = loguni(rng, 1e-30, 0.1) if not ext else rng.choice([1e-300, 5e-324, 0.5, 0.999999, 1.0, 0.0, 1e-100])
-        bits = None if rng.random() < 0.9 else rng.choice([64, 128, 256])
         ordinary = 1e-3 <= mu <= 1e3 and 1e-30 <= d <= 0.1
-        repro = f"python -c '{PY}print(shiftdp.epsilon({mu!r}, {d!r}, bits={bits!r}))'"
-        st, v = call(shiftdp.epsilon, mu, d, bits=bits)
-        r = outcome_record("gdp_epsilon", st, v, ordinary, repro)
+        v, bits, repro, r = gdp_call(rng, "epsilon", mu, d, ordinary)
         if r:
             out.append(r)
-            continue
-        if interval_nan(v):
-            out.append(rec("gdp_epsilon", "nan", repro, engine=[v.lower, v.upper]))
             continue
         # δ_μ is decreasing: the upper end needs δ_μ(upper) ≤ δ, the lower end δ_μ(lower) ≥ δ
         ends = [v.upper] + ([v.lower] if v.lower > 0 else [])
@@ -711,25 +721,9 @@ def case_fuzz_api(rng):
         if st == "crash":
             out.append(rec("fuzz_api", "crash", f"fuzz_api function #{i} (seeded case)", error=r))
             continue
-        bad = st == "ok" and any(_nan(x) for x in _floats(r))
+        bad = st == "ok" and any(_nan(x) for x in floats_in(r))
         out.append(rec("fuzz_api", "nan" if bad else "pass-noref", f"fuzz_api function #{i}", error=None if st == "ok" else r))
     return out
-
-
-def _floats(obj, depth=0):
-    if depth > 4:
-        return
-    if isinstance(obj, float):
-        yield obj
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _floats(x, depth + 1)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from _floats(x, depth + 1)
-    elif hasattr(obj, "__dataclass_fields__"):
-        for k in obj.__dataclass_fields__:
-            yield from _floats(getattr(obj, k), depth + 1)
 
 
 # --- the CLI surface -------------------------------------------------------------------

@@ -1,6 +1,6 @@
 //! `shiftdp bound gd|cgd|sgd|lmc`: every applicable bound for one run, side by side.
 use super::Output;
-use super::setting::{RunArgs, setting_json};
+use super::setting::RunArgs;
 use serde_json::{Value, json};
 use shiftdp::analysis::{Query, Scope, analyze_scope};
 use shiftdp::error::Result;
@@ -93,12 +93,6 @@ pub fn run(a: &BoundArgs) -> Result<Output> {
     if let Some(i) = best {
         human.push_str(&format!("\n* tightest: {}\n", rows[i].id.as_str()));
     }
-    let json = json!({
-        "setting": setting_json(&s),
-        "delta": a.delta,
-        "bounds": list,
-        "best": best.map(|i| rows[i].id.as_str()),
-        "side": "μ and ε are certified upper bounds (rounded up)",
-    });
+    let json = super::compare::bounds_json(&s, &a.delta, list, &analysis);
     Ok(Output::new("bound", json, human))
 }

@@ -27,6 +27,7 @@
 use super::Output;
 use super::setting::{RunArgs, setting_json};
 use serde_json::{Value, json};
+use shiftdp::Setting;
 use shiftdp::analysis::{Analysis, CompositionCheck, Entry, Query, analyze};
 use shiftdp::error::Result;
 use shiftdp::precision::Precision;
@@ -145,6 +146,18 @@ pub fn analysis_lines(analysis: &Analysis) -> (String, Vec<Value>) {
     (human, list)
 }
 
+/// The JSON of `bound` and `compare`: the setting, δ, the entries `list` of `analysis`
+/// and the id of its best entry.
+pub fn bounds_json(s: &Setting, delta: &str, list: Vec<Value>, analysis: &Analysis) -> Value {
+    json!({
+        "setting": setting_json(s),
+        "delta": delta,
+        "bounds": list,
+        "best": analysis.best_index().map(|i| analysis.entries()[i].id.as_str()),
+        "side": "μ and ε are certified upper bounds (rounded up)",
+    })
+}
+
 /// Runs `shiftdp compare`.
 ///
 /// # Errors
@@ -163,13 +176,6 @@ pub fn run(a: &CompareArgs) -> Result<Output> {
     );
     let (lines, list) = analysis_lines(&analysis);
     human += &lines;
-    let (rows, best) = (analysis.entries(), analysis.best_index());
-    let json = json!({
-        "setting": setting_json(&s),
-        "delta": a.delta,
-        "bounds": list,
-        "best": best.map(|i| rows[i].id.as_str()),
-        "side": "μ and ε are certified upper bounds (rounded up)",
-    });
+    let json = bounds_json(&s, &a.delta, list, &analysis);
     Ok(Output::new("compare", json, human))
 }

@@ -4,7 +4,7 @@ use serde_json::json;
 use shiftdp::decimal::rel_width;
 use shiftdp::error::Result;
 use shiftdp::precision::Precision;
-use shiftdp::tradeoff::Gaussian;
+use shiftdp::tradeoff::{Certified, Gaussian};
 
 /// Arguments of `shiftdp epsilon`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +40,61 @@ pub struct DeltaArgs {
     pub json: bool,
 }
 
+/// What `shiftdp epsilon` and `shiftdp delta` answer.
+#[derive(Debug, Clone, Copy)]
+enum Answer {
+    /// ε(δ), given δ.
+    Epsilon,
+    /// δ(ε), given ε.
+    Delta,
+}
+
+/// The output of the certified conversion `c` of G(`mu`) at `given` (δ for ε(δ), ε for
+/// δ(ε)): the interval's ends at the bits of `prec` (53 for the f64 path), the lower
+/// rounded down and the upper rounded up; the text gives the relative width for ε(δ).
+fn output(answer: Answer, c: &Certified, prec: Precision, mu: &str, given: &str) -> Output {
+    let (name, symbol, given_name, given_symbol, side) = match answer {
+        Answer::Epsilon => (
+            "epsilon",
+            "ε",
+            "delta",
+            "δ",
+            "epsilon.upper is an upper bound on ε(δ): δ(ε) ≤ δ is certified at it; the true ε(δ) ≥ epsilon.lower",
+        ),
+        Answer::Delta => (
+            "delta",
+            "δ",
+            "epsilon",
+            "ε",
+            "delta.upper is an upper bound on δ(ε); the true δ(ε) ≥ delta.lower",
+        ),
+    };
+    let bits = match prec {
+        Precision::F64 => 53,
+        Precision::Bits(b) => b,
+    };
+    let hi = fmt_up(c.upper(), bits);
+    let lo = fmt_down(c.lower(), bits);
+    let mut json = json!({
+        "tradeoff": format!("G({mu})"),
+        "mu": mu,
+        "relative_width": rel_width(&c.enclosure),
+        "side": side,
+        "path": c.path.describe(),
+    });
+    json[given_name] = json!(given);
+    json[name] = interval(Some(lo.clone()), Some(hi.clone()), SafeEnd::Upper);
+    let width = match answer {
+        Answer::Epsilon => format!(", relative width {}", rel_width(&c.enclosure)),
+        Answer::Delta => String::new(),
+    };
+    let human = format!(
+        "G({mu}) is (ε, δ)-DP with {given_symbol} = {given} for\n  {symbol} ≤ {hi}   (certified upper bound; true {symbol} ≥ {lo})\n  computed by {}{width}\n",
+        c.path.describe()
+    );
+    Output::new(name, json, human)
+}
+
 /// Runs `shiftdp epsilon`: certified upper bound on ε(δ) of G(μ).
 ///
 /// # Errors
@@ -50,31 +105,7 @@ pub fn run_epsilon(a: &EpsilonArgs) -> Result<Output> {
     let mu = parse_number("mu", &a.mu, ib)?;
     let delta = parse_number("delta", &a.delta, ib)?;
     let c = Gaussian::epsilon(&mu, &delta, prec)?;
-    let bits = match prec {
-        Precision::F64 => 53,
-        Precision::Bits(b) => b,
-    };
-    let eps = fmt_up(c.upper(), bits);
-    let lo = fmt_down(c.lower(), bits);
-    let json = json!({
-        "tradeoff": format!("G({})", a.mu),
-        "mu": a.mu,
-        "delta": a.delta,
-        "epsilon": interval(Some(lo.clone()), Some(eps.clone()), SafeEnd::Upper),
-        "relative_width": rel_width(&c.enclosure),
-        "side": "epsilon.upper is an upper bound on ε(δ): δ(ε) ≤ δ is certified at it; the true ε(δ) ≥ epsilon.lower",
-        "path": c.path.describe(),
-    });
-    let human = format!(
-        "G({}) is (ε, δ)-DP with δ = {} for\n  ε ≤ {}   (certified upper bound; true ε ≥ {})\n  computed by {}, relative width {}\n",
-        a.mu,
-        a.delta,
-        eps,
-        lo,
-        c.path.describe(),
-        rel_width(&c.enclosure)
-    );
-    Ok(Output::new("epsilon", json, human))
+    Ok(output(Answer::Epsilon, &c, prec, &a.mu, &a.delta))
 }
 
 /// Runs `shiftdp delta`: certified upper bound on δ(ε) of G(μ).
@@ -96,28 +127,5 @@ pub fn run_delta(a: &DeltaArgs) -> Result<Output> {
         ));
     }
     let c = Gaussian::delta(&mu, &eps, prec)?;
-    let bits = match prec {
-        Precision::F64 => 53,
-        Precision::Bits(b) => b,
-    };
-    let d = fmt_up(c.upper(), bits);
-    let lo = fmt_down(c.lower(), bits);
-    let json = json!({
-        "tradeoff": format!("G({})", a.mu),
-        "mu": a.mu,
-        "epsilon": a.epsilon,
-        "delta": interval(Some(lo.clone()), Some(d.clone()), SafeEnd::Upper),
-        "relative_width": rel_width(&c.enclosure),
-        "side": "delta.upper is an upper bound on δ(ε); the true δ(ε) ≥ delta.lower",
-        "path": c.path.describe(),
-    });
-    let human = format!(
-        "G({}) is (ε, δ)-DP with ε = {} for\n  δ ≤ {}   (certified upper bound; true δ ≥ {})\n  computed by {}\n",
-        a.mu,
-        a.epsilon,
-        d,
-        lo,
-        c.path.describe()
-    );
-    Ok(Output::new("delta", json, human))
+    Ok(output(Answer::Delta, &c, prec, &a.mu, &a.epsilon))
 }

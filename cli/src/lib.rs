@@ -27,6 +27,7 @@ pub mod exact;
 pub mod plot;
 pub mod renyi;
 pub mod reproduce;
+pub mod results;
 pub mod sampler;
 pub mod schedule;
 pub mod setting;

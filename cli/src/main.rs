@@ -50,6 +50,8 @@ enum Command {
     /// Figures (SVG + PNG) in the style of BSA24 Figure 1.
     #[command(subcommand)]
     Plot(cli::plot::PlotCommand),
+    /// The published results the toolkit implements, and how each is tested.
+    Results(cli::results::ResultsArgs),
     /// Reproduce the papers' tables from the toolkit's own bounds.
     #[command(subcommand)]
     Reproduce(cli::reproduce::ReproduceCommand),
@@ -165,6 +167,10 @@ fn main() -> ExitCode {
             cli::renyi::run(a).map(|o| emit(&o, a.json))
         }
         Command::Schedule(a) => cli::schedule::run(a).map(|o| emit(&o, a.json)),
+        Command::Results(a) => {
+            emit(&cli::results::run(a), a.json);
+            Ok(())
+        }
         Command::Curve(c) => {
             cli::curve::run(c).map(|(o, f)| emit(&o, f == cli::curve::Format::Json))
         }

@@ -2,9 +2,9 @@
 use super::setting::{AlgorithmArg, SettingArgs};
 use super::{Output, parse_number};
 use serde_json::json;
-use shiftdp::bounds::bounds_for;
 use shiftdp::error::{Error, Result};
 use shiftdp::precision::{Enclosure, Precision};
+use shiftdp::results::fdp_bounds;
 use shiftdp::tradeoff::Gaussian;
 use shiftdp_verify::plot::{Chart, Role, Series, gaussian_tradeoff, label_number, render};
 use std::path::PathBuf;
@@ -634,7 +634,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
                     ));
                 }
                 let t = s.t();
-                for (id, b) in bounds_for(&s) {
+                for (id, b) in fdp_bounds(&s) {
                     if let Err(e) = &b {
                         let (key, detail) = match e {
                             Error::Hypothesis {
@@ -818,7 +818,7 @@ pub fn run(cmd: &PlotCommand) -> Result<Output> {
             let mut per_delta: Vec<Curves> = vec![vec![]; deltas.len()];
             for &t in &ts {
                 let s = with_steps(&a.setting, t).setting(a.algorithm)?;
-                for (id, b) in bounds_for(&s) {
+                for (id, b) in fdp_bounds(&s) {
                     let Ok(b) = b else { continue };
                     if !b.notes().is_empty() {
                         continue;

@@ -35,6 +35,17 @@ fn up(x: f64) -> String {
     f64_up(x, 17)
 }
 
+/// Appends one table of the human output: its heading lines (title, the toolkit's model,
+/// the column header), then `line` of each row.
+fn push_table<T>(human: &mut String, heading: &[&str], rows: &[T], line: impl Fn(&T) -> String) {
+    for h in heading {
+        human.push_str(h);
+    }
+    for r in rows {
+        human.push_str(&line(r));
+    }
+}
+
 /// Runs `shiftdp reproduce renyi`.
 ///
 /// # Errors
@@ -100,22 +111,28 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     // --- CYS21 Figure 1
     let rows = cys21::figure1_rows(&ck)?;
     let tr = Cys21Params::figure1(1.0)?.to_toolkit();
-    human.push_str("\nCYS21 Figure 1 (Cor 1 vs composition baseline; β = 4, S_g = 4, n = 5000, η = 0.02, σ′ = 0.02)\n");
-    human.push_str(&format!(
-        "  toolkit model: σ = σ′√(2/η) = {:.6}, L = S_g = 4, b = n = 5000, GDP unit L/(bσ) = {:.6e}\n",
-        tr.sigma, tr.gdp_unit
-    ));
-    human.push_str("     α    λ        K        Cor 1 (ε)     baseline (ε)\n");
-    for r in &rows {
-        human.push_str(&format!(
-            "  {:>4} {:>4} {:>8} {:>16} {:>16}\n",
-            r.alpha,
-            r.lambda,
-            r.k,
-            f64_up(r.cor1, 9),
-            f64_up(r.baseline, 9)
-        ));
-    }
+    push_table(
+        &mut human,
+        &[
+            "\nCYS21 Figure 1 (Cor 1 vs composition baseline; β = 4, S_g = 4, n = 5000, η = 0.02, σ′ = 0.02)\n",
+            &format!(
+                "  toolkit model: σ = σ′√(2/η) = {:.6}, L = S_g = 4, b = n = 5000, GDP unit L/(bσ) = {:.6e}\n",
+                tr.sigma, tr.gdp_unit
+            ),
+            "     α    λ        K        Cor 1 (ε)     baseline (ε)\n",
+        ],
+        &rows,
+        |r| {
+            format!(
+                "  {:>4} {:>4} {:>8} {:>16} {:>16}\n",
+                r.alpha,
+                r.lambda,
+                r.k,
+                f64_up(r.cor1, 9),
+                f64_up(r.baseline, 9)
+            )
+        },
+    );
     let cys_json: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -127,27 +144,31 @@ pub fn run(a: &ReproduceRenyiArgs) -> Result<Output> {
     let yrows = ys22::figure_rows(&yk, 64)?;
     let yp = Ys22Params::figure();
     let ytr = yp.to_toolkit();
-    human.push_str(
-        "\nYS22 figures (λ = 1, β = 4, S_g = 4, n = 50, b = 2, η = 0.02, σ′² = 4; K in epochs)\n",
+    push_table(
+        &mut human,
+        &[
+            "\nYS22 figures (λ = 1, β = 4, S_g = 4, n = 50, b = 2, η = 0.02, σ′² = 4; K in epochs)\n",
+            &format!(
+                "  toolkit model: σ = σ′√(2/η) = {:.6}, L = 4, b = 2, c = {:.4}\n",
+                ytr.sigma, ytr.contraction
+            ),
+            "     α      K     Thm 2.1   Thm 3.3 last  Thm 3.3 first     Thm 4.2     Thm 4.3    SGM comp.\n",
+        ],
+        &yrows,
+        |r| {
+            format!(
+                "  {:>4} {:>6} {:>11} {:>13} {:>14} {:>11} {:>11} {:>11}\n",
+                r.alpha,
+                r.k,
+                f64_up(r.thm2_1, 6),
+                f64_up(r.thm3_3_last, 6),
+                f64_up(r.thm3_3_first, 6),
+                f64_up(r.thm4_2, 6),
+                f64_up(r.thm4_3, 6),
+                f64_up(r.baseline, 6)
+            )
+        },
     );
-    human.push_str(&format!(
-        "  toolkit model: σ = σ′√(2/η) = {:.6}, L = 4, b = 2, c = {:.4}\n",
-        ytr.sigma, ytr.contraction
-    ));
-    human.push_str("     α      K     Thm 2.1   Thm 3.3 last  Thm 3.3 first     Thm 4.2     Thm 4.3    SGM comp.\n");
-    for r in &yrows {
-        human.push_str(&format!(
-            "  {:>4} {:>6} {:>11} {:>13} {:>14} {:>11} {:>11} {:>11}\n",
-            r.alpha,
-            r.k,
-            f64_up(r.thm2_1, 6),
-            f64_up(r.thm3_3_last, 6),
-            f64_up(r.thm3_3_first, 6),
-            f64_up(r.thm4_2, 6),
-            f64_up(r.thm4_3, 6),
-            f64_up(r.baseline, 6)
-        ));
-    }
     let mut conv = Vec::new();
     for alpha in [10.0, 15.0, 20.0] {
         let t = yp.thm4_3(alpha, 1, 64)?;

@@ -4,6 +4,9 @@
 use serde_json::Value;
 use std::process::Command;
 
+mod common;
+use common::words;
+
 fn json(args: &[&str]) -> Option<Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
         .args(args)
@@ -79,19 +82,9 @@ fn calibrated_sigma_is_compose_tight() {
 #[test]
 fn calibrated_sigma_is_compose_tight_one_step_large_epsilon() {
     check("0.5", "1", "8", "1e-8");
-    let v = json(&[
-        "calibrate",
-        "poisson",
-        "--q",
-        "0.5",
-        "--steps",
-        "1",
-        "--epsilon",
-        "8",
-        "--delta",
-        "1e-8",
-        "--json",
-    ])
+    let v = json(&words(
+        "calibrate poisson --q 0.5 --steps 1 --epsilon 8 --delta 1e-8 --json",
+    ))
     .unwrap();
     // the certified ε at the calibrated σ is within compose's default tolerance of 8
     let e = upper(&v["calibration"]);

@@ -7,14 +7,8 @@ use shiftdp_verify::check::{
     BoundHook, CheckOptions, RegionOverride, catalogue, check_bound, find, parse_region,
 };
 
-fn opts(samples: usize, seed: u64, scale: f64) -> CheckOptions {
-    CheckOptions {
-        samples: Some(samples),
-        seed,
-        scale,
-        ..Default::default()
-    }
-}
+mod common;
+use common::{assert_dominates, opts, param};
 
 fn renyi_entries() -> Vec<shiftdp_verify::check::Entry> {
     catalogue()
@@ -32,21 +26,9 @@ fn every_renyi_entry_dominates_its_instances() {
         "6 CYS21 + 6 YS22 + 7 AT22 entries in `check all`"
     );
     for e in all {
-        let rep = check_bound(&e, &opts(3, 7, 1.0)).unwrap();
-        assert!(rep.errors.is_empty(), "{}: {:?}", e.id, rep.errors);
-        assert_eq!(rep.samples_run + rep.skipped, 3, "{}", e.id);
-        assert!(rep.instances >= rep.samples_run, "{}", e.id);
-        assert!(
-            rep.violations.is_empty(),
-            "{}: {:?}",
-            e.id,
-            rep.violations.first()
-        );
         // a valid upper bound is ≥ its instances, a valid lower bound ≤: ratio ≥ 1 up to
         // the instances' stated error
-        for &t in &rep.tightness {
-            assert!(t >= 1.0 - 1e-6, "{}: tightness {t}", e.id);
-        }
+        assert_dominates(&e, 3, 7, 1.0 - 1e-6);
     }
 }
 
@@ -98,15 +80,7 @@ fn thm3_lower_bound_is_checked_against_an_independent_exact_value() {
         .violations
         .first()
         .expect("scaled lower bound is caught");
-    let get = |k: &str| -> f64 {
-        v.params
-            .iter()
-            .find(|p| p.0 == k)
-            .unwrap()
-            .1
-            .parse()
-            .unwrap()
-    };
+    let get = |k: &str| param(v, k);
     let (n, t, eta, sigma, l) = (
         get("n"),
         get("steps") as usize,

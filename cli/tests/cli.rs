@@ -4,23 +4,8 @@ use rug::Float;
 use serde_json::Value;
 use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (code, out, err) = run(args);
-    assert_eq!(code, 0, "{args:?}: {err}");
-    serde_json::from_str(&out).expect("one JSON object")
-}
+mod common;
+use common::{json, plot, plot_svg, row, run, words};
 
 fn big(s: &str) -> Float {
     Float::with_val(1024, Float::parse(s).unwrap())
@@ -82,7 +67,10 @@ const REFERENCE: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn check_upper_and_close(reported: &str, reference: &str, rel: f64) {
+/// The upper end of `v`'s ε lies at or above `reference` (less its 1e−48 relative error)
+/// and within `rel` of it, relatively.
+fn check_upper_and_close(v: &Value, reference: &str, rel: f64) {
+    let reported = v["epsilon"]["upper"].as_str().unwrap();
     let r = big(reported);
     let t = big(reference);
     let slack = Float::with_val(1024, &t * Float::with_val(64, 1e-48));
@@ -103,7 +91,7 @@ fn epsilon_256_bits_is_upper_and_within_1e_minus_25() {
         let v = json(&[
             "epsilon", "--mu", mu, "--delta", d, "--bits", "256", "--json",
         ]);
-        check_upper_and_close(v["epsilon"]["upper"].as_str().unwrap(), reference, 1e-25);
+        check_upper_and_close(&v, reference, 1e-25);
         assert_eq!(v["path"], "mpfr-256");
     }
 }
@@ -111,22 +99,14 @@ fn epsilon_256_bits_is_upper_and_within_1e_minus_25() {
 #[test]
 fn epsilon_f64_path_is_upper_and_within_1e_minus_12() {
     let v = json(&["epsilon", "--mu", "1", "--delta", "1e-5", "--json"]);
-    check_upper_and_close(
-        v["epsilon"]["upper"].as_str().unwrap(),
-        REFERENCE[3].2,
-        1e-12,
-    );
+    check_upper_and_close(&v, REFERENCE[3].2, 1e-12);
     assert_eq!(v["path"], "f64");
 }
 
 #[test]
 fn epsilon_extreme_tails() {
     let v = json(&["epsilon", "--mu", "50", "--delta", "1e-300", "--json"]);
-    check_upper_and_close(
-        v["epsilon"]["upper"].as_str().unwrap(),
-        REFERENCE[9].2,
-        1e-15,
-    );
+    check_upper_and_close(&v, REFERENCE[9].2, 1e-15);
     let v = json(&[
         "epsilon", "--mu", "50", "--delta", "1e-1000", "--bits", "512", "--json",
     ]);
@@ -159,17 +139,9 @@ fn delta_matches_reference() {
 
 #[test]
 fn subsampled_curve_csv_is_valid_symmetric_and_between_g_and_id() {
-    let (code, out, err) = run(&[
-        "curve",
-        "gdp",
-        "--mu",
-        "1",
-        "--subsample",
-        "0.25",
-        "--points",
-        "101",
-        "--csv",
-    ]);
+    let (code, out, err) = run(&words(
+        "curve gdp --mu 1 --subsample 0.25 --points 101 --csv",
+    ));
     assert_eq!(code, 0, "{err}");
     let rows: Vec<(f64, f64)> = out
         .lines()
@@ -214,43 +186,19 @@ fn bad_input_is_rejected_with_one_line() {
         &["epsilon", "--mu", "1", "--delta", "2"],
         &["epsilon", "--mu", "abc", "--delta", "1e-5"],
         &["epsilon", "--mu", "1", "--delta", "1e-5", "--bits", "8"],
-        &[
-            "epsilon",
-            "--mu",
-            "1",
-            "--delta",
-            "1e-5",
-            "--bits",
-            "99999999999",
-        ],
+        &words("epsilon --mu 1 --delta 1e-5 --bits 99999999999"),
         &["delta", "--mu", "1", "--epsilon", "nan"],
         &["delta", "--mu", "1", "--epsilon", "-1"],
-        &[
-            "curve",
-            "gdp",
-            "--mu",
-            "1",
-            "--subsample",
-            "1.5",
-            "--points",
-            "11",
-        ],
+        &words("curve gdp --mu 1 --subsample 1.5 --points 11"),
         &["curve", "gdp", "--mu", "-2", "--points", "11"],
         &["curve", "gdp", "--mu", "1", "--points", "1"],
     ];
     // found by the CLI fuzzer: a target ε beyond f64 overflowed the composition grid; it
     // is answered (δ decreases in ε: the no-amplification bound of G(√27) at the largest
     // f64 is an upper bound at ε = 1e400), with the engine's limit in the note
-    let (code, out, err) = run(&[
-        "compose",
-        "--subsampled-gaussian",
-        "0.01",
-        "3",
-        "x3",
-        "--epsilon",
-        "1e400",
-        "--json",
-    ]);
+    let (code, out, err) = run(&words(
+        "compose --subsampled-gaussian 0.01 3 x3 --epsilon 1e400 --json",
+    ));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let up: f64 = v["delta"]["upper"].as_str().unwrap().parse().unwrap();
@@ -271,28 +219,10 @@ fn bad_input_is_rejected_with_one_line() {
 fn plots_are_written_as_svg_and_png() {
     let dir = std::env::temp_dir().join(format!("shiftdp-plot-test-{}", std::process::id()));
     let stem = dir.join("tradeoff");
-    let (code, _, err) = run(&[
-        "plot",
-        "tradeoff",
-        "gd",
-        "--n",
-        "100",
-        "--sensitivity",
-        "1",
-        "--noise",
-        "0.1",
-        "--eta",
-        "0.1",
-        "--contraction",
-        "0.9",
-        "--steps-list",
-        "1,10",
-        "--instance",
-        "--out",
-        stem.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
+    let svg = plot_svg(
+        "plot tradeoff gd --n 100 --sensitivity 1 --noise 0.1 --eta 0.1 --contraction 0.9 --steps-list 1,10 --instance",
+        &stem,
+    );
     assert!(
         svg.contains("Thm 4.2") && svg.contains("exact quadratic instance"),
         "legend missing"
@@ -300,48 +230,16 @@ fn plots_are_written_as_svg_and_png() {
     let png = std::fs::read(stem.with_extension("png")).unwrap();
     assert!(png.starts_with(&[0x89, b'P', b'N', b'G']) && png.len() > 10_000);
     let sched = dir.join("schedule");
-    let (code, _, err) = run(&[
-        "plot",
-        "schedule",
-        "gd",
-        "--contraction",
-        "0.9",
-        "--steps",
-        "30",
-        "--n",
-        "1",
-        "--sensitivity",
-        "1",
-        "--noise",
-        "1",
-        "--eta",
-        "1",
-        "--out",
-        sched.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        std::fs::read_to_string(sched.with_extension("svg"))
-            .unwrap()
-            .contains("λ_k")
+    let svg = plot_svg(
+        "plot schedule gd --contraction 0.9 --steps 30 --n 1 --sensitivity 1 --noise 1 --eta 1",
+        &sched,
     );
+    assert!(svg.contains("λ_k"));
     let samplers = dir.join("samplers");
-    let (code, _, err) = run(&[
-        "plot",
-        "sampler",
-        "--n",
-        "200",
-        "--batch",
-        "20",
-        "--max-epochs",
-        "2",
-        "--noise-multiplier",
-        "1",
-        "--out",
-        samplers.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let svg = std::fs::read_to_string(samplers.with_extension("svg")).unwrap();
+    let svg = plot_svg(
+        "plot sampler --n 200 --batch 20 --max-epochs 2 --noise-multiplier 1",
+        &samplers,
+    );
     assert!(svg.contains("shuffle: certified lower") && svg.contains("Poisson ε"));
     assert!(svg.contains("shuffle: the true ε lies in the band") && svg.contains("<polygon"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -351,25 +249,7 @@ fn plots_are_written_as_svg_and_png() {
 fn cli_reports_refusal_and_other_bounds() {
     use shiftdp::bounds::bsa24::{THM_4_1, THM_4_2};
     let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args([
-            "bound",
-            "gd",
-            "--n",
-            "100",
-            "--steps",
-            "50",
-            "--eta",
-            "0.5",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-            "--strong-convexity",
-            "0.1",
-            "--smoothness",
-            "4",
-            "--json",
-        ])
+        .args("bound gd --n 100 --steps 50 --eta 0.5 --noise 1 --sensitivity 1 --strong-convexity 0.1 --smoothness 4 --json".split_whitespace())
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -461,21 +341,9 @@ fn table1_json_epsilons_are_certified_upper_ends_rounded_up() {
 /// requested resolution.
 #[test]
 fn calibrated_noise_certifies_the_target_through_compose() {
-    let v = json(&[
-        "calibrate",
-        "poisson",
-        "--q",
-        "0.05",
-        "--steps",
-        "100",
-        "--epsilon",
-        "1",
-        "--delta",
-        "1e-5",
-        "--resolution",
-        "1e-2",
-        "--json",
-    ]);
+    let v = json(&words(
+        "calibrate poisson --q 0.05 --steps 100 --epsilon 1 --delta 1e-5 --resolution 1e-2 --json",
+    ));
     let c = &v["calibration"];
     let sigma: f64 = c["sigma"].as_str().unwrap().parse().unwrap();
     let below: f64 = c["sigma_below"].as_str().unwrap().parse().unwrap();
@@ -516,22 +384,11 @@ fn calibrated_noise_certifies_the_target_through_compose() {
 /// target; bad targets are refused with the flag named.
 #[test]
 fn calibrated_run_noise_meets_the_target_in_compare() {
-    let setting = [
-        "--n",
-        "1000",
-        "--steps",
-        "100",
-        "--eta",
-        "0.1",
-        "--sensitivity",
-        "2",
-        "--strong-convexity",
-        "0.5",
-        "--smoothness",
-        "1",
-    ];
+    let setting = words(
+        "--n 1000 --steps 100 --eta 0.1 --sensitivity 2 --strong-convexity 0.5 --smoothness 1",
+    );
     let mut args = vec!["calibrate", "run", "gd"];
-    args.extend(setting);
+    args.extend(&setting);
     args.extend(["--epsilon", "1", "--delta", "1e-5", "--json"]);
     let v = json(&args);
     let r = &v["results"][0]["calibration"];
@@ -549,28 +406,10 @@ fn calibrated_run_noise_meets_the_target_in_compare() {
         .unwrap();
     let e: f64 = best["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
     assert!(e <= 1.0, "compare at σ = {sigma}: best ε ≤ {e}");
-    let (code, _, err) = run(&[
-        "calibrate",
-        "poisson",
-        "--q",
-        "0.01",
-        "--steps",
-        "10",
-        "--epsilon",
-        "0",
-    ]);
+    let (code, _, err) = run(&words("calibrate poisson --q 0.01 --steps 10 --epsilon 0"));
     assert_eq!(code, 2);
     assert!(err.contains("epsilon"), "{err}");
-    let (code, _, err) = run(&[
-        "calibrate",
-        "poisson",
-        "--q",
-        "1.5",
-        "--steps",
-        "10",
-        "--epsilon",
-        "1",
-    ]);
+    let (code, _, err) = run(&words("calibrate poisson --q 1.5 --steps 10 --epsilon 1"));
     assert_eq!(code, 2);
     assert!(err.contains("q"), "{err}");
 }
@@ -634,33 +473,38 @@ fn verify_list_succeeds_and_verify_finds_its_proofs_elsewhere() {
 #[test]
 fn empty_tradeoff_plot_names_the_failing_hypothesis_once() {
     let out = std::env::temp_dir().join("shiftdp-empty-plot");
-    let (code, _, err) = run(&[
-        "plot",
-        "tradeoff",
-        "cgd",
-        "--n",
-        "60000",
-        "--batch",
-        "1500",
-        "--eta",
-        "1",
-        "--noise",
-        "1",
-        "--sensitivity",
-        "1000",
-        "--contraction",
-        "0.9999",
-        "--steps-list",
-        "1,10,100",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, err) = plot(
+        &words(
+            "plot tradeoff cgd --n 60000 --batch 1500 --eta 1 --noise 1 --sensitivity 1000 --contraction 0.9999 --steps-list 1,10,100",
+        ),
+        &out,
+    );
     assert_eq!(code, 2);
     assert!(
         err.contains("E = t/l is an integer") && err.contains("l = 40"),
         "{err}"
     );
     assert_eq!(err.matches("E = t/l is an integer").count(), 1, "{err}");
+}
+
+/// The certified ε(1e−5) interval of `count` copies of `c` (tolerance 5e−4).
+fn composed_at_1e_minus_5(
+    c: shiftdp::composition::Component,
+    count: u64,
+) -> shiftdp::composition::Interval {
+    use shiftdp::composition::{Composition, Target};
+    Composition::new()
+        .with(c, count)
+        .unwrap()
+        .answer(Target::Delta(1e-5), 5e-4, None)
+        .unwrap()
+        .interval
+}
+
+/// The (upper, lower) ends of the ε interval of a JSON output.
+fn epsilon_ends(v: &Value) -> (f64, f64) {
+    let end = |k: &str| v["epsilon"][k].as_str().unwrap().parse().unwrap();
+    (end("upper"), end("lower"))
 }
 
 /// Issue 19's table, row by row (except `compare sgd … --steps 1000000`, which answers
@@ -695,44 +539,12 @@ fn issue_19_table_rows_exit_cleanly() {
         );
     }
     let answered: &[&[&str]] = &[
-        &[
-            "bound",
-            "gd",
-            "--contraction",
-            "0.99",
-            "--steps",
-            "1e12",
-            "--n",
-            "1",
-            "--sensitivity",
-            "0.1",
-            "--noise",
-            "1",
-            "--eta",
-            "1",
-        ],
-        &[
-            "bound",
-            "gd",
-            "--n",
-            "4",
-            "--steps",
-            "40096",
-            "--eta",
-            "0.6246",
-            "--noise",
-            "1e-200",
-            "--sensitivity",
-            "0.3034",
-            "--strong-convexity",
-            "0.002288",
-            "--smoothness",
-            "2.288",
-            "--diameter",
-            "0.0016",
-            "--delta",
-            "8.17e-06",
-        ],
+        &words(
+            "bound gd --contraction 0.99 --steps 1e12 --n 1 --sensitivity 0.1 --noise 1 --eta 1",
+        ),
+        &words(
+            "bound gd --n 4 --steps 40096 --eta 0.6246 --noise 1e-200 --sensitivity 0.3034 --strong-convexity 0.002288 --smoothness 2.288 --diameter 0.0016 --delta 8.17e-06",
+        ),
     ];
     for args in answered {
         let (code, out, err) = run(args);
@@ -741,22 +553,9 @@ fn issue_19_table_rows_exit_cleanly() {
         assert!(out.contains("μ ≤"), "{args:?}: {out}");
     }
     // `schedule gd --steps 10⁸` is streamed and answered (its value is checked against Thm 4.2 in tests/schedules.rs)
-    let (code, out, err) = run(&[
-        "schedule",
-        "gd",
-        "--contraction",
-        "0.9",
-        "--steps",
-        "100000000",
-        "--n",
-        "1",
-        "--sensitivity",
-        "1",
-        "--noise",
-        "1",
-        "--eta",
-        "1",
-    ]);
+    let (code, out, err) = run(&words(
+        "schedule gd --contraction 0.9 --steps 100000000 --n 1 --sensitivity 1 --noise 1 --eta 1",
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("mu (certified, 64 bits) = 4.35889894354067"),
@@ -773,10 +572,7 @@ fn issue_19_table_rows_exit_cleanly() {
         "1.096e-32",
         "--json",
     ]);
-    let (hi, lo): (f64, f64) = (
-        j["epsilon"]["upper"].as_str().unwrap().parse().unwrap(),
-        j["epsilon"]["lower"].as_str().unwrap().parse().unwrap(),
-    );
+    let (hi, lo) = epsilon_ends(&j);
     assert!(hi - lo <= 5e-4, "{j}");
     let mu = (0.0293f64 * 0.0293 + 31.0 * 0.01404 * 0.01404).sqrt();
     let g = json(&[
@@ -787,24 +583,13 @@ fn issue_19_table_rows_exit_cleanly() {
         "1.096e-32",
         "--json",
     ]);
-    let (ghi, glo): (f64, f64) = (
-        g["epsilon"]["upper"].as_str().unwrap().parse().unwrap(),
-        g["epsilon"]["lower"].as_str().unwrap().parse().unwrap(),
-    );
+    let (ghi, glo) = epsilon_ends(&g);
     assert!(
         lo <= ghi && glo <= hi,
         "compose [{lo}, {hi}] vs epsilon [{glo}, {ghi}]"
     );
     // δ above δ(0): the true ε(δ) is negative; no "[0, 0]" bracket is claimed
-    let args = [
-        "compose",
-        "--subsampled-gaussian",
-        "0.00208",
-        "0.54",
-        "x5",
-        "--delta",
-        "4.466e-02",
-    ];
+    let args = words("compose --subsampled-gaussian 0.00208 0.54 x5 --delta 4.466e-02");
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -816,50 +601,20 @@ fn issue_19_table_rows_exit_cleanly() {
     assert_eq!(json(&a)["at_zero"], Value::Bool(true));
 }
 
-/// The row of result `id` in a `bound` / `compare` JSON output.
-fn bound_row<'a>(j: &'a Value, id: &str) -> &'a Value {
-    j["bounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("no row {id}: {j}"))
-}
-
 #[test]
 fn bound_and_compare_mark_the_certified_composition_when_tighter() {
-    use shiftdp::composition::{Component, Composition, Target};
+    use shiftdp::composition::Component;
     // BSA24 Thm 4.8 is C_0.01(G(0.2))^⊗10: the theorem's evaluation at the engine's
     // default grid (ε ≤ 0.0312) is looser than the same composition refined
-    let setting = [
-        "sgd",
-        "--n",
-        "100",
-        "--batch",
-        "1",
-        "--steps",
-        "10",
-        "--eta",
-        "1",
-        "--noise",
-        "5",
-        "--sensitivity",
-        "1",
-        "--delta",
-        "1e-5",
-        "--json",
-    ];
-    let direct = Composition::new()
-        .with(Component::subsampled(0.01, 0.2).unwrap(), 10)
-        .unwrap()
-        .answer(Target::Delta(1e-5), 5e-4, None)
-        .unwrap()
-        .interval;
+    let setting = words(
+        "sgd --n 100 --batch 1 --steps 10 --eta 1 --noise 5 --sensitivity 1 --delta 1e-5 --json",
+    );
+    let direct = composed_at_1e_minus_5(Component::subsampled(0.01, 0.2).unwrap(), 10);
     for cmd in ["bound", "compare"] {
         let mut args = vec![cmd];
         args.extend_from_slice(&setting);
         let j = json(&args);
-        let r = bound_row(&j, "BSA24 Thm 4.8");
+        let r = row(&j, "BSA24 Thm 4.8");
         let c = &r["composition"];
         assert_eq!(c["tighter"], "composition", "{cmd}: {r}");
         let up = |v: &Value| -> f64 { v["upper"].as_str().unwrap().parse().unwrap() };
@@ -877,44 +632,15 @@ fn bound_and_compare_mark_the_certified_composition_when_tighter() {
 #[test]
 fn hypotheses_of_the_run_are_refused_naming_them() {
     // m > M: no m-strongly convex, M-smooth loss exists
-    let (code, out, err) = run(&[
-        "bound",
-        "gd",
-        "--strong-convexity",
-        "2",
-        "--smoothness",
-        "1",
-        "--n",
-        "10",
-        "--steps",
-        "5",
-        "--eta",
-        "0.5",
-        "--noise",
-        "1",
-        "--sensitivity",
-        "1",
-    ]);
+    let (code, out, err) = run(&words(
+        "bound gd --strong-convexity 2 --smoothness 1 --n 10 --steps 5 --eta 0.5 --noise 1 --sensitivity 1",
+    ));
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("m ≤ M"), "{err}");
     // batch > n, steps = 0, diameter ≤ 0
     for (flag, value) in [("--batch", "11"), ("--steps", "0"), ("--diameter", "0")] {
-        let mut args = vec![
-            "bound",
-            "cgd",
-            "--n",
-            "10",
-            "--batch",
-            "5",
-            "--steps",
-            "4",
-            "--eta",
-            "0.5",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-        ];
+        let mut args =
+            words("bound cgd --n 10 --batch 5 --steps 4 --eta 0.5 --noise 1 --sensitivity 1");
         if let Some(i) = args.iter().position(|a| *a == flag) {
             args[i + 1] = value;
         } else {
@@ -935,37 +661,16 @@ fn curve_refuses_grids_above_its_limit_naming_it() {
 
 #[test]
 fn the_sampled_gaussian_baseline_reports_the_certified_composition_of_its_object() {
-    use shiftdp::composition::{Component, Composition, Target};
+    use shiftdp::composition::Component;
     // t = 100 Poisson-subsampled Gaussians, q = 0.01, μ = L/(bσ) = 1: the RDP conversion
     // (ε ≤ 1.22) is looser than the PLD composition of the same object
-    let j = json(&[
-        "compare",
-        "sgd",
-        "--n",
-        "1000",
-        "--batch",
-        "10",
-        "--steps",
-        "100",
-        "--eta",
-        "0.1",
-        "--noise",
-        "1",
-        "--sensitivity",
-        "10",
-        "--delta",
-        "1e-5",
-        "--json",
-    ]);
-    let r = bound_row(&j, "YS22 composition baseline");
+    let j = json(&words(
+        "compare sgd --n 1000 --batch 10 --steps 100 --eta 0.1 --noise 1 --sensitivity 10 --delta 1e-5 --json",
+    ));
+    let r = row(&j, "YS22 composition baseline");
     let c = &r["composition"];
     assert_eq!(c["tighter"], "composition", "{r}");
-    let direct = Composition::new()
-        .with(Component::poisson(0.01, 1.0).unwrap(), 100)
-        .unwrap()
-        .answer(Target::Delta(1e-5), 5e-4, None)
-        .unwrap()
-        .interval;
+    let direct = composed_at_1e_minus_5(Component::poisson(0.01, 1.0).unwrap(), 100);
     let up = |v: &Value| -> f64 { v["upper"].as_str().unwrap().parse().unwrap() };
     assert!((up(&c["composition_epsilon"]) - direct.upper).abs() <= 1e-15);
     assert_eq!(up(&r["epsilon"]), up(&c["composition_epsilon"]));
@@ -979,30 +684,11 @@ fn the_sampled_gaussian_baseline_reports_the_certified_composition_of_its_object
 /// subsampled Gaussian values lie in the certified intervals.
 #[test]
 fn mechanism_options_compose() {
-    let v = json(&[
-        "compose",
-        "--laplace",
-        "1",
-        "1",
-        "x3",
-        "--laplace",
-        "2",
-        "1",
-        "x2",
-        "--epsilon",
-        "4",
-        "--json",
-    ]);
+    let v = json(&words(
+        "compose --laplace 1 1 x3 --laplace 2 1 x2 --epsilon 4 --json",
+    ));
     assert_eq!(v["delta"]["upper"].as_str(), Some("0"), "{v}");
-    let v = json(&[
-        "compose",
-        "--laplace",
-        "1",
-        "1.3",
-        "--epsilon",
-        "0.4",
-        "--json",
-    ]);
+    let v = json(&words("compose --laplace 1 1.3 --epsilon 0.4 --json"));
     let truth = 1.0 - ((0.4f64 - 1.3) / 2.0).exp();
     let lo: f64 = v["delta"]["lower"].as_str().unwrap().parse().unwrap();
     let hi: f64 = v["delta"]["upper"].as_str().unwrap().parse().unwrap();
@@ -1012,35 +698,13 @@ fn mechanism_options_compose() {
     );
     for (args, published) in [
         (
-            vec![
-                "--mixture-gaussian",
-                "1",
-                "0,1,2",
-                "0.2,0.6,0.2",
-                "x3",
-                "--mixture-gaussian",
-                "2",
-                "0,2,3",
-                "0.33,0.34,0.33",
-                "x2",
-            ],
+            words(
+                "--mixture-gaussian 1 0,1,2 0.2,0.6,0.2 x3 --mixture-gaussian 2 0,2,3 0.33,0.34,0.33 x2",
+            ),
             17.193115,
         ),
         (
-            vec![
-                "--truncated-gaussian",
-                "4",
-                "0.5",
-                "2",
-                "1",
-                "x3",
-                "--truncated-gaussian",
-                "3",
-                "0.5",
-                "2",
-                "1",
-                "x2",
-            ],
+            words("--truncated-gaussian 4 0.5 2 1 x3 --truncated-gaussian 3 0.5 2 1 x2"),
             17.904330,
         ),
     ] {
@@ -1052,27 +716,9 @@ fn mechanism_options_compose() {
         let hi: f64 = v["epsilon"]["upper"].as_str().unwrap().parse().unwrap();
         assert!(lo - 2e-3 <= published && published <= hi + 2e-3, "{v}");
     }
-    let v = json(&[
-        "compose",
-        "--randomized-response",
-        "0.5",
-        "3",
-        "x4",
-        "--discrete-laplace",
-        "1",
-        "2",
-        "--approx-dp",
-        "0.5",
-        "1e-9",
-        "--poisson-laplace",
-        "0.1",
-        "1",
-        "1",
-        "x10",
-        "--delta",
-        "1e-8",
-        "--json",
-    ]);
+    let v = json(&words(
+        "compose --randomized-response 0.5 3 x4 --discrete-laplace 1 2 --approx-dp 0.5 1e-9 --poisson-laplace 0.1 1 1 x10 --delta 1e-8 --json",
+    ));
     assert!(
         v["epsilon"]["upper"]
             .as_str()

@@ -2,23 +2,13 @@
 //! it accepts, exits 0 and writes an SVG and a PNG of reasonable size; `--epochs` and
 //! `--log-y` change what is drawn.
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::{plot, words};
 
 /// BSA24 Table 1's cgd run (n/b = 40 steps per epoch).
-const TABLE1_CGD: [&str; 12] = [
-    "--n",
-    "60000",
-    "--batch",
-    "1500",
-    "--eta",
-    "1",
-    "--noise",
-    "1",
-    "--sensitivity",
-    "1000",
-    "--contraction",
-    "0.9999",
-];
+const TABLE1_CGD: &str =
+    "--n 60000 --batch 1500 --eta 1 --noise 1 --sensitivity 1000 --contraction 0.9999";
 
 /// Largest PNG accepted at the default size.
 const PNG_LIMIT: u64 = 300_000;
@@ -29,42 +19,19 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// Runs `shiftdp args… --out stem` and returns (exit code, stderr).
-fn plot(args: &[&str], stem: &Path) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args(args)
-        .arg("--out")
-        .arg(stem)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// The setting flags each algorithm needs (no plot flag). sgd's bounds are numerical
 /// compositions at every point (seconds each): its run is kept short with `--steps 8`.
 fn setting(alg: &str) -> Vec<&'static str> {
-    let common = ["--eta", "0.1", "--sensitivity", "1", "--contraction", "0.9"];
-    let extra: &[&str] = match alg {
-        "gd" => &["--n", "100", "--noise", "1"],
-        "cgd" => &["--n", "100", "--batch", "10", "--noise", "1"],
-        "sgd" => &[
-            "--n",
-            "100",
-            "--batch",
-            "10",
-            "--noise",
-            "1",
-            "--diameter",
-            "2",
-            "--steps",
-            "8",
-        ],
-        _ => &[],
+    let extra = match alg {
+        "gd" => "--n 100 --noise 1",
+        "cgd" => "--n 100 --batch 10 --noise 1",
+        "sgd" => "--n 100 --batch 10 --noise 1 --diameter 2 --steps 8",
+        _ => "",
     };
-    common.iter().chain(extra).copied().collect()
+    words("--eta 0.1 --sensitivity 1 --contraction 0.9")
+        .into_iter()
+        .chain(words(extra))
+        .collect()
 }
 
 fn check_files(stem: &Path, what: &str) -> String {
@@ -76,6 +43,21 @@ fn check_files(stem: &Path, what: &str) -> String {
         "{what}: PNG of {png} bytes"
     );
     std::fs::read_to_string(stem.with_extension("svg")).unwrap()
+}
+
+/// Runs `shiftdp args… --out stem`, asserting exit 0, and checks its files as
+/// [`check_files`]: the SVG.
+fn plot_files(args: &[&str], stem: &Path, what: &str) -> String {
+    let (code, err) = plot(args, stem);
+    assert_eq!(code, 0, "{what}: {err}");
+    check_files(stem, what)
+}
+
+/// Runs `shiftdp args… --out stem`, asserting exit 2 with `what` in the error.
+fn plot_refused(args: &[&str], stem: &Path, what: &str) {
+    let (code, err) = plot(args, stem);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(err.contains(what), "{err}");
 }
 
 #[test]
@@ -98,31 +80,18 @@ fn every_plot_subcommand_works_with_its_defaults() {
                 ("schedule", _) => args.extend(["--steps", "30"]),
                 _ => {}
             }
-            let (code, err) = plot(&args, &stem);
-            assert_eq!(code, 0, "plot {kind} {alg}: {err}");
-            check_files(&stem, &format!("plot {kind} {alg}"));
+            plot_files(&args, &stem, &format!("plot {kind} {alg}"));
         }
     }
     let stem = d.join("sampler");
-    let (code, err) = plot(
-        &[
-            "plot",
-            "sampler",
-            "--n",
-            "200",
-            "--batch",
-            "20",
-            "--noise-multiplier",
-            "1",
-        ],
-        &stem,
-    );
-    assert_eq!(code, 0, "plot sampler: {err}");
-    check_files(&stem, "plot sampler");
+    let sampler = words("plot sampler --n 200 --batch 20 --noise-multiplier 1");
+    plot_files(&sampler, &stem, "plot sampler");
     // the tradeoff plot draws μ-GDP curves: sgd (composed families) is not offered
-    let (code, err) = plot(&["plot", "tradeoff", "sgd"], &d.join("x"));
-    assert_eq!(code, 2);
-    assert!(err.contains("possible values: gd, cgd, lmc"), "{err}");
+    plot_refused(
+        &["plot", "tradeoff", "sgd"],
+        &d.join("x"),
+        "possible values: gd, cgd, lmc",
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -133,11 +102,9 @@ fn cgd_tradeoff_defaults_to_whole_epochs() {
     let stem = d.join("tradeoff");
     let s: Vec<&str> = ["plot", "tradeoff", "cgd"]
         .into_iter()
-        .chain(TABLE1_CGD)
+        .chain(words(TABLE1_CGD))
         .collect();
-    let (code, err) = plot(&s, &stem);
-    assert_eq!(code, 0, "{err}");
-    let svg = check_files(&stem, "tradeoff cgd");
+    let svg = plot_files(&s, &stem, "tradeoff cgd");
     assert!(svg.contains("Thm 4.5, E = 100 (μ ≤ "), "{svg}");
     assert!(svg.contains("E ∈ {1, 5, 20, 100}"));
     let _ = std::fs::remove_dir_all(&d);
@@ -148,7 +115,7 @@ fn compare_epochs_sets_the_x_axis() {
     let d = dir("epochs");
     let base: Vec<&str> = ["plot", "compare", "cgd"]
         .into_iter()
-        .chain(TABLE1_CGD)
+        .chain(words(TABLE1_CGD))
         .chain(["--points", "4"])
         .collect();
     let mut svgs = vec![];
@@ -156,9 +123,7 @@ fn compare_epochs_sets_the_x_axis() {
         let stem = d.join(format!("e{e}"));
         let mut args = base.to_vec();
         args.extend(["--epochs", e]);
-        let (code, err) = plot(&args, &stem);
-        assert_eq!(code, 0, "{err}");
-        let svg = check_files(&stem, "compare --epochs");
+        let svg = plot_files(&args, &stem, "compare --epochs");
         assert!(svg.contains("epochs E"), "x axis in epochs");
         assert!(svg.contains(&format!("★ best at epochs E = {e}")), "{e}");
         svgs.push(svg);
@@ -168,15 +133,11 @@ fn compare_epochs_sets_the_x_axis() {
     let stem = d.join("steps");
     let mut args = base.to_vec();
     args.extend(["--epochs", "50", "--x", "steps"]);
-    let (code, err) = plot(&args, &stem);
-    assert_eq!(code, 0, "{err}");
-    assert!(check_files(&stem, "compare --x steps").contains("★ best at steps t = 2000"));
+    assert!(plot_files(&args, &stem, "compare --x steps").contains("★ best at steps t = 2000"));
     // the run length and --max together are refused
     let mut args = base.to_vec();
     args.extend(["--epochs", "50", "--max", "10"]);
-    let (code, err) = plot(&args, &d.join("both"));
-    assert_eq!(code, 2);
-    assert!(err.contains("--max"), "{err}");
+    plot_refused(&args, &d.join("both"), "--max");
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -5,30 +5,21 @@ use serde_json::Value;
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::at22::*;
 use shiftdp::renyi::sampled_gaussian::s_alpha;
+use shiftdp_cli::Output;
 use shiftdp_cli::compare::{CompareArgs, run};
-use shiftdp_cli::setting::{AlgorithmArg, SettingArgs};
 
-fn s(x: &str) -> Option<String> {
-    Some(x.to_string())
-}
+mod common;
+use common::row;
 
-fn args(alg: AlgorithmArg, setting: SettingArgs, delta: &str) -> CompareArgs {
-    CompareArgs {
-        algorithm: alg,
-        setting,
-        delta: delta.into(),
-        bits: None,
-        json: true,
+/// The arguments of `shiftdp compare LINE` (`gd --n 100 … --delta 1e-5 --json`).
+fn args(line: &str) -> CompareArgs {
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: CompareArgs,
     }
-}
-
-fn row<'a>(j: &'a Value, id: &str) -> &'a Value {
-    j["bounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("no row {id}"))
+    let words = std::iter::once("compare").chain(line.split_whitespace());
+    <Line as clap::Parser>::parse_from(words).args
 }
 
 fn eps(r: &Value) -> f64 {
@@ -45,17 +36,16 @@ fn sigma_prime(note: &str) -> f64 {
     note[i..].split(' ').next().unwrap().parse().unwrap()
 }
 
-fn table1(epochs: &str) -> SettingArgs {
-    SettingArgs {
-        n: s("60000"),
-        batch: s("1500"),
-        epochs: s(epochs),
-        contraction: s("0.9999"),
-        sensitivity: s("1000"),
-        noise: s("1"),
-        eta: s("1"),
-        ..Default::default()
-    }
+/// The output of `shiftdp compare LINE`, which answers.
+fn compare(line: &str) -> Output {
+    run(&args(line)).unwrap()
+}
+
+/// BSA24 Table 1's cgd run at `epochs` epochs, at δ = 1e−5 (the line of `compare`).
+fn table1(epochs: &str) -> String {
+    format!(
+        "cgd --n 60000 --batch 1500 --epochs {epochs} --contraction 0.9999 --sensitivity 1000 --noise 1 --eta 1 --delta 1e-5 --json"
+    )
 }
 
 /// BSA24 Table 1 (docs/conventions.md §7): RDP column 5.82 / 7.61 / 9.88 and shifted
@@ -64,7 +54,7 @@ fn table1(epochs: &str) -> SettingArgs {
 #[test]
 fn table1_rdp_column_reproduced_and_beaten() {
     for (e, rdp, thm45) in [("50", 5.82, 4.34), ("100", 7.61, 5.60), ("200", 9.88, 7.58)] {
-        let out = run(&args(AlgorithmArg::Cgd, table1(e), "1e-5")).unwrap();
+        let out = compare(&table1(e));
         println!("{}", out.human);
         let j = &out.json;
         let r = row(j, "BSA24 Table 1 RDP");
@@ -119,17 +109,9 @@ fn balle_linear(rho: f64, delta: f64) -> f64 {
 /// the translation σ′ = σ√(η/2) is stated.
 #[test]
 fn gd_rows_match_independent_formulas() {
-    let set = SettingArgs {
-        n: s("100"),
-        steps: s("200"),
-        eta: s("0.02"),
-        noise: s("2"),
-        sensitivity: s("4"),
-        strong_convexity: s("1"),
-        smoothness: s("4"),
-        ..Default::default()
-    };
-    let out = run(&args(AlgorithmArg::Gd, set, "1e-5")).unwrap();
+    let out = compare(
+        "gd --n 100 --steps 200 --eta 0.02 --noise 2 --sensitivity 4 --strong-convexity 1 --smoothness 4 --delta 1e-5 --json",
+    );
     let j = &out.json;
     let mu0: f64 = 4.0 / (100.0 * 2.0);
     let rho = 200.0 * mu0 * mu0 / 2.0;
@@ -168,18 +150,8 @@ fn gd_rows_match_independent_formulas() {
 /// sgd, the translation recovers σ′ = 2, and bad input is an error, not a panic.
 #[test]
 fn sgd_ys22_translation_and_rows() {
-    let set = SettingArgs {
-        n: s("50"),
-        batch: s("2"),
-        epochs: s("4"),
-        eta: s("0.02"),
-        noise: s("20"),
-        sensitivity: s("4"),
-        strong_convexity: s("1"),
-        smoothness: s("4"),
-        ..Default::default()
-    };
-    let out = run(&args(AlgorithmArg::Sgd, set.clone(), "1e-5")).unwrap();
+    let flags = "--n 50 --batch 2 --epochs 4 --eta 0.02 --noise 20 --sensitivity 4 --strong-convexity 1 --smoothness 4";
+    let out = compare(&format!("sgd {flags} --delta 1e-5 --json"));
     let j = &out.json;
     let r = row(j, "YS22 Thm 4.3");
     let note = r["notes"][0].as_str().unwrap();
@@ -190,7 +162,7 @@ fn sgd_ys22_translation_and_rows() {
     let base = row(j, "YS22 composition baseline");
     assert_eq!(base["eligible_for_best"], false);
     assert_ne!(j["best"], "YS22 composition baseline");
-    assert!(run(&args(AlgorithmArg::Sgd, set, "2")).is_err());
+    assert!(run(&args(&format!("sgd {flags} --delta 2 --json"))).is_err());
 }
 
 /// (B.1) is at least the optimum of Prop 3.2 (c = 1, s_k = ηL/n, z_τ = D, τ searched):
@@ -294,18 +266,9 @@ fn prop_2_17_without_contraction_is_composition() {
 /// takes the larger of both orders) on the same grid of orders.
 #[test]
 fn sgd_at22_recipe_at_most_composition() {
-    let set = SettingArgs {
-        n: s("100"),
-        batch: s("10"),
-        steps: s("300"),
-        eta: s("0.1"),
-        noise: s("2"),
-        sensitivity: s("1"),
-        contraction: s("0.99"),
-        diameter: s("1"),
-        ..Default::default()
-    };
-    let out = run(&args(AlgorithmArg::Sgd, set, "1e-5")).unwrap();
+    let out = compare(
+        "sgd --n 100 --batch 10 --steps 300 --eta 0.1 --noise 2 --sensitivity 1 --contraction 0.99 --diameter 1 --delta 1e-5 --json",
+    );
     let j = &out.json;
     let at = row(j, "AT22 (B.3)");
     let base = row(j, "YS22 composition baseline");

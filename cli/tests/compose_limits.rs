@@ -5,6 +5,9 @@
 use serde_json::Value;
 use std::process::Command;
 
+mod common;
+use common::{run, words};
+
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_shiftdp")
 }
@@ -23,15 +26,6 @@ fn run_limited(kb: u64, args: &[&str]) -> (i32, String, String) {
     });
     (
         code,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin()).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
@@ -72,18 +66,9 @@ fn address_space_limit_gives_an_answer_or_a_clean_refusal() {
 /// note, not refined for minutes.
 #[test]
 fn delta_below_the_floor_is_answered_with_a_note() {
-    let (code, out, err) = run(&[
-        "compose",
-        "--gaussian",
-        "1.51",
-        "--poisson-gaussian",
-        "0.0149395276156",
-        "0.357",
-        "x4514",
-        "--epsilon",
-        "92.455",
-        "--json",
-    ]);
+    let (code, out, err) = run(&words(
+        "compose --gaussian 1.51 --poisson-gaussian 0.0149395276156 0.357 x4514 --epsilon 92.455 --json",
+    ));
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     let up: f64 = v["delta"]["upper"].as_str().unwrap().parse().unwrap();
@@ -94,45 +79,25 @@ fn delta_below_the_floor_is_answered_with_a_note() {
 /// Degenerate μ, the floor typed as 1e-100, and few steps with a large ε: answered.
 #[test]
 fn ordinary_inputs_are_answered() {
-    let (code, out, err) = run(&[
-        "compose",
-        "--poisson-gaussian",
-        "0.1",
-        "5e-324",
-        "x5",
-        "--delta",
-        "1e-5",
-    ]);
+    let (code, out, err) = run(&words(
+        "compose --poisson-gaussian 0.1 5e-324 x5 --delta 1e-5",
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(0, δ)-DP") && out.contains("note:"), "{out}");
     for args in [
-        [
-            "--poisson-gaussian",
-            "0.1",
-            "1",
-            "x100",
-            "--delta",
-            "1e-100",
-        ],
-        ["--poisson-gaussian", "0.5", "2", "x10", "--delta", "1e-6"],
+        words("--poisson-gaussian 0.1 1 x100 --delta 1e-100"),
+        words("--poisson-gaussian 0.5 2 x10 --delta 1e-6"),
     ] {
         let mut a = vec!["compose"];
-        a.extend(args);
+        a.extend(&args);
         let (code, out, err) = run(&a);
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(out.contains("certified; true ε ∈"), "{out}");
     }
     // the JSON of an answer within the tolerance has a null reason
-    let (code, out, _) = run(&[
-        "compose",
-        "--poisson-gaussian",
-        "0.1",
-        "1",
-        "x10",
-        "--delta",
-        "1e-5",
-        "--json",
-    ]);
+    let (code, out, _) = run(&words(
+        "compose --poisson-gaussian 0.1 1 x10 --delta 1e-5 --json",
+    ));
     assert_eq!(code, 0);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert!(v["reason"].is_null(), "{v}");

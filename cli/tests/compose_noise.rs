@@ -2,19 +2,9 @@
 //! noise multiplier (`sigma=S`): the σ spelling is μ = s/σ rounded up, a bare μ is
 //! echoed with its σ, and a count written without `x` is pointed out.
 use serde_json::Value;
-use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{run, words};
 
 fn answer(args: &[&str]) -> Value {
     let mut all = vec!["compose"];
@@ -72,36 +62,19 @@ fn sigma_is_mu_rounded_up() {
 
 #[test]
 fn a_bare_mu_is_echoed_as_sigma_and_a_bare_count_is_pointed_out() {
-    let (code, out, _) = run(&[
-        "compose",
-        "--poisson-gaussian",
-        "0.01",
-        "1.25",
-        "x100",
-        "--delta",
-        "1e-5",
-    ]);
+    let (code, out, _) = run(&words(
+        "compose --poisson-gaussian 0.01 1.25 x100 --delta 1e-5",
+    ));
     assert_eq!(code, 0);
     assert!(out.contains("noise multiplier σ = 1/μ ≈ 0.800000"), "{out}");
-    let (code, _, err) = run(&[
-        "compose",
-        "--poisson-gaussian",
-        "0.01",
-        "1.1",
-        "10000",
-        "--delta",
-        "1e-5",
-    ]);
+    let (code, _, err) = run(&words(
+        "compose --poisson-gaussian 0.01 1.1 10000 --delta 1e-5",
+    ));
     assert_eq!(code, 2);
     assert!(err.contains("written x10000"), "{err}");
-    let (code, _, err) = run(&[
-        "compose",
-        "--poisson-gaussian",
-        "0.01",
-        "sigma=0",
-        "--delta",
-        "1e-5",
-    ]);
+    let (code, _, err) = run(&words(
+        "compose --poisson-gaussian 0.01 sigma=0 --delta 1e-5",
+    ));
     assert_eq!(code, 2);
     assert!(err.contains("noise multiplier"), "{err}");
 }

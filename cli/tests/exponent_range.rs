@@ -3,19 +3,9 @@
 //! a positive decimal (the smallest positive MPFR number, 2^(emin−1)), never "0".
 use rug::Float;
 use serde_json::Value;
-use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shiftdp"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run;
 
 /// `ln δ ≤ −x²/2 − ln x − ln√(2π)` with `x = ε/μ − μ/2` (Mills' inequality), in nats.
 fn mills_ln_upper(mu: f64, eps: f64) -> f64 {

@@ -4,6 +4,9 @@
 use serde_json::Value;
 use std::process::Command;
 
+mod common;
+use common::words;
+
 fn schema() -> jsonschema::Validator {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -74,33 +77,14 @@ fn validate(v: &jsonschema::Validator, args: &[&str], command: &str) -> Value {
     j
 }
 
-const GD: &[&str] = &[
-    "--n",
-    "100",
-    "--steps",
-    "10",
-    "--eta",
-    "0.1",
-    "--noise",
-    "1",
-    "--sensitivity",
-    "1",
-    "--strong-convexity",
-    "0.5",
-    "--smoothness",
-    "1",
-];
-
-fn with(head: &[&'static str], tail: &[&'static str]) -> Vec<&'static str> {
-    let mut v = head.to_vec();
-    v.extend_from_slice(tail);
-    v
-}
+/// A gd run with m and M.
+const GD: &str =
+    "--n 100 --steps 10 --eta 0.1 --noise 1 --sensitivity 1 --strong-convexity 0.5 --smoothness 1";
 
 #[test]
 fn bound_and_compare_outputs_match_the_schema() {
     let v = schema();
-    let j = validate(&v, &with(&["bound", "gd"], GD), "bound");
+    let j = validate(&v, &words(&format!("bound gd {GD}")), "bound");
     // the best entry is the top-level best, and the setting is structured
     let best = j["best"].as_str().unwrap();
     let marked: Vec<&Value> = j["bounds"]
@@ -116,71 +100,26 @@ fn bound_and_compare_outputs_match_the_schema() {
     assert_eq!(j["setting"]["n"], 100);
     validate(
         &v,
-        &[
-            "bound",
-            "cgd",
-            "--n",
-            "100",
-            "--batch",
-            "10",
-            "--epochs",
-            "2",
-            "--eta",
-            "0.1",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-            "--contraction",
-            "0.9",
-        ],
+        &words(
+            "bound cgd --n 100 --batch 10 --epochs 2 --eta 0.1 --noise 1 --sensitivity 1 --contraction 0.9",
+        ),
         "bound",
     );
     validate(
         &v,
-        &[
-            "bound",
-            "sgd",
-            "--n",
-            "100",
-            "--batch",
-            "10",
-            "--steps",
-            "20",
-            "--eta",
-            "0.1",
-            "--noise",
-            "2",
-            "--sensitivity",
-            "1",
-            "--strong-convexity",
-            "0.5",
-            "--smoothness",
-            "1",
-            "--diameter",
-            "1",
-        ],
+        &words(
+            "bound sgd --n 100 --batch 10 --steps 20 --eta 0.1 --noise 2 --sensitivity 1 --strong-convexity 0.5 --smoothness 1 --diameter 1",
+        ),
         "bound",
     );
     validate(
         &v,
-        &[
-            "bound",
-            "lmc",
-            "--steps",
-            "10",
-            "--eta",
-            "0.1",
-            "--sensitivity",
-            "1",
-            "--strong-convexity",
-            "0.5",
-            "--smoothness",
-            "1",
-        ],
+        &words(
+            "bound lmc --steps 10 --eta 0.1 --sensitivity 1 --strong-convexity 0.5 --smoothness 1",
+        ),
         "bound",
     );
-    let j = validate(&v, &with(&["compare", "gd"], GD), "compare");
+    let j = validate(&v, &words(&format!("compare gd {GD}")), "compare");
     // compare reports μ as a field for GDP bounds (not only inside a string)
     let thm42 = j["bounds"]
         .as_array()
@@ -204,15 +143,7 @@ fn conversion_and_compose_outputs_match_the_schema() {
     assert!(j["mu"]["upper"].is_string(), "Gaussian composition is GDP");
     validate(
         &v,
-        &[
-            "compose",
-            "--poisson-gaussian",
-            "0.05",
-            "1",
-            "x10",
-            "--epsilon",
-            "1",
-        ],
+        &words("compose --poisson-gaussian 0.05 1 x10 --epsilon 1"),
         "compose",
     );
 }
@@ -222,43 +153,14 @@ fn calibrate_outputs_match_the_schema() {
     let v = schema();
     validate(
         &v,
-        &[
-            "calibrate",
-            "poisson",
-            "--q",
-            "0.05",
-            "--steps",
-            "10",
-            "--epsilon",
-            "1",
-            "--resolution",
-            "1e-1",
-        ],
+        &words("calibrate poisson --q 0.05 --steps 10 --epsilon 1 --resolution 1e-1"),
         "calibrate poisson",
     );
     let j = validate(
         &v,
-        &[
-            "calibrate",
-            "run",
-            "gd",
-            "--n",
-            "1000",
-            "--steps",
-            "100",
-            "--eta",
-            "0.1",
-            "--sensitivity",
-            "2",
-            "--strong-convexity",
-            "0.5",
-            "--smoothness",
-            "1",
-            "--epsilon",
-            "1",
-            "--resolution",
-            "1e-1",
-        ],
+        &words(
+            "calibrate run gd --n 1000 --steps 100 --eta 0.1 --sensitivity 2 --strong-convexity 0.5 --smoothness 1 --epsilon 1 --resolution 1e-1",
+        ),
         "calibrate run",
     );
     let c = &j["results"][0]["calibration"];
@@ -272,66 +174,23 @@ fn schedule_exact_curve_outputs_match_the_schema() {
     let v = schema();
     validate(
         &v,
-        &[
-            "schedule",
-            "gd",
-            "--n",
-            "10",
-            "--steps",
-            "20",
-            "--eta",
-            "0.1",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-            "--contraction",
-            "0.9",
-        ],
+        &words(
+            "schedule gd --n 10 --steps 20 --eta 0.1 --noise 1 --sensitivity 1 --contraction 0.9",
+        ),
         "schedule",
     );
     validate(
         &v,
-        &[
-            "exact",
-            "gd",
-            "--loss",
-            "quadratic",
-            "--contraction",
-            "0.99",
-            "--steps",
-            "100",
-            "--n",
-            "1",
-            "--sensitivity",
-            "0.1",
-            "--noise",
-            "1",
-            "--eta",
-            "1",
-        ],
+        &words(
+            "exact gd --loss quadratic --contraction 0.99 --steps 100 --n 1 --sensitivity 0.1 --noise 1 --eta 1",
+        ),
         "exact",
     );
     validate(
         &v,
-        &[
-            "exact",
-            "sgd",
-            "--n",
-            "10",
-            "--batch",
-            "2",
-            "--steps",
-            "5",
-            "--loss",
-            "linear",
-            "--eta",
-            "1",
-            "--noise",
-            "1",
-            "--sensitivity",
-            "1",
-        ],
+        &words(
+            "exact sgd --n 10 --batch 2 --steps 5 --loss linear --eta 1 --noise 1 --sensitivity 1",
+        ),
         "exact",
     );
     validate(
@@ -354,13 +213,7 @@ fn reproduce_check_verify_outputs_match_the_schema() {
     validate(&v, &["verify", "--list"], "verify");
     validate(
         &v,
-        &[
-            "verify",
-            "--only",
-            "at22/lemma-2-12-both-orders",
-            "--samples",
-            "2",
-        ],
+        &words("verify --only at22/lemma-2-12-both-orders --samples 2"),
         "verify",
     );
 }
@@ -370,93 +223,57 @@ fn sampler_outputs_match_the_schema() {
     let v = schema();
     let j = validate(
         &v,
-        &[
-            "sampler",
-            "shuffle",
-            "--n",
-            "1000",
-            "--batch",
-            "10",
-            "--epochs",
-            "2",
-            "--noise-multiplier",
-            "1",
-            "--relation",
-            "replace-one",
-        ],
+        &words(
+            "sampler shuffle --n 1000 --batch 10 --epochs 2 --noise-multiplier 1 --relation replace-one",
+        ),
         "sampler",
     );
     assert!(j["upper"]["epsilon"]["upper"].is_string());
     assert_eq!(j["lower"].as_array().map(Vec::len), Some(3));
     let j = validate(
         &v,
-        &[
-            "sampler",
-            "poisson",
-            "--n",
-            "1000",
-            "--batch",
-            "10",
-            "--epochs",
-            "1",
-            "--noise-multiplier",
-            "1",
-            "--relation",
-            "add-remove",
-            "--delta",
-            "1e-10",
-        ],
+        &words(
+            "sampler poisson --n 1000 --batch 10 --epochs 1 --noise-multiplier 1 --relation add-remove --delta 1e-10",
+        ),
         "sampler",
     );
     assert_eq!(j["poisson_below_lower"], false);
     assert!(j["last_iterate"].is_null());
     let j = validate(
         &v,
-        &[
-            "sampler",
-            "shuffle-once",
-            "--n",
-            "1000",
-            "--batch",
-            "100",
-            "--epochs",
-            "3",
-            "--noise-multiplier",
-            "1",
-            "--relation",
-            "replace-one",
-            "--eta",
-            "0.1",
-            "--strong-convexity",
-            "0.5",
-            "--smoothness",
-            "1",
-            "--tolerance",
-            "1e-2",
-        ],
+        &words(
+            "sampler shuffle-once --n 1000 --batch 100 --epochs 3 --noise-multiplier 1 --relation replace-one --eta 0.1 --strong-convexity 0.5 --smoothness 1 --tolerance 1e-2",
+        ),
         "sampler",
     );
     assert_eq!(j["last_iterate"]["setting"]["algorithm"], "cgd");
     assert!(j["last_iterate"]["best"].is_string());
     let j = validate(
         &v,
-        &[
-            "sampler",
-            "shuffle",
-            "--n",
-            "1000",
-            "--batch",
-            "100",
-            "--epochs",
-            "1",
-            "--noise-multiplier",
-            "1",
-            "--relation",
-            "replace-one",
-            "--eta",
-            "0.1",
-        ],
+        &words(
+            "sampler shuffle --n 1000 --batch 100 --epochs 1 --noise-multiplier 1 --relation replace-one --eta 0.1",
+        ),
         "sampler",
     );
     assert!(j["last_iterate"]["reason"].is_string());
+}
+
+#[test]
+fn results_outputs_match_the_schema() {
+    let v = schema();
+    let all = validate(&v, &["results"], "results");
+    let rows = all["results"].as_array().unwrap();
+    assert_eq!(rows.len(), shiftdp::results::REGISTRY.len());
+    for (row, r) in rows.iter().zip(shiftdp::results::REGISTRY) {
+        assert_eq!(row["id"], r.id().as_str());
+        assert_eq!(row["proof_file"].as_str(), r.id().proof_file());
+    }
+    let sgd = validate(&v, &["results", "sgd"], "results");
+    let rows = sgd["results"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["id"] == "AT22 Thm 3.1"));
+    assert!(
+        rows.iter()
+            .all(|r| r["algorithms"].as_array().unwrap().contains(&"sgd".into())),
+        "{sgd:#}"
+    );
 }

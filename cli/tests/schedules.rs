@@ -13,11 +13,37 @@ use shiftdp::{Algorithm as RunAlgorithm, RawSetting, Setting};
 use shiftdp_cli::schedule::{Algorithm, ScheduleArgs, run, schedule_series};
 use shiftdp_cli::setting::SettingArgs;
 
+mod common;
+
 /// A NoisyGD run at exact binary values (M = 1 when convex, for η ≤ 2/M).
 fn gd(n: u64, sens: f64, eta: f64, sigma: f64, t: usize, c: f64, d: Option<f64>) -> Setting {
-    let mut r = RawSetting::default()
+    let head = RawSetting::default()
         .with("n", n)
-        .and_then(|r| r.with("steps", t as u64))
+        .and_then(|r| r.with("steps", t as u64));
+    setting_of(RunAlgorithm::Gd, head, eta, sigma, sens, c, d)
+}
+
+/// A cyclic NoisyCGD run (batch b, E epochs) at exact binary values (M = 1 when convex).
+fn cgd(n: u64, b: u64, eta: f64, epochs: u64, c: f64, d: Option<f64>) -> Setting {
+    let head = RawSetting::default()
+        .with("n", n)
+        .and_then(|r| r.with("batch", b))
+        .and_then(|r| r.with("epochs", epochs));
+    setting_of(RunAlgorithm::Cgd, head, eta, 1.0, 1.0, c, d)
+}
+
+/// The run of `algorithm` whose run-length flags are `head`, with step size η, noise σ,
+/// sensitivity L, contraction c (and M = 1 when convex) and an optional diameter D.
+fn setting_of(
+    algorithm: RunAlgorithm,
+    head: shiftdp::Result<RawSetting>,
+    eta: f64,
+    sigma: f64,
+    sens: f64,
+    c: f64,
+    d: Option<f64>,
+) -> Setting {
+    let mut r = head
         .and_then(|r| r.with("eta", eta))
         .and_then(|r| r.with("noise", sigma))
         .and_then(|r| r.with("sensitivity", sens))
@@ -31,30 +57,12 @@ fn gd(n: u64, sens: f64, eta: f64, sigma: f64, t: usize, c: f64, d: Option<f64>)
     if let Some(d) = d {
         r = r.with("diameter", d).unwrap();
     }
-    Setting::new(RunAlgorithm::Gd, &r).unwrap()
+    Setting::new(algorithm, &r).unwrap()
 }
 
-/// A cyclic NoisyCGD run (batch b, E epochs) at exact binary values (M = 1 when convex).
-fn cgd(n: u64, b: u64, eta: f64, epochs: u64, c: f64, d: Option<f64>) -> Setting {
-    let mut r = RawSetting::default()
-        .with("n", n)
-        .and_then(|r| r.with("batch", b))
-        .and_then(|r| r.with("epochs", epochs))
-        .and_then(|r| r.with("eta", eta))
-        .and_then(|r| r.with("noise", 1.0))
-        .and_then(|r| r.with("sensitivity", 1.0))
-        .and_then(|r| r.with("contraction", c))
-        .unwrap();
-    if c >= 1.0 {
-        // convex: M = 1 carries the step-size hypothesis (with c < 1 given directly, an
-        // M without m would imply c = 1 and contradict it)
-        r = r.with("smoothness", 1.0).unwrap();
-    }
-    if let Some(d) = d {
-        r = r.with("diameter", d).unwrap();
-    }
-    Setting::new(RunAlgorithm::Cgd, &r).unwrap()
-}
+/// (D, l, E) of BSA24 Thm 4.6's checks: n = 10l, b = 10, η = σ = L = 1.
+const THM_4_6_CASES: [(f64, u64, u64); 4] =
+    [(3.0, 5, 40), (10.0, 4, 120), (1.0, 3, 20), (0.35, 2, 10)];
 
 /// BSA24 Thm 4.2's unchecked formula at L/(nσ) = sens/(n·sigma) (formula-level checks).
 fn thm_4_2_formula<R: Real>(c: R, t: u64, sens: R, n: u64, sigma: R) -> R {
@@ -259,12 +267,7 @@ fn thm_4_5_equals_worst_position_optimum() {
 #[test]
 fn thm_4_6_never_below_optimum_over_tau() {
     let mut gaps = Vec::new();
-    for &(d, l, e) in &[
-        (3.0, 5u64, 40u64),
-        (10.0, 4, 120),
-        (1.0, 3, 20),
-        (0.35, 2, 10),
-    ] {
+    for &(d, l, e) in &THM_4_6_CASES {
         let case = cgd(10 * l, 10, 1.0, e, 1.0, Some(d));
         let r = crosscheck::thm_4_6(&case, 128, TauSearch::Exhaustive).unwrap();
         assert!(r.optimum <= r.closed_form * (1.0 + 1e-12), "{r:?}");
@@ -278,14 +281,8 @@ fn thm_4_6_never_below_optimum_over_tau() {
 fn thm_4_6_closed_form_over_optimum_in_both_start_gap_models() {
     // (D, l, E), n = 10l, b = 10, η = σ = L = 1: the closed form over the worst-position
     // optimum, with the toolkit's start gap min(D, unshifted gap) and with BSA24's z_τ = D
-    let cases = [
-        (3.0, 5u64, 40u64),
-        (10.0, 4, 120),
-        (1.0, 3, 20),
-        (0.35, 2, 10),
-    ];
     let (mut ours, mut paper) = (vec![], vec![]);
-    for &(d, l, e) in &cases {
+    for &(d, l, e) in &THM_4_6_CASES {
         let case = cgd(10 * l, 10, 1.0, e, 1.0, Some(d));
         let a = crosscheck::thm_4_6(&case, 128, TauSearch::Exhaustive).unwrap();
         let b = crosscheck::thm_4_6_paper_gap(&case, 128, TauSearch::Exhaustive).unwrap();
@@ -557,26 +554,24 @@ fn cli_cgd_schedule_files_and_errors() {
         "{cf:?}"
     );
     // fractional epochs that are not whole steps are refused
-    assert!(
-        run(&ScheduleArgs {
-            setting: SettingArgs {
-                epochs: Some("2.3".into()),
-                ..a.setting.clone()
-            },
-            ..a.clone()
-        })
-        .is_err()
-    );
-    assert!(
-        run(&ScheduleArgs {
-            setting: SettingArgs {
-                batch: Some("3".into()),
-                ..a.setting.clone()
-            },
-            ..a.clone()
-        })
-        .is_err()
-    );
+    for setting in [
+        SettingArgs {
+            epochs: Some("2.3".into()),
+            ..a.setting.clone()
+        },
+        SettingArgs {
+            batch: Some("3".into()),
+            ..a.setting.clone()
+        },
+    ] {
+        assert!(
+            run(&ScheduleArgs {
+                setting,
+                ..a.clone()
+            })
+            .is_err()
+        );
+    }
 }
 
 #[test]
@@ -1058,76 +1053,24 @@ fn work_and_memory_limits_refuse_cleanly() {
 /// limit (exit 2, message), a 10⁸-point plot series refused by a 1 GiB memory limit.
 #[test]
 fn cli_hundred_million_steps() {
-    let bin = env!("CARGO_BIN_EXE_shiftdp");
-    let base = [
-        "--n",
-        "1",
-        "--sensitivity",
-        "1",
-        "--noise",
-        "1",
-        "--eta",
-        "1",
-    ];
-    let out = std::process::Command::new(bin)
-        .args([
-            "schedule",
-            "gd",
-            "--contraction",
-            "0.9",
-            "--steps",
-            "100000000",
-            "--json",
-        ])
-        .args(base)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let base = "--n 1 --sensitivity 1 --noise 1 --eta 1";
+    let line = format!("schedule gd --contraction 0.9 --steps 100000000 --json {base}");
+    let j = common::json(&common::words(&line));
     let mu: f64 = j["mu"]["upper"].as_str().unwrap().parse().unwrap();
     let cf = thm_4_2_formula(0.9f64, 100_000_000, 1.0, 1, 1.0);
     assert!(
         mu >= cf * (1.0 - 1e-15) && mu <= cf * (1.0 + 1e-12),
         "{mu} vs {cf}"
     );
-    let out = std::process::Command::new(bin)
-        .args([
-            "schedule",
-            "gd",
-            "--contraction",
-            "1",
-            "--steps",
-            "10000000000",
-        ])
-        .args(base)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let line = format!("schedule gd --contraction 1 --steps 10000000000 {base}");
+    let (code, _, err) = common::run(&common::words(&line));
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("work limit"), "{err}");
     let dir = std::env::temp_dir().join(format!("shiftdp-sched3-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let out = std::process::Command::new(bin)
-        .args([
-            "plot",
-            "schedule",
-            "gd",
-            "--contraction",
-            "0.9",
-            "--steps",
-            "100000000",
-        ])
-        .args(["--memory-limit", "1G", "--out"])
-        .arg(dir.join("s.svg"))
-        .args(base)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let line =
+        format!("plot schedule gd --contraction 0.9 --steps 100000000 --memory-limit 1G {base}");
+    let (code, err) = common::plot(&common::words(&line), &dir.join("s.svg"));
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("memory limit of 1.0 GiB"), "{err}");
 }

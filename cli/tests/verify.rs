@@ -4,6 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::by_id;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shiftdp"));
     c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
@@ -28,6 +31,37 @@ fn claim(text: &str, setting: &str, extra: &[&str]) -> (i32, serde_json::Value) 
     args.extend_from_slice(extra);
     args.push("--json");
     run_json(&args)
+}
+
+/// `shiftdp verify proofs/bsa24-cor-5-2.md --errata ERRATA [extra…] --samples 2 --json`.
+fn verify_cor_5_2_with_errata(errata: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    let proofs =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs/bsa24-cor-5-2.md");
+    let mut args = vec![
+        "verify",
+        proofs.to_str().unwrap(),
+        "--errata",
+        errata.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--samples", "2", "--json"]);
+    run_json(&args)
+}
+
+/// Writes `text` to `dir/name` and runs `shiftdp verify DIR --no-errata --json`.
+fn verify_file(dir: &Path, name: &str, text: &str) -> (i32, serde_json::Value) {
+    std::fs::write(dir.join(name), text).unwrap();
+    run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"])
+}
+
+/// The ids of a `verify --json` run's results, in order.
+fn result_ids(v: &serde_json::Value) -> Vec<&str> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect()
 }
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
@@ -59,12 +93,7 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
     assert_eq!(code, 0);
     assert_eq!(v["status"], "pass");
     // every proofs file and every ERRATA entry is in the run
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = result_ids(&v);
     let nproofs =
         std::fs::read_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs"))
             .unwrap()
@@ -84,16 +113,10 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
         assert!(ids.contains(&key), "{key} missing from the run");
     }
     // an entry's title lists its earlier ids
-    let title = |id: &str| {
-        v["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["id"] == id)
-            .map(|r| r["title"].as_str().unwrap().to_string())
-            .unwrap()
-    };
-    assert!(title("ERRATA BSA1").contains("aliases E1, S1, X1"));
+    let title = by_id(&v["results"], "ERRATA BSA1")["title"]
+        .as_str()
+        .unwrap();
+    assert!(title.contains("aliases E1, S1, X1"));
     let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
     assert!(html.contains("BSA24 Thm 4.2") && html.contains("<svg"));
     assert!(rep.join("report.md").is_file());
@@ -101,12 +124,11 @@ fn reduced_verify_of_all_proofs_and_errata_passes_and_writes_a_report() {
 
 #[test]
 fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
+    let strong = |text: &str| claim(text, "gd-strong", &[]);
+    let detail =
+        |o: &serde_json::Value| o["counterexample"]["detail"].as_str().unwrap().to_string();
     // as printed: √ over the first factor only → above the schedule optimum
-    let (code, v) = claim(
-        "mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)",
-        "gd-strong",
-        &[],
-    );
+    let (code, v) = strong("mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)");
     assert_eq!(code, 1);
     let obs = &v["results"][0]["obligations"];
     assert_eq!(
@@ -114,12 +136,7 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
         "the printed reading is sound: {obs}"
     );
     assert_eq!(obs[1]["status"], "fail");
-    assert!(
-        obs[1]["counterexample"]["detail"]
-            .as_str()
-            .unwrap()
-            .contains("ABOVE")
-    );
+    assert!(detail(&obs[1]).contains("ABOVE"));
     assert!(
         !obs[1]["counterexample"]["params"]
             .as_array()
@@ -128,32 +145,19 @@ fn claim_acceptance_printed_halved_and_correct_thm_4_2() {
     );
 
     // halved: unsound, caught by an exact instance
-    let (code, v) = claim(
-        "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)/2",
-        "gd-strong",
-        &[],
-    );
+    let (code, v) = strong("mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)/2");
     assert_eq!(code, 1);
     let obs = &v["results"][0]["obligations"];
     assert_eq!(obs[0]["status"], "fail");
-    assert!(
-        obs[0]["counterexample"]["detail"]
-            .as_str()
-            .unwrap()
-            .contains("violated by the exact instance")
-    );
+    assert!(detail(&obs[0]).contains("violated by the exact instance"));
 
     // the adopted reading passes both checks
-    let (code, v) = claim(
-        "mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)",
-        "gd-strong",
-        &[],
-    );
+    let (code, v) = strong("mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)");
     assert_eq!(code, 0, "{v}");
     // and `<=` accepts a valid loose bound (composition) but not a too small one
-    let (code, _) = claim("mu <= sqrt(t)*L/(n*sigma)", "gd-strong", &[]);
+    let (code, _) = strong("mu <= sqrt(t)*L/(n*sigma)");
     assert_eq!(code, 0);
-    let (code, _) = claim("mu <= 0.9*L/(n*sigma)", "gd-strong", &[]);
+    let (code, _) = strong("mu <= 0.9*L/(n*sigma)");
     assert_eq!(code, 1);
 }
 
@@ -212,20 +216,18 @@ fn claim_on_cyclic_and_stochastic_families_and_bad_input() {
 fn broken_obligations_and_stale_evidence_fail_the_command() {
     let dir = tmpdir("broken");
     // an obligation naming a builtin that does not exist, and an unknown kind
-    std::fs::write(
-        dir.join("x-thm-1.md"),
+    let (code, v) = verify_file(
+        &dir,
+        "x-thm-1.md",
         "# X Thm 1 — demo\n## Statement\n## Hypotheses\n## Code\n## Rounding\n## Derivation\n## References\n## Obligations\n```toml\n[[obligation]]\nkind = \"builtin\"\nname = \"no/such\"\n```\n",
-    )
-    .unwrap();
-    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    );
     assert_eq!(code, 1);
     assert_eq!(v["results"][0]["status"], "error");
-    std::fs::write(
-        dir.join("x-thm-1.md"),
+    let (code, v) = verify_file(
+        &dir,
+        "x-thm-1.md",
         "# X Thm 1 — demo\n## Statement\n## Obligations\n```toml\n[[obligation]]\nkind = \"wishful\"\n```\n",
-    )
-    .unwrap();
-    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    );
     assert_eq!(code, 1);
     assert_eq!(v["status"], "error");
 
@@ -237,35 +239,16 @@ fn broken_obligations_and_stale_evidence_fail_the_command() {
         "## E9. a stale entry\ntext\n```toml\n[[evidence]]\nentry = \"E9\"\nclaim = \"mu = sqrt((1-c^t)/(1+c^t)*(1+c)/(1-c))*L/(n*sigma)\"\nsetting = \"gd-strong\"\nexpect = \"fail\"\n```\n## E10. no evidence\ntext\n",
     )
     .unwrap();
-    let proofs =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs/bsa24-cor-5-2.md");
-    let (code, v) = run_json(&[
-        "verify",
-        proofs.to_str().unwrap(),
-        "--errata",
-        errata.to_str().unwrap(),
-        "--samples",
-        "2",
-        "--json",
-    ]);
+    let (code, v) = verify_cor_5_2_with_errata(&errata, &[]);
     assert_eq!(code, 1);
-    let by_id = |id: &str| {
-        v["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["id"] == id)
-            .cloned()
-            .unwrap()
-    };
-    assert_eq!(by_id("ERRATA E9")["status"], "fail");
-    assert_eq!(by_id("ERRATA E10")["status"], "error");
-    assert_eq!(by_id("BSA24 Cor 5.2")["status"], "pass");
+    assert_eq!(by_id(&v["results"], "ERRATA E9")["status"], "fail");
+    assert_eq!(by_id(&v["results"], "ERRATA E10")["status"], "error");
+    assert_eq!(by_id(&v["results"], "BSA24 Cor 5.2")["status"], "pass");
 }
 
 #[test]
 fn verify_is_deterministic_for_a_seed() {
-    let a = run_json(&[
+    let args = [
         "verify",
         "--only",
         "thm 4.5",
@@ -274,19 +257,8 @@ fn verify_is_deterministic_for_a_seed() {
         "--json",
         "--seed",
         "7",
-    ])
-    .1;
-    let b = run_json(&[
-        "verify",
-        "--only",
-        "thm 4.5",
-        "--samples",
-        "2",
-        "--json",
-        "--seed",
-        "7",
-    ])
-    .1;
+    ];
+    let [a, b] = [(); 2].map(|()| run_json(&args).1);
     assert_eq!(a, b);
     assert_eq!(a["results"].as_array().unwrap().len(), 1);
 }
@@ -302,12 +274,7 @@ fn exactness_obligation_fails_off_its_region_with_the_point() {
             "# X Prop 1 — probe\n## Statement\n## Hypotheses\n## Code\n## Rounding\n## Derivation\n## References\n## Obligations\n```toml\n[[obligation]]\nkind = \"exact-on-instance\"\ncheck = \"BSA24 Prop 5.1\"\ntolerance = 1e-6\nsamples = 4\n{region}\n```\n"
         )
     };
-    std::fs::write(
-        dir.join("x-prop-1.md"),
-        file("region = { steps = [5, 40] }"),
-    )
-    .unwrap();
-    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    let (code, v) = verify_file(&dir, "x-prop-1.md", &file("region = { steps = [5, 40] }"));
     assert_eq!(code, 1, "{v}");
     let ob = &v["results"][0]["obligations"][0];
     assert_eq!(ob["status"], "fail", "{ob}");
@@ -316,12 +283,13 @@ fn exactness_obligation_fails_off_its_region_with_the_point() {
         at.contains("\"steps\""),
         "no parameter point reported: {ob}"
     );
-    std::fs::write(
-        dir.join("x-prop-1.md"),
-        file("region = { eta = [0.5, 1.0], smoothness = [0.5, 1.0], strong-convexity = [0.3, 0.5], steps = [500, 2000] }"),
-    )
-    .unwrap();
-    let (code, v) = run_json(&["verify", dir.to_str().unwrap(), "--no-errata", "--json"]);
+    let (code, v) = verify_file(
+        &dir,
+        "x-prop-1.md",
+        &file(
+            "region = { eta = [0.5, 1.0], smoothness = [0.5, 1.0], strong-convexity = [0.3, 0.5], steps = [500, 2000] }",
+        ),
+    );
     assert_eq!(code, 0, "{v}");
 }
 
@@ -337,7 +305,8 @@ fn claims_are_compared_at_the_certified_precision_with_their_margin() {
             .unwrap_or_else(|| panic!("no certified obligation: {v}"))
     };
     let exact = "sqrt(t)*L/(n*sigma)";
-    let (code, v) = claim(&format!("mu = {exact}"), "gd", &["--samples", "4"]);
+    let claim_gd = |text: String| claim(&text, "gd", &["--samples", "4"]);
+    let (code, v) = claim_gd(format!("mu = {exact}"));
     assert_eq!(code, 0, "{v}");
     let o = certified(&v);
     assert_eq!(o["status"], "pass");
@@ -345,11 +314,7 @@ fn claims_are_compared_at_the_certified_precision_with_their_margin() {
     assert!(m.abs() < 1e-30, "{m}");
     // 1e-18 and 1e-30 below the exact value: certainly below, with the margin
     for k in [18, 30] {
-        let (code, v) = claim(
-            &format!("mu = {exact}*(1-1e-{k})"),
-            "gd",
-            &["--samples", "4"],
-        );
+        let (code, v) = claim_gd(format!("mu = {exact}*(1-1e-{k})"));
         assert_eq!(code, 1, "1e-{k}: {v}");
         let o = certified(&v);
         assert_eq!(o["status"], "fail");
@@ -364,18 +329,8 @@ fn claims_are_compared_at_the_certified_precision_with_their_margin() {
             "{o}"
         );
         // `<=` a hair above the exact value passes, a hair below fails
-        let (code, _) = claim(
-            &format!("mu <= {exact}*(1+1e-{k})"),
-            "gd",
-            &["--samples", "4"],
-        );
-        assert_eq!(code, 0);
-        let (code, _) = claim(
-            &format!("mu <= {exact}*(1-1e-{k})"),
-            "gd",
-            &["--samples", "4"],
-        );
-        assert_eq!(code, 1);
+        assert_eq!(claim_gd(format!("mu <= {exact}*(1+1e-{k})")).0, 0);
+        assert_eq!(claim_gd(format!("mu <= {exact}*(1-1e-{k})")).0, 1);
     }
     // the text names the margin
     let out = bin()
@@ -399,12 +354,7 @@ fn errata_evidence_file_beside_the_errata_is_read_and_aliases_resolve() {
     // the project's ERRATA: an old id selects its merged entry
     let (code, v) = run_json(&["verify", "--only", "errata S1", "--samples", "2", "--json"]);
     assert_eq!(code, 0, "{v}");
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = result_ids(&v);
     assert_eq!(ids, ["ERRATA BSA1"]);
     // a file of one's own: the records in errata/evidence.toml beside it, keyed by alias
     let dir = tmpdir("errata-evidence");
@@ -420,19 +370,7 @@ fn errata_evidence_file_beside_the_errata_is_read_and_aliases_resolve() {
         "[[evidence]]\nentry = \"E9\"\nclaim = \"mu = sqrt((1-c^t)/(1+c^t))*(1+c)/(1-c)*L/(n*sigma)\"\nsetting = \"gd-strong\"\nexpect = \"fail\"\n",
     )
     .unwrap();
-    let proofs =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("proofs/bsa24-cor-5-2.md");
-    let (code, v) = run_json(&[
-        "verify",
-        proofs.to_str().unwrap(),
-        "--errata",
-        errata.to_str().unwrap(),
-        "--only",
-        "errata e9",
-        "--samples",
-        "2",
-        "--json",
-    ]);
+    let (code, v) = verify_cor_5_2_with_errata(&errata, &["--only", "errata e9"]);
     assert_eq!(code, 0, "{v}");
     let r = &v["results"][0];
     assert_eq!(r["id"], "ERRATA X1");

@@ -29,22 +29,27 @@ from __future__ import annotations
 
 import decimal as _decimal
 import numbers as _numbers
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union, overload
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _core, plot
 from ._core import (
     DEFAULT_TOLERANCE,
+    Composed,
+    Grid,
+    Interval,
     DomainError,
     HypothesisError,
     LastIterateResult,
     MemoryLimitError,
     NotCertifiedError,
+    PaperResult,
     ParameterError,
     ParseError,
     PrecisionError,
     SamplerBound,
     SamplerReport,
     ShiftdpError,
+    results,
 )
 from ._opacus import SamplerMismatchWarning, detect_sampler, register_with_opacus
 from ._types import (
@@ -55,11 +60,9 @@ from ._types import (
     Obligation,
     Schedule,
     Component,
-    Composed,
-    Grid,
+    CompositionCheck,
     Entry,
     Gaussian,
-    Interval,
     PoissonGaussian,
     SubsampledGaussian,
     Laplace,
@@ -67,6 +70,7 @@ from ._types import (
     DiscreteLaplace,
     RandomizedResponse,
     MixtureOfGaussians,
+    PoissonMixtureOfGaussians,
     ApproxDp,
     TruncatedSubsampledGaussian,
 )
@@ -80,6 +84,8 @@ __all__ = [
     "clear_kept_composition",
     "sgm_rdp",
     "analyze",
+    "results",
+    "PaperResult",
     "check_claim",
     "schedule",
     "calibrate_dpsgd",
@@ -93,6 +99,7 @@ __all__ = [
     "Counterexample",
     "Analysis",
     "Entry",
+    "CompositionCheck",
     "Composed",
     "Grid",
     "Component",
@@ -104,6 +111,7 @@ __all__ = [
     "DiscreteLaplace",
     "RandomizedResponse",
     "MixtureOfGaussians",
+    "PoissonMixtureOfGaussians",
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "ShiftdpError",
@@ -296,7 +304,7 @@ def epsilon(mu: Number, delta: Number, bits: Optional[int] = None) -> Interval:
     >>> float(epsilon(1, 1e-5))  # doctest: +ELLIPSIS
     4.377178095681...
     """
-    return Interval._from_core(_core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits)))
+    return _core.gdp_epsilon(_num(mu, "mu"), _num(delta, "delta"), _bits(bits))
 
 
 def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
@@ -305,9 +313,7 @@ def delta(mu: Number, epsilon: Number, bits: Optional[int] = None) -> Interval:
     ``.upper`` is the certified bound. ``bits`` as in :func:`epsilon`. Raises
     :class:`ParameterError` for μ < 0, NaN or ±inf.
     """
-    return Interval._from_core(
-        _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
-    )
+    return _core.gdp_delta(_num(mu, "mu"), _num(epsilon, "epsilon"), _bits(bits))
 
 
 def compose(
@@ -336,9 +342,11 @@ def compose(
     Components: :class:`Gaussian` ``G(μ)``, :class:`SubsampledGaussian` ``C_p(G(μ))``
     (BSA24 Def 4.7, symmetrized), :class:`PoissonGaussian` (Poisson add-or-remove, both
     directions composed), :class:`Laplace`, :class:`PoissonLaplace`,
-    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`
-    (both orders composed where the pair is asymmetric) and :class:`ApproxDp`
-    ``f_{ε,δ}``; a list may mix them. When every loss is bounded (Laplace, discrete
+    :class:`DiscreteLaplace`, :class:`RandomizedResponse`, :class:`MixtureOfGaussians`,
+    :class:`PoissonMixtureOfGaussians` (both orders composed where the pair is
+    asymmetric), :class:`TruncatedSubsampledGaussian` and :class:`ApproxDp`
+    ``f_{ε,δ}``; a list may mix them. Each component's parameters are checked here
+    (``ParameterError`` naming the parameter); its noise multiplier when it is built. When every loss is bounded (Laplace, discrete
     Laplace, randomized response and their Poisson-subsampled versions) the pure-DP
     bound ``Σkᵢℓ̄ᵢ`` also applies (``method == "pure dp"`` where it decides). δ must be ≥
     :data:`DELTA_FLOOR` (1e-100).
@@ -355,44 +363,10 @@ def compose(
     :class:`NotCertifiedError` (δ below the floor, window too large). Runs on a worker
     thread with the interpreter released; Ctrl-C raises ``KeyboardInterrupt`` at once.
     """
-    parts = []
-    for c in components:
-        core = getattr(c, "_core", None)
-        if core is None:
-            raise TypeError(
-                f"component: expected a shiftdp component (Gaussian, PoissonGaussian, Laplace, …), got {type(c).__name__}"
-            )
-        kind, params, count = core()
-        if isinstance(count, bool) or not isinstance(count, _numbers.Integral):
-            raise TypeError(f"count: expected an int, got {type(count).__name__}")
-        parts.append((kind, [_float(x, "parameter") for x in params], _int(count, "count")))
     if (delta is None) == (epsilon is None):
         raise TypeError("compose: give exactly one of delta=… or epsilon=…")
     target, value = ("delta", delta) if delta is not None else ("epsilon", epsilon)
-    d = _core.compose(parts, target, _float(value, target), _float(tolerance, "tolerance"), grid)
-    return Composed(
-        composition=d["composition"],
-        quantity="epsilon" if target == "delta" else "delta",
-        at=_float(value, target),
-        interval=Interval._from_core(d["interval"]),
-        orders=d["orders"],
-        grid=[
-            Grid(
-                h=g["h"],
-                window=tuple(g["window"]),
-                points=g["points"],
-                fft_l1_error_pess=g["fft_l1_error_pess"],
-                fft_l1_error_opt=g["fft_l1_error_opt"],
-                infinity_mass_upper=g["infinity_mass_upper"],
-            )
-            for g in d["grid"]
-        ],
-        clt_mu=d["clt_mu"],
-        method=d["method"],
-        gaussian_mu_upper=d["gaussian_mu_upper"],
-        at_zero=d["at_zero"],
-        note=d["note"],
-    )
+    return _core.compose(components, target, _float(value, target), _float(tolerance, "tolerance"), grid)
 
 
 def sgm_rdp(
@@ -429,10 +403,8 @@ def sgm_rdp(
     >>> 0.375 in sgm_rdp(1, 2, 3)
     True
     """
-    return Interval._from_core(
-        _core.sgm_rdp(
-            _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
-        )
+    return _core.sgm_rdp(
+        _float(q, "q"), _float(sigma, "sigma"), _float(alpha, "alpha"), order, _bits(bits)
     )
 
 
@@ -449,6 +421,20 @@ _SETTING_KEYS = {
     "contraction": "contraction",
     "diameter": "diameter",
 }
+
+
+def _setting_pairs(caller: str, setting: Mapping[str, Number]) -> List[Tuple[str, Union[str, float]]]:
+    """The setting keywords of ``caller`` as (command-line flag, decimal text) pairs;
+    a ``TypeError`` names an unknown keyword."""
+    pairs = []
+    for k, v in setting.items():
+        key = _SETTING_KEYS.get(k)
+        if key is None:
+            raise TypeError(
+                f"{caller}: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
+            )
+        pairs.append((key, _num(v, k)))
+    return pairs
 
 
 def analyze(
@@ -474,27 +460,8 @@ def analyze(
     Example (BSA24 Table 1, E = 50): ``analyze("cgd", n=60000, batch=1500, epochs=50,
     eta=1, noise=1, sensitivity=1000, contraction=0.9999).best.id == "BSA24 Thm 4.5"``.
     """
-    pairs = []
-    for k, v in setting.items():
-        key = _SETTING_KEYS.get(k)
-        if key is None:
-            raise TypeError(
-                f"analyze: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
-            )
-        pairs.append((key, _num(v, k)))
-    d = _core.analyze(algorithm, pairs, _num(delta, "delta"), _bits(bits))
-    return Analysis(
-        setting=d["setting"],
-        delta=d["delta"],
-        entries=[Entry._from_core(e) for e in d["entries"]],
-        best_id=d["best"],
-    )
+    return _core.analyze(algorithm, _setting_pairs("analyze", setting), _num(delta, "delta"), _bits(bits))
 
-
-
-def _calibration(t: Any) -> Calibration:
-    sigma, eps, source, below, eps_below, n, tol = t
-    return Calibration(sigma, eps, source, below, eps_below, n, tol)
 
 
 def calibrate_dpsgd(
@@ -515,14 +482,12 @@ def calibrate_dpsgd(
     ``get_noise_multiplier``, which searches its own (uncertified) accountant.
     Ctrl-C raises ``KeyboardInterrupt``.
     """
-    return _calibration(
-        _core.calibrate_poisson(
-            _float(q, "q"),
-            _int(steps, "steps"),
-            _float(delta, "delta"),
-            _float(epsilon, "epsilon"),
-            _float(resolution, "resolution"),
-        )
+    return _core.calibrate_poisson(
+        _float(q, "q"),
+        _int(steps, "steps"),
+        _float(delta, "delta"),
+        _float(epsilon, "epsilon"),
+        _float(resolution, "resolution"),
     )
 
 
@@ -542,18 +507,8 @@ def calibrate_run(
     """
     if "noise" in setting:
         raise TypeError("calibrate_run: leave out `noise`, it is what is calibrated")
-    pairs = []
-    for k, v in setting.items():
-        key = _SETTING_KEYS.get(k)
-        if key is None:
-            raise TypeError(
-                f"calibrate_run: unknown setting {k!r}; expected one of {', '.join(_SETTING_KEYS)}"
-            )
-        pairs.append((key, _num(v, k)))
-    return _calibration(
-        _core.calibrate_run(
-            algorithm, pairs, _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
-        )
+    return _core.calibrate_run(
+        algorithm, _setting_pairs("calibrate_run", setting), _num(delta, "delta"), _float(epsilon, "epsilon"), only, _float(resolution, "resolution")
     )
 
 
@@ -593,7 +548,7 @@ def exact_mu(
         None if position is None else _int(position, "position"),
         _int(bits, "bits"),
     )
-    return Interval._from_core(ends), pos
+    return ends, pos
 
 
 def check_claim(
@@ -626,7 +581,7 @@ def check_claim(
     """
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise TypeError("samples: expected an int ≥ 1")
-    status, runs = _core.check_claim(
+    return _core.check_claim(
         claim,
         family,
         region,
@@ -635,7 +590,6 @@ def check_claim(
         _int(seed, "seed"),
         _bits(bits),
     )
-    return ClaimCheck(claim=claim, family=family, status=status, obligations=_obligations(runs))
 
 
 def check_sampler_claim(
@@ -660,25 +614,7 @@ def check_sampler_claim(
     ...                     region="sigma=1 E=1 T=10 delta=1e-5").passed
     False
     """
-    status, runs = _core.check_sampler_claim(claim, sampler, relation, region, _bits(bits))
-    return ClaimCheck(
-        claim=claim, family=f"{sampler} ({relation})", status=status, obligations=_obligations(runs)
-    )
-
-
-def _obligations(runs: List[Any]) -> List[Obligation]:
-    return [
-        Obligation(
-            label=label,
-            kind=kind,
-            status=st,
-            summary=summary,
-            points=points,
-            min_margin=margin,
-            counterexample=Counterexample(dict(cx[0]), cx[1]) if cx is not None else None,
-        )
-        for (label, kind, st, summary, points, margin, cx) in runs
-    ]
+    return _core.check_sampler_claim(claim, sampler, relation, region, _bits(bits))
 
 
 def schedule(

@@ -18,7 +18,6 @@ otherwise it is a plain class with the same methods, so the package never needs 
 
 from __future__ import annotations
 
-import dataclasses
 import decimal
 import importlib.abc
 import importlib.util
@@ -33,7 +32,6 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _check, _core
 from ._types import Analysis, Entry, Interval, PoissonGaussian
-from ._types import mu_up as _mu_up
 
 __all__ = [
     "CertifiedAccountant",
@@ -167,8 +165,7 @@ class _Methods:
         Raises :class:`shiftdp.ParameterError` naming ``noise_multiplier`` (σ < 0, NaN,
         ±inf) or ``sample_rate`` (q ∉ [0, 1], NaN); nothing is recorded then.
         """
-        _check.noise_multiplier(noise_multiplier)
-        _check.probability(sample_rate)
+        _step_part(noise_multiplier, sample_rate, 1)  # validates (nothing recorded on error)
         if self.history:
             last_sigma, last_q, k = self.history[-1]
             if last_sigma == noise_multiplier and last_q == sample_rate:
@@ -436,8 +433,8 @@ class _Methods:
                 setting[key] = value
         setting["n"] = int(dataset_size)
         analysis = analyze(batching, delta=delta, **setting)
-        return dataclasses.replace(
-            analysis, notes=self._hidden_state_notes(delta, batching, sigma, b, dataset_size, int(t))
+        return analysis.with_notes(
+            self._hidden_state_notes(delta, batching, sigma, b, dataset_size, int(t))
         )
 
     def _hidden_state_notes(
@@ -525,28 +522,29 @@ class HistoryComponents(NamedTuple):
 HistoryComponents.__module__ = "shiftdp.accounting"
 
 
+def _step_part(noise_multiplier: Any, sample_rate: Any, count: int) -> Any:
+    """What ``count`` steps (σ, q) add: :func:`shiftdp._core.map_event` of the step
+    (the Poisson-subsampled Gaussian under add-or-remove, μ = 1/σ rounded up; σ = 0 is
+    non-private, q = 0 nothing), which validates σ and q by their names here."""
+    step = ("OpacusStep", {"noise_multiplier": noise_multiplier, "sample_rate": sample_rate})
+    return _core.map_event(step, "ADD_OR_REMOVE_ONE", count)
+
+
 def _segments(history: List[Tuple[Any, Any, Any]]) -> HistoryComponents:
     """Validated, merged components of a history."""
-    merged: Dict[Tuple[float, float], int] = {}
+    merged: Dict[PoissonGaussian, int] = {}
     non_private = False
     for entry in history:
         if len(entry) != 3:
             raise _check.parameter_error(
                 "history", entry, "entries are (noise_multiplier, sample_rate, num_steps)"
             )
-        sigma = _check.noise_multiplier(entry[0])
-        q = _check.probability(entry[1])
-        k = _check.count(entry[2])
-        if k == 0 or q == 0.0:
-            continue
-        if sigma == 0.0:
-            non_private = True
-            continue
-        key = (q, _mu_up(sigma))
-        merged[key] = merged.get(key, 0) + k
-    return HistoryComponents(
-        [PoissonGaussian(q, mu=mu, count=k) for (q, mu), k in merged.items()], non_private
-    )
+        part = _step_part(entry[0], entry[1], _check.count(entry[2]))
+        non_private = non_private or part.non_private
+        if part.component is not None:
+            key = part.component.with_count(1)
+            merged[key] = merged.get(key, 0) + part.component.count
+    return HistoryComponents([c.with_count(k) for c, k in merged.items()], non_private)
 
 
 _BUILDING = False

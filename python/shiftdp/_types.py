@@ -1,5 +1,9 @@
-"""Typed, picklable result objects of shiftdp (pure Python; the compiled core returns
-plain tuples and dicts, these classes give them names).
+"""Typed, picklable result objects and components of shiftdp. :class:`Interval`,
+:class:`Grid`, :class:`Composed`, :class:`Analysis`, :class:`Entry`,
+:class:`CompositionCheck`, :class:`Calibration`, :class:`ClaimCheck` (with its
+:class:`Obligation` and :class:`Counterexample`) and the components (:class:`Gaussian`,
+…) are the compiled core's classes (``shiftdp._core``); :class:`Schedule` is a Python
+dataclass holding numpy arrays.
 
 Soundness convention: for ε, δ and μ the *upper* end of an :class:`Interval` is the
 certified bound; the lower end is a certified lower bound on the true value. No
@@ -8,16 +12,40 @@ midpoint is ever reported.
 
 from __future__ import annotations
 
-import decimal
 import html
-import math
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass
+from typing import Any, Union
+
+from . import _core
+from ._core import (
+    Analysis,
+    ApproxDp,
+    Calibration,
+    ClaimCheck,
+    Composed,
+    CompositionCheck,
+    Counterexample,
+    DiscreteLaplace,
+    Entry,
+    Gaussian,
+    Grid,
+    Interval,
+    Laplace,
+    MixtureOfGaussians,
+    Obligation,
+    PoissonGaussian,
+    PoissonLaplace,
+    PoissonMixtureOfGaussians,
+    RandomizedResponse,
+    SubsampledGaussian,
+    TruncatedSubsampledGaussian,
+)
 
 __all__ = [
     "Interval",
     "Entry",
     "Analysis",
+    "CompositionCheck",
     "Composed",
     "Gaussian",
     "SubsampledGaussian",
@@ -27,9 +55,11 @@ __all__ = [
     "DiscreteLaplace",
     "RandomizedResponse",
     "MixtureOfGaussians",
+    "PoissonMixtureOfGaussians",
     "ApproxDp",
     "TruncatedSubsampledGaussian",
     "Component",
+    "Calibration",
     "Counterexample",
     "Obligation",
     "ClaimCheck",
@@ -37,506 +67,21 @@ __all__ = [
 ]
 
 
-def readable(text: str, up: bool, digits: int = 6) -> str:
-    """A decimal string rounded to ``digits`` significant digits in the safe direction
-    (``up``: towards +∞, for an upper end; otherwise towards −∞), exactly, from the
-    decimal text: the rounded value is ≥ (resp. ≤) the exact one. ``inf`` and ``nan``
-    pass through."""
-    try:
-        x = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        return text
-    if not x.is_finite() or x == 0:
-        return text
-    with decimal.localcontext() as ctx:
-        ctx.prec = digits
-        ctx.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
-        r = +x
-    exp = r.adjusted()
-    if -5 <= exp < digits:
-        out = format(r, "f")
-        if "." in out:
-            out = out.rstrip("0").rstrip(".")
-        return out
-    mant, _, e = format(r, "e").partition("e")
-    if "." in mant:
-        mant = mant.rstrip("0").rstrip(".")
-    return f"{mant}e{int(e)}"
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A certified enclosure ``[lower, upper]`` of an exact value.
-
-    ``upper`` is the safe end for ε, δ and μ (it is what shiftdp reports as the bound);
-    ``lower`` is a certified lower bound on the truth. ``float(interval)`` is ``upper``
-    — never a midpoint. The decimal strings are rounded outward from the exact
-    (MPFR or f64) ends: ``upper_decimal ≥ upper`` as real numbers, ``lower_decimal ≤
-    lower``. ``path`` says how the value was computed (``f64``, ``mpfr-64 (f64
-    fallback)``, ``mpfr-N``, ``pld`` for a composition, ``analysis``).
-    """
-
-    lower: float
-    upper: float
-    lower_decimal: str
-    upper_decimal: str
-    path: str = ""
-
-    @classmethod
-    def _from_core(cls, t: Tuple[str, str, float, float, str]) -> "Interval":
-        lo_s, hi_s, lo, hi, path = t
-        return cls(lower=lo, upper=hi, lower_decimal=lo_s, upper_decimal=hi_s, path=path)
-
-    @property
-    def width(self) -> float:
-        """``upper - lower`` (an f64 estimate of the width)."""
-        return self.upper - self.lower
-
-    def __contains__(self, x: float) -> bool:
-        return self.lower <= x <= self.upper
-
-    def __float__(self) -> float:
-        return self.upper
-
-    @property
-    def upper_readable(self) -> str:
-        """``upper`` to 6 significant digits, rounded up (never below the bound)."""
-        return readable(self.upper_decimal, up=True)
-
-    @property
-    def lower_readable(self) -> str:
-        """``lower`` to 6 significant digits, rounded down."""
-        return readable(self.lower_decimal, up=False)
-
-    def _width_text(self) -> str:
-        w = self.width
-        return f"{w:.2g}" if math.isfinite(w) else str(w)
-
-    def __repr__(self) -> str:
-        return (
-            f"Interval(≤ {self.upper_readable}, ≥ {self.lower_readable}, width {self._width_text()}; "
-            "full decimals in .upper_decimal/.lower_decimal)"
-        )
-
-    def __str__(self) -> str:
-        return (
-            f"≤ {self.upper_readable}  (certified; true value ≥ {self.lower_readable}, "
-            f"width {self._width_text()})"
-        )
-
-    def _repr_html_(self) -> str:
-        return (
-            f"<b>≤ {self.upper_readable}</b> <small>(certified upper bound; "
-            f"true value in [{self.lower_readable}, {self.upper_readable}], width "
-            f"{self._width_text()}, {html.escape(self.path)})</small>"
-        )
-
-
-@dataclass(frozen=True)
-class CompositionCheck:
-    """A bound that is a composition, certified two ways (both upper bounds on the ε of one
-    mechanism; the smaller is the entry's ``epsilon``): ``theorem_epsilon`` is the result's
-    own evaluation, ``composition_epsilon`` the composition of ``object`` refined to
-    :data:`shiftdp.DEFAULT_TOLERANCE` (what :func:`shiftdp.compose` reports for it, at
-    grid ``2^-grid_exp``), ``None`` if it could not be certified."""
-
-    object: str
-    theorem_epsilon: float
-    composition_epsilon: Optional[float]
-    grid_exp: Optional[int]
-    composition_tighter: bool
-
-    @classmethod
-    def _from_core(cls, d: Dict[str, Any]) -> "CompositionCheck":
-        return cls(
-            object=d["object"],
-            theorem_epsilon=d["theorem_epsilon"],
-            composition_epsilon=d["composition_epsilon"],
-            grid_exp=d["grid_exp"],
-            composition_tighter=d["composition_tighter"],
-        )
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One result of the five papers for a run (a row of ``shiftdp compare --json``).
-
-    ``epsilon`` is the certified ε at the analysis's δ (``None`` when the result does not
-    apply or could not be certified; then ``reason`` says why and ``reason_kind`` names
-    the exception class it would raise, e.g. ``HypothesisError``, with the failing
-    ``hypothesis`` label).
-    """
-
-    id: str
-    paper: str
-    kind: str
-    title: str
-    epsilon: Optional[Interval]
-    conversion: Optional[str]
-    reason: Optional[str]
-    best: bool
-    eligible_for_best: bool
-    alpha: Optional[float] = None
-    tau: Optional[int] = None
-    curve: Optional[str] = None
-    hypotheses: List[str] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
-    reason_kind: Optional[str] = None
-    hypothesis: Optional[str] = None
-    composition: Optional["CompositionCheck"] = None
-
-    @property
-    def applicable(self) -> bool:
-        """Whether the entry has a certified ε."""
-        return self.epsilon is not None
-
-    @classmethod
-    def _from_core(cls, d: Dict[str, Any]) -> "Entry":
-        eps = d["epsilon"]
-        return cls(
-            id=d["id"],
-            paper=d["paper"],
-            kind=d["kind"],
-            title=d["title"],
-            epsilon=Interval._from_core(eps) if eps is not None else None,
-            conversion=d["conversion"],
-            reason=d["reason"],
-            best=d["best"],
-            eligible_for_best=d["eligible_for_best"],
-            alpha=d["alpha"],
-            tau=d["tau"],
-            curve=d["curve"],
-            hypotheses=list(d["hypotheses"]),
-            notes=list(d["notes"]),
-            reason_kind=d["reason_kind"],
-            hypothesis=d["hypothesis"],
-            composition=CompositionCheck._from_core(d["composition"]) if d.get("composition") else None,
-        )
-
-    def _repr_html_(self) -> str:
-        star = "★ " if self.best else ""
-        head = f"{star}<b>{html.escape(self.id)}</b> [{html.escape(self.paper)} {html.escape(self.kind)}]"
-        if self.epsilon is not None:
-            return f"{head}: ε {self.epsilon._repr_html_()}"
-        return f"{head}: not applicable — {html.escape(self.reason or '')}"
-
-    def __repr__(self) -> str:
-        star = "*" if self.best else " "
-        if self.epsilon is not None:
-            return f"{star} {self.id} [{self.paper} {self.kind}] ε ≤ {self.epsilon.upper_readable}"
-        return f"  {self.id} [{self.paper} {self.kind}] not applicable: {self.reason}"
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """Every bound of the five papers for one run at one δ, the best valid one marked."""
-
-    setting: str
-    delta: str
-    entries: List[Entry]
-    best_id: Optional[str]
-    notes: List[str] = field(default_factory=list)
-    """What the entries assume and how they compare (e.g. the relation and sampler of a
-    hidden-state analysis, and its every-iterate baseline)."""
-
-    @property
-    def best(self) -> Optional[Entry]:
-        """The best valid entry (smallest certified ε among the eligible ones)."""
-        for e in self.entries:
-            if e.best:
-                return e
-        return None
-
-    def entry(self, id: str) -> Optional[Entry]:
-        """The entry of result ``id`` (e.g. ``"BSA24 Thm 4.5"``), if it concerns the run."""
-        for e in self.entries:
-            if e.id == id:
-                return e
-        return None
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self.entries)
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def __repr__(self) -> str:
-        lines = [f"Analysis({self.setting}; δ = {self.delta})"]
-        lines += [repr(e) for e in self.entries]
-        lines += [f"  note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = []
-        for e in self.entries:
-            val = e.epsilon.upper_readable if e.epsilon is not None else f"— {e.reason}"
-            rows.append(
-                f"<tr><td>{'★' if e.best else ''}</td><td>{html.escape(e.id)}</td>"
-                f"<td>{html.escape(e.paper)}</td><td>{html.escape(e.kind)}</td>"
-                f"<td>{html.escape(val)}</td></tr>"
-            )
-        return (
-            f"<p>{html.escape(self.setting)}; δ = {html.escape(self.delta)} (ε are certified upper bounds)</p>"
-            "<table><tr><th></th><th>result</th><th>paper</th><th>kind</th><th>ε ≤</th></tr>"
-            + "".join(rows)
-            + "</table>"
-            + "".join(f"<p><small>{html.escape(n)}</small></p>" for n in self.notes)
-        )
-
-
-def mu_up(noise_multiplier: float, sensitivity: float = 1.0) -> float:
-    """``μ = sensitivity/σ`` of a noise multiplier σ > 0, rounded up to a double (a
-    larger μ is less private): the library's ``div_up_f64``, the one rounding every
-    surface uses."""
-    from . import _core
-
-    return float(_core.div_up(float(sensitivity), float(noise_multiplier)))
-
-
-def p_up(m: int, n: int) -> float:
-    """``p = m/n`` (``0 < m ≤ n < 2⁵³``, both exact as doubles) rounded up to a double,
-    never above 1 (``C_p(f)`` decreases in p, so a larger p is the safe side)."""
-    from . import _check, _core
-
-    if not 0 < n < 2**53:
-        raise _check.parameter_error("n", n, "must be a positive integer below 2^53")
-    return min(float(_core.div_up(float(m), float(n))), 1.0)
-
-
-def _gaussian_mu(
-    cls: str, args: Tuple[Any, ...], mu: Any, noise_multiplier: Any, sensitivity: float
-) -> Tuple[float, Optional[float]]:
-    """``(μ, σ)`` of a Gaussian component given as ``mu=μ`` or ``noise_multiplier=σ``
-    (then ``μ = sensitivity/σ`` of the double σ, rounded up to a double: a larger μ is
-    less private, the safe side). A positional second
-    value is refused: ``PoissonGaussian(0.01, 1.1)`` could mean either."""
-    from . import _check
-
-    spelling = (
-        f"give the noise as noise_multiplier=σ (the noise standard deviation over the "
-        f"clipping norm, μ = {sensitivity:g}/σ) or as mu=μ (the Gaussian-DP parameter)"
-    )
-    if args:
-        raise TypeError(f"{cls}: a positional noise parameter is ambiguous; {spelling}")
-    if (mu is None) == (noise_multiplier is None):
-        raise TypeError(f"{cls}: {spelling}, exactly one of them")
-    if noise_multiplier is None:
-        return mu, None  # validated with the other parameters by the core
-    sigma = _check.real("noise_multiplier", noise_multiplier)
-    if sigma <= 0:
-        raise _check.parameter_error(
-            "noise_multiplier", sigma, "must be > 0 (σ = 0 adds no noise: not private)"
-        )
-    return mu_up(sigma, sensitivity), sigma
-
-
-def _gaussian_repr(cls: str, head: str, mu: float, sigma: Optional[float], count: int) -> str:
-    noise = f"noise_multiplier={sigma!r}" if sigma is not None else f"mu={mu!r}"
-    return f"{cls}({head}{noise}, count={count})"
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class Gaussian:
-    """``G(μ)``, ``count`` times: ``Gaussian(mu=μ)``, or ``Gaussian(noise_multiplier=σ)``
-    for the Gaussian mechanism with noise ``N(0, σ²)`` at sensitivity 1 (dp_accounting's
-    ``GaussianDpEvent(σ)`` under add-or-remove), ``μ = 1/σ`` rounded up.
-    ``noise_multiplier`` keeps σ as given (``None`` when built from μ)."""
-
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-
-    def __init__(
-        self, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu("Gaussian", args, mu, noise_multiplier, 1.0)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr("Gaussian", "", self.mu, self.noise_multiplier, self.count)
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("gaussian", (self.mu,), self.count)
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class _SampledGaussian:
-    """A subsampled Gaussian component: sampling probability ``p``, the noise as
-    ``mu=μ`` or ``noise_multiplier=σ`` (``μ = sensitivity/σ`` rounded up, the
-    sensitivity the subclass's relation gives), ``count`` times."""
-
-    p: float
-    mu: float
-    count: int = 1
-    noise_multiplier: Optional[float] = field(default=None, compare=False, init=False)
-    _sensitivity: ClassVar[float] = 1.0
-    _kind: ClassVar[str] = ""
-
-    def __init__(
-        self, p: float, *args: Any, mu: Any = None, noise_multiplier: Any = None, count: int = 1
-    ) -> None:
-        m, s = _gaussian_mu(type(self).__name__, args, mu, noise_multiplier, self._sensitivity)
-        object.__setattr__(self, "p", p)
-        object.__setattr__(self, "mu", m)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "noise_multiplier", s)
-
-    def __repr__(self) -> str:
-        return _gaussian_repr(
-            type(self).__name__, f"p={self.p!r}, ", self.mu, self.noise_multiplier, self.count
-        )
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (self._kind, (self.p, self.mu), self.count)
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class SubsampledGaussian(_SampledGaussian):
-    """BSA24's symmetrized subsampled Gaussian ``C_p(G(μ)) = min{f_p, f_p⁻¹}**`` (Def 4.7),
-    ``count`` times: ``SubsampledGaussian(p, mu=μ)``, or
-    ``SubsampledGaussian(p, noise_multiplier=σ)`` for DP-SGD with batches of a fixed size
-    drawn without replacement (p = b/n) under replace-one adjacency: two clipped
-    gradients differ by up to twice the clipping norm, so ``μ = 2/σ`` rounded up."""
-
-    _sensitivity: ClassVar[float] = 2.0
-    _kind: ClassVar[str] = "subsampled"
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class PoissonGaussian(_SampledGaussian):
-    """The Poisson-subsampled Gaussian under add-or-remove adjacency (both directions of
-    the pair composed, the larger δ reported; *not* ``C_p``), ``count`` times:
-    ``PoissonGaussian(p, noise_multiplier=σ)`` (DP-SGD as Opacus and dp_accounting
-    state it: each record in a batch with probability p, noise ``N(0, σ²C²)`` at
-    clipping norm C, so ``μ = 1/σ`` rounded up), or ``PoissonGaussian(p, mu=μ)``."""
-
-    _sensitivity: ClassVar[float] = 1.0
-    _kind: ClassVar[str] = "poisson"
-
-
-@dataclass(frozen=True)
-class Laplace:
-    """The Laplace mechanism ``x + Lap(b)`` at sensitivity ``sensitivity`` (Δ), ``count``
-    times: ``(Δ/b, 0)``-DP per step, its privacy-loss distribution two atoms ``±Δ/b`` and a
-    continuous part, symmetric. dp_accounting's ``LaplaceDpEvent(noise_multiplier=b)`` is
-    ``Laplace(b, 1)``."""
-
-    b: float
-    sensitivity: float = 1.0
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("laplace", (self.b, self.sensitivity), self.count)
-
-
-@dataclass(frozen=True)
-class PoissonLaplace:
-    """The Poisson-subsampled Laplace mechanism under add-or-remove adjacency (both
-    directions of the pair composed), ``count`` times; dp_accounting's
-    ``PoissonSampledDpEvent(p, LaplaceDpEvent(b))`` is ``PoissonLaplace(p, b, 1)``."""
-
-    p: float
-    b: float
-    sensitivity: float = 1.0
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("poisson_laplace", (self.p, self.b, self.sensitivity), self.count)
-
-
-@dataclass(frozen=True)
-class DiscreteLaplace:
-    """The discrete Laplace mechanism ``x + Z``, ``Pr[Z = z] ∝ e^{−a|z|}``, at integer
-    sensitivity Δ, ``count`` times (dp_accounting's ``DiscreteLaplaceDpEvent(a, Δ)``):
-    ``(aΔ, 0)``-DP per step."""
-
-    a: float
-    sensitivity: int = 1
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("discrete_laplace", (self.a, float(self.sensitivity)), self.count)
-
-
-@dataclass(frozen=True)
-class RandomizedResponse:
-    """Randomized response on ``buckets`` values: the true value with probability
-    ``1 − noise_parameter``, a uniformly random value otherwise; neighbours differ in one
-    respondent's value (dp_accounting's ``RandomizedResponseDpEvent`` under REPLACE_ONE),
-    ``count`` times."""
-
-    noise_parameter: float
-    buckets: int
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("randomized_response", (self.noise_parameter, float(self.buckets)), self.count)
-
-
-@dataclass(frozen=True)
-class MixtureOfGaussians:
-    """``N(0, σ²)`` against ``Σᵢ pᵢ N(cᵢ, σ²)`` under add-or-remove adjacency (both
-    orders composed), ``count`` times: dp_accounting's ``MixtureOfGaussiansDpEvent(σ,
-    sensitivities, sampling_probs)``, the dominating pair of the MMCC analysis of banded
-    matrix mechanisms. ``probabilities`` must sum to 1."""
-
-    sigma: float
-    sensitivities: Tuple[float, ...]
-    probabilities: Tuple[float, ...]
-    count: int = 1
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sensitivities", tuple(self.sensitivities))
-        object.__setattr__(self, "probabilities", tuple(self.probabilities))
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (
-            "mixture_of_gaussians",
-            (self.sigma, *self.sensitivities, *self.probabilities),
-            self.count,
-        )
-
-
-@dataclass(frozen=True)
-class ApproxDp:
-    """An ``(ε, δ)``-DP mechanism as its tradeoff function ``f_{ε,δ}``, ``count`` times."""
-
-    epsilon: float
-    delta: float
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return ("approx_dp", (self.epsilon, self.delta), self.count)
-
-
-@dataclass(frozen=True)
-class TruncatedSubsampledGaussian:
-    """dp_accounting's truncated Poisson-subsampled Gaussian (each of ``dataset_size``
-    records sampled with probability ``sampling_probability``, the batch cut to at most
-    ``truncated_batch_size``, noise multiplier σ) under add-or-remove adjacency,
-    ``count`` times: dp_accounting's dominating pair (a public mixture of the replace-one
-    subsampled Gaussian at σ/2 and the Poisson-subsampled Gaussian), evaluated with
-    certified arithmetic."""
-
-    dataset_size: int
-    sampling_probability: float
-    truncated_batch_size: int
-    noise_multiplier: float
-    count: int = 1
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (
-            "truncated_subsampled_gaussian",
-            (
-                float(self.dataset_size),
-                self.sampling_probability,
-                float(self.truncated_batch_size),
-                self.noise_multiplier,
-            ),
-            self.count,
-        )
+readable = _core.readable
+"""``readable(text, up, digits=6)``: a decimal string rounded to ``digits`` significant
+digits in the safe direction (``up``: towards +∞, for an upper end; otherwise towards
+−∞), exactly, from the decimal text: the rounded value is ≥ (resp. ≤) the exact one.
+Zero, ``inf`` and ``nan`` pass through."""
+
+
+mu_up = _core.mu_up
+"""``mu_up(σ, sensitivity=1.0)``: ``μ = sensitivity/σ`` of a noise multiplier σ > 0,
+rounded up to a double (a larger μ is less private): the library's ``div_up_f64``, the
+one rounding every surface uses."""
+
+p_up = _core.p_up
+"""``p_up(m, n)``: ``p = m/n`` (``0 ≤ m ≤ n < 2⁵³``) rounded up to a double, never above 1
+(``C_p(f)`` decreases in p, so a larger p is the safe side)."""
 
 
 Component = Union[
@@ -549,189 +94,10 @@ Component = Union[
     DiscreteLaplace,
     RandomizedResponse,
     MixtureOfGaussians,
+    PoissonMixtureOfGaussians,
     ApproxDp,
 ]
 """A component of :func:`shiftdp.compose`."""
-
-
-@dataclass(frozen=True)
-class Grid:
-    """One grid of the certified PLD engine: spacing ``h`` of the privacy-loss lattice,
-    its ``window`` (bottom, top), ``points`` per order, the bounds on the FFT's L1
-    round-off on the pessimistic and optimistic sides, and an upper bound on the mass the
-    discretization moved to +∞."""
-
-    h: float
-    window: Tuple[float, float]
-    points: int
-    fft_l1_error_pess: float
-    fft_l1_error_opt: float
-    infinity_mass_upper: float
-
-
-@dataclass(frozen=True)
-class Composed:
-    """A certified composition: ``interval`` encloses ε(δ) (``quantity == "epsilon"``) or
-    δ(ε) (``quantity == "delta"``) at ``at``. ``clt_mu`` is the central-limit
-    *approximation* μ (BSA24 Lemma A.5), not a bound.
-
-    ``method`` is ``"pld"`` (the certified FFT engine; ``grid`` lists its grids) or
-    ``"gaussian closed form"`` when every component is Gaussian: ``⊗ G(μᵢ)^{⊗kᵢ} =
-    G(√Σkᵢμᵢ²)`` exactly, with ``gaussian_mu_upper`` the upper end of that μ and no grid.
-    ``at_zero`` is true for an ε(δ) query whose certified δ(0) is already ≤ δ: the
-    mechanism is (0, δ)-DP, the true ε(δ) of the privacy profile is ≤ 0, and the
-    interval ``[0, 0]`` is the clamp, not a bracket. ``note`` says why the interval is what
-    it is when that is not the named method's answer within the tolerance: a certified
-    fallback that set an end (the no-amplification bound ``G(√Σkᵢμᵢ²)``, with ``method``
-    then ``"gaussian closed form"``), or the grid limit that kept the width above the
-    tolerance and what would narrow it; ``None`` otherwise."""
-
-    composition: str
-    quantity: str
-    at: float
-    interval: Interval
-    orders: int
-    grid: List[Grid]
-    clt_mu: Optional[float]
-    method: str = "pld"
-    gaussian_mu_upper: Optional[float] = None
-    at_zero: bool = False
-    note: Optional[str] = None
-
-    @property
-    def upper(self) -> float:
-        """The certified bound (upper end)."""
-        return self.interval.upper
-
-    @property
-    def lower(self) -> float:
-        """Certified lower bound on the true value."""
-        return self.interval.lower
-
-    def __float__(self) -> float:
-        return self.interval.upper
-
-    def __repr__(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        if self.at_zero:
-            return f"Composed({self.composition}: (0, δ={self.at!r})-DP; ε(δ) ≤ 0)"
-        return f"Composed({self.composition}: {sym}({other}={self.at!r}) {self.interval})"
-
-    def _repr_html_(self) -> str:
-        sym = "ε" if self.quantity == "epsilon" else "δ"
-        other = "δ" if self.quantity == "epsilon" else "ε"
-        clt = (
-            f"; CLT approximation μ ≈ {self.clt_mu:.6g} (not a bound)" if self.clt_mu is not None else ""
-        )
-        grid = f"grid h = {self.grid[0].h:.4g}" if self.grid else "no grid"
-        return (
-            f"<p>{html.escape(self.composition)}</p><p>{sym}({other} = {self.at!r}) "
-            f"{self.interval._repr_html_()}</p><small>{self.orders} order(s) composed, "
-            f"{grid}{clt}</small>"
-        )
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The smallest noise multiplier σ whose **certified** ε(δ) meets a target
-    (``shiftdp calibrate``): ``sigma`` was evaluated and certifies ``epsilon`` ≤ target (a
-    larger σ is at least as private); at ``sigma_below`` (within the search resolution)
-    the target could not be certified (``epsilon_below`` is its certified ε, or None).
-    ``source`` names the accountant or result that certifies it; ``tolerance`` is the
-    composition engine's width goal at which ``sigma`` is certified, when the engine was
-    used (``compose(..., tolerance=...)`` at ``sigma`` reproduces ``epsilon``)."""
-
-    sigma: float
-    epsilon: float
-    source: str
-    sigma_below: float
-    epsilon_below: Optional[float]
-    evaluations: int
-    tolerance: Optional[float] = None
-
-    def __float__(self) -> float:
-        return self.sigma
-
-    def _repr_html_(self) -> str:
-        below = "not certified" if self.epsilon_below is None else f"ε ≤ {self.epsilon_below:.6g}"
-        return (
-            f"<b>σ ≥ {self.sigma:.6g}</b> certifies ε ≤ {self.epsilon:.6g} "
-            f"({html.escape(self.source)}); σ = {self.sigma_below:.6g} gives {below}"
-        )
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """A parameter point where a check failed, and what failed there."""
-
-    params: Dict[str, str]
-    detail: str
-
-
-@dataclass(frozen=True)
-class Obligation:
-    """One obligation of a claim check (soundness against exact instances, or the
-    comparison with the certified optimum of the shift analysis)."""
-
-    label: str
-    kind: str
-    status: str
-    summary: str
-    points: int
-    min_margin: Optional[float]
-    counterexample: Optional[Counterexample]
-
-
-@dataclass(frozen=True)
-class ClaimCheck:
-    """The verdict of :func:`shiftdp.check_claim`: ``status`` is the worst obligation's
-    (``"pass"``, ``"fail"`` or ``"error"``); ``counterexample`` the first failing point."""
-
-    claim: str
-    family: str
-    status: str
-    obligations: List[Obligation]
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "pass"
-
-    @property
-    def counterexample(self) -> Optional[Counterexample]:
-        for o in self.obligations:
-            if o.counterexample is not None:
-                return o.counterexample
-        return None
-
-    def __bool__(self) -> bool:
-        return self.passed
-
-    def _repr_html_(self) -> str:
-        rows = []
-        for o in self.obligations:
-            cx = ""
-            if o.counterexample is not None:
-                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
-                cx = f"<br><small>counterexample: {html.escape(ps)}: {html.escape(o.counterexample.detail)}</small>"
-            rows.append(
-                f"<tr><td>{html.escape(o.status)}</td><td>{html.escape(o.label)}</td>"
-                f"<td>{html.escape(o.summary)}{cx}</td></tr>"
-            )
-        return (
-            f"<p>claim <code>{html.escape(self.claim)}</code> over {html.escape(self.family)}: "
-            f"<b>{html.escape(self.status)}</b></p><table><tr><th>status</th><th>obligation</th>"
-            "<th>summary</th></tr>" + "".join(rows) + "</table>"
-        )
-
-    def __repr__(self) -> str:
-        lines = [f"ClaimCheck({self.claim!r} over {self.family}: {self.status})"]
-        for o in self.obligations:
-            lines.append(f"  [{o.status}] {o.label}: {o.summary}")
-            if o.counterexample is not None:
-                ps = " ".join(f"{k}={v}" for k, v in o.counterexample.params.items())
-                lines.append(f"    counterexample: {ps}: {o.counterexample.detail}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True, eq=False)

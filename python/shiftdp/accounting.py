@@ -60,8 +60,11 @@ Everything else (``PoissonSampledDpEvent`` under REPLACE_ONE, sampling with repl
 library has no certified component for that pair (``C_p(G(2/σ))`` would bound it only by
 a mixture argument not yet checked here, and would be far from tight).
 
-μ = 1/σ is rounded up to a double (the library's ``div_up_f64``, which every surface
-uses), so the component used is never less private than the event.
+One function of the compiled core, ``shiftdp._core.map_event``, maps every event (read
+in Python into its class name and attributes) and every step of the Opacus accountant to
+its component, validating it and rounding once: μ = s/σ rounded up to a double (the
+library's ``div_up_f64``, which every surface uses) and p = m/n rounded up, so the
+component used is never less private than the event.
 
 dp_accounting is imported lazily: importing :mod:`shiftdp` never needs it, and this
 module raises ``ImportError`` with an install hint only when the class is used.
@@ -77,9 +80,10 @@ and is a plain class otherwise (no torch needed). See :class:`CertifiedAccountan
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
+from . import _core
+from ._core import Gaussian, Laplace
 from ._opacus import HistoryComponents
 
 __all__ = ["CertifiedPLDAccountant", "CertifiedAccountant", "HistoryComponents"]
@@ -89,48 +93,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from .dp_accounting import CertifiedPLDAccountant as CertifiedPLDAccountant  # noqa: F401
 
 
-class _Part:
-    """A component of the accountant's composition: a kind and parameters of
-    :func:`shiftdp.compose` (the layout of the component classes' ``_core``)."""
-
-    __slots__ = ("kind", "params", "count")
-
-    def __init__(self, kind: str, params: Tuple[float, ...], count: int) -> None:
-        self.kind, self.params, self.count = kind, params, count
-
-    def _core(self) -> Tuple[str, Tuple[float, ...], int]:
-        return (self.kind, self.params, self.count)
-
-
-def _finite_ge0(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
-
-
-
-
-SWOR_CONVENTION = (
-    "SampledWithoutReplacementDpEvent(n, m, GaussianDpEvent(σ)) is read as C_p(G(2/σ)): σ "
-    "relative to the clipping norm, two clipped gradients differ by 2 norms under "
-    "REPLACE_ONE (GaussianDpEvent's own definition); dp_accounting's RdpAccountant reads "
-    "the same event with μ = 1/σ (σ relative to the replace-one sensitivity), so its ε is "
-    "that of a noise twice as large"
-)
+SWOR_CONVENTION: str = _core.SWOR_CONVENTION
 """The note every answer of a composition with a sampled-without-replacement event
 carries (its ``path``)."""
 
 
-def _rdp_of(kind: str, params: Tuple[float, ...]) -> Optional[Tuple[str, Tuple[float, ...]]]:
+def _rdp_of(component: Any) -> Optional[Tuple[str, Tuple[float, ...]]]:
     """The certified Rényi curve item of a PLD component, ``None`` when shiftdp has none
     that is fast enough to compose: G(μ) (α μ²/2) and Laplace at sensitivity 1 (Mironov
     2017 Prop 6). (The Poisson-subsampled Gaussian's certified curve needs both orders'
     divergences, whose base–mixture order takes seconds per order: not offered here.)"""
-    if kind == "gaussian":
-        return ("gaussian", params)
-    if kind == "laplace":
-        if not params:
-            return ("laplace", ())
-        b, sens = params
-        return ("laplace", (b,)) if sens == 1.0 else None
+    if isinstance(component, Gaussian):
+        return ("gaussian", (component.mu,))
+    if isinstance(component, Laplace) and component.sensitivity == 1.0:
+        return ("laplace", (component.b,))
     return None
 
 

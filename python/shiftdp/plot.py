@@ -136,7 +136,7 @@ def epsilon_vs_steps(
     up, lo = [], []
     name = ""
     for k in ks:
-        r = compose([dataclasses.replace(comp, count=k)], delta=d, tolerance=tolerance)
+        r = compose([comp.with_count(k)], delta=d, tolerance=tolerance)
         up.append(r.upper)
         lo.append(r.lower)
         name = r.composition
@@ -166,16 +166,11 @@ def tradeoff_curve(
     """
     import numpy as np
 
-    parts = []
-    names = []
-    for c in components:
-        c = _per_step(c)
-        kind, params, count = c._core()
-        parts.append((kind, [float(x) for x in params], _check.count(count, "count")))
-        names.append(repr(c))
+    comps = [_per_step(c) for c in components]
+    names = [repr(c) for c in comps]
     if isinstance(points, bool) or not isinstance(points, int) or points < 2:
         raise _check.parameter_error("points", points, "need an int ≥ 2")
-    verts, orders = _core.compose_curve(parts, _check.delta(delta), points)
+    verts, orders = _core.compose_curve(comps, _check.delta(delta), points)
     v = np.asarray(verts, dtype=float).reshape(-1, 2)
     return TradeoffCurve(alpha=v[:, 0], beta=v[:, 1], composition=" ⊗ ".join(names), orders=orders)
 

@@ -4,8 +4,9 @@
 //! function validates nothing itself beyond what crossing the boundary needs (a float
 //! that is not finite, a negative count), calls the library with the interpreter
 //! detached (`Python::detach`, so other Python threads run during long computations),
-//! and returns plain Python values — tuples, dicts, lists, strings — that the pure-Python
-//! layer (`python/shiftdp/`) turns into typed, picklable objects.
+//! and returns the frozen classes of [`types`] (`Interval`, `Grid`, `Composed`) or plain
+//! Python values (tuples, dicts, lists, strings) that the pure-Python layer
+//! (`python/shiftdp/`) turns into typed, picklable objects.
 //!
 //! Every library [`Error`] becomes a Python exception of the matching class, one class
 //! per variant (see [`to_py_err`]); no input reaches a panic.
@@ -18,7 +19,7 @@
 //! the background and its result is dropped.
 //!
 //! # Rounding
-//! A certified value crosses the boundary as its two ends, each both as a decimal string
+//! A certified value crosses the boundary as an [`Interval`]: its two ends, each both as a decimal string
 //! rounded outward (`fmt_down` for the lower end, `fmt_up` for the upper end, so the
 //! string itself is on the safe side of the MPFR number) and as the f64 at or beyond it
 //! in the same direction. No midpoint is ever returned for a bound.
@@ -33,18 +34,26 @@ use pyo3::BoundObject;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 use rug::Float;
 use shiftdp::composition::answer::Method;
-use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Interval, Reuse, Target};
+use shiftdp::composition::{Component, Composition, DELTA_FLOOR, Reuse, Target};
 use shiftdp::decimal::{fmt_down, fmt_up};
 use shiftdp::precision::certified::Certified;
 use shiftdp::renyi::sampled_gaussian::{SampledGaussian, SgmOrder};
 use shiftdp::settings::RawSetting;
 use shiftdp::tradeoff::Gaussian;
-use shiftdp::{Algorithm, Enclosure, Error, Precision, Query, Setting, analyze as lib_analyze};
+use shiftdp::{Algorithm, Enclosure, Error, Precision};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
+
+mod analysis;
+mod calibration;
+mod claims;
+mod components;
+mod events;
+mod results;
+mod types;
+use types::{Composed, Grid, Interval};
 
 /// mimalloc keeps freed pages for reuse: the composition engine's buffers (tens of MB
 /// per query) are then not page-faulted in afresh by every query, which was a fifth of
@@ -105,7 +114,7 @@ create_exception!(
 /// message is the library's, and the variant's fields are attributes of the exception.
 /// A variant the bindings do not know yet ([`Error`] is `#[non_exhaustive]`) is the base
 /// class `ShiftdpError` with the library's message.
-fn to_py_err(e: Error) -> PyErr {
+pub(crate) fn to_py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     Python::attach(|py| {
         let (err, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match e {
@@ -160,7 +169,7 @@ fn to_py_err(e: Error) -> PyErr {
             } => (
                 HypothesisError::new_err(msg),
                 vec![
-                    ("result", obj(py, result)),
+                    ("result", obj(py, result.to_string())),
                     ("hypothesis", obj(py, hypothesis)),
                     ("detail", obj(py, detail)),
                 ],
@@ -176,7 +185,7 @@ fn to_py_err(e: Error) -> PyErr {
     })
 }
 
-fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
+pub(crate) fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
     match x.into_pyobject(py) {
         Ok(b) => b.into_any().unbind(),
         Err(_) => py.None(),
@@ -186,7 +195,7 @@ fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, x: T) -> Py<PyAny> {
 /// A number from Python: an exact decimal string, or a float read by its shortest
 /// round-trip decimal. (The Python layer turns `int` and `Decimal` into text.)
 #[derive(FromPyObject)]
-enum Num {
+pub(crate) enum Num {
     Text(String),
     Float(f64),
 }
@@ -194,7 +203,7 @@ enum Num {
 impl Num {
     /// The decimal text: as given, or the shortest round-trip decimal of a float (the
     /// value as the user typed it, e.g. `1e-5`), the reading of the command line.
-    fn text(&self, name: &str) -> Result<String, Error> {
+    pub(crate) fn text(&self, name: &str) -> Result<String, Error> {
         match self {
             Num::Text(s) => Ok(s.clone()),
             Num::Float(x) if x.is_finite() => Ok(format!("{x:e}")),
@@ -211,7 +220,7 @@ impl Num {
     }
 }
 
-fn precision(bits: Option<i64>) -> Result<Precision, Error> {
+pub(crate) fn precision(bits: Option<i64>) -> Result<Precision, Error> {
     match bits {
         None => Ok(Precision::F64),
         Some(b) if b < 0 => Err(Error::param("bits", b, "must be a positive integer")),
@@ -220,43 +229,42 @@ fn precision(bits: Option<i64>) -> Result<Precision, Error> {
 }
 
 /// Decimal digits of the output: those of f64 on the f64 path, else of the bits asked.
-fn out_bits(p: Precision) -> u32 {
+pub(crate) fn out_bits(p: Precision) -> u32 {
     match p {
         Precision::F64 => 53,
         Precision::Bits(b) => b,
     }
 }
 
-/// `(lower_str, upper_str, lower_f64, upper_f64, path)` of an enclosure, each end rounded
-/// outward.
-type Ends = (String, String, f64, f64, String);
-
-fn ends(e: &Enclosure, bits: u32, path: String) -> Ends {
-    (
-        fmt_down(e.lo(), bits),
-        fmt_up(e.hi(), bits),
-        e.lower_f64(),
-        e.upper_f64(),
+/// The [`Interval`] of an enclosure: each end as a decimal rounded outward (`fmt_down`
+/// for the lower end, `fmt_up` for the upper end, at the digits of `bits`) and as the
+/// f64 at or beyond it in the same direction.
+pub(crate) fn ends(e: &Enclosure, bits: u32, path: String) -> Interval {
+    Interval {
+        lower: e.lower_f64(),
+        upper: e.upper_f64(),
+        lower_decimal: fmt_down(e.lo(), bits),
+        upper_decimal: fmt_up(e.hi(), bits),
         path,
-    )
+    }
 }
 
-fn certified(c: &Certified, bits: u32) -> Ends {
+fn certified(c: &Certified, bits: u32) -> Interval {
     ends(&c.enclosure, bits, c.path.describe())
 }
 
-/// The ends of an f64 interval of the composition engine; the decimal strings are of the
-/// f64 values exactly, rounded outward.
-fn interval_ends(iv: &Interval, path: &str) -> Ends {
+/// The [`Interval`] of an f64 interval of the composition engine; the decimal strings
+/// are of the f64 values exactly, rounded outward.
+fn interval_ends(iv: &shiftdp::composition::Interval, path: &str) -> Interval {
     let lo = Float::with_val(53, iv.lower);
     let hi = Float::with_val(53, iv.upper);
-    (
-        fmt_down(&lo, 53),
-        fmt_up(&hi, 53),
-        iv.lower,
-        iv.upper,
-        path.to_string(),
-    )
+    Interval {
+        lower: iv.lower,
+        upper: iv.upper,
+        lower_decimal: fmt_down(&lo, 53),
+        upper_decimal: fmt_up(&hi, 53),
+        path: path.to_string(),
+    }
 }
 
 /// Sets the process-wide memory limit (`shiftdp::memory`): `size` is a byte count or a
@@ -284,12 +292,33 @@ fn memory_limit() -> u64 {
     shiftdp::memory::limit_bytes()
 }
 
-/// `a/b` rounded up to a double (`precision::rounding::div_up_f64`): μ = Δ/σ of a noise
-/// multiplier σ, or a sampling rate p = m/n, on the less private side. `a, b` are
-/// finite doubles with `b > 0` (the Python layer checks them).
+/// `μ = sensitivity/σ` of a noise multiplier σ rounded up to a double
+/// ([`components::mu_up`]: `div_up_f64`, a larger μ is less private); `ParameterError`
+/// naming `noise_multiplier` unless σ is finite and > 0.
 #[pyfunction]
-fn div_up(a: f64, b: f64) -> f64 {
-    shiftdp::precision::rounding::div_up_f64(a, b)
+#[pyo3(signature = (noise_multiplier, sensitivity=1.0))]
+fn mu_up(noise_multiplier: &Bound<'_, PyAny>, sensitivity: f64) -> PyResult<f64> {
+    let sigma = components::real_arg("noise_multiplier", noise_multiplier)?;
+    components::mu_up(
+        sigma,
+        finite("sensitivity", sensitivity).map_err(to_py_err)?,
+    )
+    .map_err(to_py_err)
+}
+
+/// `p = m/n` rounded up to a double, never above 1 ([`components::p_up`]);
+/// `ParameterError` unless `0 ≤ m ≤ n` and `0 < n < 2⁵³`.
+#[pyfunction]
+fn p_up(m: u64, n: u64) -> PyResult<f64> {
+    components::p_up(m, n).map_err(to_py_err)
+}
+
+/// `text` (a decimal) rounded to `digits` significant digits, up (toward +∞) when `up`
+/// and down otherwise, written for a person ([`types::readable`]).
+#[pyfunction]
+#[pyo3(signature = (text, up, digits=6))]
+fn readable(text: &str, up: bool, digits: usize) -> String {
+    types::readable(text, up, digits)
 }
 
 /// Validates a δ (`precision::delta::Delta::check`: `0 < δ < 1`), raising
@@ -302,34 +331,38 @@ fn check_delta(delta: Num) -> PyResult<()> {
     run().map_err(to_py_err)
 }
 
-/// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
-#[pyfunction]
-#[pyo3(signature = (mu, delta, bits=None))]
-fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
+/// A certified function of μ-GDP at one argument `x` named `name` (δ for
+/// `Gaussian::epsilon`, ε for `Gaussian::delta`): μ and `x` read at ≥ 64 bits, the ends
+/// of the enclosure at the digits of `bits`.
+fn gdp_at(
+    py: Python<'_>,
+    mu: Num,
+    x: Num,
+    name: &str,
+    bits: Option<i64>,
+    f: fn(&Enclosure, &Enclosure, Precision) -> Result<Certified, Error>,
+) -> PyResult<Interval> {
+    let run = || -> Result<Interval, Error> {
         let prec = precision(bits)?;
         let ib = prec.mpfr_bits().max(64);
-        let mu = mu.enclosure("mu", ib)?;
-        let delta = delta.enclosure("delta", ib)?;
-        let c = Gaussian::epsilon(&mu, &delta, prec)?;
+        let c = f(&mu.enclosure("mu", ib)?, &x.enclosure(name, ib)?, prec)?;
         Ok(certified(&c, out_bits(prec)))
     };
     py.detach(run).map_err(to_py_err)
 }
 
+/// Certified ε(δ) of μ-GDP (`Gaussian::epsilon`): the ends of the enclosure.
+#[pyfunction]
+#[pyo3(signature = (mu, delta, bits=None))]
+fn gdp_epsilon(py: Python<'_>, mu: Num, delta: Num, bits: Option<i64>) -> PyResult<Interval> {
+    gdp_at(py, mu, delta, "delta", bits, Gaussian::epsilon)
+}
+
 /// Certified δ(ε) of μ-GDP (`Gaussian::delta`): the ends of the enclosure.
 #[pyfunction]
 #[pyo3(signature = (mu, epsilon, bits=None))]
-fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Ends> {
-    let run = || -> Result<Ends, Error> {
-        let prec = precision(bits)?;
-        let ib = prec.mpfr_bits().max(64);
-        let mu = mu.enclosure("mu", ib)?;
-        let eps = epsilon.enclosure("epsilon", ib)?;
-        let c = Gaussian::delta(&mu, &eps, prec)?;
-        Ok(certified(&c, out_bits(prec)))
-    };
-    py.detach(run).map_err(to_py_err)
+fn gdp_delta(py: Python<'_>, mu: Num, epsilon: Num, bits: Option<i64>) -> PyResult<Interval> {
+    gdp_at(py, mu, epsilon, "epsilon", bits, Gaussian::delta)
 }
 
 /// How often a waiting call checks for signals (Ctrl-C).
@@ -344,7 +377,7 @@ const WORKER_STACK: usize = 32 << 20;
 /// (or any exception a signal handler raises) is returned at once and the worker's
 /// result, when it comes, is dropped. A panic of the worker becomes a `RuntimeError`
 /// (never an abort of the interpreter).
-fn interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<T>
+pub(crate) fn interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<T>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, Error> + Send + 'static,
@@ -377,7 +410,7 @@ where
     }
 }
 
-fn finite(name: &str, x: f64) -> Result<f64, Error> {
+pub(crate) fn finite(name: &str, x: f64) -> Result<f64, Error> {
     if x.is_finite() {
         Ok(x)
     } else {
@@ -411,8 +444,8 @@ fn integer(name: &str, x: f64, min: f64) -> Result<u64, Error> {
     }
 }
 
-/// Builds one component from its kind and parameters (the layouts of the Python
-/// component classes' `_core`):
+/// Builds one component from its kind and parameters (the layouts of the component
+/// classes' [`components::Part::spec`]), checking each parameter's domain by name:
 /// `gaussian [μ]`, `subsampled [p, μ]`, `poisson [p, μ]`, `laplace [b, Δ]`,
 /// `poisson_laplace [p, b, Δ]`, `discrete_laplace [a, Δ]`, `randomized_response [p, k]`,
 /// `mixture_of_gaussians [σ, c₁…cₙ, p₁…pₙ]`, `poisson_mixture_of_gaussians [q, σ, c…, p…]`,
@@ -568,20 +601,22 @@ fn has_kept_composition() -> bool {
 }
 
 /// Certified ε(δ) (`target = "delta"`, value δ) or δ(ε) (`target = "epsilon"`, value ε) of
-/// a composition of `(kind, p, mu, count)` components. Without a grid, the PLD of the
+/// a composition of component objects ([`components::spec_of`]). Without a grid, the PLD of the
 /// previous query is asked first when it was the same composition at the same tolerance
 /// (see [`KEPT`]).
 #[pyfunction]
 #[pyo3(signature = (components, target, value, tolerance=shiftdp::composition::DEFAULT_TOLERANCE, grid=None))]
-fn compose<'py>(
-    py: Python<'py>,
-    components: Vec<(String, Vec<f64>, i64)>,
+fn compose(
+    py: Python<'_>,
+    components: &Bound<'_, PyAny>,
     target: &str,
     value: f64,
     tolerance: f64,
     grid: Option<i32>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Composed> {
+    let components = components::specs_of(components)?;
     let target = target.to_string();
+    let target_name = target.clone();
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let t = match target.as_str() {
@@ -644,29 +679,40 @@ fn compose<'py>(
         ))
     };
     let (desc, iv, orders, grids, clt, (method, mu, at_zero, note)) = interruptible(py, run)?;
-    let d = PyDict::new(py);
-    d.set_item("composition", desc)?;
-    d.set_item("interval", iv)?;
-    d.set_item("orders", orders)?;
-    d.set_item("method", method)?;
-    d.set_item("gaussian_mu_upper", mu)?;
-    d.set_item("at_zero", at_zero)?;
-    d.set_item("note", note)?;
-    let gl = PyList::empty(py);
-    for (h, bottom, top, points, fp, fo, inf) in grids {
-        let g = PyDict::new(py);
-        g.set_item("h", h)?;
-        g.set_item("window", (bottom, top))?;
-        g.set_item("points", points)?;
-        g.set_item("fft_l1_error_pess", fp)?;
-        g.set_item("fft_l1_error_opt", fo)?;
-        g.set_item("infinity_mass_upper", inf)?;
-        gl.append(g)?;
-    }
-    d.set_item("grid", gl)?;
-    d.set_item("clt_mu", clt)?;
-    d.set_item("delta_floor", DELTA_FLOOR)?;
-    Ok(d)
+    let grid = grids
+        .into_iter()
+        .map(|(h, bottom, top, points, fp, fo, inf)| {
+            Py::new(
+                py,
+                Grid {
+                    h,
+                    window: (bottom, top),
+                    points,
+                    fft_l1_error_pess: fp,
+                    fft_l1_error_opt: fo,
+                    infinity_mass_upper: inf,
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let quantity = if target_name == "delta" {
+        "epsilon"
+    } else {
+        "delta"
+    };
+    Ok(Composed::new(
+        desc,
+        quantity.to_string(),
+        value,
+        Py::new(py, iv)?,
+        orders,
+        grid,
+        clt,
+        method.to_string(),
+        mu,
+        at_zero,
+        note,
+    ))
 }
 
 /// The composed tradeoff curve `f = ⊗ f_i` (the first order of the pair) as vertices
@@ -678,11 +724,12 @@ fn compose<'py>(
 #[pyo3(signature = (components, delta, points=200, grid=None))]
 fn compose_curve(
     py: Python<'_>,
-    components: Vec<(String, Vec<f64>, i64)>,
+    components: &Bound<'_, PyAny>,
     delta: f64,
     points: usize,
     grid: Option<i32>,
 ) -> PyResult<(Vec<(f64, f64)>, usize)> {
+    let components = components::specs_of(components)?;
     let run = move || -> Result<_, Error> {
         let c = composition(&components)?;
         let r = c.compose(Target::Delta(finite("delta", delta)?), grid)?;
@@ -707,9 +754,9 @@ fn sgm_rdp(
     alpha: f64,
     order: &str,
     bits: Option<i64>,
-) -> PyResult<Ends> {
+) -> PyResult<Interval> {
     let order = order.to_string();
-    let run = move || -> Result<Ends, Error> {
+    let run = move || -> Result<Interval, Error> {
         let (q, sigma, alpha) = (
             finite("q", q)?,
             finite("sigma", sigma)?,
@@ -820,7 +867,7 @@ fn rdp_epsilon(
     interruptible(py, run)
 }
 
-fn algorithm(name: &str) -> Result<Algorithm, Error> {
+pub(crate) fn algorithm(name: &str) -> Result<Algorithm, Error> {
     match name {
         "gd" => Ok(Algorithm::Gd),
         "cgd" => Ok(Algorithm::Cgd),
@@ -831,7 +878,7 @@ fn algorithm(name: &str) -> Result<Algorithm, Error> {
 }
 
 /// The class name of the Python exception an [`Error`] maps to (for an entry's reason).
-fn error_kind(e: &Error) -> &'static str {
+pub(crate) fn error_kind(e: &Error) -> &'static str {
     match e {
         Error::Parameter { .. } => "ParameterError",
         Error::Parse { .. } => "ParseError",
@@ -842,98 +889,6 @@ fn error_kind(e: &Error) -> &'static str {
         Error::MemoryLimit { .. } => "MemoryLimitError",
         _ => "ShiftdpError",
     }
-}
-
-/// Every bound of the five papers for one run, ε at δ (`shiftdp::analyze`), as the list
-/// `shiftdp compare --json` prints: one dict per entry, plus the best entry's id.
-#[pyfunction]
-#[pyo3(signature = (algorithm_name, setting, delta, bits=None))]
-fn analyze<'py>(
-    py: Python<'py>,
-    algorithm_name: &str,
-    setting: Vec<(String, Num)>,
-    delta: Num,
-    bits: Option<i64>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let alg = algorithm_name.to_string();
-    let run = move || -> Result<_, Error> {
-        let alg = algorithm(&alg)?;
-        let delta_text = delta.text("delta")?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
-        let s = Setting::new(alg, &raw)?;
-        let prec = precision(bits)?;
-        let a = lib_analyze(&s, &Query::epsilon_at(&delta_text)?, prec)?;
-        Ok((s.describe(), a, out_bits(prec), delta_text))
-    };
-    let (describe, a, ob, delta) = interruptible(py, run)?;
-    let best = a.best_index();
-    let entries = PyList::empty(py);
-    for (i, e) in a.entries().iter().enumerate() {
-        let b = e.bound();
-        let d = PyDict::new(py);
-        d.set_item("id", e.id.as_str())?;
-        d.set_item("paper", e.paper().as_str())?;
-        d.set_item("kind", e.family.as_str())?;
-        d.set_item("title", &e.title)?;
-        d.set_item("applicable", e.answer().is_some())?;
-        d.set_item(
-            "epsilon",
-            e.answer()
-                .map(|ans| ends(&ans.value, ob, "analysis".to_string())),
-        )?;
-        d.set_item("conversion", e.conversion())?;
-        d.set_item("alpha", e.answer().and_then(|ans| ans.alpha))?;
-        d.set_item("tau", e.answer().and_then(|ans| ans.tau))?;
-        d.set_item(
-            "curve",
-            b.and_then(|b| b.renyi_curve())
-                .map(|c| c.name().to_string()),
-        )?;
-        d.set_item(
-            "hypotheses",
-            b.map(|b| b.hypotheses().to_vec()).unwrap_or_default(),
-        )?;
-        d.set_item("notes", b.map(|b| b.notes().to_vec()).unwrap_or_default())?;
-        d.set_item("reason", e.reason().map(|r| r.to_string()))?;
-        d.set_item("reason_kind", e.reason().map(error_kind))?;
-        d.set_item(
-            "hypothesis",
-            match e.reason() {
-                Some(Error::Hypothesis { hypothesis, .. }) => Some(hypothesis.clone()),
-                _ => None,
-            },
-        )?;
-        d.set_item("eligible_for_best", e.eligible)?;
-        d.set_item("best", Some(i) == best)?;
-        let check = match e.answer().and_then(|ans| ans.composition.as_ref()) {
-            Some(c) => {
-                let cd = PyDict::new(py);
-                cd.set_item("object", &c.object)?;
-                cd.set_item("theorem_epsilon", c.theorem.upper_f64())?;
-                cd.set_item(
-                    "composition_epsilon",
-                    c.composition.as_ref().map(|x| x.upper_f64()),
-                )?;
-                cd.set_item("grid_exp", c.grid_exp)?;
-                cd.set_item("composition_tighter", c.composition_tighter)?;
-                Some(cd)
-            }
-            None => None,
-        };
-        d.set_item("composition", check)?;
-        entries.append(d)?;
-    }
-    let out = PyDict::new(py);
-    out.set_item("setting", describe)?;
-    out.set_item("delta", delta)?;
-    out.set_item("entries", entries)?;
-    out.set_item("best", best.map(|i| a.entries()[i].id.as_str()))?;
-    Ok(out)
 }
 
 /// Exact μ of the quadratic (or linear, `curvature = 0`) Gaussian instance of NoisyGD
@@ -958,7 +913,7 @@ fn exact_mu(
     batch: Option<u64>,
     position: Option<u64>,
     bits: u32,
-) -> PyResult<(Ends, Option<u64>)> {
+) -> PyResult<(Interval, Option<u64>)> {
     let alg = algorithm_name.to_string();
     let (mu, pos) = interruptible(py, move || {
         Enclosure::check_bits(bits)?;
@@ -1035,203 +990,6 @@ fn exact_mu(
         }
     })?;
     Ok((ends(&mu, bits, "exact instance".to_string()), pos))
-}
-
-/// `(sigma, epsilon, source, sigma_below, epsilon_below, evaluations, tolerance)` of a
-/// calibration.
-type CalibrationTuple = (f64, f64, String, f64, Option<f64>, usize, Option<f64>);
-
-fn calibration_tuple(c: shiftdp::calibrate::Calibration) -> CalibrationTuple {
-    (
-        c.sigma,
-        c.epsilon,
-        c.source,
-        c.sigma_below,
-        c.epsilon_below,
-        c.evaluations,
-        c.tolerance,
-    )
-}
-
-/// The smallest noise multiplier σ whose certified ε(δ) of DP-SGD (Poisson sampling
-/// rate q, `steps` steps, add/remove) is ≤ `epsilon` (`shiftdp::calibrate`).
-#[pyfunction]
-#[pyo3(signature = (q, steps, delta, epsilon, resolution=1e-3))]
-fn calibrate_poisson(
-    py: Python<'_>,
-    q: f64,
-    steps: u64,
-    delta: f64,
-    epsilon: f64,
-    resolution: f64,
-) -> PyResult<CalibrationTuple> {
-    interruptible(py, move || {
-        let p = shiftdp::calibrate::PoissonGaussian::new(
-            finite("q", q)?,
-            steps,
-            finite("delta", delta)?,
-        )?;
-        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
-            .map(calibration_tuple)
-    })
-}
-
-/// The smallest σ whose best certified bound of a run (or of the result `only`) at δ is
-/// ≤ `epsilon`; `setting` is the run without its noise.
-#[pyfunction]
-#[pyo3(signature = (algorithm_name, setting, delta, epsilon, only=None, resolution=1e-3))]
-fn calibrate_run(
-    py: Python<'_>,
-    algorithm_name: &str,
-    setting: Vec<(String, Num)>,
-    delta: Num,
-    epsilon: f64,
-    only: Option<String>,
-    resolution: f64,
-) -> PyResult<CalibrationTuple> {
-    let alg = algorithm_name.to_string();
-    interruptible(py, move || {
-        let alg = algorithm(&alg)?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
-        let only = match only {
-            Some(name) => Some(shiftdp::ResultId::parse(&name).ok_or_else(|| {
-                Error::param(
-                    "only",
-                    &name,
-                    "unknown result id (see analyze(...).entries)",
-                )
-            })?),
-            None => None,
-        };
-        let p = shiftdp::calibrate::RunBounds::new(alg, raw, &delta.text("delta")?, only)?;
-        shiftdp::calibrate::smallest_noise(&p, finite("epsilon", epsilon)?, resolution)
-            .map(calibration_tuple)
-    })
-}
-
-/// `(label, kind, status, summary, points, min_margin, counterexample)` of one obligation;
-/// the counterexample is `(params, detail)`.
-type ObligationTuple = (
-    String,
-    String,
-    String,
-    String,
-    usize,
-    Option<f64>,
-    Option<(Vec<(String, String)>, String)>,
-);
-
-/// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
-/// (`shiftdp_verify::claim::check_claim`): soundness against the exact instances and
-/// comparison with the certified optimum of the shift analysis. Returns the worst status
-/// and each obligation.
-#[pyfunction]
-#[pyo3(signature = (claim, family, region=None, tolerance=1e-6, samples=None, seed=1, bits=128))]
-#[allow(clippy::too_many_arguments)]
-fn check_claim(
-    py: Python<'_>,
-    claim: &str,
-    family: &str,
-    region: Option<&str>,
-    tolerance: f64,
-    samples: Option<usize>,
-    seed: u64,
-    bits: i64,
-) -> PyResult<(String, Vec<ObligationTuple>)> {
-    let (claim, family, region) = (
-        claim.to_string(),
-        family.to_string(),
-        region.map(str::to_string),
-    );
-    let run = move || -> Result<_, Error> {
-        let tolerance = finite("tolerance", tolerance)?;
-        let bits = match precision(Some(bits))? {
-            Precision::Bits(b) => b,
-            Precision::F64 => 128,
-        };
-        let region = match &region {
-            Some(r) => shiftdp_verify::check::region::parse_region(r)?,
-            None => vec![],
-        };
-        let ctx = shiftdp_verify::outcome::Ctx {
-            samples,
-            seed,
-            bits,
-        };
-        let r = shiftdp_verify::claim::check_claim(&claim, &family, &region, tolerance, &ctx)?;
-        Ok(claim_verdict(&r))
-    };
-    interruptible(py, run)
-}
-
-/// The worst status of a claim's check and each obligation as a tuple.
-fn claim_verdict(r: &shiftdp_verify::ResultRun) -> (String, Vec<ObligationTuple>) {
-    let runs = r
-        .runs
-        .iter()
-        .map(|o| {
-            (
-                o.label.clone(),
-                o.kind.clone(),
-                o.outcome.status.as_str().to_string(),
-                o.outcome.summary.clone(),
-                o.outcome.points,
-                o.outcome.min_margin,
-                o.outcome
-                    .counterexample
-                    .as_ref()
-                    .map(|c| (c.params.clone(), c.detail.clone())),
-            )
-        })
-        .collect();
-    (r.status().as_str().to_string(), runs)
-}
-
-/// A claimed `epsilon <= EXPR` for a batch sampler checked over a grid of runs against
-/// the sampler's certified lower and upper bounds
-/// (`shiftdp_verify::sampler_claim::check_sampler_claim`).
-#[pyfunction]
-#[pyo3(signature = (claim, sampler, relation="zero-out", region=None, bits=128))]
-fn check_sampler_claim(
-    py: Python<'_>,
-    claim: &str,
-    sampler: &str,
-    relation: &str,
-    region: Option<&str>,
-    bits: i64,
-) -> PyResult<(String, Vec<ObligationTuple>)> {
-    use shiftdp::samplers::{Relation, Sampler};
-    use shiftdp_verify::sampler_claim::SamplerRegion;
-    let (claim, sampler, relation, region) = (
-        claim.to_string(),
-        sampler.to_string(),
-        relation.to_string(),
-        region.map(str::to_string),
-    );
-    let run = move || -> Result<_, Error> {
-        let bits = match precision(Some(bits))? {
-            Precision::Bits(b) => b,
-            Precision::F64 => 128,
-        };
-        let region = match &region {
-            Some(r) => SamplerRegion::parse(r)?,
-            None => SamplerRegion::default(),
-        };
-        let r = shiftdp_verify::sampler_claim::check_sampler_claim(
-            &claim,
-            Sampler::parse(&sampler)?,
-            Relation::parse(&relation)?,
-            &region,
-            bits,
-        )?;
-        Ok(claim_verdict(&r))
-    };
-    interruptible(py, run)
 }
 
 /// `(tau, mu_upper_decimal, mu_upper, mu_estimate, shifts, gap_uppers, profile)`.
@@ -1571,7 +1329,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HypothesisError", py.get_type::<HypothesisError>())?;
     m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
-    m.add_function(wrap_pyfunction!(div_up, m)?)?;
+    m.add_function(wrap_pyfunction!(mu_up, m)?)?;
+    m.add_function(wrap_pyfunction!(p_up, m)?)?;
     m.add_function(wrap_pyfunction!(check_delta, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(gdp_delta, m)?)?;
@@ -1579,16 +1338,21 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(has_kept_composition, m)?)?;
     m.add_function(wrap_pyfunction!(compose_curve, m)?)?;
-    m.add_function(wrap_pyfunction!(analyze, m)?)?;
-    m.add_function(wrap_pyfunction!(check_claim, m)?)?;
-    m.add_function(wrap_pyfunction!(check_sampler_claim, m)?)?;
+    analysis::add(m)?;
+    claims::add(m)?;
     m.add_function(wrap_pyfunction!(schedule, m)?)?;
-    m.add_function(wrap_pyfunction!(calibrate_poisson, m)?)?;
-    m.add_function(wrap_pyfunction!(calibrate_run, m)?)?;
+    calibration::add(m)?;
     m.add_function(wrap_pyfunction!(exact_mu, m)?)?;
     m.add_function(wrap_pyfunction!(sgm_rdp, m)?)?;
     m.add_function(wrap_pyfunction!(rdp_epsilon, m)?)?;
     m.add_function(wrap_pyfunction!(sampler_report, m)?)?;
+    m.add_function(wrap_pyfunction!(readable, m)?)?;
+    m.add_class::<Interval>()?;
+    m.add_class::<Grid>()?;
+    m.add_class::<Composed>()?;
+    components::add_classes(m)?;
+    results::add(m)?;
+    events::add_to(m)?;
     m.add_class::<SamplerReport>()?;
     m.add_class::<SamplerBound>()?;
     m.add_class::<LastIterateResult>()?;

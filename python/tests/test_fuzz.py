@@ -10,11 +10,16 @@ function, default 40) so that it runs in the suite; raise both for a longer run.
 import math
 import os
 import random
+import sys
 
 import pytest
 
 import shiftdp
 from shiftdp import Gaussian, PoissonGaussian, SubsampledGaussian
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "campaign"))
+from shiftdp_campaign.walk import floats_in  # noqa: E402  (campaign/, standard library only)
 
 SEED = int(os.environ.get("SHIFTDP_FUZZ_SEED", "1"))
 CASES = int(os.environ.get("SHIFTDP_FUZZ_CASES", "40"))
@@ -34,23 +39,6 @@ def value(rng, lo, hi, integer=False):
         x = plausible(rng, lo, hi)
         return max(1, int(round(x))) if integer else x
     return rng.choice(EXTREME)
-
-
-def floats_in(obj, depth=0):
-    """All floats reachable in a result (dataclasses, tuples, lists, dicts)."""
-    if depth > 4:
-        return
-    if isinstance(obj, float):
-        yield obj
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from floats_in(x, depth + 1)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from floats_in(x, depth + 1)
-    elif hasattr(obj, "__dataclass_fields__"):
-        for k in obj.__dataclass_fields__:
-            yield from floats_in(getattr(obj, k), depth + 1)
 
 
 def call(fn, *args, **kwargs):

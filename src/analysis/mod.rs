@@ -47,11 +47,10 @@
 //! assert!((rdp.upper_f64().unwrap() - 5.8223).abs() < 1e-4);
 //! # Ok::<(), shiftdp::Error>(())
 //! ```
-pub mod rdp;
 pub mod sampled;
 pub mod table1;
 
-use crate::bounds::{Bound, BoundKind, bounds_for};
+use crate::bounds::{Bound, BoundKind};
 use crate::error::{Error, Result};
 use crate::precision::{Enclosure, Precision};
 use crate::provenance::{Paper, ResultId};
@@ -140,25 +139,7 @@ impl Query {
     }
 }
 
-/// How a result's guarantee is stated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Family {
-    /// f-DP: a tradeoff function (GDP, a composed family, pure ε-DP).
-    FDp,
-    /// Rényi DP: a curve α ↦ ε(α).
-    Rdp,
-}
-
-impl Family {
-    /// `f-DP` or `RDP`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Family::FDp => "f-DP",
-            Family::Rdp => "RDP",
-        }
-    }
-}
+pub use crate::results::Family;
 
 /// The certified answer to a [`Query`] for one bound.
 #[derive(Debug, Clone)]
@@ -365,69 +346,60 @@ pub fn analyze_scope(
     scope: Scope,
 ) -> Result<Analysis> {
     let mut entries = vec![];
-    for (id, r) in bounds_for(run) {
-        entries.push(match r {
-            Ok(b) => {
-                let eligible = b.is_about_the_run();
-                let title = b.title.clone();
-                Entry {
-                    id,
-                    family: Family::FDp,
-                    title,
-                    outcome: evaluate(b, query, prec),
-                    eligible,
-                }
-            }
-            Err(e) => Entry {
-                id,
-                family: Family::FDp,
-                title: String::new(),
-                outcome: Outcome::Inapplicable { reason: e },
-                eligible: true,
-            },
-        });
-    }
-    if scope == Scope::All {
-        let mut rows = rdp::rdp_bounds(run);
-        rows.extend(crate::renyi::at22::compare_bounds(run));
-        for (text, _paper, title, r, eligible) in rows {
-            let id = ResultId::parse(&text).ok_or_else(|| Error::NotCertified {
-                what: format!("result {text}"),
-                reason: "not a known result id (provenance::ResultId)".into(),
-            })?;
-            let outcome = match r {
-                Ok(rb) => evaluate(Bound::renyi(id, title.clone(), rb), query, prec),
-                Err(e) => Outcome::Inapplicable { reason: e },
-            };
-            let outcome = match (outcome, query) {
-                (Outcome::Certified { bound, mut answer }, Query::Epsilon { delta })
-                    if id == ResultId::Ys22Baseline =>
-                {
-                    answer.composition = poisson_composition_check(run, &answer.value, delta);
-                    if let Some(CompositionCheck {
-                        composition: Some(e),
-                        composition_tighter: true,
-                        ..
-                    }) = &answer.composition
-                    {
-                        answer.value = e.clone();
-                        answer.conversion = format!(
-                            "the certified PLD composition (tighter than {})",
-                            answer.conversion
-                        );
-                    }
-                    Outcome::Certified { bound, answer }
-                }
-                (o, _) => o,
-            };
-            entries.push(Entry {
-                id,
-                family: Family::Rdp,
-                title,
-                outcome,
-                eligible,
-            });
+    for result in crate::results::concerning(run) {
+        let id = result.id();
+        let family = result.family();
+        if scope == Scope::Bsa24 && family != Family::FDp {
+            continue;
         }
+        let outcome = match result.bound(run) {
+            Ok(b) => evaluate(b, query, prec),
+            Err(e) => Outcome::Inapplicable { reason: e },
+        };
+        let outcome = match (outcome, query) {
+            (Outcome::Certified { bound, mut answer }, Query::Epsilon { delta })
+                if id == ResultId::Ys22Baseline =>
+            {
+                answer.composition = poisson_composition_check(run, &answer.value, delta);
+                if let Some(CompositionCheck {
+                    composition: Some(e),
+                    composition_tighter: true,
+                    ..
+                }) = &answer.composition
+                {
+                    answer.value = e.clone();
+                    answer.conversion = format!(
+                        "the certified PLD composition (tighter than {})",
+                        answer.conversion
+                    );
+                }
+                Outcome::Certified { bound, answer }
+            }
+            (o, _) => o,
+        };
+        // an f-DP bound is eligible when it is a statement about the run itself; a
+        // Rényi result by the registry's mark (its adjacency)
+        let eligible = match (&outcome, family) {
+            (
+                Outcome::Certified { bound, .. } | Outcome::Unevaluated { bound, .. },
+                Family::FDp,
+            ) => bound.is_about_the_run(),
+            _ => result.eligible(),
+        };
+        let title = match (&outcome, result.title()) {
+            (_, Some(t)) => t.to_string(),
+            (Outcome::Certified { bound, .. } | Outcome::Unevaluated { bound, .. }, None) => {
+                bound.title.clone()
+            }
+            (Outcome::Inapplicable { .. }, None) => String::new(),
+        };
+        entries.push(Entry {
+            id,
+            family,
+            title,
+            outcome,
+            eligible,
+        });
     }
     let best = entries
         .iter()
@@ -474,23 +446,18 @@ fn tie_break_mu(e: &Entry) -> f64 {
 /// # Ok::<(), shiftdp::Error>(())
 /// ```
 pub fn bound(run: &Setting, id: ResultId) -> Option<Result<Bound>> {
-    if id.paper() == Paper::Bsa24 || id == ResultId::Mt07Exp {
-        return bounds_for(run)
-            .into_iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, b)| b);
-    }
-    let mut rows = rdp::rdp_bounds(run);
-    rows.extend(crate::renyi::at22::compare_bounds(run));
-    rows.into_iter()
-        .find(|r| r.0 == id.as_str())
-        .map(|(_, _, title, r, _)| r.map(|rb| Bound::renyi(id, title, rb)))
+    crate::results::find(run, id).map(|r| r.bound(run))
 }
 
 /// As [`bound`], with the result named by its id text (`BSA24 Thm 4.2`); `None` also
 /// for a text that is not a result id.
 pub fn bound_named(run: &Setting, id: &str) -> Option<Result<Bound>> {
     ResultId::parse(id).and_then(|id| bound(run, id))
+}
+
+/// Bits for the Rényi-curve conversions.
+fn rdp_bits(prec: Precision) -> u32 {
+    prec.mpfr_bits().max(128)
 }
 
 /// The certified answer of one bound to the query.
@@ -596,7 +563,7 @@ fn answer(bound: &Bound, query: &Query, prec: Precision) -> (Option<String>, Res
     };
     match (query, &bound.kind) {
         (Query::Epsilon { delta }, BoundKind::Renyi { curve }) => {
-            let bits = rdp::rdp_bits(prec);
+            let bits = rdp_bits(prec);
             match best_conversion(curve, delta, bits) {
                 Ok(bc) => {
                     let conversion = format!(
@@ -681,7 +648,7 @@ fn answer(bound: &Bound, query: &Query, prec: Precision) -> (Option<String>, Res
         }
         (Query::Delta { .. }, _) => (None, Err(unsupported("δ at ε"))),
         (Query::Renyi { alpha }, kind) => {
-            let bits = rdp::rdp_bits(prec);
+            let bits = rdp_bits(prec);
             let a = Enclosure::from_f64(bits, *alpha);
             let r = match kind {
                 // G(μ): D_α = αμ²/2 (Mironov 2017, Prop 7)

@@ -27,7 +27,7 @@
 //! bounds stay upper bounds); δ is the exact binary value of the f64 asked, the same for
 //! both parts.
 use super::{Analysis, Query, analyze};
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, Subject, hyp};
 use crate::precision::Precision;
 use crate::samplers::{self, Relation, Run, Sampler};
 use crate::settings::{Algorithm, RawSetting, Setting, exact_f64_decimal};
@@ -89,7 +89,7 @@ pub fn last_iterate_setting(run: &Run, loss: &RawSetting) -> Result<Setting> {
     }
     if run.relation() != Relation::ReplaceOne {
         return Err(hyp(
-            "BSA24 (last iterate)",
+            Subject::Other("BSA24 (last iterate)"),
             "replace-one neighbours",
             format!(
                 "relation is {}: the hidden-state results are stated for replace-one; run with replace-one to see them",
@@ -102,7 +102,7 @@ pub fn last_iterate_setting(run: &Run, loss: &RawSetting) -> Result<Setting> {
         Sampler::FixedSize => Algorithm::Sgd,
         s => {
             return Err(hyp(
-                "BSA24 (last iterate)",
+                Subject::Other("BSA24 (last iterate)"),
                 "one fixed batch order (NoisyCGD) or a uniform size-b batch each step (NoisySGD)",
                 format!("no last-iterate result of the toolkit covers the {s} sampler"),
             ));

@@ -12,12 +12,16 @@
 //! attains, `μ = √((1 − cᵗ)/(1 + cᵗ) · (1 + c)/(1 − c)) · L/(nσ)` — the square root covers
 //! both factors. This is also the only reading consistent with Prop 5.1 (t → ∞ with n = 1,
 //! σ = √(2/η), c = 1 − ηm gives `√((2 − ηm)/2) L/√m`).
-use super::{Bound, BoundKind, hyp};
-use crate::error::Result;
+use super::{Bound, BoundKind, hyp, require_algorithm};
+use crate::error::{Result, Subject};
 use crate::precision::{Enclosure, Real};
 use crate::provenance::ResultId;
 use crate::settings::{Algorithm, SETTING_BITS, Setting, ceil_u64};
 use rug::Rational;
+
+/// The algorithms of the full-batch theorems 4.2 and 4.3: NoisyGD, and LMC (NoisyGD
+/// with the Langevin noise).
+const GD_OR_LMC: &[Algorithm] = &[Algorithm::Gd, Algorithm::Lmc];
 
 /// Result ids (the key of each proof file).
 pub const THM_4_1: &str = ResultId::Bsa24Thm4_1.as_str();
@@ -123,15 +127,17 @@ pub fn mu_thm_4_6_k_unchecked<R: Real>(
 
 /// The exact rational `D·size/(ηL)` of a constrained setting.
 fn threshold(s: &Setting, size: u64) -> Result<Rational> {
-    let d = s
-        .exact
-        .d
-        .clone()
-        .ok_or_else(|| hyp("BSA24", "H1: diameter D", "give the diameter D"))?;
+    let d = s.exact.d.clone().ok_or_else(|| {
+        hyp(
+            Subject::Other("BSA24"),
+            "H1: diameter D",
+            "give the diameter D",
+        )
+    })?;
     Ok(d * Rational::from(size) / (s.exact.eta.clone() * s.exact.l.clone()))
 }
 
-fn ceil_of(id: &str, x: &Rational) -> Result<Enclosure> {
+fn ceil_of(id: ResultId, x: &Rational) -> Result<Enclosure> {
     let k = ceil_u64(x).ok_or_else(|| {
         hyp(
             id,
@@ -223,7 +229,7 @@ fn fmt(e: &Enclosure) -> String {
 }
 
 /// Checks `0 < η < 2/M` (or `≤` when `closed`) when M is given.
-fn check_eta_smooth(id: &str, s: &Setting, closed: bool, hyps: &mut Vec<String>) -> Result<()> {
+fn check_eta_smooth(id: ResultId, s: &Setting, closed: bool, hyps: &mut Vec<String>) -> Result<()> {
     if let Some(mm) = &s.big_m {
         let em = s.eta.clone() * mm.clone();
         let ok = if closed {
@@ -248,8 +254,13 @@ fn check_eta_smooth(id: &str, s: &Setting, closed: bool, hyps: &mut Vec<String>)
     Ok(())
 }
 
-/// The contraction c < 1 of a strongly convex setting, with hypotheses recorded.
-fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+/// The contraction c < 1 of a strongly convex setting, with hypotheses recorded (shared
+/// with the stochastic-batch theorems of [`super::bsa24_sgd`]).
+pub(crate) fn strong_contraction(
+    id: ResultId,
+    s: &Setting,
+    hyps: &mut Vec<String>,
+) -> Result<Enclosure> {
     let c = match (&s.c, &s.m) {
         (None, _) => {
             return Err(hyp(
@@ -294,26 +305,12 @@ fn strong_contraction(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
     Ok(c)
 }
 
-/// [`strong_contraction`] for the stochastic-batch theorems.
-pub(crate) fn strong_contraction_pub(
-    id: &str,
+/// Constrained convex hypotheses shared by Thms 4.3, 4.6 and 4.10: returns D.
+pub(crate) fn constrained_convex(
+    id: ResultId,
     s: &Setting,
     hyps: &mut Vec<String>,
 ) -> Result<Enclosure> {
-    strong_contraction(id, s, hyps)
-}
-
-/// [`constrained_convex`] for the stochastic-batch theorems.
-pub(crate) fn constrained_convex_pub(
-    id: &str,
-    s: &Setting,
-    hyps: &mut Vec<String>,
-) -> Result<Enclosure> {
-    constrained_convex(id, s, hyps)
-}
-
-/// Constrained convex hypotheses shared by Thms 4.3 and 4.6: returns D.
-fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
     let d = s.d.clone().ok_or_else(|| {
         hyp(
             id,
@@ -353,13 +350,12 @@ fn constrained_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<E
 /// # Errors
 /// Hypothesis error unless the setting is full-batch GD.
 pub fn thm_4_1(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd {
-        return Err(hyp(
-            THM_4_1,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_1,
+        s,
+        &[Algorithm::Gd],
+        "H0: NoisyGD (full batches)",
+    )?;
     let mu = mu_thm_4_1_unchecked(&s.unit(), s.t);
     gdp(
         ResultId::Bsa24Thm4_1,
@@ -375,15 +371,14 @@ pub fn thm_4_1(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not strongly convex / no contraction, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_2(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            THM_4_2,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_2,
+        s,
+        GD_OR_LMC,
+        "H0: NoisyGD (full batches)",
+    )?;
     let mut hyps = vec![];
-    let c = strong_contraction(THM_4_2, s, &mut hyps)?;
+    let c = strong_contraction(ResultId::Bsa24Thm4_2, s, &mut hyps)?;
     let mu = mu_thm_4_2_unchecked(&c, s.t, &s.unit());
     // optimality claimed for η ≤ 2/(M + m)
     let exact = match (&s.m, &s.big_m) {
@@ -406,26 +401,25 @@ pub fn thm_4_2(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: no diameter, η > 2/M, `t < Dn/(ηL)`.
 pub fn thm_4_3(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Gd && s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            THM_4_3,
-            "H0: NoisyGD (full batches)",
-            s.algorithm.name(),
-        ));
-    }
+    require_algorithm(
+        ResultId::Bsa24Thm4_3,
+        s,
+        GD_OR_LMC,
+        "H0: NoisyGD (full batches)",
+    )?;
     let mut hyps = vec![];
-    let d = constrained_convex(THM_4_3, s, &mut hyps)?;
+    let d = constrained_convex(ResultId::Bsa24Thm4_3, s, &mut hyps)?;
     // exact rational threshold Dn/(ηL) and its ceiling
     let thr = threshold(s, s.n)?;
     if s.t < thr {
         return Err(hyp(
-            THM_4_3,
+            ResultId::Bsa24Thm4_3,
             "H3: t ≥ Dn/(ηL)",
             format!("t = {}, Dn/(ηL) = {}", s.t, thr.to_f64()),
         ));
     }
     hyps.push(format!("H3: t = {} ≥ Dn/(ηL) = {}", s.t, thr.to_f64()));
-    let k = ceil_of(THM_4_3, &thr)?;
+    let k = ceil_of(ResultId::Bsa24Thm4_3, &thr)?;
     let mu = mu_thm_4_3_k_unchecked(&s.l, &d, &s.eta, s.n, &s.sigma, &k);
     gdp(
         ResultId::Bsa24Thm4_3,
@@ -436,10 +430,8 @@ pub fn thm_4_3(s: &Setting) -> Result<Bound> {
     )
 }
 
-fn cyclic_shape(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u64)> {
-    if s.algorithm != Algorithm::Cgd {
-        return Err(hyp(id, "H0: NoisyCGD (cyclic batches)", s.algorithm.name()));
-    }
+fn cyclic_shape(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u64)> {
+    require_algorithm(id, s, &[Algorithm::Cgd], "H0: NoisyCGD (cyclic batches)")?;
     let l = s.batches_per_epoch().ok_or_else(|| {
         hyp(
             id,
@@ -464,7 +456,7 @@ fn cyclic_shape(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<(u64, u
 /// Hypothesis errors unless cyclic with integer l and E.
 pub fn thm_4_4(s: &Setting) -> Result<Bound> {
     let mut hyps = vec!["H1: gradient sensitivity L".to_string()];
-    let (_, e) = cyclic_shape(THM_4_4, s, &mut hyps)?;
+    let (_, e) = cyclic_shape(ResultId::Bsa24Thm4_4, s, &mut hyps)?;
     gdp(
         ResultId::Bsa24Thm4_4,
         "NoisyCGD, any losses (composition)",
@@ -480,8 +472,8 @@ pub fn thm_4_4(s: &Setting) -> Result<Bound> {
 /// Hypothesis errors: cyclic shape, strong convexity, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_5(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let (l, e) = cyclic_shape(THM_4_5, s, &mut hyps)?;
-    let c = strong_contraction(THM_4_5, s, &mut hyps)?;
+    let (l, e) = cyclic_shape(ResultId::Bsa24Thm4_5, s, &mut hyps)?;
+    let c = strong_contraction(ResultId::Bsa24Thm4_5, s, &mut hyps)?;
     gdp(
         ResultId::Bsa24Thm4_5,
         "NoisyCGD, strongly convex (shifted interpolation)",
@@ -497,18 +489,18 @@ pub fn thm_4_5(s: &Setting) -> Result<Bound> {
 /// Hypothesis errors: cyclic shape, diameter, η > 2/M, `E < Db/(ηL)`.
 pub fn thm_4_6(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let (l, e) = cyclic_shape(THM_4_6, s, &mut hyps)?;
-    let d = constrained_convex(THM_4_6, s, &mut hyps)?;
+    let (l, e) = cyclic_shape(ResultId::Bsa24Thm4_6, s, &mut hyps)?;
+    let d = constrained_convex(ResultId::Bsa24Thm4_6, s, &mut hyps)?;
     let thr = threshold(s, s.b)?;
     if e < thr {
         return Err(hyp(
-            THM_4_6,
+            ResultId::Bsa24Thm4_6,
             "H3: E ≥ Db/(ηL)",
             format!("E = {e}, Db/(ηL) = {}", thr.to_f64()),
         ));
     }
     hyps.push(format!("H3: E = {e} ≥ Db/(ηL) = {}", thr.to_f64()));
-    let k = ceil_of(THM_4_6, &thr)?;
+    let k = ceil_of(ResultId::Bsa24Thm4_6, &thr)?;
     gdp(
         ResultId::Bsa24Thm4_6,
         "NoisyCGD, constrained convex (shifted interpolation)",
@@ -525,10 +517,8 @@ pub fn thm_4_6(s: &Setting) -> Result<Bound> {
 /// long validation run: with σ = 0.153, η = 0.734 Prop 5.1 gave μ = 0.084 where the
 /// exact μ of the run is 0.908). Checked as `σ²η ∋ 2` in interval arithmetic: σ derived
 /// from η (no `--noise`) passes; a decimal σ passes only if σ²η = 2 exactly.
-fn langevin(id: &str, s: &Setting) -> Result<()> {
-    if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(id, "H0: Langevin Monte Carlo", s.algorithm.name()));
-    }
+fn langevin(id: ResultId, s: &Setting) -> Result<()> {
+    require_algorithm(id, s, &[Algorithm::Lmc], "H0: Langevin Monte Carlo")?;
     let s2eta = s.sigma.square() * s.eta.clone();
     let two = two();
     if s2eta.lo() > two.hi() || s2eta.hi() < two.lo() {
@@ -544,7 +534,7 @@ fn langevin(id: &str, s: &Setting) -> Result<()> {
     Ok(())
 }
 
-fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+fn lmc_strong(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
     langevin(id, s)?;
     let m = match &s.m {
         Some(m) if m.is_positive() => m.clone(),
@@ -587,7 +577,7 @@ fn lmc_strong(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
 /// Hypothesis errors unless LMC with m > 0, M and `η(M+m) ≤ 2`.
 pub fn prop_5_1(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let m = lmc_strong(PROP_5_1, s, &mut hyps)?;
+    let m = lmc_strong(ResultId::Bsa24Prop5_1, s, &mut hyps)?;
     gdp(
         ResultId::Bsa24Prop5_1,
         "LMC iterates, strongly log-concave (every t)",
@@ -603,7 +593,7 @@ pub fn prop_5_1(s: &Setting) -> Result<Bound> {
 /// As [`prop_5_1`].
 pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let m = lmc_strong(COR_5_2_ETA, s, &mut hyps)?;
+    let m = lmc_strong(ResultId::Bsa24Cor5_2Eta, s, &mut hyps)?;
     let mut b = gdp(
         ResultId::Bsa24Cor5_2Eta,
         "stationary law π(η) of LMC",
@@ -622,7 +612,7 @@ pub fn cor_5_2_stationary(s: &Setting) -> Result<Bound> {
 /// As [`prop_5_1`].
 pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let m = lmc_strong(COR_5_2_EXP, s, &mut hyps)?;
+    let m = lmc_strong(ResultId::Bsa24Cor5_2Exp, s, &mut hyps)?;
     let mut b = gdp(
         ResultId::Bsa24Cor5_2Exp,
         "exponential mechanism π ∝ e^{−F}",
@@ -635,7 +625,7 @@ pub fn cor_5_2_exponential(s: &Setting) -> Result<Bound> {
     Ok(b)
 }
 
-fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
+fn lmc_convex(id: ResultId, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure> {
     langevin(id, s)?;
     let d =
         s.d.clone()
@@ -664,7 +654,7 @@ fn lmc_convex(id: &str, s: &Setting, hyps: &mut Vec<String>) -> Result<Enclosure
 /// Hypothesis errors unless LMC with a diameter, M and η ≤ 2/M.
 pub fn cor_5_4_stationary(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let d = lmc_convex(COR_5_4_ETA, s, &mut hyps)?;
+    let d = lmc_convex(ResultId::Bsa24Cor5_4Eta, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d + s.eta.clone() * s.l.square().half()).sqrt();
     let mut b = gdp(
         ResultId::Bsa24Cor5_4Eta,
@@ -684,7 +674,7 @@ pub fn cor_5_4_stationary(s: &Setting) -> Result<Bound> {
 /// As [`cor_5_4_stationary`].
 pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
     let mut hyps = vec![];
-    let d = lmc_convex(COR_5_4_EXP, s, &mut hyps)?;
+    let d = lmc_convex(ResultId::Bsa24Cor5_4Exp, s, &mut hyps)?;
     let mu = (two() * s.l.clone() * d).sqrt();
     let mut b = gdp(
         ResultId::Bsa24Cor5_4Exp,
@@ -704,16 +694,19 @@ pub fn cor_5_4_exponential(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis error without a diameter.
 pub fn exponential_mechanism_pure(s: &Setting) -> Result<Bound> {
-    if s.algorithm != Algorithm::Lmc {
-        return Err(hyp(
-            MT07_EXP,
-            "H0: Langevin / exponential mechanism",
-            s.algorithm.name(),
-        ));
-    }
-    let d =
-        s.d.clone()
-            .ok_or_else(|| hyp(MT07_EXP, "H1: K of diameter D", "give the diameter D"))?;
+    require_algorithm(
+        ResultId::Mt07Exp,
+        s,
+        &[Algorithm::Lmc],
+        "H0: Langevin / exponential mechanism",
+    )?;
+    let d = s.d.clone().ok_or_else(|| {
+        hyp(
+            ResultId::Mt07Exp,
+            "H1: K of diameter D",
+            "give the diameter D",
+        )
+    })?;
     Ok(Bound {
         id: ResultId::Mt07Exp,
         title: "exponential mechanism, pure DP".into(),

@@ -14,7 +14,7 @@
 //!
 //! Every τ gives a valid bound, so the τ search runs on certified values and reports the
 //! smallest certified ε (search without rigor over τ, every candidate certified).
-use super::{Bound, BoundKind, hyp};
+use super::{Bound, BoundKind, require_algorithm};
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
@@ -331,14 +331,13 @@ impl SgdFamily {
     }
 }
 
-fn sgd_common(id: &str, s: &Setting) -> Result<(f64, f64)> {
-    if s.algorithm != Algorithm::Sgd {
-        return Err(hyp(
-            id,
-            "H0: NoisySGD (stochastic batches)",
-            s.algorithm.name(),
-        ));
-    }
+fn sgd_common(id: ResultId, s: &Setting) -> Result<(f64, f64)> {
+    require_algorithm(
+        id,
+        s,
+        &[Algorithm::Sgd],
+        "H0: NoisySGD (stochastic batches)",
+    )?;
     Ok((s.p().upper_f64(), s.unit().upper_f64()))
 }
 
@@ -363,7 +362,7 @@ fn composed(
 /// # Errors
 /// Hypothesis error unless stochastic batches.
 pub fn thm_4_8(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_8, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_8, s)?;
     Ok(composed(
         ResultId::Bsa24Thm4_8,
         "NoisySGD, any losses (composition of subsampled Gaussians)",
@@ -377,9 +376,9 @@ pub fn thm_4_8(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not SGD, not strongly convex, η ≥ 2/M, c ≥ 1.
 pub fn thm_4_9(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_9, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_9, s)?;
     let mut hyps = vec![];
-    let c = super::bsa24::strong_contraction_pub(THM_4_9, s, &mut hyps)?;
+    let c = super::bsa24::strong_contraction(ResultId::Bsa24Thm4_9, s, &mut hyps)?;
     hyps.push(format!(
         "p = b/n = {p}; τ optimized over 1..={} (ERRATA BSA2)",
         s.t
@@ -402,9 +401,9 @@ pub fn thm_4_9(s: &Setting) -> Result<Bound> {
 /// # Errors
 /// Hypothesis errors: not SGD, no diameter, η > 2/M.
 pub fn thm_4_10(s: &Setting) -> Result<Bound> {
-    let (p, u) = sgd_common(THM_4_10, s)?;
+    let (p, u) = sgd_common(ResultId::Bsa24Thm4_10, s)?;
     let mut hyps = vec![];
-    let d = super::bsa24::constrained_convex_pub(THM_4_10, s, &mut hyps)?;
+    let d = super::bsa24::constrained_convex(ResultId::Bsa24Thm4_10, s, &mut hyps)?;
     let des = (d / (s.eta.clone() * s.sigma.clone())).upper_f64();
     hyps.push(format!("p = b/n = {p}; τ optimized over 0..={}", s.t - 1));
     Ok(composed(

@@ -20,6 +20,23 @@ pub use crate::tradeoff::RdpBound;
 use crate::tradeoff::RenyiCurve;
 use crate::tradeoff::{Certified, Gaussian, Path};
 
+/// Hypothesis H0 of result `id`: the setting's algorithm is one of `allowed`.
+///
+/// # Errors
+/// [`Error::Hypothesis`] with hypothesis `label` and the name of the algorithm given.
+pub(crate) fn require_algorithm(
+    id: ResultId,
+    s: &Setting,
+    allowed: &[Algorithm],
+    label: &str,
+) -> Result<()> {
+    if allowed.contains(&s.algorithm) {
+        Ok(())
+    } else {
+        Err(hyp(id, label, s.algorithm.name()))
+    }
+}
+
 /// The tradeoff function a bound certifies: `T(A(S), A(S′)) ≥ f` for adjacent S, S′.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -193,42 +210,4 @@ impl Bound {
             BoundKind::Renyi { curve } => format!("Rényi curve {}", curve.name()),
         }
     }
-}
-
-/// A result as a function of a setting.
-pub type BoundFn = fn(&Setting) -> Result<Bound>;
-
-/// Every result of the library that concerns `setting`'s algorithm, each either a bound
-/// or the reason it does not apply.
-pub fn bounds_for(setting: &Setting) -> Vec<(ResultId, Result<Bound>)> {
-    use ResultId as R;
-    use bsa24::*;
-    let list: Vec<(ResultId, BoundFn)> = match setting.algorithm {
-        Algorithm::Gd => vec![
-            (R::Bsa24Thm4_1, thm_4_1),
-            (R::Bsa24Thm4_2, thm_4_2),
-            (R::Bsa24Thm4_3, thm_4_3),
-        ],
-        Algorithm::Cgd => vec![
-            (R::Bsa24Thm4_4, thm_4_4),
-            (R::Bsa24Thm4_5, thm_4_5),
-            (R::Bsa24Thm4_6, thm_4_6),
-        ],
-        Algorithm::Sgd => vec![
-            (R::Bsa24Thm4_8, bsa24_sgd::thm_4_8),
-            (R::Bsa24Thm4_9, bsa24_sgd::thm_4_9),
-            (R::Bsa24Thm4_10, bsa24_sgd::thm_4_10),
-        ],
-        Algorithm::Lmc => vec![
-            (R::Bsa24Thm4_2, thm_4_2),
-            (R::Bsa24Prop5_1, prop_5_1),
-            (R::Bsa24Cor5_2Eta, cor_5_2_stationary),
-            (R::Bsa24Cor5_2Exp, cor_5_2_exponential),
-            (R::Bsa24Thm4_3, thm_4_3),
-            (R::Bsa24Cor5_4Eta, cor_5_4_stationary),
-            (R::Bsa24Cor5_4Exp, cor_5_4_exponential),
-            (R::Mt07Exp, exponential_mechanism_pure),
-        ],
-    };
-    list.into_iter().map(|(id, f)| (id, f(setting))).collect()
 }

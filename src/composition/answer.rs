@@ -63,8 +63,9 @@
 //! δ(ε) ≤ δ. When the certified δ(0) is already ≤ δ the privacy profile reaches δ at a
 //! non-positive ε, and `[0, 0]` is not a bracket of that ε: [`CompositionAnswer::at_zero`] says
 //! so, and front ends state "(0, δ)-DP holds; ε(δ) ≤ 0" instead of an interval.
+use super::mechanism::Mechanism;
 use super::{Composed, Composition, DELTA_FLOOR, Interval, Staged, Step, Target};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Precision;
 use crate::precision::enclosure::Enclosure;
 use crate::tradeoff::Gaussian;
@@ -156,12 +157,18 @@ impl Composition {
     /// assert!(mu.lower_f64() <= 0.5 && 0.5 <= mu.upper_f64());
     /// ```
     pub fn gaussian_mu(&self) -> Option<Enclosure> {
+        // p = 1 subsampling is no subsampling: C_1(G(μ)) = G(μ) and both Poisson
+        // directions p G(μ) + (1 − p) Id are G(μ) at p = 1
+        self.root_sum_squares(|m| m.exact_gaussian_mu())
+    }
+
+    /// `Some(enclosure of √(Σ kᵢ μᵢ²))` over the components, `μᵢ = mu_of(mechanism i)`,
+    /// at [`GAUSSIAN_BITS`]; `None` when `mu_of` is `None` for one of them. The μ of
+    /// `⊗ᵢ G(μᵢ)^{⊗kᵢ} = G(√Σkᵢμᵢ²)` (DRS22 Cor 3.3).
+    fn root_sum_squares(&self, mu_of: impl Fn(&dyn Mechanism) -> Option<f64>) -> Option<Enclosure> {
         let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
         for (c, k) in self.parts() {
-            // p = 1 subsampling is no subsampling: C_1(G(μ)) = G(μ) and both Poisson
-            // directions p G(μ) + (1 − p) Id are G(μ) at p = 1
-            let mu = c.as_mechanism().exact_gaussian_mu()?;
-            let m = Enclosure::from_f64(GAUSSIAN_BITS, mu);
+            let m = Enclosure::from_f64(GAUSSIAN_BITS, mu_of(c.as_mechanism().as_ref())?);
             s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
         }
         Some(s.sqrt())
@@ -242,13 +249,7 @@ impl Composition {
         grid: Option<i32>,
         kept: Option<Arc<Composed>>,
     ) -> Result<CompositionAnswer> {
-        if !(tolerance > 0.0 && tolerance.is_finite()) {
-            return Err(Error::param(
-                "tolerance",
-                tolerance,
-                "must be finite and > 0",
-            ));
-        }
+        positive_finite(&[("tolerance", tolerance)])?;
         if self.parts().is_empty() {
             return Err(Error::param("components", "none", "give at least one"));
         }
@@ -704,13 +705,7 @@ impl Composition {
     /// each argument (DRS22 Prop 3.2 / Lemma C.1), and `⊗ᵢ G(μᵢ)^{⊗kᵢ} = G(√Σkᵢμᵢ²)`
     /// (DRS22 Cor 3.3). A larger tradeoff function has a smaller δ(ε) and ε(δ).
     pub fn no_amplification_mu(&self) -> Option<Enclosure> {
-        let mut s = Enclosure::from_u64(GAUSSIAN_BITS, 0);
-        for (c, k) in self.parts() {
-            let mu = c.as_mechanism().gaussian_dominating_mu()?;
-            let m = Enclosure::from_f64(GAUSSIAN_BITS, mu);
-            s = s + m.square().mul(&Enclosure::from_u64(GAUSSIAN_BITS, *k));
-        }
-        Some(s.sqrt())
+        self.root_sum_squares(|m| m.gaussian_dominating_mu())
     }
 
     /// `ε_pure = Σᵢ kᵢ ℓ̄ᵢ`, rounded up, when every component is a mechanism whose losses

@@ -25,6 +25,23 @@
 use super::pld::{Grid, SingleStep, U};
 use rustfft::num_complex::Complex;
 
+/// Scales the masses `c` to sum 1 when their sum `s` is finite and > 0, moving the scale
+/// into the log scale: returns `(ln_scale + ln s, err · (1/s))` (the ℓ¹ error bound
+/// scales with the masses; each operation rounds to nearest, and the callers add the
+/// round-off of the rescaling and of `ln_scale` to the error), or the inputs unchanged.
+pub(super) fn renormalize(c: &mut [f64], ln_scale: f64, err: f64) -> (f64, f64) {
+    let s: f64 = c.iter().sum();
+    if s > 0.0 && s.is_finite() {
+        let inv = 1.0 / s;
+        for v in c.iter_mut() {
+            *v *= inv;
+        }
+        (ln_scale + s.ln(), err * inv)
+    } else {
+        (ln_scale, err)
+    }
+}
+
 /// Percival's round-off factor for an FFT convolution of length `2^ν`, times the safety
 /// factor 4: `E_ν = 4((1+u)^{3ν+2}(1+u√5)^{3ν+1}(1+β)^{3ν} − 1)` with `u` a little over
 /// 2⁻⁵³ and twiddle accuracy `β = 2⁻⁵⁰` (see the module doc). It bounds the ℓ² error of
@@ -241,18 +258,7 @@ impl Dist {
             } else {
                 a.inf + b.inf - a.inf * b.inf
             };
-            // renormalize
-            let s: f64 = c.iter().sum();
-            let mut ln_scale = ls;
-            let mut err = err0;
-            if s > 0.0 && s.is_finite() {
-                let inv_s = 1.0 / s;
-                for v in &mut c {
-                    *v *= inv_s;
-                }
-                ln_scale = ls + s.ln();
-                err = err0 * inv_s;
-            }
+            let (ln_scale, mut err) = renormalize(&mut c, ls, err0);
             // round-off of the unpacking, spill, rescaling and of ln_scale
             let rel =
                 16.0 * U * (1.0 + ln_scale.abs() + lambda * g.top().abs().max(g.bottom().abs()));

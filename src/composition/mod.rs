@@ -1621,7 +1621,8 @@ mod tests {
         }
     }
 
-    fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
+    /// The enclosure of δ(ε) of μ-GDP at 128 bits, as `(lower, upper)`.
+    pub(super) fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
         let c = Gaussian::delta(
             &Enclosure::from_f64(128, mu),
             &Enclosure::from_f64(128, eps),

@@ -53,7 +53,7 @@
 //! *Error bounds on complex floating-point multiplication*, Math. Comp. 76 (2007);
 //! A. Koskela, J. Jälkö, A. Honkela, *Computing tight differential privacy guarantees
 //! using FFT*, AISTATS 2020 (one-shot exponentiation with aliasing bounds).
-use super::engine::{Dist, Side, percival};
+use super::engine::{Dist, Side, percival, renormalize};
 use super::pld::{Grid, U};
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
@@ -839,17 +839,7 @@ fn finish(
     if upper && bottom_extra > 0.0 {
         c[0] += bottom_extra;
     }
-    let s: f64 = c.iter().sum();
-    let mut ln_s = ln_scale;
-    let mut err = err;
-    if s > 0.0 && s.is_finite() {
-        let inv = 1.0 / s;
-        for v in &mut c {
-            *v *= inv;
-        }
-        ln_s = ln_scale + s.ln();
-        err *= inv;
-    }
+    let (ln_s, mut err) = renormalize(&mut c, ln_scale, err);
     let rel = 16.0 * U * (1.0 + ln_s.abs() + lambda * g.top().abs().max(g.bottom().abs()))
         + 2.0 * ln_scale_err;
     let tot: f64 = c.iter().sum();
@@ -884,19 +874,8 @@ fn vacuous(g: &Grid, lambda: f64) -> Dist {
 mod tests {
     use super::super::engine::Dist;
     use super::super::pld::{self, Grid, Kind};
+    use super::super::tests::gdp_delta;
     use super::*;
-    use crate::precision::{Enclosure, Precision};
-    use crate::tradeoff::Gaussian;
-
-    fn gdp_delta(mu: f64, eps: f64) -> (f64, f64) {
-        let c = Gaussian::delta(
-            &Enclosure::from_f64(128, mu),
-            &Enclosure::from_f64(128, eps),
-            Precision::Bits(128),
-        )
-        .unwrap();
-        (c.enclosure.lower_f64(), c.enclosure.upper_f64())
-    }
 
     /// A window far too small for G(0.5)^{⊗16} = G(2) (losses ~ N(2, 4)): most of the
     /// mass wraps around, and the certified bounds must still hold.

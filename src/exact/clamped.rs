@@ -29,7 +29,7 @@
 //! # References
 //! AT22 Thm 4.1 and §A.4; BSA24 Thms 4.3, 4.6, 4.10 (constrained settings).
 use super::{Estimate, Instance, Order, PairKind};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::special::{npdf, phi};
 
 /// One step of a clamped walk.
@@ -130,9 +130,7 @@ impl ClampedWalk {
                     "must be in [0, 1]",
                 ));
             }
-            if !(s.noise_sd.is_finite() && s.noise_sd > 0.0) {
-                return Err(Error::param("noise", s.noise_sd, "must be finite and > 0"));
-            }
+            positive_finite(&[("noise", s.noise_sd)])?;
             if !(s.drift.is_finite() && s.drift >= 0.0) {
                 return Err(Error::param(
                     "sensitivity",

@@ -44,7 +44,7 @@
 //! BSA24 §4.3 (NoisySGD, Def 4.7); AT22 §4 (the one-sided construction);
 //! Neyman–Pearson lemma (DRS22 §2).
 use super::{Estimate, Instance, Order};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::special::{npdf, phi, phi_c};
 
 /// `φ(1) = E|Z² − 1| / 4`, rounded up.
@@ -385,9 +385,7 @@ impl MixtureInstance {
     /// # Errors
     /// [`Error::Parameter`] unless `var` is finite and > 0.
     pub fn new(law: &ShiftLaw, var: f64, kind: PairKind) -> Result<Self> {
-        if !(var.is_finite() && var > 0.0) {
-            return Err(Error::param("variance", var, "must be finite and > 0"));
-        }
+        positive_finite(&[("variance", var)])?;
         let (p_comp, q_comp, tv_p, tv_q) = match kind {
             PairKind::OneSided => (
                 vec![(0.0, 0.0, 0.0, 1.0)],

@@ -7,6 +7,7 @@
 use crate::error::Result;
 use crate::error::hyp;
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 
 /// Result id of Lemma 2.12.
 pub const LEMMA_2_12: &str = crate::provenance::ResultId::At22Lemma2_12.as_str();
@@ -84,17 +85,25 @@ pub fn alpha_star(q: f64, sigma: f64) -> Option<f64> {
 /// ```
 pub fn lemma_2_12(alpha: f64, q: f64, sigma: f64, bits: u32) -> Result<Enclosure> {
     if !(q > 0.0 && q < 0.2) {
-        return Err(hyp(LEMMA_2_12, "H1: q ∈ (0, 1/5)", format!("q = {q}")));
+        return Err(hyp(
+            ResultId::At22Lemma2_12,
+            "H1: q ∈ (0, 1/5)",
+            format!("q = {q}"),
+        ));
     }
     if !(sigma >= 4.0 && sigma.is_finite()) {
-        return Err(hyp(LEMMA_2_12, "H2: σ ≥ 4", format!("σ = {sigma}")));
+        return Err(hyp(
+            ResultId::At22Lemma2_12,
+            "H2: σ ≥ 4",
+            format!("σ = {sigma}"),
+        ));
     }
     let star = alpha_star(q, sigma);
     let ok =
         alpha > 1.0 && star.is_some_and(|s| alpha <= s) && alpha_star_conditions(alpha, q, sigma);
     if !ok {
         return Err(hyp(
-            LEMMA_2_12,
+            ResultId::At22Lemma2_12,
             "H3: 1 < α ≤ α*(q, σ) (both conditions hold at α)",
             format!("α = {alpha}, α* = {star:?}"),
         ));

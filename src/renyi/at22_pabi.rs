@@ -4,7 +4,7 @@
 use super::at22_params::*;
 use super::at22_theorems::scan_t_tilde;
 use super::sampled_gaussian::s_alpha;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use crate::precision::rounding::mul_down_f64;
 use crate::schedules::ScheduleProblem;

@@ -5,9 +5,10 @@
 //! [`PabiGap`], [`At22Run`]), each field with its AT22 symbol and the direction in which
 //! a caller rounds it. Shared by [`super::at22_pabi`], [`super::at22_recipes`],
 //! [`super::at22_theorems`] and [`super::at22`].
+use crate::error::Result;
 use crate::error::hyp;
-use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 use crate::settings::Setting;
 
 /// AT22 Prop 2.17 (original PABI bound).
@@ -31,7 +32,7 @@ pub const EQ_B2: &str = crate::provenance::ResultId::At22EqB2.as_str();
 /// AT22 eq. (B.3).
 pub const EQ_B3: &str = crate::provenance::ResultId::At22EqB3.as_str();
 
-pub(super) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
+pub(crate) fn contraction(s: &Setting, id: ResultId) -> Result<Enclosure> {
     let c = s.c.clone().ok_or_else(|| {
         hyp(
             id,
@@ -50,21 +51,11 @@ pub(super) fn contraction(s: &Setting, id: &str) -> Result<Enclosure> {
 }
 
 /// Orders at which (B.2)/(B.3) are tabulated (each needs a noise-split search).
-pub(super) fn orders() -> Vec<f64> {
+pub(crate) fn orders() -> Vec<f64> {
     (-16..=32)
         .step_by(4)
         .map(|k| 1.0 + 2f64.powf(f64::from(k) / 4.0))
         .collect()
-}
-
-/// Checks that every named value is finite and > 0.
-pub(super) fn positive_finite(values: &[(&str, f64)]) -> Result<()> {
-    for &(name, v) in values {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(name, v, "must be finite and > 0"));
-        }
-    }
-    Ok(())
 }
 
 /// A Noisy-SGD / Noisy-CGD run in the vocabulary of AT22's theorems (Thms 3.1, 5.1, 5.8

@@ -4,11 +4,11 @@
 //! run's setting at the safe ends ([`RecipeBInputs`]). Parameter model: [`super::at22`].
 use super::at22_params::*;
 pub use super::at22_params::{PabiGap, RecipeBInputs};
-use super::at22_theorems::{QReading, scan_t_tilde, sgm_q, sgm_q_search};
-use crate::error::Result;
+use super::at22_theorems::{QReading, q_at_split, scan_t_tilde, sgm_q_search};
 use crate::error::hyp;
+use crate::error::{Result, positive_finite};
 use crate::precision::Enclosure;
-use crate::precision::rounding::mul_down_f64;
+use crate::provenance::ResultId;
 use crate::settings::Setting;
 
 /// The objective of (B.2) (c = None) or (B.3) (c = Some(c)) at one noise split and T̃,
@@ -111,12 +111,12 @@ pub fn recipe_b_with(
     bits: u32,
 ) -> Result<Enclosure> {
     match x.c {
-        None => recipe_b(EQ_B2, alpha, x, reading, bits),
+        None => recipe_b(ResultId::At22EqB2, alpha, x, reading, bits),
         Some(c) => {
             if !(c > 0.0 && c < 1.0) {
-                return Err(hyp(EQ_B3, "H: 0 < c < 1", format!("c = {c}")));
+                return Err(hyp(ResultId::At22EqB3, "H: 0 < c < 1", format!("c = {c}")));
             }
-            recipe_b(EQ_B3, alpha, x, reading, bits)
+            recipe_b(ResultId::At22EqB3, alpha, x, reading, bits)
         }
     }
 }
@@ -140,13 +140,13 @@ pub fn recipe_b_with(
 /// AT22 App. B.3.
 pub fn recipe_b3(alpha: f64, x: &RecipeBInputs, bits: u32) -> Result<Enclosure> {
     if x.c.is_none() {
-        return Err(hyp(EQ_B3, "H: 0 < c < 1", "c not given"));
+        return Err(hyp(ResultId::At22EqB3, "H: 0 < c < 1", "c not given"));
     }
     recipe_b_with(alpha, x, QReading::AsPrinted, bits)
 }
 
 fn recipe_b(
-    id: &str,
+    id: ResultId,
     alpha: f64,
     x: &RecipeBInputs,
     reading: QReading,
@@ -172,7 +172,7 @@ fn recipe_b(
         return Err(hyp(id, "H: T ≥ 1", "T = 0"));
     }
     let wp = bits + 32;
-    let first = sgm_q(alpha, q, mul_down_f64(b_over_l, sigma), reading, bits)?.with_prec(wp)
+    let first = q_at_split(alpha, q, b_over_l, sigma, reading, bits)?.with_prec(wp)
         * Enclosure::from_u64(wp, t);
     if t < 2 {
         return Ok(first.with_prec(bits));
@@ -218,7 +218,7 @@ fn recipe_b(
                 return Ok(first.with_prec(bits));
             }
             // a split whose Q cannot be certified is dropped (the T·S_α branch stands)
-            let Ok(qv) = sgm_q(alpha, q, mul_down_f64(b_over_l, s2), reading, bits) else {
+            let Ok(qv) = q_at_split(alpha, q, b_over_l, s2, reading, bits) else {
                 return Ok(first.with_prec(bits));
             };
             let gap = PabiGap {
@@ -272,10 +272,10 @@ pub fn printed_beta_b3(alpha: f64, d: f64, c: f64, q: f64, eta: f64, sigma1: f64
 
 /// The AT22 recipe a NoisySGD setting selects: (B.3) when the upper end of its
 /// contraction enclosure (rounded up to f64) is < 1, else (B.2) (valid for every c ≤ 1).
-pub fn recipe_b_id(s: &Setting) -> &'static str {
+pub fn recipe_b_id(s: &Setting) -> ResultId {
     match s.c.as_ref().map(Enclosure::upper_f64) {
-        Some(c) if c < 1.0 => EQ_B3,
-        _ => EQ_B2,
+        Some(c) if c < 1.0 => ResultId::At22EqB3,
+        _ => ResultId::At22EqB2,
     }
 }
 

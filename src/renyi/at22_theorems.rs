@@ -25,7 +25,7 @@
 use super::at22_lemma_2_12::{alpha_star, alpha_star_conditions};
 pub use super::at22_params::{At22Run, SplitInputs};
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::exact::clamped::ClampedWalk;
 use crate::precision::Enclosure;
 
@@ -43,18 +43,8 @@ pub const THM_5_8: &str = crate::provenance::ResultId::At22Thm5_8.as_str();
 pub const THM_4_1: &str = crate::provenance::ResultId::At22Thm4_1.as_str();
 
 use crate::error::hyp;
+use crate::provenance::ResultId;
 use crate::renyi::curve::check_order;
-
-/// Inputs outside their domain (non-finite or ≤ 0) are [`Error::Parameter`], as in
-/// every module (the rule of [`crate::error`]); `_result` names the caller for reading.
-fn positive_finite(_result: &str, values: &[(&str, f64)]) -> Result<()> {
-    for &(name, v) in values {
-        if !v.is_finite() || v <= 0.0 {
-            return Err(Error::param(name, v, "must be finite and > 0"));
-        }
-    }
-    Ok(())
-}
 
 /// Which order(s) of the sampled Gaussian pair Q stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +87,28 @@ pub fn sgm_q(alpha: f64, q: f64, sigma: f64, reading: QReading, bits: u32) -> Re
         QReading::AsPrinted => Ok(fwd),
         QReading::BothOrders => Ok(fwd.max(&m.divergence(SgmOrder::MixtureBase, alpha, bits)?)),
     }
+}
+
+/// Q = S_α(b/n, bσ₂/L) of a noise split: [`sgm_q`] at the noise multiplier
+/// (b/L)·σ₂ rounded down (S_α decreases in the noise multiplier).
+///
+/// # Errors
+/// As [`sgm_q`].
+pub fn q_at_split(
+    alpha: f64,
+    q: f64,
+    b_over_l: f64,
+    sigma2: f64,
+    reading: QReading,
+    bits: u32,
+) -> Result<Enclosure> {
+    sgm_q(
+        alpha,
+        q,
+        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
+        reading,
+        bits,
+    )
 }
 
 /// f64 search value of [`sgm_q`] (not a bound; see
@@ -159,33 +171,24 @@ pub fn recipe_5_3(
         d,
     } = *x;
     check_order(alpha)?;
-    positive_finite(
-        EQ_5_3,
-        &[
-            ("b/L", b_over_l),
-            ("η", eta),
-            ("σ₁", sigma1),
-            ("σ₂", sigma2),
-            ("D", d),
-        ],
-    )?;
+    positive_finite(&[
+        ("b/L", b_over_l),
+        ("η", eta),
+        ("σ₁", sigma1),
+        ("σ₂", sigma2),
+        ("D", d),
+    ])?;
     if t == 0 {
-        return Err(hyp(EQ_5_3, "H0: T ≥ 1", "T = 0"));
+        return Err(hyp(ResultId::At22Eq5_3, "H0: T ≥ 1", "T = 0"));
     }
     if !(c > 0.0 && c < 1.0) {
         return Err(hyp(
-            EQ_5_3,
+            ResultId::At22Eq5_3,
             "H1: strongly convex, 0 < c < 1",
             format!("c = {c}"),
         ));
     }
-    let qv = sgm_q(
-        alpha,
-        q,
-        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
-        reading,
-        bits,
-    )?;
+    let qv = q_at_split(alpha, q, b_over_l, sigma2, reading, bits)?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * eta * eta * sigma1 * sigma1);
     let lc = -c.ln();
@@ -248,13 +251,14 @@ pub fn recipe_5_7(
         d,
     } = *x;
     check_order(alpha)?;
-    positive_finite(
-        EQ_5_7,
-        &[("b/L", b_over_l), ("σ₁", sigma1), ("σ₂", sigma2), ("D", d)],
-    )?;
+    positive_finite(&[("b/L", b_over_l), ("σ₁", sigma1), ("σ₂", sigma2), ("D", d)])?;
     let t = etas.len();
     if t < 2 {
-        return Err(hyp(EQ_5_7, "H0: T ≥ 2 (τ ≤ T − 2)", format!("T = {t}")));
+        return Err(hyp(
+            ResultId::At22Eq5_7,
+            "H0: T ≥ 2 (τ ≤ T − 2)",
+            format!("T = {t}"),
+        ));
     }
     if let Some((i, &x)) = etas
         .iter()
@@ -262,18 +266,12 @@ pub fn recipe_5_7(
         .find(|(_, x)| !(x.is_finite() && **x > 0.0))
     {
         return Err(hyp(
-            EQ_5_7,
+            ResultId::At22Eq5_7,
             "H2: η_t > 0 (and η_t ≤ 2/M)",
             format!("η_{i} = {x}"),
         ));
     }
-    let qv = sgm_q(
-        alpha,
-        q,
-        crate::precision::rounding::mul_down_f64(b_over_l, sigma2),
-        reading,
-        bits,
-    )?;
+    let qv = q_at_split(alpha, q, b_over_l, sigma2, reading, bits)?;
     let qf = qv.upper_f64();
     let a = alpha * d * d / (2.0 * sigma1 * sigma1);
     // suffix sums S(τ) = Σ_{t=τ+1}^{T−1} η_t
@@ -287,7 +285,7 @@ pub fn recipe_5_7(
             best = Some((v, tau));
         }
     }
-    let (_, tau) = best.ok_or_else(|| hyp(EQ_5_7, "H0: T ≥ 2", "empty range"))?;
+    let (_, tau) = best.ok_or_else(|| hyp(ResultId::At22Eq5_7, "H0: T ≥ 2", "empty range"))?;
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let mut sum = Enclosure::from_u64(wp, 0);
@@ -317,7 +315,7 @@ fn t_branch_constant(alpha: f64, q: f64, sg: f64) -> u64 {
 }
 
 /// Common hypotheses of Thms 3.1 and 5.1 (AT22 statement, toolkit L = 2L_AT).
-fn sgd_hypotheses(id: &str, alpha: f64, run: &At22Run) -> Result<f64> {
+fn sgd_hypotheses(id: ResultId, alpha: f64, run: &At22Run) -> Result<f64> {
     let At22Run {
         n,
         b,
@@ -328,7 +326,7 @@ fn sgd_hypotheses(id: &str, alpha: f64, run: &At22Run) -> Result<f64> {
         d,
     } = *run;
     check_order(alpha)?;
-    positive_finite(id, &[("L", l), ("η", eta), ("σ", sigma)])?;
+    positive_finite(&[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(d.is_finite() && d > 0.0) {
         return Err(hyp(
             id,
@@ -419,12 +417,12 @@ pub fn thm_3_1(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure
     } = *run;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
         return Err(hyp(
-            THM_3_1,
+            ResultId::At22Thm3_1,
             "H1: convex losses, η ≤ 2/M (c ≤ 1)",
             format!("c = {c}"),
         ));
     }
-    let q = sgd_hypotheses(THM_3_1, alpha, run)?;
+    let q = sgd_hypotheses(ResultId::At22Thm3_1, alpha, run)?;
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let l_at = e(l).half();
@@ -498,12 +496,12 @@ pub fn thm_5_1(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure
     } = *run;
     if !(c.is_finite() && c > 0.0 && c < 1.0) {
         return Err(hyp(
-            THM_5_1,
+            ResultId::At22Thm5_1,
             "H1: strongly convex: 0 < c < 1 (η < 2/M)",
             format!("c = {c}"),
         ));
     }
-    let q = sgd_hypotheses(THM_5_1, alpha, run)?;
+    let q = sgd_hypotheses(ResultId::At22Thm5_1, alpha, run)?;
     let wp = bits + 32;
     let e = |x: f64| Enclosure::from_f64(wp, x);
     let l_at = e(l).half();
@@ -573,24 +571,24 @@ pub fn thm_5_8(alpha: f64, run: &At22Run, c: f64, bits: u32) -> Result<Enclosure
         d,
     } = *run;
     check_order(alpha)?;
-    positive_finite(THM_5_8, &[("L", l), ("η", eta), ("σ", sigma)])?;
+    positive_finite(&[("L", l), ("η", eta), ("σ", sigma)])?;
     if !(c.is_finite() && c > 0.0 && c <= 1.0) {
         return Err(hyp(
-            THM_5_8,
+            ResultId::At22Thm5_8,
             "H1: convex losses, η ≤ 2/M (c ≤ 1)",
             format!("c = {c}"),
         ));
     }
     if !(d.is_finite() && d > 0.0) {
         return Err(hyp(
-            THM_5_8,
+            ResultId::At22Thm5_8,
             "H2: constraint set of diameter D < ∞",
             format!("D = {d}"),
         ));
     }
     if b == 0 || b > n || !n.is_multiple_of(b) || t == 0 || !t.is_multiple_of(n / b) {
         return Err(hyp(
-            THM_5_8,
+            ResultId::At22Thm5_8,
             "H3: b divides n and n/b divides T (T ≥ 1)",
             format!("n = {n}, b = {b}, T = {t}"),
         ));
@@ -675,10 +673,10 @@ pub fn thm_4_1_lower_bound(run: &At22Run, bits: u32) -> Result<Enclosure> {
         t,
         d,
     } = *run;
-    positive_finite(THM_4_1, &[("L", l_at), ("η", eta), ("σ", sigma), ("D", d)])?;
+    positive_finite(&[("L", l_at), ("η", eta), ("σ", sigma), ("D", d)])?;
     if b == 0 || b > n || t == 0 {
         return Err(hyp(
-            THM_4_1,
+            ResultId::At22Thm4_1,
             "H0: 1 ≤ b ≤ n, T ≥ 1",
             format!("b = {b}, n = {n}, T = {t}"),
         ));
@@ -686,7 +684,7 @@ pub fn thm_4_1_lower_bound(run: &At22Run, bits: u32) -> Result<Enclosure> {
     let k = THM_4_1_CONSTANTS;
     if d < k.c_d * eta * l_at {
         return Err(hyp(
-            THM_4_1,
+            ResultId::At22Thm4_1,
             "H1: D ≥ c_D η L (c_D = 10³)",
             format!("D = {d}, ηL = {}", eta * l_at),
         ));
@@ -694,7 +692,7 @@ pub fn thm_4_1_lower_bound(run: &At22Run, bits: u32) -> Result<Enclosure> {
     let tbar = 0.75 * d * n as f64 / (l_at * eta);
     if sigma * sigma > k.c_sigma * d * d / (eta * eta * tbar) {
         return Err(hyp(
-            THM_4_1,
+            ResultId::At22Thm4_1,
             "H2: σ² ≤ c_σ D²/(η² T̄) (c_σ = 10⁻³, T̄ = 0.75 Dn/(Lη))",
             format!(
                 "σ² = {}, bound = {}",

@@ -15,7 +15,7 @@
 //! # References
 //! R. Chourasia, J. Ye, R. Shokri, *Differential privacy dynamics of Langevin
 //! diffusion and noisy gradient descent*, NeurIPS 2021.
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 
 /// Parameters of CYS21 in the paper's own convention.
@@ -59,12 +59,13 @@ pub struct ToolkitTranslation {
     pub gdp_unit: f64,
 }
 
-const R_THM2: &str = "CYS21 Thm 2 (eq. 16)";
-const R_COR1: &str = "CYS21 Cor 1";
-const R_THM3: &str = "CYS21 Thm 3 (eq. 17)";
-const R_COR2: &str = "CYS21 Cor 2 (eq. 18)";
+const R_THM2: ResultId = ResultId::Cys21Thm2;
+const R_COR1: ResultId = ResultId::Cys21Cor1;
+const R_THM3: ResultId = ResultId::Cys21Thm3;
+const R_COR2: ResultId = ResultId::Cys21Cor2;
 
-use crate::error::hyp;
+use crate::error::{Subject, hyp};
+use crate::provenance::ResultId;
 use crate::renyi::curve::check_order;
 
 impl Cys21Params {
@@ -73,11 +74,7 @@ impl Cys21Params {
     /// # Errors
     /// [`Error::Parameter`] naming the field.
     pub fn new(sigma: f64, s_g: f64, lambda: f64, beta: f64, eta: f64, n: u64) -> Result<Self> {
-        for (name, v) in [("sigma", sigma), ("s_g", s_g), ("eta", eta)] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        positive_finite(&[("sigma", sigma), ("s_g", s_g), ("eta", eta)])?;
         for (name, v) in [("lambda", lambda), ("beta", beta)] {
             if !v.is_finite() || v < 0.0 {
                 return Err(Error::param(name, v, "must be finite and ≥ 0"));
@@ -379,7 +376,7 @@ pub fn squared_loss_exact(p: &Cys21Params, alpha: f64, k: u64, bits: u32) -> Res
     check_order(alpha)?;
     if p.eta >= 2.0 {
         return Err(hyp(
-            "CYS21 Thm 3 instance",
+            Subject::Other("CYS21 Thm 3 instance"),
             "H1: 0 < η < 2",
             format!("η = {}", p.eta),
         ));

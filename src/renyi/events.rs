@@ -40,7 +40,7 @@
 //! * Y.-X. Wang, B. Balle, S. Kasiviswanathan, *Subsampled Rényi differential
 //!   privacy and analytical moments accountant*, AISTATS 2019.
 use super::curve::{CurveFn, RenyiCurve, check_order};
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, Subject, hyp, positive_finite};
 use crate::precision::Enclosure;
 use std::sync::Arc;
 
@@ -87,13 +87,6 @@ pub fn default_orders() -> Vec<f64> {
 fn finite_nonneg(name: &str, x: f64) -> Result<()> {
     if !x.is_finite() || x < 0.0 {
         return Err(Error::param(name, x, "must be finite and ≥ 0"));
-    }
-    Ok(())
-}
-
-fn finite_pos(name: &str, x: f64) -> Result<()> {
-    if !x.is_finite() || x <= 0.0 {
-        return Err(Error::param(name, x, "must be finite and > 0"));
     }
     Ok(())
 }
@@ -188,14 +181,14 @@ pub fn tree_aggregation(
     step_counts: &[u64],
     relation: NeighboringRelation,
 ) -> Result<RenyiCurve> {
-    finite_pos("noise_multiplier", noise_multiplier)?;
+    positive_finite(&[("noise_multiplier", noise_multiplier)])?;
     let max = *step_counts
         .iter()
         .max()
         .ok_or_else(|| Error::param("step_counts", "[]", "needs at least one count"))?;
     if relation != NeighboringRelation::ReplaceSpecial {
         return Err(hyp(
-            "Kairouz et al. 2021, App. D (tree aggregation)",
+            Subject::Other("Kairouz et al. 2021, App. D (tree aggregation)"),
             "H1: REPLACE_SPECIAL neighboring relation",
             format!("relation is {}", relation.id()),
         ));
@@ -218,7 +211,7 @@ pub fn tree_aggregation(
 /// # Errors
 /// [`Error::Parameter`] for a bad order or scale; [`Error::Precision`] for bad `bits`.
 pub fn laplace_divergence(b: f64, alpha: f64, bits: u32) -> Result<Enclosure> {
-    finite_pos("b", b)?;
+    positive_finite(&[("b", b)])?;
     check_order(alpha)?;
     Enclosure::check_bits(bits)?;
     let wp = bits + 32;
@@ -250,7 +243,7 @@ pub fn laplace_divergence(b: f64, alpha: f64, bits: u32) -> Result<Enclosure> {
 /// assert!(c.eval(1000.0, 128).unwrap().upper_f64() <= 0.5);
 /// ```
 pub fn laplace(b: f64) -> Result<RenyiCurve> {
-    finite_pos("b", b)?;
+    positive_finite(&[("b", b)])?;
     let f: CurveFn = Arc::new(move |alpha: f64, bits: u32| laplace_divergence(b, alpha, bits));
     RenyiCurve::computed(&format!("Laplace(b = {b})"), ORDER_MIN, ORDER_MAX, f)
 }
@@ -595,7 +588,7 @@ pub fn sampled_without_replacement(
     }
     match relation {
         NeighboringRelation::AddOrRemoveOne => Err(hyp(
-            "sampling without replacement (fixed sample size)",
+            Subject::Other("sampling without replacement (fixed sample size)"),
             "H1: REPLACE_ONE neighboring relation",
             format!(
                 "relation is {}: sampling without replacement under add/remove has no \

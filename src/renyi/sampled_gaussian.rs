@@ -40,8 +40,8 @@
 //!   Gaussian mechanism*, arXiv:1908.10530 (2019), §3.
 //! * L. N. Trefethen, J. A. C. Weideman, *The exponentially convergent trapezoidal
 //!   rule*, SIAM Review 56 (2014), Thm 5.1.
-use super::curve::{CurveFn, RenyiCurve};
-use crate::error::{Error, Result};
+use super::curve::{CurveFn, RenyiCurve, check_order};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use std::sync::Arc;
 
@@ -114,9 +114,7 @@ impl SampledGaussian {
                 "sampling probability must lie in [0, 1]",
             ));
         }
-        if !sigma.is_finite() || sigma <= 0.0 {
-            return Err(Error::param("sigma", sigma, "must be finite and > 0"));
-        }
+        positive_finite(&[("sigma", sigma)])?;
         Ok(SampledGaussian { q, sigma })
     }
 
@@ -127,17 +125,6 @@ impl SampledGaussian {
     /// Noise σ.
     pub fn sigma(&self) -> f64 {
         self.sigma
-    }
-
-    fn check_alpha(alpha: f64) -> Result<()> {
-        if !alpha.is_finite() || alpha <= 1.0 {
-            return Err(Error::param(
-                "alpha",
-                alpha,
-                "a Rényi order must be finite and > 1",
-            ));
-        }
-        Ok(())
     }
 
     /// Certified enclosure of the divergence at order α in the given order of the pair.
@@ -195,7 +182,7 @@ impl SampledGaussian {
     /// }
     /// ```
     pub fn divergence_search_f64(&self, order: SgmOrder, alpha: f64) -> Option<f64> {
-        Self::check_alpha(alpha).ok()?;
+        check_order(alpha).ok()?;
         if self.q <= 0.0 {
             return Some(0.0);
         }
@@ -227,7 +214,7 @@ impl SampledGaussian {
     /// # Errors
     /// As [`divergence`](Self::divergence).
     pub fn quadrature(&self, order: SgmOrder, alpha: f64, bits: u32) -> Result<QuadratureReport> {
-        Self::check_alpha(alpha)?;
+        check_order(alpha)?;
         Enclosure::check_bits(bits)?;
         let trivial = |d: Enclosure| QuadratureReport {
             j: ((d.clone() * Enclosure::from_f64(bits + 16, alpha - 1.0)).exp_m1()).with_prec(bits),

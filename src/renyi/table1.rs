@@ -23,6 +23,7 @@ use super::conversion::{BestConversion, best_conversion};
 use super::curve::RenyiCurve;
 use crate::error::{Error, Result};
 use crate::precision::Enclosure;
+use crate::provenance::ResultId;
 
 /// μ₀ = L/(bσ) of Table 1 (as a decimal fraction: 2/3).
 pub const TABLE1_MU0: (u64, u64) = (2, 3);
@@ -71,7 +72,7 @@ pub fn cyclic_rdp_rho(
 ) -> Result<Enclosure> {
     Enclosure::check_bits(bits)?;
     let hyp = |h: &str, d: String| Error::Hypothesis {
-        result: "BSA24 Table 1 RDP".into(),
+        result: ResultId::Bsa24Table1Rdp.into(),
         hypothesis: h.into(),
         detail: d,
     };

@@ -17,7 +17,7 @@
 //! faster convergence)*, NeurIPS 2022.
 use super::cys21::ToolkitTranslation;
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use rug::Float;
 
@@ -40,14 +40,15 @@ pub struct Ys22Params {
     pub b: u64,
 }
 
-const R21: &str = "YS22 Thm 2.1";
-const R33: &str = "YS22 Thm 3.3";
-const R42: &str = "YS22 Thm 4.2";
-const R43: &str = "YS22 Thm 4.3";
-const R53: &str = "YS22 Cor 5.3";
-const RBASE: &str = crate::provenance::ResultId::Ys22Baseline.as_str();
+const R21: ResultId = ResultId::Ys22Thm2_1;
+const R33: ResultId = ResultId::Ys22Thm3_3;
+const R42: ResultId = ResultId::Ys22Thm4_2;
+const R43: ResultId = ResultId::Ys22Thm4_3;
+const R53: ResultId = ResultId::Ys22Cor5_3;
+const RBASE: ResultId = ResultId::Ys22Baseline;
 
 use crate::error::hyp;
+use crate::provenance::ResultId;
 
 /// Result of the Thm 4.3 recursion.
 #[derive(Debug, Clone)]
@@ -74,17 +75,13 @@ impl Ys22Params {
         n: u64,
         b: u64,
     ) -> Result<Self> {
-        for (name, v) in [
+        positive_finite(&[
             ("sigma", sigma),
             ("s_g", s_g),
             ("eta", eta),
             ("lambda", lambda),
             ("beta", beta),
-        ] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        ])?;
         if b == 0 || b > n {
             return Err(Error::param("b", b, "batch size must satisfy 1 ≤ b ≤ n"));
         }
@@ -141,7 +138,7 @@ impl Ys22Params {
     }
 
     /// Common hypotheses: α > 1, β ≥ λ, η < 2/(λ+β), K ≥ 1.
-    fn check(&self, result: &str, alpha: f64, k: u64) -> Result<()> {
+    fn check(&self, result: ResultId, alpha: f64, k: u64) -> Result<()> {
         if !alpha.is_finite() || alpha <= 1.0 {
             return Err(hyp(result, "H0: Rényi order α > 1", format!("α = {alpha}")));
         }
@@ -166,7 +163,7 @@ impl Ys22Params {
     }
 
     /// Hypotheses of the partitioned results: b | n and n/b ≥ 2.
-    fn check_partition(&self, result: &str) -> Result<u64> {
+    fn check_partition(&self, result: ResultId) -> Result<u64> {
         if !self.n.is_multiple_of(self.b) {
             return Err(hyp(
                 result,
@@ -451,7 +448,7 @@ impl Ys22Params {
             hi = nh.hi().clone();
         }
         let lenc = Enclosure::new(lo, hi).ok_or_else(|| Error::NotCertified {
-            what: R43.into(),
+            what: R43.as_str().into(),
             reason: "empty enclosure in recursion".into(),
         })?;
         let eps = (lenc / e(alpha - 1.0)).max(&Enclosure::from_u64(wp, 0));
@@ -582,17 +579,13 @@ impl Cor53Params {
     /// ```
     pub fn epsilon(&self, alpha: f64, k: u64, bits: u32) -> Result<Enclosure> {
         let beta0 = (self.feature_clip * self.feature_clip + 1.0) / 2.0;
-        for (name, v) in [
+        positive_finite(&[
             ("lambda", self.lambda),
             ("feature_clip", self.feature_clip),
             ("s_g", self.s_g),
             ("sigma_mul", self.sigma_mul),
             ("eta", self.eta),
-        ] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(Error::param(name, v, "must be finite and > 0"));
-            }
-        }
+        ])?;
         if self.eta * (beta0 + 2.0 * self.lambda) >= 2.0 {
             return Err(hyp(
                 R53,

@@ -34,7 +34,7 @@
 use crate::composition::Interval;
 use crate::composition::mechanism::{Atom, Inverse, Lattice, Mechanism};
 use crate::composition::pld::{Mass, U};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use crate::precision::special::ln_phi;
 use rayon::prelude::*;
@@ -209,9 +209,7 @@ impl MaxStatistic {
                 &format!("must be in 1..={t} (the batches of an epoch)"),
             ));
         }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::param("sigma", sigma, "must be finite and > 0"));
-        }
+        positive_finite(&[("sigma", sigma)])?;
         if !(m_p.is_finite() && m_q.is_finite() && m_p >= 0.0 && m_q > m_p) {
             return Err(Error::param(
                 "means",

@@ -57,7 +57,7 @@ use crate::composition::mechanism::{GaussianFamily, MixtureOfGaussians};
 use crate::composition::pld::U;
 use crate::composition::{Component, Composition, Interval, Target};
 use crate::decimal::{f64_down, f64_up};
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, Subject, hyp, positive_finite};
 use std::fmt;
 use std::sync::Arc;
 
@@ -218,13 +218,7 @@ impl Run {
         if epochs == 0 {
             return Err(Error::param("epochs", epochs, "must be ≥ 1"));
         }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::param(
-                "noise_multiplier",
-                sigma,
-                "must be finite and > 0",
-            ));
-        }
+        positive_finite(&[("noise_multiplier", sigma)])?;
         let run = Run {
             sampler,
             n,
@@ -250,7 +244,7 @@ impl Run {
             )
         {
             return Err(hyp(
-                &format!("the {sampler} sampler"),
+                Subject::Sampler(sampler.id()),
                 "n fixed (zero-out or replace-one neighbours)",
                 format!(
                     "relation is add-remove: the {sampler} sampler's batches depend on n, \
@@ -465,13 +459,7 @@ pub fn account(run: &Run, delta: f64, tolerance: f64) -> Result<Report> {
     if !(delta > 0.0 && delta < 1.0) {
         return Err(Error::param("delta", delta, "must be in (0, 1)"));
     }
-    if !(tolerance > 0.0 && tolerance.is_finite()) {
-        return Err(Error::param(
-            "tolerance",
-            tolerance,
-            "must be finite and > 0",
-        ));
-    }
+    positive_finite(&[("tolerance", tolerance)])?;
     let (t, e, s) = (run.steps_per_epoch(), run.epochs, run.steps());
     let sigma = run.sigma;
     let mu_up = up(1.0 / sigma);

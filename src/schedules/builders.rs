@@ -1,7 +1,7 @@
 //! Builders of schedule problems from typed parameters, for the settings of BSA24 §4
 //! and for settings no paper states (per-step step sizes and noise, any cyclic order,
 //! non-integer epochs, constrained strongly convex). The user-facing run description
-//! is [`Setting`](crate::Setting); [`super::run::ScheduleSpec`] turns a run into these
+//! is [`Setting`]; [`super::run::ScheduleSpec`] turns a run into these
 //! problems.
 //!
 //! One parameter model (docs/conventions.md §2): per-step noise standard deviation
@@ -13,9 +13,10 @@
 //! * docs/conventions.md §2, §4.
 use super::problem::{ScheduleProblem, ScheduleReal};
 use super::runs::{RunBuilder, RunProblem};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Subject};
 use crate::memory;
 use crate::precision::Enclosure;
+use crate::settings::Setting;
 
 fn positive<R: ScheduleReal>(name: &str, x: &R) -> Result<()> {
     if x.lower_f64() > 0.0 && x.upper_f64().is_finite() {
@@ -76,7 +77,7 @@ pub fn contraction<R: ScheduleReal>(eta: R, m: R, big_m: R) -> Result<R> {
     let c = a.clone().max_r(&(-a)).max_r(&b.clone().max_r(&(-b)));
     if c.lower_f64() > 1.0 {
         return Err(Error::Hypothesis {
-            result: "BSA24 Lemma 2.8".into(),
+            result: Subject::Other("BSA24 Lemma 2.8"),
             hypothesis: "H: 0 < η ≤ 2/M".into(),
             detail: format!("contraction c = {} > 1", c.mid_f64()),
         });
@@ -212,6 +213,52 @@ pub fn noisy_cgd<R: ScheduleReal>(
     ScheduleProblem::new(vec![c; t], s, vec![g; t], diameter)
 }
 
+/// [`noisy_gd`] with n, L, η and σ of the setting `s`, for `t` steps of contraction `c`.
+///
+/// # Errors
+/// As [`noisy_gd`].
+pub(crate) fn noisy_gd_of(
+    s: &Setting,
+    t: usize,
+    c: Enclosure,
+    diameter: Option<Enclosure>,
+) -> Result<ScheduleProblem<Enclosure>> {
+    noisy_gd(
+        s.n,
+        s.l.clone(),
+        s.eta.clone(),
+        s.sigma.clone(),
+        t,
+        c,
+        diameter,
+    )
+}
+
+/// [`noisy_cgd`] with n, b, L, η and σ of the setting `s`, for `t` steps of contraction
+/// `c` with the differing record's batch at `order`.
+///
+/// # Errors
+/// As [`noisy_cgd`].
+pub(crate) fn noisy_cgd_of(
+    s: &Setting,
+    t: usize,
+    c: Enclosure,
+    order: CyclicOrder,
+    diameter: Option<Enclosure>,
+) -> Result<ScheduleProblem<Enclosure>> {
+    noisy_cgd(
+        s.n,
+        s.b,
+        s.l.clone(),
+        s.eta.clone(),
+        s.sigma.clone(),
+        t,
+        c,
+        order,
+        diameter,
+    )
+}
+
 /// l = n/b, checking that b divides n.
 ///
 /// # Errors
@@ -222,7 +269,7 @@ pub fn batches_per_epoch(n: u64, b: u64) -> Result<u64> {
     }
     if !n.is_multiple_of(b) {
         return Err(Error::Hypothesis {
-            result: "BSA24 §4.2 (cyclic batches)".into(),
+            result: Subject::Other("BSA24 §4.2 (cyclic batches)"),
             hypothesis: "H: l = n/b is an integer".into(),
             detail: format!("n = {n}, b = {b}"),
         });

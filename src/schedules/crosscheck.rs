@@ -12,7 +12,7 @@
 //!
 //! # References
 //! BSA24 Thms 4.2, 4.3, 4.5, 4.6; docs/conventions.md §4, §6.
-use super::builders::{CyclicOrder, batches_per_epoch, noisy_cgd, noisy_gd};
+use super::builders::{CyclicOrder, batches_per_epoch, noisy_cgd_of, noisy_gd_of};
 use super::kkt::solve_kkt;
 use super::numeric::{NumericOptions, solve_numeric};
 use super::problem::{ScheduleProblem, ScheduleReal};
@@ -90,15 +90,7 @@ fn gd_problem(
     contraction: &Enclosure,
     diameter: Option<&Enclosure>,
 ) -> Result<ScheduleProblem<Enclosure>> {
-    noisy_gd(
-        s.n,
-        s.l.clone(),
-        s.eta.clone(),
-        s.sigma.clone(),
-        steps(s)?,
-        contraction.clone(),
-        diameter.cloned(),
-    )
+    noisy_gd_of(s, steps(s)?, contraction.clone(), diameter.cloned())
 }
 
 fn steps(s: &Setting) -> Result<usize> {
@@ -156,6 +148,24 @@ fn finish(
     }
 }
 
+/// [`finish`] for the worst-position optimum `(μ, τ, position, problem)` of a cyclic
+/// run ([`worst_cyclic`], [`worst_cyclic_gap`]), with no schedule of the theorem's own.
+fn finish_cyclic(
+    theorem: &str,
+    closed: f64,
+    (mu, tau, pos, p): (f64, usize, usize, ScheduleProblem<Enclosure>),
+) -> CrossCheck {
+    finish(
+        theorem,
+        closed,
+        mu,
+        tau,
+        Some(pos),
+        numeric_mu(&p, tau),
+        None,
+    )
+}
+
 /// BSA24 Thm 4.2 (NoisyGD, strongly convex, unconstrained) against the optimum.
 ///
 /// # Formula
@@ -163,7 +173,7 @@ fn finish(
 /// at τ = 0, z_0 = 0. Theorem's schedule: a_k = s c^{t−k}(1+c)/(1+cᵗ).
 ///
 /// # Errors
-/// The hypotheses of [`bsa24::thm_4_2`]; parameters of [`noisy_gd`].
+/// The hypotheses of [`bsa24::thm_4_2`]; parameters of [`noisy_gd`](super::builders::noisy_gd).
 ///
 /// # Example
 /// ```
@@ -206,7 +216,7 @@ pub fn thm_4_2(s: &Setting, bits: u32) -> Result<CrossCheck> {
 /// z_τ ≤ D. Theorem's schedule: τ = t − ⌈Dn/(ηL)⌉, equal shifts a_k = (D + (t−τ)s)/(t−τ).
 ///
 /// # Errors
-/// The hypotheses of [`bsa24::thm_4_3`]; parameters of [`noisy_gd`].
+/// The hypotheses of [`bsa24::thm_4_3`]; parameters of [`noisy_gd`](super::builders::noisy_gd).
 pub fn thm_4_3(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> {
     let cf = closed_mu(bsa24::thm_4_3(s))?;
     let d_enc =
@@ -266,12 +276,8 @@ fn worst_cyclic_gap(
     let t = steps(s)?;
     let mut worst: Option<(f64, usize, usize, ScheduleProblem<Enclosure>)> = None;
     for pos in 0..l as usize {
-        let p = noisy_cgd(
-            s.n,
-            s.b,
-            s.l.clone(),
-            s.eta.clone(),
-            s.sigma.clone(),
+        let p = noisy_cgd_of(
+            s,
             t,
             contraction.clone(),
             CyclicOrder::Fixed(pos),
@@ -310,7 +316,7 @@ fn worst_cyclic_gap(
 /// position).
 ///
 /// # Errors
-/// Parameters of [`noisy_cgd`] and [`batches_per_epoch`].
+/// Parameters of [`noisy_cgd`](super::builders::noisy_cgd) and [`batches_per_epoch`].
 pub fn cgd_optimum(s: &Setting, bits: u32, search: TauSearch) -> Result<(f64, usize, usize)> {
     let (mu, tau, pos, _) = worst_cyclic(s, bits, &contraction_of(s), s.d.as_ref(), search)?;
     Ok((mu, tau, pos))
@@ -323,16 +329,8 @@ pub fn cgd_optimum(s: &Setting, bits: u32, search: TauSearch) -> Result<(f64, us
 /// The hypotheses of [`bsa24::thm_4_5`]; [`batches_per_epoch`].
 pub fn thm_4_5(s: &Setting, bits: u32) -> Result<CrossCheck> {
     let cf = closed_mu(bsa24::thm_4_5(s))?;
-    let (mu, tau, pos, p) = worst_cyclic(s, bits, &contraction_of(s), None, TauSearch::Fixed(0))?;
-    Ok(finish(
-        "BSA24 Thm 4.5",
-        cf,
-        mu,
-        tau,
-        Some(pos),
-        numeric_mu(&p, tau),
-        None,
-    ))
+    let worst = worst_cyclic(s, bits, &contraction_of(s), None, TauSearch::Fixed(0))?;
+    Ok(finish_cyclic("BSA24 Thm 4.5", cf, worst))
 }
 
 /// BSA24 Thm 4.6 (projected NoisyCGD, convex, diameter D) against the worst-position
@@ -343,16 +341,8 @@ pub fn thm_4_5(s: &Setting, bits: u32) -> Result<CrossCheck> {
 pub fn thm_4_6(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> {
     let cf = closed_mu(bsa24::thm_4_6(s))?;
     let one = Enclosure::from_u64(SETTING_BITS, 1);
-    let (mu, tau, pos, p) = worst_cyclic(s, bits, &one, s.d.as_ref(), search)?;
-    Ok(finish(
-        "BSA24 Thm 4.6",
-        cf,
-        mu,
-        tau,
-        Some(pos),
-        numeric_mu(&p, tau),
-        None,
-    ))
+    let worst = worst_cyclic(s, bits, &one, s.d.as_ref(), search)?;
+    Ok(finish_cyclic("BSA24 Thm 4.6", cf, worst))
 }
 
 /// BSA24 Thm 4.6 against the worst-position optimum of the schedule problem in the
@@ -365,16 +355,8 @@ pub fn thm_4_6(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> 
 pub fn thm_4_6_paper_gap(s: &Setting, bits: u32, search: TauSearch) -> Result<CrossCheck> {
     let cf = closed_mu(bsa24::thm_4_6(s))?;
     let one = Enclosure::from_u64(SETTING_BITS, 1);
-    let (mu, tau, pos, p) = worst_cyclic_gap(s, bits, &one, s.d.as_ref(), search, true)?;
-    Ok(finish(
-        "BSA24 Thm 4.6",
-        cf,
-        mu,
-        tau,
-        Some(pos),
-        numeric_mu(&p, tau),
-        None,
-    ))
+    let worst = worst_cyclic_gap(s, bits, &one, s.d.as_ref(), search, true)?;
+    Ok(finish_cyclic("BSA24 Thm 4.6", cf, worst))
 }
 
 /// Certified μ of the constrained strongly convex setting (no paper states it): the
@@ -387,7 +369,7 @@ pub fn thm_4_6_paper_gap(s: &Setting, bits: u32, search: TauSearch) -> Result<Cr
 /// shifts no larger).
 ///
 /// # Errors
-/// Parameters of [`noisy_gd`].
+/// Parameters of [`noisy_gd`](super::builders::noisy_gd).
 pub fn constrained_strongly_convex(
     s: &Setting,
     bits: u32,

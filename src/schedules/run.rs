@@ -56,6 +56,7 @@ use crate::decimal::fmt_up;
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::precision::{Enclosure, Precision, Real};
+use crate::provenance::ResultId;
 use crate::settings::{Algorithm, Setting};
 use std::sync::Arc;
 
@@ -242,7 +243,7 @@ impl Built {
                 // (s_k = 0) with half of the noise variance, ς_k = η_k σ_k/√2.
                 let Some(d) = &self.d else {
                     return Err(Error::Hypothesis {
-                        result: "BSA24 Thm 4.10".into(),
+                        result: ResultId::Bsa24Thm4_10.into(),
                         hypothesis: "H: constraint set of diameter D".into(),
                         detail: "the diameter D is not given".into(),
                     });
@@ -430,7 +431,7 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
     };
     if a.algorithm == Algorithm::Sgd && d.is_none() {
         return Err(Error::Hypothesis {
-            result: "BSA24 Thm 4.10".into(),
+            result: ResultId::Bsa24Thm4_10.into(),
             hypothesis: "H: constraint set of diameter D".into(),
             detail: "the diameter D is not given".into(),
         });

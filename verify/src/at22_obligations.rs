@@ -20,6 +20,7 @@
 //! AT22 (see [`shiftdp::renyi::at22`] and [`shiftdp::renyi::at22_theorems`]).
 use super::{Builtin, Ctx, Outcome};
 use crate::check::SplitMix64;
+use crate::numbers::p;
 use shiftdp::exact::{ClampedInstance, Instance, Order, PairKind};
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::at22::{
@@ -85,10 +86,6 @@ pub fn builtins() -> Vec<Builtin> {
             run: errata_t3,
         },
     ]
-}
-
-fn p(name: &str, v: impl std::fmt::Display) -> (String, String) {
-    (name.to_string(), v.to_string())
 }
 
 /// (α/2)·optimum from gap D at τ = 1 (a dummy first step), s = 0, contraction c.

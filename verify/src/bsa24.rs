@@ -17,6 +17,7 @@
 //! BSA24 Lemma 3.2, Thm 3.3, Thm 4.1–4.5, Prop 5.1.
 use super::outcome::{Builtin, Ctx, Outcome};
 use crate::check::{self, SplitMix64};
+use crate::numbers::{e, p};
 use shiftdp::analysis::bound_named;
 use shiftdp::bounds::bsa24::{
     THM_4_1, THM_4_2, THM_4_4, THM_4_5, mu_prop_5_1_unchecked, mu_thm_4_2_unchecked,
@@ -80,14 +81,6 @@ pub fn builtins() -> Vec<Builtin> {
             run: limit_prop_5_1,
         },
     ]
-}
-
-fn e(bits: u32, x: f64) -> Enclosure {
-    Enclosure::from_f64(bits, x)
-}
-
-fn p(name: &str, x: f64) -> (String, String) {
-    (name.to_string(), format!("{x}"))
 }
 
 fn lemma_3_2(ctx: &Ctx) -> Outcome {
@@ -343,7 +336,7 @@ fn as_params(pairs: &[(&str, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Prop 5.1's μ read off `bounds_for` for the LMC setting `pairs` with η replaced by
+/// Prop 5.1's μ read off the registry for the LMC setting `pairs` with η replaced by
 /// `eta`, with the η of the validated setting.
 fn prop_5_1_at_eta(pairs: &[(&str, String)], eta: f64) -> Option<(f64, Enclosure)> {
     use shiftdp::bounds::bsa24::PROP_5_1;

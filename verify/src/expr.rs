@@ -412,7 +412,17 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// A parser at the first token of `input`.
+    fn new(input: &'a str) -> Result<Parser<'a>> {
+        Ok(Parser {
+            input,
+            toks: lex(input)?,
+            pos: 0,
+            depth: 0,
+        })
+    }
+
     fn peek(&self) -> &Tok {
         &self.toks[self.pos].0
     }
@@ -439,29 +449,31 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr> {
-        let mut a = self.term()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Op('+') => BinOp::Add,
-                Tok::Op('-') => BinOp::Sub,
-                _ => return Ok(a),
-            };
-            self.next();
-            let b = self.term()?;
-            a = Expr::Bin(op, Box::new(a), Box::new(b));
-        }
+        self.left_assoc(&[('+', BinOp::Add), ('-', BinOp::Sub)], Self::term)
     }
 
     fn term(&mut self) -> Result<Expr> {
-        let mut a = self.unary()?;
+        self.left_assoc(&[('*', BinOp::Mul), ('/', BinOp::Div)], Self::unary)
+    }
+
+    /// A left-associative chain `operand (op operand)*` over the operators `ops`
+    /// (`(token, operator)` pairs).
+    fn left_assoc(
+        &mut self,
+        ops: &[(char, BinOp)],
+        operand: fn(&mut Self) -> Result<Expr>,
+    ) -> Result<Expr> {
+        let mut a = operand(self)?;
         loop {
             let op = match self.peek() {
-                Tok::Op('*') => BinOp::Mul,
-                Tok::Op('/') => BinOp::Div,
+                Tok::Op(c) => match ops.iter().find(|(o, _)| o == c) {
+                    Some(&(_, op)) => op,
+                    None => return Ok(a),
+                },
                 _ => return Ok(a),
             };
             self.next();
-            let b = self.unary()?;
+            let b = operand(self)?;
             a = Expr::Bin(op, Box::new(a), Box::new(b));
         }
     }
@@ -607,12 +619,7 @@ impl Parser<'_> {
 /// assert!(err.contains("column 5"), "{err}");
 /// ```
 pub fn parse_expr(s: &str) -> Result<Expr> {
-    let mut p = Parser {
-        input: s,
-        toks: lex(s)?,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(s)?;
     let e = p.expr()?;
     p.end()?;
     Ok(e)
@@ -633,12 +640,7 @@ pub fn parse_expr(s: &str) -> Result<Expr> {
 /// assert!(c.expr.variables().contains("delta"));
 /// ```
 pub fn parse_claim(s: &str) -> Result<Claim> {
-    let mut p = Parser {
-        input: s,
-        toks: lex(s)?,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(s)?;
     let lhs = match p.next() {
         Tok::Ident(n) => n,
         t => {

@@ -36,6 +36,7 @@ pub mod check_builtins;
 pub mod claim;
 pub mod errata;
 pub mod expr;
+pub mod numbers;
 pub mod outcome;
 pub mod plot;
 pub mod proofs;

@@ -297,6 +297,15 @@ pub(crate) mod testkit {
         o.status
     }
 
+    /// Each row `(expected, outcome)` of a table: the outcome has the expected status
+    /// (the failing row's index and summary are printed).
+    #[track_caller]
+    pub(crate) fn assert_statuses<const N: usize>(rows: [(Status, Outcome); N]) {
+        for (i, (want, o)) in rows.iter().enumerate() {
+            assert_eq!(status(o), *want, "row {i}: {}", o.summary);
+        }
+    }
+
     /// Every check of `b` has its own name, and each name starts with one of `prefixes`.
     pub(crate) fn assert_unique_prefixed(b: &[Builtin], prefixes: &[&str]) {
         let mut names: Vec<&str> = b.iter().map(|x| x.name).collect();

@@ -25,6 +25,8 @@
 //! iterations without more privacy loss* (full version, arXiv, and NeurIPS 2022).
 use super::outcome::{Builtin, Ctx, Outcome};
 use crate::check::SplitMix64;
+use crate::numbers::guarded::{dec, e, u};
+use crate::numbers::{both_ok, err, overlap, p};
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::at22::{PabiGap, alpha_star, b_term};
 use shiftdp::renyi::at22_theorems::{
@@ -148,30 +150,6 @@ pub fn builtins() -> Vec<Builtin> {
             run: |c| footnote_15(2, c),
         },
     ]
-}
-
-fn e(bits: u32, x: f64) -> Enclosure {
-    Enclosure::from_f64(bits + 32, x)
-}
-
-fn u(bits: u32, n: u64) -> Enclosure {
-    Enclosure::from_u64(bits + 32, n)
-}
-
-fn dec(bits: u32, s: &str) -> Enclosure {
-    Enclosure::parse(bits + 32, s).unwrap_or_else(|_| Enclosure::everything(bits + 32))
-}
-
-fn p(name: &str, v: impl std::fmt::Display) -> (String, String) {
-    (name.to_string(), v.to_string())
-}
-
-fn overlap(a: &Enclosure, b: &Enclosure) -> bool {
-    a.lo() <= b.hi() && b.lo() <= a.hi()
-}
-
-fn err(what: &str, e: impl std::fmt::Display) -> Outcome {
-    Outcome::error(format!("{what}: {e}"))
 }
 
 /// **AT4.** AT22 §1.2, footnote 5 (NeurIPS footnote 3): *"Details: Noisy-SGD updates on
@@ -1391,9 +1369,9 @@ pub fn rate_exponent(claimed: &dyn Fn(f64) -> f64, ctx: &Ctx) -> Outcome {
             let etas: Vec<f64> = (1..=t).map(|s| (s as f64).powf(-c)).collect();
             recipe_5_7(4.0, &x, &etas, QReading::AsPrinted, b)
         };
-        let ((e1, tau1), (e2, tau2)) = match (eval(t0), eval(4 * t0)) {
-            (Ok(a), Ok(c2)) => (a, c2),
-            (Err(x), _) | (_, Err(x)) => return err("(5.7)", x),
+        let ((e1, tau1), (e2, tau2)) = match both_ok("(5.7)", (eval(t0), eval(4 * t0))) {
+            Ok(v) => v,
+            Err(o) => return *o,
         };
         let r1 = (t0 as u64 - tau1) as f64 / t0 as f64;
         let r2 = (4 * t0 as u64 - tau2) as f64 / (4 * t0) as f64;
@@ -1514,8 +1492,8 @@ pub fn footnote_15(offset: u64, ctx: &Ctx) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
-    use crate::outcome::testkit::{assert_unique_prefixed, ctx_with, status};
+    use crate::Status::{Fail, Pass};
+    use crate::outcome::testkit::{assert_statuses, assert_unique_prefixed, ctx_with};
 
     fn ctx() -> Ctx {
         ctx_with(4)
@@ -1528,139 +1506,115 @@ mod tests {
 
     #[test]
     fn fa1_update_difference() {
-        assert_eq!(status(&update_difference(1.0, &ctx())), Status::Fail);
-        assert_eq!(status(&update_difference(2.0, &ctx())), Status::Pass);
-        assert_eq!(status(&update_difference(1.6, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Fail, update_difference(1.0, &c)),
+            (Pass, update_difference(2.0, &c)),
+            (Fail, update_difference(1.6, &c)),
+        ]);
     }
 
     #[test]
     fn fa2_gaussian_tail_digits() {
-        assert_eq!(status(&gaussian_tail("0.999993", 6, &ctx())), Status::Fail);
-        assert_eq!(status(&gaussian_tail("0.999217", 6, &ctx())), Status::Pass);
-        // the last printed digit changed
-        assert_eq!(status(&gaussian_tail("0.999218", 6, &ctx())), Status::Fail);
-        assert_eq!(status(&gaussian_tail("0.999216", 6, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Fail, gaussian_tail("0.999993", 6, &c)),
+            (Pass, gaussian_tail("0.999217", 6, &c)),
+            // the last printed digit changed
+            (Fail, gaussian_tail("0.999218", 6, &c)),
+            (Fail, gaussian_tail("0.999216", 6, &c)),
+        ]);
     }
 
     #[test]
     fn fa3_perturbed_quoted_numbers_are_rejected() {
-        assert_eq!(
-            status(&thm_4_1_constants(&A4Values::PRINTED, &ctx())),
-            Status::Pass
+        let c = ctx();
+        assert_statuses([(Pass, thm_4_1_constants(&A4Values::PRINTED, &c))]);
+        let p = A4Values::PRINTED;
+        assert_statuses(
+            [
+                A4Values {
+                    rdp_floor: "0.00625",
+                    ..p
+                },
+                A4Values {
+                    upper_frac: "0.8",
+                    ..p
+                },
+                A4Values {
+                    fail_prob: "0.005",
+                    ..p
+                },
+                A4Values {
+                    lower_frac: "0.75",
+                    ..p
+                },
+                A4Values {
+                    c_sigma: "1.25e-3",
+                    ..p
+                },
+                A4Values {
+                    last_display: "0.6",
+                    ..p
+                },
+            ]
+            .map(|v| (Fail, thm_4_1_constants(&v, &c))),
         );
-        for v in [
-            A4Values {
-                rdp_floor: "0.00625",
-                ..A4Values::PRINTED
-            },
-            A4Values {
-                upper_frac: "0.8",
-                ..A4Values::PRINTED
-            },
-            A4Values {
-                fail_prob: "0.005",
-                ..A4Values::PRINTED
-            },
-            A4Values {
-                lower_frac: "0.75",
-                ..A4Values::PRINTED
-            },
-            A4Values {
-                c_sigma: "1.25e-3",
-                ..A4Values::PRINTED
-            },
-            A4Values {
-                last_display: "0.6",
-                ..A4Values::PRINTED
-            },
-        ] {
-            assert_eq!(
-                status(&thm_4_1_constants(&v, &ctx())),
-                Status::Fail,
-                "{v:?}"
-            );
-        }
     }
 
     #[test]
     fn fa4_neurips_denominator_fails() {
-        assert_eq!(
-            status(&thm_4_1_versions(Denominator::EtaSquared, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&thm_4_1_versions(Denominator::NSquared, &ctx())),
-            Status::Pass
-        );
+        let c = ctx();
+        assert_statuses([
+            (Fail, thm_4_1_versions(Denominator::EtaSquared, &c)),
+            (Pass, thm_4_1_versions(Denominator::NSquared, &c)),
+        ]);
     }
 
     #[test]
     fn fa6_sharp_exponent() {
-        assert_eq!(status(&remark_5_2(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&remark_5_2(2.0, &ctx())), Status::Pass);
-        assert_eq!(status(&remark_5_2(2.5, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, remark_5_2(1.0, &c)),
+            (Pass, remark_5_2(2.0, &c)),
+            (Fail, remark_5_2(2.5, &c)),
+        ]);
     }
 
     #[test]
     fn fa7_other_stepsize_is_rejected() {
-        assert_eq!(status(&b3_stepsize(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&b3_stepsize(1.25, &ctx())), Status::Fail);
-        assert_eq!(status(&b3_stepsize(0.8, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, b3_stepsize(1.0, &c)),
+            (Fail, b3_stepsize(1.25, &c)),
+            (Fail, b3_stepsize(0.8, &c)),
+        ]);
     }
 
     #[test]
     fn fa8_direction() {
-        let c = Ctx {
-            samples: Some(2),
-            ..Ctx::default()
-        };
-        assert_eq!(status(&monotone_in_sigma(true, &c)), Status::Fail);
-        assert_eq!(status(&monotone_in_sigma(false, &c)), Status::Pass);
+        let c = ctx_with(2);
+        assert_statuses([
+            (Fail, monotone_in_sigma(true, &c)),
+            (Pass, monotone_in_sigma(false, &c)),
+        ]);
     }
 
     #[test]
     fn fa9_unimodality_checker() {
-        assert_eq!(
-            status(&ternary_search(
-                SearchReading::Unimodal,
-                QReading::AsPrinted,
-                &ctx()
-            )),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&ternary_search(
-                SearchReading::NearGridMinimum(1e-4),
-                QReading::AsPrinted,
-                &ctx()
-            )),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&ternary_search(
-                SearchReading::NearGridMinimum(0.01),
-                QReading::AsPrinted,
-                &ctx()
-            )),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&ternary_search(
-                SearchReading::NearGridMinimum(0.05),
-                QReading::AsPrinted,
-                &ctx()
-            )),
-            Status::Pass
-        );
-        // over both orders of the sampled Gaussian pair, ternary search is near exact
-        assert_eq!(
-            status(&ternary_search(
-                SearchReading::NearGridMinimum(1e-3),
-                QReading::BothOrders,
-                &ctx()
-            )),
-            Status::Pass
-        );
+        let c = ctx();
+        let near = SearchReading::NearGridMinimum;
+        assert_statuses([
+            (
+                Fail,
+                ternary_search(SearchReading::Unimodal, QReading::AsPrinted, &c),
+            ),
+            (Fail, ternary_search(near(1e-4), QReading::AsPrinted, &c)),
+            (Fail, ternary_search(near(0.01), QReading::AsPrinted, &c)),
+            (Pass, ternary_search(near(0.05), QReading::AsPrinted, &c)),
+            // over both orders of the sampled Gaussian pair, ternary search is near exact
+            (Pass, ternary_search(near(1e-3), QReading::BothOrders, &c)),
+        ]);
         let one_min: Vec<f64> = (0..50).map(|i| ((i as f64) - 20.0).powi(2)).collect();
         assert!(is_unimodal(&one_min, 1e-9));
         let two_min: Vec<f64> = (0..50)
@@ -1671,41 +1625,50 @@ mod tests {
 
     #[test]
     fn fa10_other_point_is_rejected() {
-        assert_eq!(status(&b1_t_tilde(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&b1_t_tilde(1.25, &ctx())), Status::Fail);
-        assert_eq!(status(&b1_t_tilde(2.0, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, b1_t_tilde(1.0, &c)),
+            (Fail, b1_t_tilde(1.25, &c)),
+            (Fail, b1_t_tilde(2.0, &c)),
+        ]);
     }
 
     #[test]
     fn fa11_burn_in_threshold() {
-        assert_eq!(status(&burn_in(1.0, &ctx())), Status::Fail);
-        assert_eq!(status(&burn_in(2.1, &ctx())), Status::Pass);
-        assert_eq!(status(&burn_in(1.6, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Fail, burn_in(1.0, &c)),
+            (Pass, burn_in(2.1, &c)),
+            (Fail, burn_in(1.6, &c)),
+        ]);
     }
 
     #[test]
     fn fa12_tightness_by_reading() {
-        assert_eq!(
-            status(&footnote_12(QReading::AsPrinted, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&footnote_12(QReading::BothOrders, &ctx())),
-            Status::Pass
-        );
+        let c = ctx();
+        assert_statuses([
+            (Fail, footnote_12(QReading::AsPrinted, &c)),
+            (Pass, footnote_12(QReading::BothOrders, &c)),
+        ]);
     }
 
     #[test]
     fn fa13_other_rate_is_rejected() {
-        assert_eq!(status(&rate_exponent(&|c| c, &ctx())), Status::Pass);
-        assert_eq!(status(&rate_exponent(&|c| 1.25 * c, &ctx())), Status::Fail);
-        assert_eq!(status(&rate_exponent(&|_| 1.0, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, rate_exponent(&|x| x, &c)),
+            (Fail, rate_exponent(&|x| 1.25 * x, &c)),
+            (Fail, rate_exponent(&|_| 1.0, &c)),
+        ]);
     }
 
     #[test]
     fn fa14_other_beta_is_rejected() {
-        assert_eq!(status(&footnote_15(2, &ctx())), Status::Pass);
-        assert_eq!(status(&footnote_15(1, &ctx())), Status::Fail);
-        assert_eq!(status(&footnote_15(3, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, footnote_15(2, &c)),
+            (Fail, footnote_15(1, &c)),
+            (Fail, footnote_15(3, &c)),
+        ]);
     }
 }

@@ -19,6 +19,7 @@
 //! # References
 //! BSA24 §1.1, §3.1, §4.1–§4.4, §5.1, §5.2; DRS22 Thm 6 (CLT); CYS21 Cor 1.
 use super::outcome::{Builtin, Ctx, Outcome};
+use crate::numbers::{dec, e, p};
 use rug::Rational;
 use shiftdp::bounds::BoundKind;
 use shiftdp::bounds::bsa24::{
@@ -34,82 +35,82 @@ pub fn builtins() -> Vec<Builtin> {
         Builtin {
             name: "bsa24/remark-4-1-thm-4-2-beats-thm-4-1-for-t-gt-1",
             about: "FB1 (§4.1): Thm 4.2 < Thm 4.1 exactly for t > 1 (equal at t = 1), adopted reading of Thm 4.2 (ERRATA BSA1)",
-            run: fb1_adopted,
+            run: |c| check_thm_4_2_beats_thm_4_1(mu_thm_4_2_unchecked, 1, c.bits),
         },
         Builtin {
             name: "bsa24/remark-4-1-thm-4-2-beats-thm-4-1-printed-e1",
             about: "FB1 (§4.1) with Thm 4.2 as transcribed (ERRATA BSA1): the remark fails (expected fail)",
-            run: fb1_printed_e1,
+            run: |c| check_thm_4_2_beats_thm_4_1(mu_thm_4_2_as_printed, 1, c.bits),
         },
         Builtin {
             name: "bsa24/threshold-4-1-thm-4-3-dominates-thm-4-1-printed",
             about: "FB2 (§4.1) as printed: Thm 4.3 ≤ Thm 4.1 for every t > 4Dn/(ηL) (expected fail: non-integer Dn/(ηL))",
-            run: fb2_printed,
+            run: |_| check_thm_4_3_vs_thm_4_1(fb2_printed_threshold, false, false),
         },
         Builtin {
             name: "bsa24/threshold-4-1-thm-4-3-dominates-thm-4-1-adopted",
             about: "FB2 (§4.1) adopted: Thm 4.3 ≤ Thm 4.1 iff t ≥ 3Dn/(ηL) + ⌈Dn/(ηL)⌉ (exact rationals)",
-            run: fb2_adopted,
+            run: |_| check_thm_4_3_vs_thm_4_1(fb2_adopted_threshold, true, true),
         },
         Builtin {
             name: "bsa24/threshold-4-2-thm-4-5-vs-thm-4-4-printed",
             about: "FB3 (§4.2) as printed: Thm 4.5 starts to dominate Thm 4.4 at roughly E ≈ c^{2l−2}(1−c²)/(1−c^l)² (expected fail)",
-            run: fb3_printed,
+            run: |c| check_thm_4_5_vs_thm_4_4(fb3_printed_threshold, Closeness::Roughly, c.bits),
         },
         Builtin {
             name: "bsa24/threshold-4-2-thm-4-5-vs-thm-4-4-adopted",
             about: "FB3 (§4.2) adopted: Thm 4.5 ≤ Thm 4.4 at every E ≥ 1 (certified: every E up to 1 + K)",
-            run: fb3_adopted,
+            run: |c| check_thm_4_5_vs_thm_4_4(fb3_adopted_threshold, Closeness::Exact, c.bits),
         },
         Builtin {
             name: "bsa24/threshold-4-2-thm-4-6-vs-thm-4-4",
             about: "FB4 (§4.2): Thm 4.6 dominates Thm 4.4 from E = ⌈1 + (3r + ⌈r⌉)/l⌉, r = Db/(ηL), within 3 epochs of the printed ≈ 4Db/(ηlL)",
-            run: fb4,
+            run: |c| check_thm_4_6_vs_thm_4_4(fb4_printed_threshold, c.bits),
         },
         Builtin {
             name: "bsa24/threshold-5-2-exp-mech-ld-0-677",
             about: "FB5 (§5.2): G(2√(LD)) improves on (2LD, 0)-DP for every LD > 0.677 and not at LD = 0.676 (crossing 0.67639…)",
-            run: fb5,
+            run: |c| check_exp_mech_threshold("0.677", "0.001", c.bits),
         },
         Builtin {
             name: "bsa24/remark-5-3-stationary-laws",
             about: "FB6 (Remark 5.3): π(η) = N(0, 2/((2−ηm)m)), π′(η) = N(L/m·v, same); T = G(√((2−ηm)/2)·L/√m) = Cor 5.2",
-            run: fb6,
+            run: |c| check_remark_5_3(fb6_printed_variance, c.bits),
         },
         Builtin {
             name: "bsa24/quoted-1-1-factor-2-in-rdp",
             about: "FB7 (§1.1): CYS21 Cor 1 / Thm 4.2 in RDP rounds to 2 for ηm ≤ 0.3 and tends to 4/(2 − ηm) as t → ∞",
-            run: fb7,
+            run: |c| check_rdp_factor(2.0, c.bits),
         },
         Builtin {
             name: "bsa24/quoted-1-1-even-more-in-eps-delta-printed",
             about: "FB8 (§1.1) as printed: the (ε, δ) improvement exceeds the RDP factor 2 (expected fail: 1.6–1.8)",
-            run: fb8_printed,
+            run: |c| check_eps_improvement(EpsClaim::AtLeastRdpFactor, c.bits),
         },
         Builtin {
             name: "bsa24/quoted-1-1-even-more-in-eps-delta-adopted",
             about: "FB8 (§1.1) adopted: the (ε, δ) improvement is below 2 but above the RDP route's (conversion loss)",
-            run: fb8_adopted,
+            run: |c| check_eps_improvement(EpsClaim::BetweenRdpRouteAnd(2.0), c.bits),
         },
         Builtin {
             name: "bsa24/remark-1-1-factor-two-half-the-noise-rate",
             about: "FB9 (§1.1) read with the noise rate σ: a factor 2 in RDP allows σ/2 (expected fail: it allows σ/√2)",
-            run: fb9_printed,
+            run: |c| check_factor_two_tradeoffs(&Enclosure::from_u64(c.bits, 2), c.bits),
         },
         Builtin {
             name: "bsa24/remark-1-1-factor-two-twice-as-long-or-half-the-variance",
             about: "FB9 (§1.1) adopted: under composition a factor 2 in RDP allows 2t steps or noise variance σ²/2",
-            run: fb9_adopted,
+            run: |c| check_factor_two_tradeoffs(&Enclosure::sqrt2(c.bits), c.bits),
         },
         Builtin {
             name: "bsa24/quoted-4-4-table-1-better-and-longer-training",
             about: "FB10 (§4.4, Table 1): ours < RDP < GDP composition at every E, and ours at 2E < RDP at E (certified)",
-            run: fb10,
+            run: |_| check_table_1_claims(2),
         },
         Builtin {
             name: "bsa24/remark-3-1-gdp-composition-identity",
             about: "FB11 (§3.1, (3.3)): G(c)^{⊗t} = G(c√t), checked by the certified PLD engine",
-            run: fb11,
+            run: |c| check_gdp_identity(fb11_printed, c.bits),
         },
         Builtin {
             name: "bsa24/approx-4-3-clt-lemma-a-5",
@@ -117,18 +118,6 @@ pub fn builtins() -> Vec<Builtin> {
             run: fb12,
         },
     ]
-}
-
-fn e(bits: u32, x: f64) -> Enclosure {
-    Enclosure::from_f64(bits, x)
-}
-
-fn dec(bits: u32, s: &str) -> Enclosure {
-    Enclosure::parse(bits, s).unwrap_or_else(|_| Enclosure::everything(bits))
-}
-
-fn p<T: std::fmt::Display>(name: &str, x: T) -> (String, String) {
-    (name.to_string(), format!("{x}"))
 }
 
 /// `a < b` certified (`upper(a) < lower(b)` through the exact difference).
@@ -195,14 +184,6 @@ pub(crate) fn check_thm_4_2_beats_thm_4_1(mu42: MuThm42, t0: u64, bits: u32) -> 
         ),
         points,
     )
-}
-
-fn fb1_adopted(ctx: &Ctx) -> Outcome {
-    check_thm_4_2_beats_thm_4_1(mu_thm_4_2_unchecked, 1, ctx.bits)
-}
-
-fn fb1_printed_e1(ctx: &Ctx) -> Outcome {
-    check_thm_4_2_beats_thm_4_1(mu_thm_4_2_as_printed, 1, ctx.bits)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -338,14 +319,6 @@ pub(crate) fn check_thm_4_3_vs_thm_4_1(
         ),
         points,
     )
-}
-
-fn fb2_printed(_ctx: &Ctx) -> Outcome {
-    check_thm_4_3_vs_thm_4_1(fb2_printed_threshold, false, false)
-}
-
-fn fb2_adopted(_ctx: &Ctx) -> Outcome {
-    check_thm_4_3_vs_thm_4_1(fb2_adopted_threshold, true, true)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -486,14 +459,6 @@ pub(crate) fn check_thm_4_5_vs_thm_4_4(
     )
 }
 
-fn fb3_printed(ctx: &Ctx) -> Outcome {
-    check_thm_4_5_vs_thm_4_4(fb3_printed_threshold, Closeness::Roughly, ctx.bits)
-}
-
-fn fb3_adopted(ctx: &Ctx) -> Outcome {
-    check_thm_4_5_vs_thm_4_4(fb3_adopted_threshold, Closeness::Exact, ctx.bits)
-}
-
 /// A threshold on E for Thm 4.6 as a function of (r = Db/(ηL), l).
 pub(crate) type ConvexCyclicThreshold = fn(&Rational, u64) -> f64;
 
@@ -601,10 +566,6 @@ pub(crate) fn check_thm_4_6_vs_thm_4_4(threshold: ConvexCyclicThreshold, bits: u
         points,
     )
     .with_margin(3.0 - worst)
-}
-
-fn fb4(ctx: &Ctx) -> Outcome {
-    check_thm_4_6_vs_thm_4_4(fb4_printed_threshold, ctx.bits)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -737,10 +698,6 @@ pub(crate) fn check_exp_mech_threshold(x0: &str, ulp: &str, bits: u32) -> Outcom
     )
 }
 
-fn fb5(ctx: &Ctx) -> Outcome {
-    check_exp_mech_threshold("0.677", "0.001", ctx.bits)
-}
-
 // ---------------------------------------------------------------------------------------
 // BSA14
 // ---------------------------------------------------------------------------------------
@@ -844,17 +801,13 @@ pub(crate) fn check_remark_5_3(var: StationaryVariance, bits: u32) -> Outcome {
     )
 }
 
-fn fb6(ctx: &Ctx) -> Outcome {
-    check_remark_5_3(fb6_printed_variance, ctx.bits)
-}
-
 // ---------------------------------------------------------------------------------------
 // BSA15, BSA5: "a factor of 2 in Rényi DP, and thus by even more in (ε, δ)-DP"
 // ---------------------------------------------------------------------------------------
 
 /// Thm 4.2's μ and CYS21 Cor 1's ε(α = 2) on the NoisyGD setting (n, η, σ, L = 1,
 /// m = M), through the toolkit's `thm_4_2` and `Cys21Params::cor1` with the explicit
-/// translation of `analysis::rdp::Translated` (σ′ = σ√(η/2), S_g = L, λ = m, β = M).
+/// translation of `results::Translated` (σ′ = σ√(η/2), S_g = L, λ = m, β = M).
 fn thm_4_2_and_cys21(
     n: u64,
     eta: &str,
@@ -863,8 +816,8 @@ fn thm_4_2_and_cys21(
     t: u64,
     bits: u32,
 ) -> shiftdp::error::Result<(Enclosure, Enclosure)> {
-    use shiftdp::analysis::rdp::Translated;
     use shiftdp::renyi::cys21::Cys21Params;
+    use shiftdp::results::Translated;
     let pairs: Vec<(&str, String)> = vec![
         ("n", n.to_string()),
         ("steps", t.to_string()),
@@ -950,10 +903,6 @@ pub(crate) fn check_rdp_factor(factor: f64, bits: u32) -> Outcome {
         ),
         points,
     )
-}
-
-fn fb7(ctx: &Ctx) -> Outcome {
-    check_rdp_factor(2.0, ctx.bits)
 }
 
 /// What BSA5's "by even more in (ε, δ)-DP" is read as.
@@ -1046,14 +995,6 @@ pub(crate) fn check_eps_improvement(claim: EpsClaim, bits: u32) -> Outcome {
     )
 }
 
-fn fb8_printed(ctx: &Ctx) -> Outcome {
-    check_eps_improvement(EpsClaim::AtLeastRdpFactor, ctx.bits)
-}
-
-fn fb8_adopted(ctx: &Ctx) -> Outcome {
-    check_eps_improvement(EpsClaim::BetweenRdpRouteAnd(2.0), ctx.bits)
-}
-
 // ---------------------------------------------------------------------------------------
 // BSA6
 // ---------------------------------------------------------------------------------------
@@ -1108,14 +1049,6 @@ pub(crate) fn check_factor_two_tradeoffs(s: &Enclosure, bits: u32) -> Outcome {
         ),
         points,
     )
-}
-
-fn fb9_printed(ctx: &Ctx) -> Outcome {
-    check_factor_two_tradeoffs(&Enclosure::from_u64(ctx.bits, 2), ctx.bits)
-}
-
-fn fb9_adopted(ctx: &Ctx) -> Outcome {
-    check_factor_two_tradeoffs(&Enclosure::sqrt2(ctx.bits), ctx.bits)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1192,10 +1125,6 @@ pub(crate) fn check_table_1_claims(k: u64) -> Outcome {
     )
 }
 
-fn fb10(_ctx: &Ctx) -> Outcome {
-    check_table_1_claims(2)
-}
-
 // ---------------------------------------------------------------------------------------
 // BSA17
 // ---------------------------------------------------------------------------------------
@@ -1260,10 +1189,6 @@ pub(crate) fn check_gdp_identity(mu: ComposedMu, bits: u32) -> Outcome {
         ),
         points,
     )
-}
-
-fn fb11(ctx: &Ctx) -> Outcome {
-    check_gdp_identity(fb11_printed, ctx.bits)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1417,11 +1342,11 @@ fn fb12(ctx: &Ctx) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
+    use crate::Status::{Fail, Pass};
 
     const BITS: u32 = 128;
 
-    use crate::outcome::testkit::{assert_unique_prefixed, status};
+    use crate::outcome::testkit::{assert_statuses, assert_unique_prefixed};
 
     #[test]
     fn builtins_have_unique_prefixed_names() {
@@ -1433,23 +1358,17 @@ mod tests {
 
     #[test]
     fn fb1_threshold_is_exact_and_printed_e1_breaks_it() {
-        assert_eq!(
-            status(&check_thm_4_2_beats_thm_4_1(mu_thm_4_2_unchecked, 1, BITS)),
-            Status::Pass
-        );
-        // t > 0 (t = 1 is a tie) and t > 2 (t = 2 already improves) are rejected
-        assert_eq!(
-            status(&check_thm_4_2_beats_thm_4_1(mu_thm_4_2_unchecked, 0, BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_2_beats_thm_4_1(mu_thm_4_2_unchecked, 2, BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_2_beats_thm_4_1(mu_thm_4_2_as_printed, 1, BITS)),
-            Status::Fail
-        );
+        let unchecked = mu_thm_4_2_unchecked;
+        assert_statuses([
+            (Pass, check_thm_4_2_beats_thm_4_1(unchecked, 1, BITS)),
+            // t > 0 (t = 1 is a tie) and t > 2 (t = 2 already improves) are rejected
+            (Fail, check_thm_4_2_beats_thm_4_1(unchecked, 0, BITS)),
+            (Fail, check_thm_4_2_beats_thm_4_1(unchecked, 2, BITS)),
+            (
+                Fail,
+                check_thm_4_2_beats_thm_4_1(mu_thm_4_2_as_printed, 1, BITS),
+            ),
+        ]);
     }
 
     fn times_5_4(r: &Rational) -> Rational {
@@ -1462,32 +1381,21 @@ mod tests {
 
     #[test]
     fn fb2_printed_fails_adopted_is_exact_and_perturbations_are_rejected() {
-        assert_eq!(
-            status(&check_thm_4_3_vs_thm_4_1(
-                fb2_printed_threshold,
-                false,
-                false
-            )),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_3_vs_thm_4_1(fb2_adopted_threshold, true, true)),
-            Status::Pass
-        );
-        // the adopted threshold × 1.25 is sufficient but not exact
-        assert_eq!(
-            status(&check_thm_4_3_vs_thm_4_1(times_5_4, true, true)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_3_vs_thm_4_1(times_5_4, true, false)),
-            Status::Pass
-        );
-        // t ≥ 4r + 1 is a valid sufficient condition: the "for every" check can pass
-        assert_eq!(
-            status(&check_thm_4_3_vs_thm_4_1(four_r_plus_one, true, false)),
-            Status::Pass
-        );
+        assert_statuses([
+            (
+                Fail,
+                check_thm_4_3_vs_thm_4_1(fb2_printed_threshold, false, false),
+            ),
+            (
+                Pass,
+                check_thm_4_3_vs_thm_4_1(fb2_adopted_threshold, true, true),
+            ),
+            // the adopted threshold × 1.25 is sufficient but not exact
+            (Fail, check_thm_4_3_vs_thm_4_1(times_5_4, true, true)),
+            (Pass, check_thm_4_3_vs_thm_4_1(times_5_4, true, false)),
+            // t ≥ 4r + 1 is a valid sufficient condition: the "for every" check can pass
+            (Pass, check_thm_4_3_vs_thm_4_1(four_r_plus_one, true, false)),
+        ]);
         // independent spot value: r = 1.1, t = 5 > 4.4 but 3r + ⌈r⌉ = 5.3 > 5
         let r = shiftdp::settings::exact_decimal("1.1").unwrap();
         assert!(fb2_adopted_threshold(&r) > 5);
@@ -1500,26 +1408,17 @@ mod tests {
 
     #[test]
     fn fb3_crossing_is_one_and_the_printed_k_is_rejected() {
-        assert_eq!(
-            status(&check_thm_4_5_vs_thm_4_4(
-                fb3_adopted_threshold,
-                Closeness::Exact,
-                BITS
-            )),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_thm_4_5_vs_thm_4_4(two, Closeness::Exact, BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_5_vs_thm_4_4(
-                fb3_printed_threshold,
-                Closeness::Roughly,
-                BITS
-            )),
-            Status::Fail
-        );
+        assert_statuses([
+            (
+                Pass,
+                check_thm_4_5_vs_thm_4_4(fb3_adopted_threshold, Closeness::Exact, BITS),
+            ),
+            (Fail, check_thm_4_5_vs_thm_4_4(two, Closeness::Exact, BITS)),
+            (
+                Fail,
+                check_thm_4_5_vs_thm_4_4(fb3_printed_threshold, Closeness::Roughly, BITS),
+            ),
+        ]);
         // Table 1's setting: K = c^78 (1 − c²)/(1 − c^40)² ≈ 12.45 at c = 0.9999
         let k = fb3_printed_threshold(&dec(BITS, "0.9999"), 40);
         let c: f64 = 0.9999;
@@ -1537,34 +1436,20 @@ mod tests {
 
     #[test]
     fn fb4_printed_is_roughly_right_and_scaled_thresholds_are_rejected() {
-        assert_eq!(
-            status(&check_thm_4_6_vs_thm_4_4(fb4_printed_threshold, BITS)),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_thm_4_6_vs_thm_4_4(five_r_over_l, BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_thm_4_6_vs_thm_4_4(three_r_over_l, BITS)),
-            Status::Fail
-        );
+        assert_statuses([
+            (Pass, check_thm_4_6_vs_thm_4_4(fb4_printed_threshold, BITS)),
+            (Fail, check_thm_4_6_vs_thm_4_4(five_r_over_l, BITS)),
+            (Fail, check_thm_4_6_vs_thm_4_4(three_r_over_l, BITS)),
+        ]);
     }
 
     #[test]
     fn fb5_last_digit_changes_are_rejected() {
-        assert_eq!(
-            status(&check_exp_mech_threshold("0.677", "0.001", BITS)),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_exp_mech_threshold("0.676", "0.001", BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_exp_mech_threshold("0.678", "0.001", BITS)),
-            Status::Fail
-        );
+        assert_statuses([
+            (Pass, check_exp_mech_threshold("0.677", "0.001", BITS)),
+            (Fail, check_exp_mech_threshold("0.676", "0.001", BITS)),
+            (Fail, check_exp_mech_threshold("0.678", "0.001", BITS)),
+        ]);
         // independent f64 evaluation: Φ(−√x)(1 + e^{2x}) − 1 changes sign in (0.6763, 0.6765)
         let g =
             |x: f64| shiftdp::precision::special::phi(-x.sqrt()) * (1.0 + (2.0 * x).exp()) - 1.0;
@@ -1582,19 +1467,20 @@ mod tests {
 
     #[test]
     fn fb6_printed_variance_holds_and_perturbed_ones_fail() {
-        assert_eq!(
-            status(&check_remark_5_3(fb6_printed_variance, BITS)),
-            Status::Pass
-        );
-        assert_eq!(status(&check_remark_5_3(variance_plus, BITS)), Status::Fail);
-        assert_eq!(status(&check_remark_5_3(variance_half, BITS)), Status::Fail);
+        assert_statuses([
+            (Pass, check_remark_5_3(fb6_printed_variance, BITS)),
+            (Fail, check_remark_5_3(variance_plus, BITS)),
+            (Fail, check_remark_5_3(variance_half, BITS)),
+        ]);
     }
 
     #[test]
     fn fb7_factor_two_and_not_three() {
-        assert_eq!(status(&check_rdp_factor(2.0, BITS)), Status::Pass);
-        assert_eq!(status(&check_rdp_factor(3.0, BITS)), Status::Fail);
-        assert_eq!(status(&check_rdp_factor(1.0, BITS)), Status::Fail);
+        assert_statuses([
+            (Pass, check_rdp_factor(2.0, BITS)),
+            (Fail, check_rdp_factor(3.0, BITS)),
+            (Fail, check_rdp_factor(1.0, BITS)),
+        ]);
         // independent: the t → ∞ ratio 4/(2 − ηm) and the t = 1 ratio 4(1 − e^{−ηm/2})/(ηm)
         let x: f64 = 0.3;
         assert!((4.0 / (2.0 - x) - 2.3529).abs() < 1e-4);
@@ -1603,49 +1489,40 @@ mod tests {
 
     #[test]
     fn fb8_printed_fails_adopted_passes_tighter_upper_fails() {
-        assert_eq!(
-            status(&check_eps_improvement(EpsClaim::AtLeastRdpFactor, BITS)),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_eps_improvement(
-                EpsClaim::BetweenRdpRouteAnd(2.0),
-                BITS
-            )),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_eps_improvement(
-                EpsClaim::BetweenRdpRouteAnd(1.5),
-                BITS
-            )),
-            Status::Fail
-        );
+        assert_statuses([
+            (
+                Fail,
+                check_eps_improvement(EpsClaim::AtLeastRdpFactor, BITS),
+            ),
+            (
+                Pass,
+                check_eps_improvement(EpsClaim::BetweenRdpRouteAnd(2.0), BITS),
+            ),
+            (
+                Fail,
+                check_eps_improvement(EpsClaim::BetweenRdpRouteAnd(1.5), BITS),
+            ),
+        ]);
     }
 
     #[test]
     fn fb9_noise_divisors() {
-        assert_eq!(
-            status(&check_factor_two_tradeoffs(&Enclosure::sqrt2(BITS), BITS)),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_factor_two_tradeoffs(
-                &Enclosure::from_u64(BITS, 2),
-                BITS
-            )),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&check_factor_two_tradeoffs(&dec(BITS, "1.5"), BITS)),
-            Status::Fail
+        assert_statuses(
+            [
+                (Pass, Enclosure::sqrt2(BITS)),
+                (Fail, Enclosure::from_u64(BITS, 2)),
+                (Fail, dec(BITS, "1.5")),
+            ]
+            .map(|(want, s)| (want, check_factor_two_tradeoffs(&s, BITS))),
         );
     }
 
     #[test]
     fn fb10_twice_as_long_but_not_four_times() {
-        assert_eq!(status(&check_table_1_claims(2)), Status::Pass);
-        assert_eq!(status(&check_table_1_claims(4)), Status::Fail);
+        assert_statuses([
+            (Pass, check_table_1_claims(2)),
+            (Fail, check_table_1_claims(4)),
+        ]);
     }
 
     fn mu_times_1_25(c: &Enclosure, t: u64) -> Enclosure {
@@ -1658,32 +1535,21 @@ mod tests {
 
     #[test]
     fn fb11_identity_holds_and_wrong_scalings_fail() {
-        assert_eq!(
-            status(&check_gdp_identity(fb11_printed, BITS)),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_gdp_identity(mu_times_1_25, BITS)),
-            Status::Fail
-        );
-        assert_eq!(status(&check_gdp_identity(mu_linear, BITS)), Status::Fail);
+        assert_statuses([
+            (Pass, check_gdp_identity(fb11_printed, BITS)),
+            (Fail, check_gdp_identity(mu_times_1_25, BITS)),
+            (Fail, check_gdp_identity(mu_linear, BITS)),
+        ]);
     }
 
     #[test]
     fn fb12_clt_sides() {
-        assert_eq!(
-            status(&check_clt(Side::Conservative, "1e-5", BITS)),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&check_clt(Side::Optimistic, "1e-5", BITS)),
-            Status::Fail
-        );
-        // at δ = 1e-8 the CLT is optimistic somewhere: "conservative" no longer holds
-        assert_eq!(
-            status(&check_clt(Side::Conservative, "1e-8", BITS)),
-            Status::Fail
-        );
-        assert_eq!(status(&fb12(&Ctx::default())), Status::Pass);
+        assert_statuses([
+            (Pass, check_clt(Side::Conservative, "1e-5", BITS)),
+            (Fail, check_clt(Side::Optimistic, "1e-5", BITS)),
+            // at δ = 1e-8 the CLT is optimistic somewhere: "conservative" no longer holds
+            (Fail, check_clt(Side::Conservative, "1e-8", BITS)),
+            (Pass, fb12(&Ctx::default())),
+        ]);
     }
 }

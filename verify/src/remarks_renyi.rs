@@ -27,6 +27,8 @@
 //! (YS22).
 use super::outcome::{Builtin, Ctx, Outcome};
 use crate::check::SplitMix64;
+use crate::numbers::guarded::{e, u};
+use crate::numbers::{both_ok, err, overlap, p};
 use shiftdp::error::Result;
 use shiftdp::precision::Enclosure;
 use shiftdp::renyi::cys21::{Cys21Params, squared_loss_exact};
@@ -162,27 +164,6 @@ pub fn builtins() -> Vec<Builtin> {
             run: |c| naive_above_composition(10.0, c),
         },
     ]
-}
-
-fn e(bits: u32, x: f64) -> Enclosure {
-    Enclosure::from_f64(bits + 32, x)
-}
-
-fn u(bits: u32, n: u64) -> Enclosure {
-    Enclosure::from_u64(bits + 32, n)
-}
-
-fn p(name: &str, v: impl std::fmt::Display) -> (String, String) {
-    (name.to_string(), v.to_string())
-}
-
-/// Two enclosures of the same real number overlap; disjoint ones prove a difference.
-fn overlap(a: &Enclosure, b: &Enclosure) -> bool {
-    a.lo() <= b.hi() && b.lo() <= a.hi()
-}
-
-fn err(what: &str, e: impl std::fmt::Display) -> Outcome {
-    Outcome::error(format!("{what}: {e}"))
 }
 
 /// `1 − e^{−x}` as an enclosure.
@@ -478,12 +459,15 @@ pub fn same_rate_small_k(four: f64, ctx: &Ctx) -> Outcome {
         let alpha = 1.1 + 60.0 * r.unit();
         let base = e(b, alpha) * e(b, q.s_g).square() * e(b, q.eta)
             / (e(b, four) * e(b, q.sigma).square() * u(b, q.n).square());
-        let (exact, lower) = match (
-            squared_loss_exact(&q, alpha, 1, b),
-            q.thm3_lower(alpha, 1, b),
+        let (exact, lower) = match both_ok(
+            "CYS21 instance",
+            (
+                squared_loss_exact(&q, alpha, 1, b),
+                q.thm3_lower(alpha, 1, b),
+            ),
         ) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(x), _) | (_, Err(x)) => return err("CYS21 instance", x),
+            Ok(v) => v,
+            Err(o) => return *o,
         };
         let ratio = lower.clone() / base.clone();
         worst = worst.min(ratio.lower_f64());
@@ -550,9 +534,12 @@ fn ratio_within(
         let c = ce.mid_f64();
         let ks = k_grid();
         for &k in &ks {
-            let (up, lo) = match (upper(&q, alpha, k, b), q.thm3_lower(alpha, k, b)) {
-                (Ok(x), Ok(y)) => (x, y),
-                (Err(x), _) | (_, Err(x)) => return err("CYS21 bound", x),
+            let (up, lo) = match both_ok(
+                "CYS21 bound",
+                (upper(&q, alpha, k, b), q.thm3_lower(alpha, k, b)),
+            ) {
+                Ok(v) => v,
+                Err(o) => return *o,
             };
             let ratio = up / lo;
             points += 1;
@@ -723,9 +710,12 @@ pub fn thm2_tighter(tighter: &Cys21Bound, ctx: &Ctx) -> Outcome {
         };
         let alpha = 1.1 + 60.0 * r.unit();
         for k in k_grid() {
-            let (t, c1) = match (tighter(&q, alpha, k, b), q.cor1(alpha, k, b)) {
-                (Ok(x), Ok(y)) => (x, y),
-                (Err(x), _) | (_, Err(x)) => return err("CYS21 bound", x),
+            let (t, c1) = match both_ok(
+                "CYS21 bound",
+                (tighter(&q, alpha, k, b), q.cor1(alpha, k, b)),
+            ) {
+                Ok(v) => v,
+                Err(o) => return *o,
             };
             points += 1;
             top = top.max(t.upper_f64() / c1.lower_f64());
@@ -1046,9 +1036,12 @@ pub fn thm4_3_after(claims: &[(f64, u64)], ctx: &Ctx) -> Outcome {
     let q = Ys22Params::figure();
     let mut report = vec![];
     for (i, &(alpha, k0)) in claims.iter().enumerate() {
-        let (res, base) = match (q.thm4_3(alpha, k0, b), q.baseline(alpha, k0, b)) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(x), _) | (_, Err(x)) => return err("YS22 Thm 4.3 / baseline", x),
+        let (res, base) = match both_ok(
+            "YS22 Thm 4.3 / baseline",
+            (q.thm4_3(alpha, k0, b), q.baseline(alpha, k0, b)),
+        ) {
+            Ok(v) => v,
+            Err(o) => return *o,
         };
         let Some(limit) = res.limit else {
             return Outcome::error(format!("Thm 4.3 does not converge at α = {alpha}"));
@@ -1197,9 +1190,12 @@ pub fn thm4_2_below_worst(worst: &dyn Fn(u64) -> u64, ctx: &Ctx) -> Outcome {
             points += 1;
             let mut params = ys22_params(q);
             params.extend([p("alpha", alpha), p("K", k)]);
-            let (w, t42) = match (q.thm3_3(*alpha, k, jw, b), q.thm4_2(*alpha, k, b)) {
-                (Ok(x), Ok(y)) => (x, y),
-                (Err(x), _) | (_, Err(x)) => return err("Thm 3.3 / 4.2", x),
+            let (w, t42) = match both_ok(
+                "Thm 3.3 / 4.2",
+                (q.thm3_3(*alpha, k, jw, b), q.thm4_2(*alpha, k, b)),
+            ) {
+                Ok(v) => v,
+                Err(o) => return *o,
             };
             if t42.hi() >= w.lo() {
                 return Outcome::fail(
@@ -1256,9 +1252,12 @@ pub fn first_batch_factor(lo: f64, hi: f64, ctx: &Ctx) -> Outcome {
     let nb = (q.n / q.b) as f64;
     let (mut rmin, mut rmax) = (f64::INFINITY, 0.0f64);
     for k in 1..=500u64 {
-        let (naive, first) = match (q.thm2_1(10.0, k, b), q.thm3_3(10.0, k, 0, b)) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(x), _) | (_, Err(x)) => return err("Thm 2.1 / 3.3", x),
+        let (naive, first) = match both_ok(
+            "Thm 2.1 / 3.3",
+            (q.thm2_1(10.0, k, b), q.thm3_3(10.0, k, 0, b)),
+        ) {
+            Ok(v) => v,
+            Err(o) => return *o,
         };
         let ratio = naive / first;
         rmin = rmin.min(ratio.lower_f64());
@@ -1320,9 +1319,9 @@ pub fn first_term_growth(reading: GrowthReading, ctx: &Ctx) -> Outcome {
         let m = l / 2;
         let a = e(b, *alpha) * e(b, q.eta) * e(b, q.s_g).square()
             / (e(b, 4.0) * e(b, q.sigma).square() * u(b, q.b).square());
-        let (em, el) = match (q.eps0(m.max(1), *alpha, b), q.eps0(l, *alpha, b)) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(x), _) | (_, Err(x)) => return err("ε₀", x),
+        let (em, el) = match both_ok("ε₀", (q.eps0(m.max(1), *alpha, b), q.eps0(l, *alpha, b))) {
+            Ok(v) => v,
+            Err(o) => return *o,
         };
         let bn_a = a.clone() / u(b, l);
         let mut params = ys22_params(q);
@@ -1342,9 +1341,12 @@ pub fn first_term_growth(reading: GrowthReading, ctx: &Ctx) -> Outcome {
         }
         let mut prev = u(b, 0);
         for k in 1..=50u64 {
-            let ft = match (q.thm4_2(*alpha, k + 1, b), q.thm4_2(*alpha, 1, b)) {
-                (Ok(x), Ok(y)) => x - y,
-                (Err(x), _) | (_, Err(x)) => return err("Thm 4.2", x),
+            let ft = match both_ok(
+                "Thm 4.2",
+                (q.thm4_2(*alpha, k + 1, b), q.thm4_2(*alpha, 1, b)),
+            ) {
+                Ok((x, y)) => x - y,
+                Err(o) => return *o,
             };
             let growth = ft.clone() - prev.clone();
             prev = ft;
@@ -1587,8 +1589,8 @@ pub fn naive_above_composition(factor: f64, ctx: &Ctx) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
-    use crate::outcome::testkit::{assert_unique_prefixed, ctx_with, status};
+    use crate::Status::{self, Fail, Pass};
+    use crate::outcome::testkit::{assert_statuses, assert_unique_prefixed, ctx_with, status};
 
     fn ctx() -> Ctx {
         ctx_with(6)
@@ -1601,14 +1603,16 @@ mod tests {
 
     #[test]
     fn fc1_perturbed_constant_or_rate_is_rejected() {
-        assert_eq!(status(&intro_simplified(1.0, 0.5, &ctx())), Status::Pass);
-        assert_eq!(status(&intro_simplified(1.25, 0.5, &ctx())), Status::Fail);
-        assert_eq!(status(&intro_simplified(1.0, 0.625, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, intro_simplified(1.0, 0.5, &c)),
+            (Fail, intro_simplified(1.25, 0.5, &c)),
+            (Fail, intro_simplified(1.0, 0.625, &c)),
+        ]);
     }
 
     #[test]
     fn fc2_curves_with_other_roles_are_rejected() {
-        assert_eq!(status(&fig1_roles(&cor1_curve, &ctx())), Status::Pass);
         // a rate that depends on α
         let alpha_rate = |lam: f64, alpha: f64, k: u64, bits: u32| {
             let q = Cys21Params::figure1(lam)?;
@@ -1616,95 +1620,95 @@ mod tests {
             q2.eta = q.eta * alpha / 10.0;
             q2.cor1(alpha, k, bits)
         };
-        assert_eq!(status(&fig1_roles(&alpha_rate, &ctx())), Status::Fail);
         // an asymptote that grows with λ
         let grows = |lam: f64, alpha: f64, k: u64, bits: u32| {
             Ok(cor1_curve(lam, alpha, k, bits)? * e(bits, lam * lam))
         };
-        assert_eq!(status(&fig1_roles(&grows, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, fig1_roles(&cor1_curve, &c)),
+            (Fail, fig1_roles(&alpha_rate, &c)),
+            (Fail, fig1_roles(&grows, &c)),
+        ]);
     }
 
     #[test]
     fn fc3_perturbed_baseline_constant_is_rejected() {
-        assert_eq!(status(&fig1_caption(4.0, &ctx())), Status::Pass);
-        assert_eq!(status(&fig1_caption(3.2, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([(Pass, fig1_caption(4.0, &c)), (Fail, fig1_caption(3.2, &c))]);
     }
 
     #[test]
     fn fc4_perturbed_rate_is_rejected() {
-        assert_eq!(status(&same_rate_small_k(4.0, &ctx())), Status::Pass);
-        assert_eq!(status(&same_rate_small_k(3.2, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, same_rate_small_k(4.0, &c)),
+            (Fail, same_rate_small_k(3.2, &c)),
+        ]);
     }
 
     #[test]
     fn fc5_fc6_perturbed_constants_are_rejected() {
-        assert_eq!(status(&cor1_within(4.0, &ctx())), Status::Pass);
-        assert_eq!(status(&cor1_within(3.2, &ctx())), Status::Fail);
-        // a constant that is valid but not attained is rejected too
-        assert_eq!(status(&cor1_within(5.0, &ctx())), Status::Fail);
-        assert_eq!(
-            status(&cor2_within(1.0, &cor2_adopted, &ctx())),
-            Status::Pass
-        );
-        assert_eq!(
-            status(&cor2_within(0.8, &cor2_adopted, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&cor2_within(1.25, &cor2_adopted, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&cor2_within(1.0, &cor2_printed, &ctx())),
-            Status::Fail
-        );
+        let c = ctx();
+        assert_statuses([
+            (Pass, cor1_within(4.0, &c)),
+            (Fail, cor1_within(3.2, &c)),
+            // a constant that is valid but not attained is rejected too
+            (Fail, cor1_within(5.0, &c)),
+            (Pass, cor2_within(1.0, &cor2_adopted, &c)),
+            (Fail, cor2_within(0.8, &cor2_adopted, &c)),
+            (Fail, cor2_within(1.25, &cor2_adopted, &c)),
+            (Fail, cor2_within(1.0, &cor2_printed, &c)),
+        ]);
     }
 
     #[test]
     fn fc7_larger_lsi_constant_is_rejected() {
-        assert_eq!(status(&lsi_constant(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&lsi_constant(1.25, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, lsi_constant(1.0, &c)),
+            (Fail, lsi_constant(1.25, &c)),
+        ]);
     }
 
     #[test]
     fn fc8_printed_cor2_is_not_below_cor1() {
-        assert_eq!(status(&thm2_tighter(&cor2_adopted, &ctx())), Status::Pass);
-        assert_eq!(status(&thm2_tighter(&cor2_printed, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, thm2_tighter(&cor2_adopted, &c)),
+            (Fail, thm2_tighter(&cor2_printed, &c)),
+        ]);
     }
 
     #[test]
     fn fc9_smaller_noise_is_rejected() {
-        assert_eq!(status(&thm4_calibration(4.0, 8.0, &ctx())), Status::Pass);
-        // σ² × 0.8 in the RDP calibration: sup Cor 1 = 1.25 ε′
-        assert_eq!(status(&thm4_calibration(3.2, 8.0, &ctx())), Status::Fail);
-        // σ² × 0.8 in the DP calibration: Mironov at the printed α gives 1.125 ε
-        assert_eq!(status(&thm4_calibration(4.0, 6.4, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, thm4_calibration(4.0, 8.0, &c)),
+            // σ² × 0.8 in the RDP calibration: sup Cor 1 = 1.25 ε′
+            (Fail, thm4_calibration(3.2, 8.0, &c)),
+            // σ² × 0.8 in the DP calibration: Mironov at the printed α gives 1.125 ε
+            (Fail, thm4_calibration(4.0, 6.4, &c)),
+        ]);
     }
 
     #[test]
     fn fy1_printed_footnote_fails_and_adopted_passes() {
-        assert_eq!(
-            status(&footnote_4(Fn4Reading::Printed, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&footnote_4(Fn4Reading::Adopted, &ctx())),
-            Status::Pass
-        );
+        let c = ctx();
+        assert_statuses([
+            (Fail, footnote_4(Fn4Reading::Printed, &c)),
+            (Pass, footnote_4(Fn4Reading::Adopted, &c)),
+        ]);
     }
 
     #[test]
     fn fy2_perturbed_approximation_is_rejected() {
-        let o = fig2_composition_approx(1.0, 0.02, &ctx());
-        assert_eq!(o.status, Status::Pass, "{}", o.summary);
-        assert_eq!(
-            status(&fig2_composition_approx(1.25, 0.02, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&fig2_composition_approx(0.8, 0.02, &ctx())),
-            Status::Fail
-        );
+        let c = ctx();
+        assert_statuses([
+            (Pass, fig2_composition_approx(1.0, 0.02, &c)),
+            (Fail, fig2_composition_approx(1.25, 0.02, &c)),
+            (Fail, fig2_composition_approx(0.8, 0.02, &c)),
+        ]);
     }
 
     #[test]
@@ -1712,10 +1716,10 @@ mod tests {
         let printed = thm4_3_after(&[(10.0, 50), (15.0, 50), (20.0, 50)], &ctx());
         assert_eq!(printed.status, Status::Fail);
         assert!(printed.counterexample.unwrap().params[0].1 == "20");
-        assert_eq!(
-            status(&thm4_3_after(&[(10.0, 34), (15.0, 48), (20.0, 89)], &ctx())),
-            Status::Pass
-        );
+        assert_statuses([(
+            Pass,
+            thm4_3_after(&[(10.0, 34), (15.0, 48), (20.0, 89)], &ctx()),
+        )]);
         // one epoch earlier than the crossing is rejected at every order
         for (a, k) in [(10.0, 33), (15.0, 47), (20.0, 88)] {
             assert_ne!(
@@ -1728,57 +1732,50 @@ mod tests {
 
     #[test]
     fn fy4_threshold_holds_and_a_short_one_is_rejected() {
-        let o = thm4_2_threshold(1.0, &ctx());
-        assert_eq!(o.status, Status::Pass, "{}", o.summary);
+        assert_statuses([(Pass, thm4_2_threshold(1.0, &ctx()))]);
         // a threshold of a few percent of 1/(λη) + n/b is too early in the figure setting
         assert_ne!(status(&thm4_2_threshold(0.01, &ctx())), Status::Pass);
     }
 
     #[test]
     fn fy5_first_batch_as_worst_case_is_rejected() {
-        assert_eq!(
-            status(&thm4_2_below_worst(&|l| l - 1, &ctx())),
-            Status::Pass
-        );
-        assert_eq!(status(&thm4_2_below_worst(&|_| 0, &ctx())), Status::Fail);
+        let c = ctx();
+        assert_statuses([
+            (Pass, thm4_2_below_worst(&|l| l - 1, &c)),
+            (Fail, thm4_2_below_worst(&|_| 0, &c)),
+        ]);
     }
 
     #[test]
     fn fy6_printed_factor_fails_adopted_passes() {
-        assert_eq!(status(&first_batch_factor(0.5, 2.0, &ctx())), Status::Fail);
-        assert_eq!(
-            status(&first_batch_factor(1.0, f64::INFINITY, &ctx())),
-            Status::Pass
-        );
-        // a factor (n/b)² is not a lower bound at every K either
-        assert_eq!(
-            status(&first_batch_factor(25.0, f64::INFINITY, &ctx())),
-            Status::Fail
-        );
+        let c = ctx();
+        assert_statuses([
+            (Fail, first_batch_factor(0.5, 2.0, &c)),
+            (Pass, first_batch_factor(1.0, f64::INFINITY, &c)),
+            // a factor (n/b)² is not a lower bound at every K either
+            (Fail, first_batch_factor(25.0, f64::INFINITY, &c)),
+        ]);
     }
 
     #[test]
     fn fy7_printed_growth_fails_adopted_passes() {
-        assert_eq!(
-            status(&first_term_growth(GrowthReading::Printed, &ctx())),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&first_term_growth(GrowthReading::Adopted, &ctx())),
-            Status::Pass
-        );
+        let c = ctx();
+        assert_statuses([
+            (Fail, first_term_growth(GrowthReading::Printed, &c)),
+            (Pass, first_term_growth(GrowthReading::Adopted, &c)),
+        ]);
     }
 
     #[test]
     fn fy8_fy9_fy10_perturbations_are_rejected() {
-        assert_eq!(status(&thm4_3_step_below(1.0, &ctx())), Status::Pass);
-        assert_eq!(status(&thm4_3_step_below(0.01, &ctx())), Status::Fail);
-        assert_eq!(status(&fig2_order(true, &ctx())), Status::Pass);
-        assert_eq!(status(&fig2_order(false, &ctx())), Status::Fail);
-        assert_eq!(status(&naive_above_composition(10.0, &ctx())), Status::Pass);
-        assert_eq!(
-            status(&naive_above_composition(100.0, &ctx())),
-            Status::Fail
-        );
+        let c = ctx();
+        assert_statuses([
+            (Pass, thm4_3_step_below(1.0, &c)),
+            (Fail, thm4_3_step_below(0.01, &c)),
+            (Pass, fig2_order(true, &c)),
+            (Fail, fig2_order(false, &c)),
+            (Pass, naive_above_composition(10.0, &c)),
+            (Fail, naive_above_composition(100.0, &c)),
+        ]);
     }
 }

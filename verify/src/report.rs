@@ -157,42 +157,42 @@ fn math_html(s: &str) -> String {
     out
 }
 
-/// HTML-escapes `& < > " '`.
-fn esc(s: &str) -> String {
+/// `s` with `& < >` as HTML entities and every other character written by `other`.
+fn escape_with(s: &str, other: impl Fn(char, &mut String)) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
+            _ => other(c, &mut out),
         }
     }
     out
 }
 
+/// HTML-escapes `& < > " '`.
+pub fn esc(s: &str) -> String {
+    escape_with(s, |c, out| match c {
+        '"' => out.push_str("&quot;"),
+        '\'' => out.push_str("&#39;"),
+        _ => out.push(c),
+    })
+}
+
 /// Escapes text for a Markdown table cell (or inline text): HTML entities, Markdown
 /// punctuation and `|`; newlines become `<br>`.
 fn md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' => out.push_str("\\|"),
-            '\\' | '*' | '_' | '`' | '[' | ']' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("<br>"),
-            '\r' => {}
-            _ => out.push(c),
+    escape_with(s, |c, out| match c {
+        '|' => out.push_str("\\|"),
+        '\\' | '*' | '_' | '`' | '[' | ']' => {
+            out.push('\\');
+            out.push(c);
         }
-    }
-    out
+        '\n' => out.push_str("<br>"),
+        '\r' => {}
+        _ => out.push(c),
+    })
 }
 
 /// A fixed, platform-independent number format: 4 decimals in [0.01, 10⁴), else
@@ -489,6 +489,26 @@ pub fn render_html(run: &Run) -> String {
     h
 }
 
+/// The cells of an obligation's row in the obligations table: label, kind, status,
+/// points, min margin, tightness and summary, the texts escaped by `text` and the status
+/// shown by `badge`.
+fn obligation_cells(
+    o: &ObligationRun,
+    text: fn(&str) -> String,
+    badge: fn(Status) -> String,
+) -> [String; 7] {
+    let out = &o.outcome;
+    [
+        text(&o.label),
+        text(&o.kind),
+        badge(out.status),
+        out.points.to_string(),
+        text(&opt_num(out.min_margin)),
+        text(&tight(out.tightness)),
+        text(&out.summary),
+    ]
+}
+
 fn obligations_html(runs: &[ObligationRun]) -> String {
     if runs.is_empty() {
         return "<p class=\"muted\">No obligations.</p>\n".into();
@@ -498,17 +518,11 @@ fn obligations_html(runs: &[ObligationRun]) -> String {
          <th>Points</th><th>Min margin</th><th>Tightness min / median / max</th><th>Summary</th></tr></thead>\n<tbody>\n",
     );
     for o in runs {
-        let out = &o.outcome;
+        let [label, kind, status, points, margin, tightness, summary] =
+            obligation_cells(o, esc, badge);
         h.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"summary-text\">{}</td></tr>\n",
-            esc(&o.label),
-            esc(&o.kind),
-            badge(out.status),
-            out.points,
-            esc(&opt_num(out.min_margin)),
-            esc(&tight(out.tightness)),
-            esc(&out.summary)
+            "<tr><td>{label}</td><td>{kind}</td><td>{status}</td><td class=\"num\">{points}</td><td class=\"num\">{margin}</td>\
+             <td class=\"num\">{tightness}</td><td class=\"summary-text\">{summary}</td></tr>\n",
         ));
     }
     h.push_str("</tbody>\n</table>\n");
@@ -630,16 +644,9 @@ pub fn render_markdown(run: &Run) -> String {
             m.push_str("### Obligations\n\n| Obligation | Kind | Status | Points | Min margin | Tightness min / median / max | Summary |\n");
             m.push_str("|---|---|---|---:|---:|---:|---|\n");
             for o in &r.runs {
-                let out = &o.outcome;
                 m.push_str(&format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    md(&o.label),
-                    md(&o.kind),
-                    md_badge(out.status),
-                    out.points,
-                    md(&opt_num(out.min_margin)),
-                    md(&tight(out.tightness)),
-                    md(&out.summary)
+                    "| {} |\n",
+                    obligation_cells(o, md, md_badge).join(" | ")
                 ));
             }
         }

@@ -9,7 +9,7 @@
 //! * `schedule` samples the entry's region, solves the schedule problem (KKT, τ search,
 //!   worst record position, certified in MPFR: [`shiftdp::schedules::crosscheck`]) and
 //!   compares the closed form with the optimum;
-//! * `improves-on` compares two results of [`shiftdp::bounds::bounds_for`] point by point
+//! * `improves-on` compares two results of [`shiftdp::results::REGISTRY`] point by point
 //!   (μ for GDP bounds, certified ε at δ otherwise);
 //! * `builtin` calls a registered [`super::Builtin`].
 //!
@@ -159,6 +159,18 @@ pub fn crosscheck_for(result: &str, s: &Setting, bits: u32) -> Result<crosscheck
     }
 }
 
+/// `n` points sampled from the region of the validator entry `id`, from the stream
+/// `stream` of the context's seed, or the error message when there is no such entry.
+fn region_points(
+    id: &str,
+    n: usize,
+    ctx: &Ctx,
+    stream: &str,
+) -> std::result::Result<Vec<(Params, Result<Setting>)>, String> {
+    let entry = check::find(id).map_err(|e| format!("validator entry for the region: {e}"))?;
+    Ok(sample_settings(&entry, &[], n, salted(ctx.seed, stream)))
+}
+
 fn run_schedule(
     result: &str,
     relation: ScheduleRelation,
@@ -166,15 +178,15 @@ fn run_schedule(
     samples: Option<usize>,
     ctx: &Ctx,
 ) -> Outcome {
-    let entry = match check::find(result) {
-        Ok(e) => e,
-        Err(e) => return Outcome::error(format!("validator entry for the region: {e}")),
-    };
     let n = ctx.samples_or(samples.unwrap_or(8));
+    let points = match region_points(result, n, ctx, "schedule") {
+        Ok(v) => v,
+        Err(m) => return Outcome::error(m),
+    };
     let mut ratios = vec![];
     let mut run = 0;
     let mut first: Option<(Params, Setting)> = None;
-    for (params, setting) in sample_settings(&entry, &[], n, salted(ctx.seed, "schedule")) {
+    for (params, setting) in points {
         let Ok(s) = setting else { continue };
         let cc = match crosscheck_for(result, &s, ctx.bits) {
             Ok(c) => c,
@@ -285,14 +297,14 @@ fn run_improves(
     samples: Option<usize>,
     ctx: &Ctx,
 ) -> Outcome {
-    let entry = match check::find(check_id) {
-        Ok(e) => e,
-        Err(e) => return Outcome::error(format!("validator entry for the region: {e}")),
-    };
     let n = ctx.samples_or(samples.unwrap_or(10));
+    let points = match region_points(check_id, n, ctx, "improves-on") {
+        Ok(v) => v,
+        Err(m) => return Outcome::error(m),
+    };
     let mut run = 0;
     let mut ratios = vec![];
-    for (params, setting) in sample_settings(&entry, &[], n, salted(ctx.seed, "improves-on")) {
+    for (params, setting) in points {
         let Ok(s) = setting else { continue };
         let (Some(Ok(a)), Some(Ok(b))) = (bound_named(&s, result), bound_named(&s, other)) else {
             continue;

@@ -95,7 +95,7 @@ fn table1_run_best_is_thm_4_5_with_every_paper_listed() {
         Some(Error::Hypothesis {
             result, hypothesis, ..
         }) => {
-            assert_eq!(result, "BSA24 Thm 4.6");
+            assert_eq!(result.result_id(), Some(ResultId::Bsa24Thm4_6));
             assert!(hypothesis.starts_with("H1"), "{hypothesis}");
         }
         other => panic!("expected a hypothesis failure, got {other:?}"),
@@ -357,7 +357,7 @@ fn strong_convexity_above_smoothness_is_refused_naming_the_hypothesis() {
 
 #[test]
 fn the_sampled_gaussian_baseline_stops_at_its_divergence_cap() {
-    use shiftdp::analysis::rdp::BASELINE_DIVERGENCE_CAP;
+    use shiftdp::results::BASELINE_DIVERGENCE_CAP;
     // u = L/(bσ) = 2.54/(3·0.367) ≈ 2.31: the composed divergence passes the cap at a
     // small order, and the orders above it (whose quadratures cost minutes) are skipped
     let s = Setting::from_pairs(

@@ -198,14 +198,6 @@ fn hypothesis_labels_agree_with_proof_files() {
     use shiftdp::bounds::{Bound, bsa24};
     use shiftdp::{Algorithm, Error, ResultId, Setting};
     type Entry = fn(&Setting) -> shiftdp::Result<Bound>;
-    /// (result, entry point, algorithm, setting, the hypothesis that must fail)
-    type Case = (
-        ResultId,
-        Entry,
-        Algorithm,
-        Vec<(&'static str, &'static str)>,
-        &'static str,
-    );
     let gd = [
         ("n", "10"),
         ("steps", "50"),
@@ -220,220 +212,59 @@ fn hypothesis_labels_agree_with_proof_files() {
         ("noise", "1"),
         ("sensitivity", "1"),
     ];
-    let with = |base: &[(&'static str, &'static str)], extra: &[(&'static str, &'static str)]| {
-        let mut v = base.to_vec();
-        v.extend_from_slice(extra);
-        v
-    };
-    let cases: Vec<Case> = vec![
-        (
-            ResultId::Bsa24Thm4_1,
-            bsa24::thm_4_1,
-            Algorithm::Cgd,
-            with(&cgd, &[("epochs", "2")]),
-            "H0",
-        ),
-        (
-            ResultId::Bsa24Thm4_2,
-            bsa24::thm_4_2,
-            Algorithm::Gd,
-            gd.to_vec(),
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Thm4_2,
-            bsa24::thm_4_2,
-            Algorithm::Gd,
-            with(&gd, &[("strong-convexity", "0"), ("smoothness", "1")]),
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Thm4_2,
-            bsa24::thm_4_2,
-            Algorithm::Gd,
-            with(&gd, &[("strong-convexity", "0.1"), ("smoothness", "4")]),
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Thm4_2,
-            bsa24::thm_4_2,
-            Algorithm::Gd,
-            with(&gd, &[("contraction", "1")]),
-            "H3",
-        ),
-        (
-            ResultId::Bsa24Thm4_3,
-            bsa24::thm_4_3,
-            Algorithm::Gd,
-            with(&gd, &[("smoothness", "1")]),
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Thm4_3,
-            bsa24::thm_4_3,
-            Algorithm::Gd,
-            with(&gd, &[("diameter", "1")]),
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Thm4_3,
-            bsa24::thm_4_3,
-            Algorithm::Gd,
-            with(&gd, &[("diameter", "1"), ("contraction", "1.5")]),
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Thm4_3,
-            bsa24::thm_4_3,
-            Algorithm::Gd,
-            with(&gd, &[("diameter", "1"), ("smoothness", "8")]),
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Thm4_3,
-            bsa24::thm_4_3,
-            Algorithm::Gd,
-            with(&gd, &[("diameter", "100"), ("smoothness", "1")]),
-            "H3",
-        ),
-        (
-            ResultId::Bsa24Thm4_4,
-            bsa24::thm_4_4,
-            Algorithm::Gd,
-            gd.to_vec(),
-            "H0",
-        ),
-        (
-            ResultId::Bsa24Thm4_4,
-            bsa24::thm_4_4,
-            Algorithm::Cgd,
-            with(&cgd, &[("steps", "6")]),
-            "H5",
-        ),
-        (
-            ResultId::Bsa24Thm4_5,
-            bsa24::thm_4_5,
-            Algorithm::Cgd,
-            with(&cgd, &[("epochs", "2")]),
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Thm4_5,
-            bsa24::thm_4_5,
-            Algorithm::Cgd,
-            with(&cgd, &[("epochs", "2"), ("contraction", "1")]),
-            "H3",
-        ),
-        (
-            ResultId::Bsa24Thm4_5,
-            bsa24::thm_4_5,
-            Algorithm::Cgd,
-            with(&cgd, &[("steps", "6"), ("contraction", "0.9")]),
-            "H5",
-        ),
-        (
-            ResultId::Bsa24Thm4_6,
-            bsa24::thm_4_6,
-            Algorithm::Cgd,
-            with(&cgd, &[("epochs", "2"), ("smoothness", "1")]),
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Thm4_6,
-            bsa24::thm_4_6,
-            Algorithm::Cgd,
-            with(&cgd, &[("epochs", "2"), ("diameter", "1")]),
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Thm4_6,
-            bsa24::thm_4_6,
-            Algorithm::Cgd,
-            with(
-                &cgd,
-                &[("epochs", "2"), ("diameter", "1000"), ("smoothness", "1")],
-            ),
-            "H3",
-        ),
-        (
-            ResultId::Bsa24Thm4_6,
-            bsa24::thm_4_6,
-            Algorithm::Cgd,
-            with(
-                &cgd,
-                &[("steps", "6"), ("diameter", "1"), ("smoothness", "1")],
-            ),
-            "H5",
-        ),
-        (
-            ResultId::Bsa24Prop5_1,
-            bsa24::prop_5_1,
-            Algorithm::Lmc,
-            vec![
-                ("steps", "5"),
-                ("eta", "0.1"),
-                ("sensitivity", "1"),
-                ("smoothness", "1"),
-            ],
-            "H1",
-        ),
-        (
-            ResultId::Bsa24Prop5_1,
-            bsa24::prop_5_1,
-            Algorithm::Lmc,
-            vec![
-                ("steps", "5"),
-                ("eta", "0.1"),
-                ("sensitivity", "1"),
-                ("strong-convexity", "1"),
-            ],
-            "H2",
-        ),
-        (
-            ResultId::Bsa24Prop5_1,
-            bsa24::prop_5_1,
-            Algorithm::Lmc,
-            vec![
-                ("steps", "5"),
-                ("eta", "1.5"),
-                ("sensitivity", "1"),
-                ("strong-convexity", "1"),
-                ("smoothness", "1"),
-            ],
-            "H3",
-        ),
+    // `result | setting | the hypothesis that must fail`; a setting is the algorithm
+    // (gd and cgd start from the runs above, lmc from no flag) and `key=value` flags after
+    // it, in order
+    let cases = [
+        "BSA24 Thm 4.1 | cgd epochs=2 | H0",
+        "BSA24 Thm 4.2 | gd | H1",
+        "BSA24 Thm 4.2 | gd strong-convexity=0 smoothness=1 | H1",
+        "BSA24 Thm 4.2 | gd strong-convexity=0.1 smoothness=4 | H2",
+        "BSA24 Thm 4.2 | gd contraction=1 | H3",
+        "BSA24 Thm 4.3 | gd smoothness=1 | H1",
+        "BSA24 Thm 4.3 | gd diameter=1 | H2",
+        "BSA24 Thm 4.3 | gd diameter=1 contraction=1.5 | H2",
+        "BSA24 Thm 4.3 | gd diameter=1 smoothness=8 | H2",
+        "BSA24 Thm 4.3 | gd diameter=100 smoothness=1 | H3",
+        "BSA24 Thm 4.4 | gd | H0",
+        "BSA24 Thm 4.4 | cgd steps=6 | H5",
+        "BSA24 Thm 4.5 | cgd epochs=2 | H1",
+        "BSA24 Thm 4.5 | cgd epochs=2 contraction=1 | H3",
+        "BSA24 Thm 4.5 | cgd steps=6 contraction=0.9 | H5",
+        "BSA24 Thm 4.6 | cgd epochs=2 smoothness=1 | H1",
+        "BSA24 Thm 4.6 | cgd epochs=2 diameter=1 | H2",
+        "BSA24 Thm 4.6 | cgd epochs=2 diameter=1000 smoothness=1 | H3",
+        "BSA24 Thm 4.6 | cgd steps=6 diameter=1 smoothness=1 | H5",
+        "BSA24 Prop 5.1 | lmc steps=5 eta=0.1 sensitivity=1 smoothness=1 | H1",
+        "BSA24 Prop 5.1 | lmc steps=5 eta=0.1 sensitivity=1 strong-convexity=1 | H2",
+        "BSA24 Prop 5.1 | lmc steps=5 eta=1.5 sensitivity=1 strong-convexity=1 smoothness=1 | H3",
         // a --noise other than √(2/η): LMC's μ would ignore it (found by the long
         // validation run's tiny-σ corner: μ 0.084 reported where the run's exact μ is 0.908)
-        (
-            ResultId::Bsa24Prop5_1,
-            bsa24::prop_5_1,
-            Algorithm::Lmc,
-            vec![
-                ("steps", "350"),
-                ("eta", "0.734"),
-                ("noise", "0.153"),
-                ("sensitivity", "0.116"),
-                ("strong-convexity", "1.119"),
-                ("smoothness", "1.155"),
-            ],
-            "H0",
-        ),
-        (
-            ResultId::Bsa24Cor5_4Eta,
-            bsa24::cor_5_4_stationary,
-            Algorithm::Lmc,
-            vec![
-                ("steps", "350"),
-                ("eta", "0.5"),
-                ("noise", "1"),
-                ("sensitivity", "0.1"),
-                ("diameter", "1"),
-                ("smoothness", "1"),
-            ],
-            "H0",
-        ),
+        "BSA24 Prop 5.1 | lmc steps=350 eta=0.734 noise=0.153 sensitivity=0.116 strong-convexity=1.119 smoothness=1.155 | H0",
+        "BSA24 Cor 5.4 (π(η)) | lmc steps=350 eta=0.5 noise=1 sensitivity=0.1 diameter=1 smoothness=1 | H0",
     ];
-    for (id, entry, alg, pairs, want) in cases {
+    for case in cases {
+        let [id, setting, want] = [0, 1, 2].map(|i| case.split(" | ").nth(i).unwrap());
+        let id = ResultId::parse(id).unwrap_or_else(|| panic!("{case}: no result {id}"));
+        let entry: Entry = match id {
+            ResultId::Bsa24Thm4_1 => bsa24::thm_4_1,
+            ResultId::Bsa24Thm4_2 => bsa24::thm_4_2,
+            ResultId::Bsa24Thm4_3 => bsa24::thm_4_3,
+            ResultId::Bsa24Thm4_4 => bsa24::thm_4_4,
+            ResultId::Bsa24Thm4_5 => bsa24::thm_4_5,
+            ResultId::Bsa24Thm4_6 => bsa24::thm_4_6,
+            ResultId::Bsa24Prop5_1 => bsa24::prop_5_1,
+            ResultId::Bsa24Cor5_4Eta => bsa24::cor_5_4_stationary,
+            other => panic!("{case}: no entry point of {other} in this test"),
+        };
+        let mut words = setting.split(' ');
+        let (alg, mut pairs) = match words.next() {
+            Some("gd") => (Algorithm::Gd, gd.to_vec()),
+            Some("cgd") => (Algorithm::Cgd, cgd.to_vec()),
+            Some("lmc") => (Algorithm::Lmc, vec![]),
+            _ => panic!("{case}: no algorithm"),
+        };
+        pairs.extend(words.map(|w| w.split_once('=').expect("key=value")));
         let s = Setting::from_pairs(alg, &pairs).unwrap_or_else(|e| panic!("{id}: {pairs:?}: {e}"));
         let hypothesis = match entry(&s) {
             Err(Error::Hypothesis { hypothesis, .. }) => hypothesis,

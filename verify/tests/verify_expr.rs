@@ -114,26 +114,36 @@ fn lit() -> impl Strategy<Value = String> {
     ]
 }
 
+/// `a ∘ b` for ∘ among + - * / (a branch of both tree strategies).
+fn arithmetic(inner: BoxedStrategy<T>) -> impl Strategy<Value = T> {
+    (
+        prop::sample::select(vec!['+', '-', '*', '/']),
+        inner.clone(),
+        inner,
+    )
+        .prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b)))
+}
+
+/// `min(a, b)` and `max(a, b)` (a branch of both tree strategies).
+fn min_max(inner: BoxedStrategy<T>) -> impl Strategy<Value = T> {
+    (
+        prop::sample::select(vec!["min", "max"]),
+        inner.clone(),
+        inner,
+    )
+        .prop_map(|(f, a, b)| T::Call(f, vec![a, b]))
+}
+
 /// Trees over + - * / ^int abs min max (exact rational values).
 fn rational_tree() -> impl Strategy<Value = T> {
     let leaf = prop_oneof![lit().prop_map(T::Lit), (0usize..3).prop_map(T::Var)];
     leaf.prop_recursive(4, 24, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|a| T::Neg(Box::new(a))),
-            (
-                prop::sample::select(vec!['+', '-', '*', '/']),
-                inner.clone(),
-                inner.clone()
-            )
-                .prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b))),
+            arithmetic(inner.clone()),
             (inner.clone(), -3i32..5).prop_map(|(a, n)| T::PowI(Box::new(a), n)),
             inner.clone().prop_map(|a| T::Call("abs", vec![a])),
-            (
-                prop::sample::select(vec!["min", "max"]),
-                inner.clone(),
-                inner
-            )
-                .prop_map(|(f, a, b)| T::Call(f, vec![a, b])),
+            min_max(inner),
         ]
     })
 }
@@ -146,23 +156,13 @@ fn float_tree() -> impl Strategy<Value = T> {
     prop_oneof![3 => leaf, 1 => exp_leaf].prop_recursive(4, 24, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|a| T::Neg(Box::new(a))),
-            (
-                prop::sample::select(vec!['+', '-', '*', '/']),
-                inner.clone(),
-                inner.clone()
-            )
-                .prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b))),
+            arithmetic(inner.clone()),
             (
                 prop::sample::select(vec!["sqrt", "ln", "abs"]),
                 inner.clone()
             )
                 .prop_map(|(f, a)| T::Call(f, vec![a])),
-            (
-                prop::sample::select(vec!["min", "max"]),
-                inner.clone(),
-                inner
-            )
-                .prop_map(|(f, a, b)| T::Call(f, vec![a, b])),
+            min_max(inner),
         ]
     })
 }

@@ -42,6 +42,15 @@ struct Side {
 }
 
 impl Side {
+    /// The smallest and the largest mean of the terms (`(∞, −∞)` for no term).
+    fn mean_range(&self) -> (f64, f64) {
+        self.terms
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), t| {
+                (lo.min(t.0), hi.max(t.0))
+            })
+    }
+
     /// The side of weights `w` (each in `[0, 1]`, summing to 1 within 1e-9) and means `mu`.
     fn new(mu: &[f64], w: &[f64]) -> Result<Side> {
         let s = w.iter().fold(Enclosure::from_u64(ATOM_BITS, 0), |a, p| {
@@ -273,18 +282,8 @@ impl MixtureOfGaussians {
     }
 
     fn pair(label: String, q: Side, p: Side) -> Result<MixtureOfGaussians> {
-        let q_min = q.terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
-        let q_max = q
-            .terms
-            .iter()
-            .map(|t| t.0)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let p_min = p.terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
-        let p_max = p
-            .terms
-            .iter()
-            .map(|t| t.0)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let (q_min, q_max) = q.mean_range();
+        let (p_min, p_max) = p.mean_range();
         if q_min < p_max {
             return Err(Error::param(
                 "sensitivities",

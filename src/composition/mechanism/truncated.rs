@@ -21,7 +21,7 @@
 //! less private), `w` as an enclosure of the mixture weight.
 use super::{ATOM_BITS, GaussianFamily, Mechanism, MixtureOfGaussians, PublicMixture, num};
 use crate::composition::pld::U;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
 use std::sync::Arc;
 
@@ -76,13 +76,7 @@ pub fn truncated_subsampled_gaussian(
     if !(0.0..=1.0).contains(&q) {
         return Err(Error::param("sampling_probability", q, "must be in [0, 1]"));
     }
-    if !(sigma.is_finite() && sigma > 0.0) {
-        return Err(Error::param(
-            "noise_multiplier",
-            sigma,
-            "must be finite and > 0",
-        ));
-    }
+    positive_finite(&[("noise_multiplier", sigma)])?;
     if n > MAX_TRUNCATED_DATASET {
         return Err(Error::param("dataset_size", n, "at most 100000000"));
     }

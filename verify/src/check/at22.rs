@@ -2,7 +2,7 @@
 //! the cyclic variant and the recipes (B.2)/(B.3) (adopted reading of ERRATA AT1), from
 //! [`shiftdp::renyi::at22`], checked against Gaussian instances and clamped walks (see
 //! [`super::renyi`] for the shared parts).
-use super::catalogue::{Entry, curvatures};
+use super::catalogue::{Entry, clamped, clamped_walks, curvatures};
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase};
 use super::renyi::*;
 use shiftdp::error::Result;
@@ -11,31 +11,38 @@ use shiftdp::renyi::at22;
 use shiftdp::renyi::at22_theorems::QReading;
 use shiftdp::settings::{Algorithm, Setting};
 
-/// AT22 PABI on cyclic batches (the id of [`at22::compare_bounds`]).
+/// AT22 PABI on cyclic batches.
 pub const AT22_CYCLIC: &str = shiftdp::provenance::ResultId::At22Cyclic.as_str();
 
 // ------------------------------------------------------------------- AT22 hooks
 
-/// The Rényi curve of the AT22 row `id` of [`at22::compare_bounds`] on [`RENYI_ORDERS`].
-fn at22_curve(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
-    let rows = at22::compare_bounds(s);
-    let offered: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let row = rows.into_iter().find(|r| r.0 == id).ok_or_else(|| {
+/// The Rényi curve of the AT22 result `id` of [`shiftdp::results::REGISTRY`] on
+/// [`RENYI_ORDERS`], if the setting selects it.
+fn at22_curve(s: &Setting, id: ResultId, bits: u32) -> Result<Vec<(f64, f64)>> {
+    let selected = shiftdp::results::find(s, id);
+    let result = selected.ok_or_else(|| {
+        let offered: Vec<&str> = shiftdp::results::concerning(s)
+            .filter(|r| r.id().paper() == shiftdp::Paper::At22)
+            .map(|r| r.id().as_str())
+            .collect();
         hyp(
             id,
             "the setting selects this AT22 result",
             format!("offered: {}", offered.join(", ")),
         )
     })?;
-    let b = row.3?;
+    let b = result.bound(s)?;
+    let curve = b
+        .renyi_curve()
+        .ok_or_else(|| hyp(id, "a Rényi result", "an f-DP bound".into()))?;
     RENYI_ORDERS
         .iter()
-        .map(|&a| Ok((a, b.curve.eval(a, bits)?.upper_f64())))
+        .map(|&a| Ok((a, curve.eval(a, bits)?.upper_f64())))
         .collect()
 }
 
 fn at22_217(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_2_17, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop2_17, bits)?;
     Ok(cases(
         vec![
             gauss(s, "linear", 0.0)?,
@@ -47,37 +54,26 @@ fn at22_217(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn at22_56(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_5_6, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop5_6, bits)?;
     Ok(cases(full_strong(s)?, &curve, false))
 }
 
 fn constrained_full(s: &Setting) -> Result<Vec<LabelledInstance>> {
-    let d = s.diameter().as_ref().map_or(0.0, |d| d.mid_f64());
-    let eta = s.eta().mid_f64();
-    let h = big_m_or(s, 0.0).min(1.0 / eta);
-    clamped_walks(
-        s,
-        1.0,
-        &[
-            ("linear, start 0 (AT22)", 0.0, 0.0),
-            ("linear, start −D/2", 0.0, -0.5 * d),
-            ("quadratic h = min(M, 1/η), start 0", h, 0.0),
-        ],
-    )
+    clamped(s, &|_| 1.0, "clamped")
 }
 
 fn at22_32(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::PROP_3_2, bits)?;
+    let curve = at22_curve(s, ResultId::At22Prop3_2, bits)?;
     Ok(cases(constrained_full(s)?, &curve, false))
 }
 
 fn at22_b1(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, at22::EQ_B1, bits)?;
+    let curve = at22_curve(s, ResultId::At22EqB1, bits)?;
     Ok(cases(constrained_full(s)?, &curve, false))
 }
 
 fn at22_cyclic(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_curve(s, AT22_CYCLIC, bits)?;
+    let curve = at22_curve(s, ResultId::At22Cyclic, bits)?;
     let hs: Vec<(&str, f64)> = match (&s.strong_convexity(), &s.smoothness()) {
         (Some(m), Some(mm)) => vec![
             ("quadratic h = m", m.mid_f64()),
@@ -98,7 +94,7 @@ pub const B_ORDERS: [f64; 3] = [2.0, 4.0, 8.0];
 /// `at22/errata-t1-printed-b2-violated-by-linear-walk`) at [`B_ORDERS`], through
 /// [`at22::recipe_b_for_setting`] (the translation `compare` uses; its row tabulates 13
 /// orders, more than the validator's sample counts need).
-fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
+fn at22_recipe_b(s: &Setting, id: ResultId, bits: u32) -> Result<Vec<(f64, f64)>> {
     let selected = at22::recipe_b_id(s);
     if selected != id {
         return Err(hyp(
@@ -118,12 +114,13 @@ fn at22_recipe_b(s: &Setting, id: &str, bits: u32) -> Result<Vec<(f64, f64)>> {
 }
 
 fn at22_b2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_recipe_b(s, at22::EQ_B2, bits)?;
+    let curve = at22_recipe_b(s, ResultId::At22EqB2, bits)?;
     let d = s.diameter().as_ref().map_or(0.0, |d| d.mid_f64());
     let p = s.b() as f64 / s.n() as f64;
     let insts = clamped_walks(
         s,
-        p,
+        &|_| p,
+        "clamped",
         &[
             ("linear, start 0 (AT22)", 0.0, 0.0),
             ("linear, start −D/2", 0.0, -0.5 * d),
@@ -133,13 +130,14 @@ fn at22_b2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn at22_b3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    let curve = at22_recipe_b(s, at22::EQ_B3, bits)?;
+    let curve = at22_recipe_b(s, ResultId::At22EqB3, bits)?;
     let (m, mm) = curvatures(s)?;
     let eta = s.eta().mid_f64();
     let p = s.b() as f64 / s.n() as f64;
     let insts = clamped_walks(
         s,
-        p,
+        &|_| p,
+        "clamped",
         &[
             ("quadratic h = m, start 0", m.mid_f64(), 0.0),
             (

@@ -48,14 +48,14 @@ pub struct Entry {
     /// Builds the instances for a validated setting.
     pub instances: fn(&Setting) -> Result<Vec<LabelledInstance>>,
     /// Where the bound comes from: [`BoundHook::Library`] (BSA24, through
-    /// [`shiftdp::bounds::bounds_for`]) or a Rényi hook ([`BoundHook::Renyi`]).
+    /// [`shiftdp::results::fdp_bounds`]) or a Rényi hook ([`BoundHook::Renyi`]).
     pub bound: BoundHook,
 }
 
 /// The source of an entry's bound.
 #[derive(Debug, Clone, Copy)]
 pub enum BoundHook {
-    /// The bound with the entry's id among [`shiftdp::bounds::bounds_for`] of the setting;
+    /// The bound with the entry's id among [`shiftdp::results::fdp_bounds`] of the setting;
     /// checked against [`Entry::instances`].
     Library,
     /// A Rényi bound: the hook returns, for a validated setting at `bits` bits, the cases
@@ -240,29 +240,35 @@ pub(crate) fn cyclic_shape(r: &mut SplitMix64, bmax: u64, lmax: u64) -> (u64, u6
     (r.int(1, bmax), r.int(1, lmax))
 }
 
-pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
-    let (b, l) = cyclic_shape(r, 3, 4);
-    let e = r.int(1, 30);
+/// A cyclic run of `epochs` epochs of `l` batches of size `b`: n = b·l, t = l·epochs.
+pub(crate) fn cyclic_run(b: u64, l: u64, epochs: u64) -> Params {
     vec![
         ("n", (b * l).to_string()),
         ("batch", b.to_string()),
-        ("steps", (l * e).to_string()),
-        ("eta", r.dec(0.05, 1.0)),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
+        ("steps", (l * epochs).to_string()),
     ]
+}
+
+/// Draws σ ∈ [0.5, 3] and L ∈ [0.1, 2], in that order.
+fn push_noise_and_sensitivity(r: &mut SplitMix64, p: &mut Params) {
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
+}
+
+pub(crate) fn sample_cgd_any(r: &mut SplitMix64) -> Params {
+    let (b, l) = cyclic_shape(r, 3, 4);
+    let e = r.int(1, 30);
+    let mut p = cyclic_run(b, l, e);
+    p.push(("eta", r.dec(0.05, 1.0)));
+    push_noise_and_sensitivity(r, &mut p);
+    p
 }
 
 pub(crate) fn sample_cgd_strong(r: &mut SplitMix64) -> Params {
     let (b, l) = cyclic_shape(r, 3, 4);
     let e = r.int(1, 30);
-    let mut p = vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (l * e).to_string()),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
-    ];
+    let mut p = cyclic_run(b, l, e);
+    push_noise_and_sensitivity(r, &mut p);
     strong(r, &mut p, 0.05, 2.1);
     p
 }
@@ -273,9 +279,7 @@ pub(crate) fn sample_cgd_constrained(r: &mut SplitMix64) -> Params {
         let (mut p, thr) = constrained(r, b, 2.1);
         let e = (thr.ceil() as u64).max(1) + r.int(0, 4);
         if l * e <= 50 {
-            p.push(("n", (b * l).to_string()));
-            p.push(("batch", b.to_string()));
-            p.push(("steps", (l * e).to_string()));
+            p.extend(cyclic_run(b, l, e));
             return p;
         }
     }
@@ -349,6 +353,16 @@ pub(crate) fn full_sched(s: &Setting) -> Result<Schedule<Enclosure>> {
     Schedule::full(s.n(), s.t() as usize, s.eta().clone(), s.sigma().clone())
 }
 
+/// The full-batch schedule of `s` at the midpoints of η and σ.
+pub(crate) fn full_sched_f64(s: &Setting) -> Result<Schedule<f64>> {
+    Schedule::full(
+        s.n(),
+        s.t() as usize,
+        s.eta().mid_f64(),
+        s.sigma().mid_f64(),
+    )
+}
+
 pub(crate) fn curvatures(s: &Setting) -> Result<(Enclosure, Enclosure)> {
     match (s.strong_convexity(), s.smoothness()) {
         (Some(m), Some(mm)) => Ok((m.clone(), mm.clone())),
@@ -386,12 +400,7 @@ pub(crate) fn inst_gd_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
 pub(crate) fn inst_gd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let sched = full_sched(s)?;
     let (m, mm) = curvatures(s)?;
-    let f = Schedule::full(
-        s.n(),
-        s.t() as usize,
-        s.eta().mid_f64(),
-        s.sigma().mid_f64(),
-    )?;
+    let f = full_sched_f64(s)?;
     Ok(vec![
         ("quadratic h = m".into(), scalar(&sched, &m, s)? as _),
         ("quadratic h = M".into(), scalar(&sched, &mm, s)? as _),
@@ -452,11 +461,40 @@ pub(crate) fn inst_cgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 /// Clamped walks on `[−D/2, D/2]`: `p_k` is the record's inclusion probability at
 /// step k; linear loss from the centre and from the lower end, and a quadratic with
-/// `h = min(M, 1/η)` from the centre, each in both pair kinds.
+/// `h = min(M, 1/η)` from the centre, each in both pair kinds, labelled
+/// `"{prefix}, {shape}, {kind}"`.
 pub(crate) fn clamped(
     s: &Setting,
     p: &dyn Fn(usize) -> f64,
-    label: &str,
+    prefix: &str,
+) -> Result<Vec<LabelledInstance>> {
+    let d = s.diameter().as_ref().map_or(0.0, |d| d.mid_f64());
+    let eta = s.eta().mid_f64();
+    let h = s
+        .smoothness()
+        .as_ref()
+        .map_or(0.0, |m| m.mid_f64())
+        .min(1.0 / eta);
+    clamped_walks(
+        s,
+        p,
+        prefix,
+        &[
+            ("linear, start 0 (AT22)", 0.0, 0.0),
+            ("linear, start −D/2", 0.0, -0.5 * d),
+            ("quadratic h = min(M, 1/η), start 0", h, 0.0),
+        ],
+    )
+}
+
+/// Clamped walks on `[−D/2, D/2]`, one per `(shape, curvature h, start)` of `shapes`
+/// (contraction `1 − ηh` per step, clamped to `[0, 1]`), with inclusion probability
+/// `p_k` at step k, both pair kinds, labelled `"{prefix}, {shape}, {kind}"`.
+pub(crate) fn clamped_walks(
+    s: &Setting,
+    p: &dyn Fn(usize) -> f64,
+    prefix: &str,
+    shapes: &[(&str, f64, f64)],
 ) -> Result<Vec<LabelledInstance>> {
     let d = s
         .diameter()
@@ -468,19 +506,10 @@ pub(crate) fn clamped(
         s.sigma().mid_f64(),
         s.sensitivity().mid_f64(),
     );
-    let h = s
-        .smoothness()
-        .as_ref()
-        .map_or(0.0, |m| m.mid_f64())
-        .min(1.0 / eta);
     let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
     let mut v: Vec<LabelledInstance> = vec![];
     shiftdp::memory::check_values::<ClampStep>("a clamped walk's steps", s.t())?;
-    for (name, c, start) in [
-        ("linear, start 0 (AT22)", 1.0, 0.0),
-        ("linear, start −D/2", 1.0, -0.5 * d),
-        ("quadratic h = min(M, 1/η), start 0", 1.0 - eta * h, 0.0),
-    ] {
+    for &(name, h, start) in shapes {
         let walk = ClampedWalk {
             lo: -0.5 * d,
             hi: 0.5 * d,
@@ -488,7 +517,7 @@ pub(crate) fn clamped(
             center: 0.0,
             steps: (0..s.t() as usize)
                 .map(|k| ClampStep {
-                    contraction: c.clamp(0.0, 1.0),
+                    contraction: (1.0 - eta * h).clamp(0.0, 1.0),
                     noise_sd: eta * sigma,
                     drift: eta * l / s.b() as f64,
                     p: p(k),
@@ -497,7 +526,7 @@ pub(crate) fn clamped(
         };
         for kind in [PairKind::OneSided, PairKind::Opposite] {
             v.push((
-                format!("clamped {label}, {name}, {kind:?}"),
+                format!("{prefix}, {name}, {kind:?}"),
                 Box::new(ClampedInstance::new(&walk, kind, nodes)?),
             ));
         }
@@ -506,17 +535,21 @@ pub(crate) fn clamped(
 }
 
 pub(crate) fn inst_gd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
-    clamped(s, &|_| 1.0, "full batch")
+    clamped(s, &|_| 1.0, "clamped full batch")
 }
 
 pub(crate) fn inst_cgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let l = (s.n() / s.b()) as usize;
-    let mut v = clamped(s, &|k| if k % l == l - 1 { 1.0 } else { 0.0 }, "last batch")?;
+    let mut v = clamped(
+        s,
+        &|k| if k % l == l - 1 { 1.0 } else { 0.0 },
+        "clamped last batch",
+    )?;
     if l > 1 {
         v.extend(clamped(
             s,
             &|k| if k % l == 0 { 1.0 } else { 0.0 },
-            "first batch",
+            "clamped first batch",
         )?);
     }
     Ok(v)
@@ -568,7 +601,7 @@ fn inst_sgd_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 pub(crate) fn inst_sgd_constrained(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let p = s.b() as f64 / s.n() as f64;
-    clamped(s, &move |_| p, "stochastic batch")
+    clamped(s, &move |_| p, "clamped stochastic batch")
 }
 
 fn inst_lmc(s: &Setting) -> Result<Vec<LabelledInstance>> {

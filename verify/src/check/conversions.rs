@@ -191,28 +191,19 @@ pub fn check_conversions_scaled(samples: usize, seed: u64, scale: f64) -> Result
             Ok(c) => {
                 let (lo, hi) = (c.enclosure.lower_f64(), c.enclosure.upper_f64() * scale);
                 let lo = lo.min(hi);
-                // upper end: δ(ε⁺) ≤ δ, i.e. δ is an upper claim on δ(ε⁺) (when δ(0) ≤ δ
-                // the conversion returns ε⁺ = 0 and the claim is δ(0) ≤ δ)
-                let r = delta_ref(mu, hi);
-                let r = (r.lower_f64(), r.upper_f64());
-                t.record(
-                    "ε(δ) upper end: δ(ε⁺) at 256 bits",
-                    hi,
-                    delta,
-                    r,
-                    side(delta, r.0, r.1, true),
-                );
-                if lo > 0.0 {
-                    // lower end: δ(ε⁻) ≥ δ, a lower claim on δ(ε⁻)
-                    let r = delta_ref(mu, lo);
+                // δ is a claim on δ(end) at 256 bits: an upper one at the upper end, a
+                // lower one at the lower end
+                let mut end = |what: &str, end: f64, upper: bool| {
+                    let r = delta_ref(mu, end);
                     let r = (r.lower_f64(), r.upper_f64());
-                    t.record(
-                        "ε(δ) lower end: δ(ε⁻) at 256 bits",
-                        lo,
-                        delta,
-                        r,
-                        side(delta, r.0, r.1, false),
-                    );
+                    t.record(what, end, delta, r, side(delta, r.0, r.1, upper));
+                };
+                // upper end: δ(ε⁺) ≤ δ (when δ(0) ≤ δ the conversion returns ε⁺ = 0 and
+                // the claim is δ(0) ≤ δ)
+                end("ε(δ) upper end: δ(ε⁺) at 256 bits", hi, true);
+                if lo > 0.0 {
+                    // lower end: δ(ε⁻) ≥ δ
+                    end("ε(δ) lower end: δ(ε⁻) at 256 bits", lo, false);
                 }
             }
             Err(e) => t.refused(&e),

@@ -58,7 +58,7 @@ fn cys21_thm2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let (m, eta) = (m.mid_f64(), s.eta().mid_f64());
     if !(m > 0.0 && eta * m <= 1.0) {
         return Err(hyp(
-            CYS21_THM2,
+            ResultId::Cys21Thm2,
             "H1: the tracing diffusions satisfy c-LSI with c > 0",
             format!("validator's c = m(2 − ηm)/(2σ′²) needs 0 < ηm ≤ 1: η = {eta}, m = {m}"),
         ));
@@ -79,7 +79,7 @@ fn cys21_cor1(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     Ok(cases(full_strong(s)?, &curve, false))
 }
 
-fn squared_loss(s: &Setting, id: &str) -> Result<()> {
+fn squared_loss(s: &Setting, id: ResultId) -> Result<()> {
     let is_one = |x: Option<&Enclosure>| {
         x.as_ref()
             .is_some_and(|e| e.lower_f64() >= 1.0 && e.upper_f64() <= 1.0)
@@ -95,7 +95,7 @@ fn squared_loss(s: &Setting, id: &str) -> Result<()> {
 }
 
 fn cys21_thm3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    squared_loss(s, CYS21_THM3)?;
+    squared_loss(s, ResultId::Cys21Thm3)?;
     // a lower bound: σ′ rounded up, S_g and η at their lower ends, curve lowered
     let sp = (s.sigma().clone() * s.eta().half().sqrt()).upper_f64();
     let p = Cys21Params::new(
@@ -118,7 +118,7 @@ fn cys21_thm3(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 }
 
 fn cys21_cor2(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
-    squared_loss(s, CYS21_COR2)?;
+    squared_loss(s, ResultId::Cys21Cor2)?;
     let p = cys21_of(s)?;
     let curve = curve_up(&|a| p.cor2(a, s.t(), bits))?;
     Ok(cases(

@@ -47,5 +47,5 @@ pub mod ys22;
 pub use catalogue::{BoundHook, Entry};
 pub use common::{EPS_GRID, LabelledInstance, ORDERS, RENYI_ORDERS, RenyiCase, SplitMix64, salted};
 pub use region::{RegionOverride, RegionRange, parse_region};
-pub use registry::{catalogue, find};
+pub use registry::{NOT_SAMPLED, Tested, catalogue, find, how_tested};
 pub use validator::{BoundReport, CheckOptions, DELTAS, Violation, check_bound};

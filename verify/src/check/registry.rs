@@ -2,7 +2,7 @@
 //! then the Rényi entries of [`super::renyi`]) and the lookup by id.
 use super::catalogue::{Entry, bsa24_entries};
 use shiftdp::error::{Error, Result};
-use shiftdp::provenance::Paper;
+use shiftdp::provenance::{Paper, ResultId};
 
 /// Every bound the validator knows: the BSA24 entries in the order of the paper,
 /// then the Rényi entries of [`super::cys21::entries`], [`super::ys22::entries`] and
@@ -84,5 +84,88 @@ pub fn find(id: &str) -> Result<Entry> {
                     .join(", ")
             ),
         )),
+    }
+}
+
+/// The results of [`shiftdp::results::REGISTRY`] that the validator does not sample, each
+/// with what tests it instead. Every other registered result has an entry in
+/// [`catalogue`].
+pub const NOT_SAMPLED: &[(ResultId, &str)] = &[
+    (
+        ResultId::Bsa24Cor5_2Eta,
+        "a statement about the stationary law π(η), not a finite run",
+    ),
+    (
+        ResultId::Bsa24Cor5_2Exp,
+        "a statement about the exponential mechanism (η → 0), not a finite run",
+    ),
+    (
+        ResultId::Bsa24Cor5_4Eta,
+        "a statement about the stationary law π(η) on a convex body, not a finite run",
+    ),
+    (
+        ResultId::Bsa24Cor5_4Exp,
+        "a statement about the exponential mechanism on a convex body, not a finite run",
+    ),
+    (
+        ResultId::Mt07Exp,
+        "the exponential mechanism's pure DP, a limit statement",
+    ),
+    (
+        ResultId::Bsa24Table1Rdp,
+        "checked against the paper's Table 1 values (`reproduce table1`) and its proof obligations",
+    ),
+    (
+        ResultId::RdpComposition,
+        "the Gaussian mechanism's exact Rényi divergence αμ²/2, summed (Mironov 2017)",
+    ),
+    (
+        ResultId::At22Thm3_1,
+        "at least (B.2) at every order (obligation at22/thm-3-1-5-1-dominate-recipes), which the validator samples",
+    ),
+];
+
+/// How the validator tests a registered result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tested {
+    /// Sampled against exact instances by the catalogue entry of the same id
+    /// (`shiftdp check ID`).
+    Sampled,
+    /// Not sampled, for the reason given ([`NOT_SAMPLED`]).
+    NotSampled(&'static str),
+}
+
+/// How the validator tests the result `id`; `None` for an id the catalogue neither
+/// samples nor lists in [`NOT_SAMPLED`] (a unit test holds every registered result to
+/// one of the two).
+pub fn how_tested(id: ResultId) -> Option<Tested> {
+    if catalogue().iter().any(|e| e.id == id) {
+        return Some(Tested::Sampled);
+    }
+    NOT_SAMPLED
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, why)| Tested::NotSampled(why))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every registered result is sampled by an entry of the catalogue or listed in
+    /// [`NOT_SAMPLED`], and no result is both.
+    #[test]
+    fn every_registered_result_is_sampled_or_says_why_not() {
+        let sampled: Vec<ResultId> = catalogue().iter().map(|e| e.id).collect();
+        for r in shiftdp::results::REGISTRY {
+            assert!(how_tested(r.id()).is_some(), "{}", r.id());
+            let listed = NOT_SAMPLED.iter().any(|(id, _)| *id == r.id());
+            assert!(
+                sampled.contains(&r.id()) != listed,
+                "{}: sampled {}, listed as not sampled {listed}",
+                r.id(),
+                sampled.contains(&r.id())
+            );
+        }
     }
 }

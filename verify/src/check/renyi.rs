@@ -8,7 +8,7 @@
 //! translates them to the paper's convention where needed: CYS21 and YS22 use σ′ with
 //! per-step noise √(2η)σ′ = ησ, i.e. σ′ = σ√(η/2) (`Cys21Params::to_toolkit`,
 //! `Ys22Params::to_toolkit`), gradient sensitivity S_g = L, λ = m, β = M; AT22 rows come
-//! from [`shiftdp::renyi::at22::compare_bounds`] (which already takes the toolkit's
+//! from [`shiftdp::results::REGISTRY`] (which already takes the toolkit's
 //! L = 2L_AT).
 //!
 //! # Formula
@@ -39,12 +39,11 @@
 //! J. Ye, R. Shokri, NeurIPS 2022 (YS22) Thms 2.1, 3.3, 4.2, 4.3, Cor 5.3, Fig 2;
 //! J. Altschuler, K. Talwar, NeurIPS 2022 (AT22) Props 2.17, 3.2, 5.6, (B.1)–(B.3).
 use super::catalogue::{
-    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_sched, enc, full_sched, num,
-    scalar, sgd_shape,
+    BoundHook, Entry, Params, aniso, constrained, curvatures, cyclic_run, cyclic_sched, enc,
+    full_sched, full_sched_f64, num, scalar, sgd_shape,
 };
 use super::common::{LabelledInstance, RENYI_ORDERS, RenyiCase, SplitMix64};
 use shiftdp::error::{Error, Result};
-use shiftdp::exact::clamped::{ClampStep, ClampedInstance, ClampedWalk};
 use shiftdp::exact::{Instance, MixtureInstance, PairKind, ShiftLaw};
 use shiftdp::precision::Enclosure;
 use shiftdp::provenance::ResultId;
@@ -53,7 +52,7 @@ use shiftdp::settings::{Algorithm, Setting};
 /// Relative widening of curves computed from f64 inputs (see the module's `# Rounding`).
 pub const INPUT_SLACK: f64 = 1e-12;
 
-pub(super) fn hyp(result: &str, h: &str, detail: String) -> Error {
+pub(super) fn hyp(result: ResultId, h: &str, detail: String) -> Error {
     Error::Hypothesis {
         result: result.into(),
         hypothesis: h.into(),
@@ -83,7 +82,7 @@ pub(super) fn big_m_or(s: &Setting, d: f64) -> f64 {
 }
 
 /// Whole epochs K = t/l of a batched setting, l = n/b.
-pub(super) fn epochs(s: &Setting, id: &str) -> Result<(u64, u64)> {
+pub(super) fn epochs(s: &Setting, id: ResultId) -> Result<(u64, u64)> {
     if s.b() == 0 || !s.n().is_multiple_of(s.b()) {
         return Err(hyp(
             id,
@@ -187,16 +186,15 @@ pub(super) fn sample_batches_l(r: &mut SplitMix64, lmax: u64, kmax: u64) -> Para
     let eta = r.dec(0.05, 1.0);
     let big_m = r.dec(0.05, 2.1 / num(&eta));
     let m = r.dec(0.01, 0.9 * num(&big_m));
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
+    let mut p = cyclic_run(b, l, k);
+    p.extend([
         ("eta", eta),
         ("noise", r.dec(0.5, 3.0)),
         ("sensitivity", r.dec(0.1, 2.0)),
         ("smoothness", big_m),
         ("strong-convexity", m),
-    ]
+    ]);
+    p
 }
 
 pub(super) fn sample_batches_long(r: &mut SplitMix64) -> Params {
@@ -224,16 +222,15 @@ pub(super) fn sample_cor53(r: &mut SplitMix64) -> Params {
     let beta = (f * f + 1.0) / 2.0 + lam;
     let sg = num(&r.dec(0.1, 2.0));
     let smul = num(&r.dec(0.5, 4.0));
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
+    let mut p = cyclic_run(b, l, k);
+    p.extend([
         ("eta", r.dec(0.05, 2.1 / (beta + lam))),
         ("noise", format!("{}", smul * sg / (2.0 * b as f64))),
         ("sensitivity", format!("{sg}")),
         ("smoothness", format!("{beta}")),
         ("strong-convexity", format!("{lam}")),
-    ]
+    ]);
+    p
 }
 
 /// Sampling without replacement, linear loss: n ∈ 4..12, b | n with n/b ≥ 2, K ∈ 1..4.
@@ -241,14 +238,11 @@ pub(super) fn sample_sgd_baseline(r: &mut SplitMix64) -> Params {
     let b = r.int(1, 3);
     let l = r.int(2, 4);
     let k = r.int(1, 4);
-    vec![
-        ("n", (b * l).to_string()),
-        ("batch", b.to_string()),
-        ("steps", (k * l).to_string()),
-        ("eta", r.dec(0.05, 1.0)),
-        ("noise", r.dec(0.5, 3.0)),
-        ("sensitivity", r.dec(0.1, 2.0)),
-    ]
+    let mut p = cyclic_run(b, l, k);
+    p.push(("eta", r.dec(0.05, 1.0)));
+    p.push(("noise", r.dec(0.5, 3.0)));
+    p.push(("sensitivity", r.dec(0.1, 2.0)));
+    p
 }
 
 pub(super) fn sample_gd_c1(r: &mut SplitMix64) -> Params {
@@ -306,12 +300,7 @@ pub(super) fn full_any(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 pub(super) fn full_strong(s: &Setting) -> Result<Vec<LabelledInstance>> {
     let (m, mm) = curvatures(s)?;
-    let f = shiftdp::exact::Schedule::full(
-        s.n(),
-        s.t() as usize,
-        s.eta().mid_f64(),
-        s.sigma().mid_f64(),
-    )?;
+    let f = full_sched_f64(s)?;
     Ok(vec![
         gauss(s, "quadratic h = m", m.mid_f64())?,
         gauss(s, "quadratic h = M", mm.mid_f64())?,
@@ -393,51 +382,6 @@ pub(super) fn shuffle_cases(s: &Setting) -> Result<Vec<LabelledInstance>> {
 
 pub(super) fn sgd_mixtures(s: &Setting, hs: &[(&str, f64)]) -> Result<Vec<LabelledInstance>> {
     super::catalogue::mixtures(s, hs, "sampling w/o replacement,")
-}
-
-/// Clamped walks on `[−D/2, D/2]` with inclusion probability `p` per step and the
-/// given (name, curvature, start) list, both pair kinds.
-pub(super) fn clamped_walks(
-    s: &Setting,
-    p: f64,
-    shapes: &[(&str, f64, f64)],
-) -> Result<Vec<LabelledInstance>> {
-    let d = s
-        .diameter()
-        .as_ref()
-        .ok_or_else(|| Error::param("diameter", "missing", "the region samples D"))?
-        .mid_f64();
-    let (eta, sigma, l) = (
-        s.eta().mid_f64(),
-        s.sigma().mid_f64(),
-        s.sensitivity().mid_f64(),
-    );
-    let nodes = ((8.0 * d / (eta * sigma)).ceil() as usize).clamp(64, 240);
-    let mut v: Vec<LabelledInstance> = vec![];
-    shiftdp::memory::check_values::<ClampStep>("a clamped walk's steps", s.t())?;
-    for &(name, h, start) in shapes {
-        let walk = ClampedWalk {
-            lo: -0.5 * d,
-            hi: 0.5 * d,
-            start,
-            center: 0.0,
-            steps: (0..s.t() as usize)
-                .map(|_| ClampStep {
-                    contraction: (1.0 - eta * h).clamp(0.0, 1.0),
-                    noise_sd: eta * sigma,
-                    drift: eta * l / s.b() as f64,
-                    p,
-                })
-                .collect(),
-        };
-        for kind in [PairKind::OneSided, PairKind::Opposite] {
-            v.push((
-                format!("clamped, {name}, {kind:?}"),
-                Box::new(ClampedInstance::new(&walk, kind, nodes)?),
-            ));
-        }
-    }
-    Ok(v)
 }
 
 // ------------------------------------------------------------------- entries

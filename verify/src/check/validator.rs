@@ -114,6 +114,26 @@ impl BoundReport {
         }
     }
 
+    /// Records an error at the point `params`: `[params] what: e`.
+    fn error_at(
+        &mut self,
+        params: &Params,
+        what: impl std::fmt::Display,
+        e: impl std::fmt::Display,
+    ) {
+        self.errors
+            .push(format!("[{}] {what}: {e}", fmt_params(params)));
+    }
+
+    /// Records the tightness `ratio` of the point `params`, if it is finite (some
+    /// instance gave a ratio).
+    fn tightness_at_point(&mut self, ratio: f64, params: &Params) {
+        if ratio.is_finite() {
+            self.tightness.push(ratio);
+            self.tightness_at.push(params.clone());
+        }
+    }
+
     /// An empty report for the bound `id` over `region` (nothing run yet).
     pub fn new(id: &'static str, region: &'static str) -> BoundReport {
         BoundReport {
@@ -225,8 +245,7 @@ pub fn check_bound(entry: &Entry, opts: &CheckOptions) -> Result<BoundReport> {
                 continue;
             }
             Err(e) => {
-                rep.errors
-                    .push(format!("[{}] setting: {e}", fmt_params(&params)));
+                rep.error_at(&params, "setting", e);
                 continue;
             }
         };
@@ -278,8 +297,7 @@ fn run_library(
         Some(Ok(b)) => b,
         Some(Err(Error::Hypothesis { hypothesis, .. })) => return rep.skip(hypothesis),
         Some(Err(e)) => {
-            rep.errors
-                .push(format!("[{}] bound: {e}", fmt_params(params)));
+            rep.error_at(params, "bound", e);
             return;
         }
         None => {
@@ -294,16 +312,14 @@ fn run_library(
     let spec = match spec_of(&bound, opts.scale) {
         Ok(s) => s,
         Err(e) => {
-            rep.errors
-                .push(format!("[{}] bound: {e}", fmt_params(params)));
+            rep.error_at(params, "bound", e);
             return;
         }
     };
     let insts = match (entry.instances)(setting) {
         Ok(v) => v,
         Err(e) => {
-            rep.errors
-                .push(format!("[{}] instances: {e}", fmt_params(params)));
+            rep.error_at(params, "instances", e);
             return;
         }
     };
@@ -313,8 +329,7 @@ fn run_library(
         let dom = match validate(&spec, inst.as_ref(), &EPS_GRID, &ORDERS) {
             Ok(d) => d,
             Err(e) => {
-                rep.errors
-                    .push(format!("[{}] {label}: {e}", fmt_params(params)));
+                rep.error_at(params, label, e);
                 continue;
             }
         };
@@ -326,10 +341,7 @@ fn run_library(
         }
         record(rep, params, label, &dom.checks);
     }
-    if ratio.is_finite() {
-        rep.tightness.push(ratio);
-        rep.tightness_at.push(params.clone());
-    }
+    rep.tightness_at_point(ratio, params);
 }
 
 /// Checks a Rényi *lower* bound: `ε_lower(λ) ≤ D_λ(instance)` in both orders.
@@ -376,8 +388,7 @@ fn run_renyi(
         Ok(c) => c,
         Err(Error::Hypothesis { hypothesis, .. }) => return rep.skip(hypothesis),
         Err(e) => {
-            rep.errors
-                .push(format!("[{}] bound/instances: {e}", fmt_params(params)));
+            rep.error_at(params, "bound/instances", e);
             return;
         }
     };
@@ -409,8 +420,7 @@ fn run_renyi(
         let (checks, t) = match res {
             Ok(x) => x,
             Err(e) => {
-                rep.errors
-                    .push(format!("[{}] {label}: {e}", fmt_params(params)));
+                rep.error_at(params, label, e);
                 continue;
             }
         };
@@ -423,8 +433,5 @@ fn run_renyi(
         ratio = ratio.min(t);
         record(rep, params, label, &checks);
     }
-    if ratio.is_finite() {
-        rep.tightness.push(ratio);
-        rep.tightness_at.push(params.clone());
-    }
+    rep.tightness_at_point(ratio, params);
 }

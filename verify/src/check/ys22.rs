@@ -39,14 +39,14 @@ fn ys22_of(s: &Setting) -> Result<Ys22Params> {
 
 fn ys22_thm21(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = ys22_of(s)?;
-    let (k, _) = epochs(s, YS22_THM21)?;
+    let (k, _) = epochs(s, ResultId::Ys22Thm2_1)?;
     let curve = curve_up(&|a| p.thm2_1(a, k, bits))?;
     Ok(cases(shuffle_cases(s)?, &curve, false))
 }
 
 fn ys22_thm33(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = ys22_of(s)?;
-    let (k, _) = epochs(s, YS22_THM33)?;
+    let (k, _) = epochs(s, ResultId::Ys22Thm3_3)?;
     // hypotheses first (position 0), then one curve per position
     p.thm3_3(2.0, k, 0, bits)?;
     let (m, mm) = curvatures(s)?;
@@ -72,14 +72,14 @@ fn ys22_thm33(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
 
 fn ys22_thm42(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = ys22_of(s)?;
-    let (k, _) = epochs(s, YS22_THM42)?;
+    let (k, _) = epochs(s, ResultId::Ys22Thm4_2)?;
     let curve = curve_up(&|a| p.thm4_2(a, k, bits))?;
     Ok(cases(shuffle_cases(s)?, &curve, false))
 }
 
 fn ys22_thm43(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = ys22_of(s)?;
-    let (k, _) = epochs(s, YS22_THM43)?;
+    let (k, _) = epochs(s, ResultId::Ys22Thm4_3)?;
     let curve = curve_up(&|a| Ok(p.thm4_3(a, k, bits)?.epsilon))?;
     let (m, mm) = curvatures(s)?;
     let eta = s.eta().mid_f64();
@@ -101,7 +101,7 @@ pub fn cor53_of(s: &Setting) -> Result<Cor53Params> {
     let f2 = 2.0 * (beta - lam) - 1.0;
     if f2.is_nan() || f2 <= 0.0 {
         return Err(hyp(
-            YS22_COR53,
+            ResultId::Ys22Cor5_3,
             "regularized logistic regression: β = (F² + 1)/2 + λ with F > 0",
             format!("M − m = {} ≤ 1/2", beta - lam),
         ));
@@ -120,14 +120,14 @@ pub fn cor53_of(s: &Setting) -> Result<Cor53Params> {
 
 fn ys22_cor53(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let c = cor53_of(s)?;
-    let (k, _) = epochs(s, YS22_COR53)?;
+    let (k, _) = epochs(s, ResultId::Ys22Cor5_3)?;
     let curve = curve_up(&|a| c.epsilon(a, k, bits))?;
     Ok(cases(shuffle_cases(s)?, &curve, false))
 }
 
 fn ys22_base(s: &Setting, bits: u32) -> Result<Vec<RenyiCase>> {
     let p = ys22_of(s)?;
-    let (k, _) = epochs(s, YS22_BASE)?;
+    let (k, _) = epochs(s, ResultId::Ys22Baseline)?;
     let curve = curve_up(&|a| p.baseline(a, k, bits))?;
     Ok(cases(sgd_mixtures(s, &[("linear", 0.0)])?, &curve, false))
 }
