@@ -6,8 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyTuple};
 
 use crate::types::{Interval, readable};
-use crate::{Num, algorithm, ends, error_kind, interruptible, obj, out_bits, precision};
-use shiftdp::settings::RawSetting;
+use crate::{
+    Num, algorithm, ends, error_kind, interruptible, obj, out_bits, precision, raw_setting,
+};
 use shiftdp::{Error, Query, Setting, analyze as lib_analyze};
 use shiftdp_verify::report::esc;
 
@@ -411,12 +412,7 @@ pub fn analyze(
     let run = move || -> Result<_, Error> {
         let alg = algorithm(&alg)?;
         let delta_text = delta.text("delta")?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
+        let raw = raw_setting(&setting)?;
         let s = Setting::new(alg, &raw)?;
         let prec = precision(bits)?;
         let a = lib_analyze(&s, &Query::epsilon_at(&delta_text)?, prec)?;

@@ -5,9 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::types::{fields_repr, pyformat};
-use crate::{Num, algorithm, finite, interruptible};
+use crate::{Num, algorithm, finite, interruptible, raw_setting};
 use shiftdp::Error;
-use shiftdp::settings::RawSetting;
 use shiftdp_verify::report::esc;
 
 /// The smallest noise multiplier σ whose **certified** ε(δ) meets a target
@@ -159,12 +158,7 @@ fn calibrate_run(
     let alg = algorithm_name.to_string();
     interruptible(py, move || {
         let alg = algorithm(&alg)?;
-        let mut raw = RawSetting::default();
-        for (k, v) in &setting {
-            if !raw.set(k, &v.text(k)?) {
-                return Err(Error::param("setting", k, "unknown setting flag"));
-            }
-        }
+        let raw = raw_setting(&setting)?;
         let only = match only {
             Some(name) => Some(shiftdp::ResultId::parse(&name).ok_or_else(|| {
                 Error::param(

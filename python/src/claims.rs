@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::types::fields_repr;
-use crate::{finite, interruptible, precision};
-use shiftdp::{Error, Precision};
+use crate::{finite, interruptible, mpfr_bits};
+use shiftdp::Error;
 use shiftdp_verify::report::esc;
 
 /// A parameter point where a check failed, and what failed there. `params` is a dict
@@ -277,14 +277,6 @@ fn verdict(claim: String, family: String, r: &shiftdp_verify::ResultRun) -> Clai
     }
 }
 
-/// MPFR bits of a claim check (128 where the f64 path is asked).
-fn claim_bits(bits: i64) -> Result<u32, Error> {
-    Ok(match precision(Some(bits))? {
-        Precision::Bits(b) => b,
-        Precision::F64 => 128,
-    })
-}
-
 /// Checks a claimed bound `mu <= EXPR` / `mu = EXPR` over a setting family
 /// (`shiftdp_verify::claim::check_claim`): soundness against the exact instances and
 /// comparison with the certified optimum of the shift analysis.
@@ -308,7 +300,7 @@ fn check_claim(
     );
     let run = move || -> Result<_, Error> {
         let tolerance = finite("tolerance", tolerance)?;
-        let bits = claim_bits(bits)?;
+        let bits = mpfr_bits(bits)?;
         let region = match &region {
             Some(r) => shiftdp_verify::check::region::parse_region(r)?,
             None => vec![],
@@ -347,7 +339,7 @@ fn check_sampler_claim(
         region.map(str::to_string),
     );
     let run = move || -> Result<_, Error> {
-        let bits = claim_bits(bits)?;
+        let bits = mpfr_bits(bits)?;
         let region = match &region {
             Some(r) => SamplerRegion::parse(r)?,
             None => SamplerRegion::default(),

@@ -228,6 +228,27 @@ pub(crate) fn precision(bits: Option<i64>) -> Result<Precision, Error> {
     }
 }
 
+/// MPFR bits of a computation that always runs in MPFR: `bits` validated as
+/// [`precision`] does, 128 where it names the f64 path.
+pub(crate) fn mpfr_bits(bits: i64) -> Result<u32, Error> {
+    Ok(match precision(Some(bits))? {
+        Precision::Bits(b) => b,
+        Precision::F64 => 128,
+    })
+}
+
+/// A run's setting from (command-line flag, value) pairs, as the command line reads it;
+/// a flag `RawSetting` does not know is a `ParameterError` naming it.
+pub(crate) fn raw_setting(setting: &[(String, Num)]) -> Result<RawSetting, Error> {
+    let mut raw = RawSetting::default();
+    for (k, v) in setting {
+        if !raw.set(k, &v.text(k)?) {
+            return Err(Error::param("setting", k, "unknown setting flag"));
+        }
+    }
+    Ok(raw)
+}
+
 /// Decimal digits of the output: those of f64 on the f64 path, else of the bits asked.
 pub(crate) fn out_bits(p: Precision) -> u32 {
     match p {
@@ -1027,10 +1048,7 @@ fn schedule(
             }
         }
         let diameter = diameter.map(|d| finite("diameter", d)).transpose()?;
-        let bits = match precision(Some(bits))? {
-            Precision::Bits(b) => b,
-            Precision::F64 => 128,
-        };
+        let bits = mpfr_bits(bits)?;
         let p = shiftdp::schedules::ScheduleProblem::new(c, s, noise, diameter)?;
         let search = tau.map(TauSearch::Fixed).unwrap_or_default();
         let r = search_tau(&p, search)?;

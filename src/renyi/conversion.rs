@@ -38,7 +38,7 @@
 //! * S. Asoodeh et al., *Three variants of differential privacy: lossless conversion
 //!   and applications*, IEEE JSAIT 2021.
 use super::curve::RenyiCurve;
-use crate::error::{Error, Result, Subject};
+use crate::error::{Error, Result, Subject, hyp};
 use crate::precision::delta::Delta;
 use crate::precision::search::golden_section_min;
 use crate::precision::{Enclosure, Real};
@@ -295,10 +295,12 @@ pub fn convert(
         })
     };
     if conv == Conversion::BunSteinke {
-        let rho = curve.rho().ok_or_else(|| Error::Hypothesis {
-            result: Subject::Other(conv.source()),
-            hypothesis: "H1: ε_α = ρα for every α > 1 (a linear curve)".into(),
-            detail: format!("curve is {}", curve.name()),
+        let rho = curve.rho().ok_or_else(|| {
+            hyp(
+                Subject::Other(conv.source()),
+                "H1: ε_α = ρα for every α > 1 (a linear curve)",
+                format!("curve is {}", curve.name()),
+            )
         })?;
         let rho = rho.with_prec(wp.max(rho.prec()));
         let e = conv.formula(rho.clone(), rho, ln_inv_delta);

@@ -21,7 +21,7 @@
 //! (2024), Table 1.
 use super::conversion::{BestConversion, best_conversion};
 use super::curve::RenyiCurve;
-use crate::error::{Error, Result};
+use crate::error::{Result, hyp as hypothesis};
 use crate::precision::Enclosure;
 use crate::provenance::ResultId;
 
@@ -71,11 +71,7 @@ pub fn cyclic_rdp_rho(
     bits: u32,
 ) -> Result<Enclosure> {
     Enclosure::check_bits(bits)?;
-    let hyp = |h: &str, d: String| Error::Hypothesis {
-        result: ResultId::Bsa24Table1Rdp.into(),
-        hypothesis: h.into(),
-        detail: d,
-    };
+    let hyp = |h: &str, d: String| hypothesis(ResultId::Bsa24Table1Rdp, h, d);
     if !mu0.is_finite() || mu0.lower_f64() < 0.0 {
         return Err(hyp(
             "H1: μ₀ = L/(bσ) ≥ 0 finite",
@@ -140,6 +136,7 @@ pub fn table1_rdp_epsilon(epochs: u64) -> Result<BestConversion> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::renyi::Conversion;
 
     #[test]

@@ -13,7 +13,7 @@
 //! * docs/conventions.md §2, §4.
 use super::problem::{ScheduleProblem, ScheduleReal};
 use super::runs::{RunBuilder, RunProblem};
-use crate::error::{Error, Result, Subject};
+use crate::error::{Error, Result, Subject, hyp};
 use crate::memory;
 use crate::precision::Enclosure;
 use crate::settings::Setting;
@@ -76,11 +76,11 @@ pub fn contraction<R: ScheduleReal>(eta: R, m: R, big_m: R) -> Result<R> {
     let b = one.clone() - eta.clone() * big_m;
     let c = a.clone().max_r(&(-a)).max_r(&b.clone().max_r(&(-b)));
     if c.lower_f64() > 1.0 {
-        return Err(Error::Hypothesis {
-            result: Subject::Other("BSA24 Lemma 2.8"),
-            hypothesis: "H: 0 < η ≤ 2/M".into(),
-            detail: format!("contraction c = {} > 1", c.mid_f64()),
-        });
+        return Err(hyp(
+            Subject::Other("BSA24 Lemma 2.8"),
+            "H: 0 < η ≤ 2/M",
+            format!("contraction c = {} > 1", c.mid_f64()),
+        ));
     }
     Ok(c)
 }
@@ -268,11 +268,11 @@ pub fn batches_per_epoch(n: u64, b: u64) -> Result<u64> {
         return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
     }
     if !n.is_multiple_of(b) {
-        return Err(Error::Hypothesis {
-            result: Subject::Other("BSA24 §4.2 (cyclic batches)"),
-            hypothesis: "H: l = n/b is an integer".into(),
-            detail: format!("n = {n}, b = {b}"),
-        });
+        return Err(hyp(
+            Subject::Other("BSA24 §4.2 (cyclic batches)"),
+            "H: l = n/b is an integer",
+            format!("n = {n}, b = {b}"),
+        ));
     }
     Ok(n / b)
 }

@@ -53,7 +53,7 @@ use super::runs::{RunCertificate, RunProblem, WorkBudget, search_tau_runs};
 use super::tau::TauSearch;
 use crate::bounds::{Bound, bsa24};
 use crate::decimal::fmt_up;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, hyp};
 use crate::memory;
 use crate::precision::{Enclosure, Precision, Real};
 use crate::provenance::ResultId;
@@ -242,11 +242,11 @@ impl Built {
                 // Gaussian part of BSA24 Thm 4.10: the shifts only absorb the initial gap
                 // (s_k = 0) with half of the noise variance, ς_k = η_k σ_k/√2.
                 let Some(d) = &self.d else {
-                    return Err(Error::Hypothesis {
-                        result: ResultId::Bsa24Thm4_10.into(),
-                        hypothesis: "H: constraint set of diameter D".into(),
-                        detail: "the diameter D is not given".into(),
-                    });
+                    return Err(hyp(
+                        ResultId::Bsa24Thm4_10,
+                        "H: constraint set of diameter D",
+                        "the diameter D is not given",
+                    ));
                 };
                 let half = Enclosure::sqrt2(self.bits);
                 let sigmas: Vec<(usize, Enclosure)> = self
@@ -430,11 +430,11 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
         _ => vec![None],
     };
     if a.algorithm == Algorithm::Sgd && d.is_none() {
-        return Err(Error::Hypothesis {
-            result: ResultId::Bsa24Thm4_10.into(),
-            hypothesis: "H: constraint set of diameter D".into(),
-            detail: "the diameter D is not given".into(),
-        });
+        return Err(hyp(
+            ResultId::Bsa24Thm4_10,
+            "H: constraint set of diameter D",
+            "the diameter D is not given",
+        ));
     }
     let built = Built {
         t,
