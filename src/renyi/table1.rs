@@ -44,7 +44,7 @@ pub const TABLE1_PRINTED: [(u64, f64); 3] = [(50, 5.82), (100, 7.61), (200, 9.88
 /// (docs/conventions.md §7).
 ///
 /// # Errors
-/// [`Error::Hypothesis`] (result "BSA24 Table 1 RDP") unless μ₀ ≥ 0 finite,
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) (result "BSA24 Table 1 RDP") unless μ₀ ≥ 0 finite,
 /// 0 < c < 1, l ≥ 2, E ≥ 1.
 ///
 /// # Rounding
@@ -108,7 +108,7 @@ pub fn cyclic_rdp_rho(
 /// [`cyclic_rdp_rho`] with the Table-1 constants, then [`best_conversion`].
 ///
 /// # Errors
-/// [`Error::Hypothesis`] for `epochs = 0`; errors of the conversion.
+/// [`Error::Hypothesis`](crate::Error::Hypothesis) for `epochs = 0`; errors of the conversion.
 ///
 /// # Rounding
 /// Upper end of the certified enclosure (128 bits).
