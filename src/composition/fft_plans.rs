@@ -22,7 +22,7 @@
 //! bound on the transform) do not depend on where the plan came from.
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Lengths kept.
 pub const CAPACITY: usize = 6;
@@ -30,10 +30,43 @@ pub const CAPACITY: usize = 6;
 /// A forward plan.
 pub type Plan = Arc<dyn Fft<f64>>;
 
-static CACHE: Mutex<Vec<(usize, Plan)>> = Mutex::new(Vec::new());
+/// One slot a length: planned once, by the first thread that asks for it; a thread
+/// asking for the same length meanwhile waits for that plan instead of planning it a
+/// second time (both orders of a Poisson pair ask at once).
+type Slot = Arc<OnceLock<Plan>>;
 
-/// The forward plan of length `m`, from the cache or planned now (outside the lock, so
-/// two threads planning different lengths do not wait for each other).
+/// Plans by length, the last [`CAPACITY`] lengths asked for.
+struct Plans(Mutex<Vec<(usize, Slot)>>);
+
+impl Plans {
+    /// The forward plan of length `m`, from the cache or planned now. Planning runs
+    /// outside the lock, so two threads planning different lengths do not wait for each
+    /// other.
+    fn forward(&self, m: usize) -> Plan {
+        let plan_now = || FftPlanner::new().plan_fft_forward(m);
+        // a poisoned lock (a panic elsewhere while holding it) only loses the caching
+        let Ok(mut cache) = self.0.lock() else {
+            return plan_now();
+        };
+        let slot = match cache.iter().find(|(n, _)| *n == m) {
+            Some((_, s)) => s.clone(),
+            None => {
+                if cache.len() >= CAPACITY {
+                    cache.remove(0);
+                }
+                let s = Slot::default();
+                cache.push((m, s.clone()));
+                s
+            }
+        };
+        drop(cache);
+        slot.get_or_init(plan_now).clone()
+    }
+}
+
+static CACHE: Plans = Plans(Mutex::new(Vec::new()));
+
+/// The forward plan of length `m`, from the process's cache or planned now.
 ///
 /// # Example
 /// ```
@@ -43,22 +76,7 @@ static CACHE: Mutex<Vec<(usize, Plan)>> = Mutex::new(Vec::new());
 /// assert!(std::sync::Arc::ptr_eq(&fwd, &again));
 /// ```
 pub fn forward(m: usize) -> Plan {
-    if let Ok(cache) = CACHE.lock()
-        && let Some((_, p)) = cache.iter().find(|(n, _)| *n == m)
-    {
-        return p.clone();
-    }
-    let plan = FftPlanner::new().plan_fft_forward(m);
-    // a poisoned lock (a panic elsewhere while holding it) only loses the caching
-    if let Ok(mut cache) = CACHE.lock()
-        && !cache.iter().any(|(n, _)| *n == m)
-    {
-        if cache.len() >= CAPACITY {
-            cache.remove(0);
-        }
-        cache.push((m, plan.clone()));
-    }
-    plan
+    CACHE.forward(m)
 }
 
 /// A scratch buffer for in-place transforms by `plan` (its content is irrelevant: the
@@ -108,7 +126,18 @@ mod tests {
         for e in 2..(3 + CAPACITY) {
             forward(1 << e);
         }
-        assert!(CACHE.lock().unwrap().len() <= CAPACITY);
+        assert!(CACHE.0.lock().unwrap().len() <= CAPACITY);
+    }
+
+    /// Threads asking for one length at once share one plan (it is planned once).
+    #[test]
+    fn concurrent_requests_share_one_plan() {
+        let (m, cache) = (3 << 9, Plans(Mutex::new(Vec::new())));
+        let plans: Vec<Plan> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4).map(|_| s.spawn(|| cache.forward(m))).collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(plans.iter().all(|p| Arc::ptr_eq(p, &plans[0])));
     }
 
     /// The inverse by conjugation is rustfft's inverse transform, bit for bit, at the
