@@ -368,7 +368,7 @@ impl Acc {
     /// Updates the magnitude bounds with one factor (`|Â_j| + e` per frequency, `k`
     /// copies, `Â_j = value(j)`), sets the frequencies certainly below `e^{LN_ZERO}` to
     /// 0 (drops them), and leaves the others (the survivors) in `idx`.
-    fn prune(&mut self, value: &dyn Fn(usize) -> C64, e: f64, k: u64) {
+    fn prune(&mut self, value: impl Fn(usize) -> C64, e: f64, k: u64) {
         let kf = k as f64;
         // a frequency with no bound yet (ln_bound = 0) is zeroed when |Â| + e is below
         // e^{LN_ZERO/k}; testing |Â|² against a slightly smaller threshold first saves a
@@ -417,7 +417,7 @@ impl Acc {
     /// spectrum) of the values' error over the survivors, `e_max` each value's error.
     fn multiply(
         &mut self,
-        value: &dyn Fn(usize) -> C64,
+        value: impl Fn(usize) -> C64,
         k: u64,
         e_l2: f64,
         e_max: f64,
@@ -657,8 +657,9 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     // every entry is written before it is read (no zero fill of m values)
     let mut x: Vec<C64> = Vec::with_capacity(m);
     // the two real sides' transforms, unpacked from the complex one on the fly
-    let unpack_a = |x: &[C64], j: usize| (x[j] + x[(m - j) % m].conj()) * 0.5;
-    let unpack_b = |x: &[C64], j: usize| (x[j] - x[(m - j) % m].conj()) * C64::new(0.0, -0.5);
+    // (`(m − j) mod m` as a mask: m is a power of two)
+    let unpack_a = |x: &[C64], j: usize| (x[j] + x[(m - j) & (m - 1)].conj()) * 0.5;
+    let unpack_b = |x: &[C64], j: usize| (x[j] - x[(m - j) & (m - 1)].conj()) * C64::new(0.0, -0.5);
     // supports kept for the aliasing bounds
     let mut units: Vec<(Support, Support, u64)> = Vec::with_capacity(factors.len());
     // each factor is consumed: its sides become the rescaled units (no copy)
@@ -696,8 +697,8 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
             |s: f64| (s * (1.0 + (2.0 * half as f64 + 8.0) * U)).sqrt() * (1.0 + 2.0 * U);
         let e_a = (ex + 2.0 * U * round_norm(na)) * (1.0 + 4.0 * U);
         let e_b = (ex + 2.0 * U * round_norm(nb)) * (1.0 + 4.0 * U);
-        pa.prune(&|j| unpack_a(&x, j), e_a, k);
-        qa.prune(&|j| unpack_b(&x, j), e_b, k);
+        pa.prune(|j| unpack_a(&x, j), e_a, k);
+        qa.prune(|j| unpack_b(&x, j), e_b, k);
         // survivors recomputed by a direct sum when that is affordable: its error does
         // not grow with √M‖x‖₂, which the power would multiply by k
         let mut keep: Vec<usize> = pa.idx.iter().chain(&qa.idx).copied().collect();
@@ -719,11 +720,11 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
             let ea_d = (DIRECT_ERR * a.sum_up + a.err) * (1.0 + 4.0 * U);
             let eb_d = (DIRECT_ERR * b.sum_up + b.err) * (1.0 + 4.0 * U);
             let (fa, fb) = (full(&pa.idx), full(&qa.idx));
-            pa.multiply(&|j| direct[at(j)].0, k, ea_d * fa, ea_d, &a);
-            qa.multiply(&|j| direct[at(j)].1, k, eb_d * fb, eb_d, &b);
+            pa.multiply(|j| direct[at(j)].0, k, ea_d * fa, ea_d, &a);
+            qa.multiply(|j| direct[at(j)].1, k, eb_d * fb, eb_d, &b);
         } else {
-            pa.multiply(&|j| unpack_a(&x, j), k, e_a, e_a, &a);
-            qa.multiply(&|j| unpack_b(&x, j), k, e_b, e_b, &b);
+            pa.multiply(|j| unpack_a(&x, j), k, e_a, e_a, &a);
+            qa.multiply(|j| unpack_b(&x, j), k, e_b, e_b, &b);
         }
         let (sa, sb) = rayon::join(|| a.support(), || b.support());
         units.push((sa, sb, k));
