@@ -182,6 +182,17 @@ pub(crate) fn positive_finite(values: &[(&str, f64)]) -> Result<()> {
     Ok(())
 }
 
+/// Checks that a batch size `b` is a batch of `n` records: `1 ≤ b ≤ n` (so `n ≥ 1`).
+///
+/// # Errors
+/// [`Error::Parameter`] `batch` `must satisfy 1 ≤ b ≤ n` otherwise.
+pub fn batch_within(n: u64, b: u64) -> Result<()> {
+    if b == 0 || b > n {
+        return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
+    }
+    Ok(())
+}
+
 /// Builds a hypothesis error.
 pub(crate) fn hyp(
     result: impl Into<Subject>,

@@ -9,7 +9,7 @@
 //!
 //! Real parameters are kept as [`Enclosure`]s of the decimal numbers the user typed, so
 //! bounds computed from them can be rounded in the safe direction.
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, batch_within};
 use crate::precision::Enclosure;
 use rug::ops::Pow;
 use rug::{Integer, Rational};
@@ -463,9 +463,7 @@ impl Setting {
                 integer("batch", &raw.batch)?.ok_or_else(|| missing("batch"))?
             }
         };
-        if b == 0 || b > n {
-            return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-        }
+        batch_within(n, b)?;
         need("eta", &raw.eta)?;
         let eta = positive("eta", real("eta", &raw.eta)?, "step size must be > 0")?
             .ok_or_else(|| missing("eta"))?;

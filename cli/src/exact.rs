@@ -15,7 +15,7 @@ use super::setting::{SettingArgs, parse_count, required, setting_json};
 use super::{Output, fmt_down, fmt_up, input_bits, parse_number};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{Value, json};
-use shiftdp::error::{Error, Result};
+use shiftdp::error::{Error, Result, batch_within};
 use shiftdp::exact::clamped::{ClampStep, ClampedWalk};
 use shiftdp::exact::{
     ClampedInstance, Estimate, GaussianInstance, Instance, MixtureInstance, Order, PairKind,
@@ -123,9 +123,7 @@ fn setting(a: &ExactArgs, ib: u32) -> Result<Setting> {
         return Err(Error::param("n", 0, "must be ≥ 1"));
     }
     let b = parse_count("batch", &f.batch)?.unwrap_or(n);
-    if b == 0 || b > n {
-        return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-    }
+    batch_within(n, b)?;
     if matches!(a.method, Method::Gd | Method::Lmc) && b != n {
         return Err(Error::param("batch", b, "gd/lmc use full batches (b = n)"));
     }

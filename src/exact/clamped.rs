@@ -29,7 +29,7 @@
 //! # References
 //! AT22 Thm 4.1 and §A.4; BSA24 Thms 4.3, 4.6, 4.10 (constrained settings).
 use super::{Estimate, Instance, Order, PairKind};
-use crate::error::{Error, Result, positive_finite};
+use crate::error::{Error, Result, batch_within, positive_finite};
 use crate::precision::special::{npdf, phi};
 
 /// One step of a clamped walk.
@@ -75,9 +75,7 @@ impl ClampedWalk {
         sigma: f64,
         l: f64,
     ) -> Result<Self> {
-        if n == 0 || b == 0 || b > n {
-            return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-        }
+        batch_within(n, b)?;
         let w = ClampedWalk {
             lo: -0.5 * diameter,
             hi: 0.5 * diameter,

@@ -44,7 +44,7 @@
 //! BSA24 §4.3 (NoisySGD, Def 4.7); AT22 §4 (the one-sided construction);
 //! Neyman–Pearson lemma (DRS22 §2).
 use super::{Estimate, Instance, Order};
-use crate::error::{Error, Result, positive_finite};
+use crate::error::{Error, Result, batch_within, positive_finite};
 use crate::precision::special::{npdf, phi, phi_c};
 
 /// `φ(1) = E|Z² − 1| / 4`, rounded up.
@@ -436,9 +436,7 @@ impl MixtureInstance {
         kind: PairKind,
         tv_target: f64,
     ) -> Result<Self> {
-        if n == 0 || b == 0 || b > n {
-            return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-        }
+        batch_within(n, b)?;
         // η, σ and the shifts per step
         crate::memory::check_values::<[f64; 3]>("a mixture instance's steps", t as u64)?;
         let etas = vec![eta; t];

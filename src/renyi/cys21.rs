@@ -117,6 +117,13 @@ impl Cys21Params {
     /// assert_eq!(t.batch, 5000);
     /// ```
     pub fn to_toolkit(&self) -> ToolkitTranslation {
+        self.translation_in_batches(self.n)
+    }
+
+    /// [`Cys21Params::to_toolkit`] with batches of `b` out of the n records (YS22's
+    /// mini-batch model on the same σ′, S_g, λ, β, η): σ = σ′√(2/η), L = S_g, m = λ,
+    /// M = β, c = max{|1 − ηλ|, |1 − ηβ|}, GDP unit L/(bσ).
+    pub(super) fn translation_in_batches(&self, b: u64) -> ToolkitTranslation {
         let sigma = self.sigma * (2.0 / self.eta).sqrt();
         let c = (1.0 - self.eta * self.lambda)
             .abs()
@@ -124,13 +131,13 @@ impl Cys21Params {
         ToolkitTranslation {
             sigma,
             sensitivity: self.s_g,
-            batch: self.n,
+            batch: b,
             n: self.n,
             eta: self.eta,
             m: Some(self.lambda),
             big_m: Some(self.beta),
             contraction: c,
-            gdp_unit: self.s_g / (self.n as f64 * sigma),
+            gdp_unit: self.s_g / (b as f64 * sigma),
         }
     }
 

@@ -15,7 +15,7 @@
 //! # References
 //! J. Ye, R. Shokri, *Differentially private learning needs hidden state (or much
 //! faster convergence)*, NeurIPS 2022.
-use super::cys21::ToolkitTranslation;
+use super::cys21::{Cys21Params, ToolkitTranslation};
 use super::sampled_gaussian::{SampledGaussian, SgmOrder};
 use crate::error::{Error, Result, positive_finite};
 use crate::precision::Enclosure;
@@ -121,20 +121,15 @@ impl Ys22Params {
     /// assert!((t.contraction - 0.98).abs() < 1e-15);
     /// ```
     pub fn to_toolkit(&self) -> ToolkitTranslation {
-        let sigma = self.sigma * (2.0 / self.eta).sqrt();
-        ToolkitTranslation {
-            sigma,
-            sensitivity: self.s_g,
-            batch: self.b,
-            n: self.n,
+        Cys21Params {
+            sigma: self.sigma,
+            s_g: self.s_g,
+            lambda: self.lambda,
+            beta: self.beta,
             eta: self.eta,
-            m: Some(self.lambda),
-            big_m: Some(self.beta),
-            contraction: (1.0 - self.eta * self.lambda)
-                .abs()
-                .max((1.0 - self.eta * self.beta).abs()),
-            gdp_unit: self.s_g / (self.b as f64 * sigma),
+            n: self.n,
         }
+        .translation_in_batches(self.b)
     }
 
     /// Common hypotheses: α > 1, β ≥ λ, η < 2/(λ+β), K ≥ 1.

@@ -13,7 +13,7 @@
 //! * docs/conventions.md §2, §4.
 use super::problem::{ScheduleProblem, ScheduleReal};
 use super::runs::{RunBuilder, RunProblem};
-use crate::error::{Error, Result, Subject, hyp};
+use crate::error::{Error, Result, Subject, batch_within, hyp};
 use crate::memory;
 use crate::precision::Enclosure;
 use crate::settings::Setting;
@@ -264,9 +264,7 @@ pub(crate) fn noisy_cgd_of(
 /// # Errors
 /// [`Error::Parameter`] for b = 0 or b > n; [`Error::Hypothesis`] if b ∤ n.
 pub fn batches_per_epoch(n: u64, b: u64) -> Result<u64> {
-    if b == 0 || b > n {
-        return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-    }
+    batch_within(n, b)?;
     if !n.is_multiple_of(b) {
         return Err(hyp(
             Subject::Other("BSA24 §4.2 (cyclic batches)"),

@@ -53,7 +53,7 @@ use super::runs::{RunCertificate, RunProblem, WorkBudget, search_tau_runs};
 use super::tau::TauSearch;
 use crate::bounds::{Bound, bsa24};
 use crate::decimal::fmt_up;
-use crate::error::{Error, Result, hyp};
+use crate::error::{Error, Result, batch_within, hyp};
 use crate::memory;
 use crate::precision::{Enclosure, Precision, Real};
 use crate::provenance::ResultId;
@@ -298,9 +298,7 @@ fn build(a: &ScheduleSpec, bits: u32) -> Result<Built> {
             ));
         }
     };
-    if b == 0 || b > n {
-        return Err(Error::param("batch", b, "must satisfy 1 ≤ b ≤ n"));
-    }
+    batch_within(n, b)?;
     let l = match a.algorithm {
         Algorithm::Cgd => batches_per_epoch(n, b)?,
         _ => 1,

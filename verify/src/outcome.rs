@@ -306,6 +306,17 @@ pub(crate) mod testkit {
         }
     }
 
+    /// Each row `(expected, input)` of a table: `check(input, ctx)` has the expected
+    /// status (the failing row's index and summary are printed).
+    #[track_caller]
+    pub(crate) fn assert_cases<T, const N: usize>(
+        check: impl Fn(T, &Ctx) -> Outcome,
+        ctx: &Ctx,
+        rows: [(Status, T); N],
+    ) {
+        assert_statuses(rows.map(|(want, x)| (want, check(x, ctx))));
+    }
+
     /// Every check of `b` has its own name, and each name starts with one of `prefixes`.
     pub(crate) fn assert_unique_prefixed(b: &[Builtin], prefixes: &[&str]) {
         let mut names: Vec<&str> = b.iter().map(|x| x.name).collect();

@@ -1493,7 +1493,9 @@ pub fn footnote_15(offset: u64, ctx: &Ctx) -> Outcome {
 mod tests {
     use super::*;
     use crate::Status::{Fail, Pass};
-    use crate::outcome::testkit::{assert_statuses, assert_unique_prefixed, ctx_with};
+    use crate::outcome::testkit::{
+        assert_cases, assert_statuses, assert_unique_prefixed, ctx_with,
+    };
 
     fn ctx() -> Ctx {
         ctx_with(4)
@@ -1506,24 +1508,26 @@ mod tests {
 
     #[test]
     fn fa1_update_difference() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, update_difference(1.0, &c)),
-            (Pass, update_difference(2.0, &c)),
-            (Fail, update_difference(1.6, &c)),
-        ]);
+        assert_cases(
+            update_difference,
+            &ctx(),
+            [(Fail, 1.0), (Pass, 2.0), (Fail, 1.6)],
+        );
     }
 
     #[test]
     fn fa2_gaussian_tail_digits() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, gaussian_tail("0.999993", 6, &c)),
-            (Pass, gaussian_tail("0.999217", 6, &c)),
-            // the last printed digit changed
-            (Fail, gaussian_tail("0.999218", 6, &c)),
-            (Fail, gaussian_tail("0.999216", 6, &c)),
-        ]);
+        assert_cases(
+            |printed, c| gaussian_tail(printed, 6, c),
+            &ctx(),
+            [
+                (Fail, "0.999993"),
+                (Pass, "0.999217"),
+                // the last printed digit changed
+                (Fail, "0.999218"),
+                (Fail, "0.999216"),
+            ],
+        );
     }
 
     #[test]
@@ -1564,40 +1568,37 @@ mod tests {
 
     #[test]
     fn fa4_neurips_denominator_fails() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, thm_4_1_versions(Denominator::EtaSquared, &c)),
-            (Pass, thm_4_1_versions(Denominator::NSquared, &c)),
-        ]);
+        assert_cases(
+            thm_4_1_versions,
+            &ctx(),
+            [
+                (Fail, Denominator::EtaSquared),
+                (Pass, Denominator::NSquared),
+            ],
+        );
     }
 
     #[test]
     fn fa6_sharp_exponent() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, remark_5_2(1.0, &c)),
-            (Pass, remark_5_2(2.0, &c)),
-            (Fail, remark_5_2(2.5, &c)),
-        ]);
+        assert_cases(remark_5_2, &ctx(), [(Pass, 1.0), (Pass, 2.0), (Fail, 2.5)]);
     }
 
     #[test]
     fn fa7_other_stepsize_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, b3_stepsize(1.0, &c)),
-            (Fail, b3_stepsize(1.25, &c)),
-            (Fail, b3_stepsize(0.8, &c)),
-        ]);
+        assert_cases(
+            b3_stepsize,
+            &ctx(),
+            [(Pass, 1.0), (Fail, 1.25), (Fail, 0.8)],
+        );
     }
 
     #[test]
     fn fa8_direction() {
-        let c = ctx_with(2);
-        assert_statuses([
-            (Fail, monotone_in_sigma(true, &c)),
-            (Pass, monotone_in_sigma(false, &c)),
-        ]);
+        assert_cases(
+            monotone_in_sigma,
+            &ctx_with(2),
+            [(Fail, true), (Pass, false)],
+        );
     }
 
     #[test]
@@ -1625,31 +1626,21 @@ mod tests {
 
     #[test]
     fn fa10_other_point_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, b1_t_tilde(1.0, &c)),
-            (Fail, b1_t_tilde(1.25, &c)),
-            (Fail, b1_t_tilde(2.0, &c)),
-        ]);
+        assert_cases(b1_t_tilde, &ctx(), [(Pass, 1.0), (Fail, 1.25), (Fail, 2.0)]);
     }
 
     #[test]
     fn fa11_burn_in_threshold() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, burn_in(1.0, &c)),
-            (Pass, burn_in(2.1, &c)),
-            (Fail, burn_in(1.6, &c)),
-        ]);
+        assert_cases(burn_in, &ctx(), [(Fail, 1.0), (Pass, 2.1), (Fail, 1.6)]);
     }
 
     #[test]
     fn fa12_tightness_by_reading() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, footnote_12(QReading::AsPrinted, &c)),
-            (Pass, footnote_12(QReading::BothOrders, &c)),
-        ]);
+        assert_cases(
+            footnote_12,
+            &ctx(),
+            [(Fail, QReading::AsPrinted), (Pass, QReading::BothOrders)],
+        );
     }
 
     #[test]
@@ -1664,11 +1655,6 @@ mod tests {
 
     #[test]
     fn fa14_other_beta_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, footnote_15(2, &c)),
-            (Fail, footnote_15(1, &c)),
-            (Fail, footnote_15(3, &c)),
-        ]);
+        assert_cases(footnote_15, &ctx(), [(Pass, 2), (Fail, 1), (Fail, 3)]);
     }
 }

@@ -1399,10 +1399,7 @@ pub fn thm4_3_step_below(theta: f64, ctx: &Ctx) -> Outcome {
     let mut points = 0;
     for (q, alpha) in &cases {
         let l = q.n / q.b;
-        let qq = u(b, q.b) / u(b, q.n);
-        let c = e(b, alpha - 1.0) * e(b, *alpha) * e(b, q.eta) * e(b, q.s_g).square()
-            / (e(b, 4.0) * e(b, q.sigma).square() * u(b, q.b).square());
-        let rho = (e(b, 1.0) - e(b, q.eta) * e(b, q.lambda)).square();
+        let (qq, c, rho) = eq6_coefficients(q, *alpha, b);
         let full = c.clone().exp();
         let lim = (e(b, theta) * c).exp();
         // S^{j+1}/S^j = (b/n)e^c + (1 − b/n)(S^j)^{ρ−1}: decreasing in S^j (ρ ≤ 1), so its
@@ -1439,6 +1436,16 @@ pub fn thm4_3_step_below(theta: f64, ctx: &Ctx) -> Outcome {
     )
 }
 
+/// The coefficients of YS22 eq. (6) as enclosures: b/n, c = (α−1)αηS_g²/(4σ²b²) and
+/// ρ = (1−ηλ)².
+fn eq6_coefficients(q: &Ys22Params, alpha: f64, b: u32) -> (Enclosure, Enclosure, Enclosure) {
+    let qq = u(b, q.b) / u(b, q.n);
+    let c = e(b, alpha - 1.0) * e(b, alpha) * e(b, q.eta) * e(b, q.s_g).square()
+        / (e(b, 4.0) * e(b, q.sigma).square() * u(b, q.b).square());
+    let rho = (e(b, 1.0) - e(b, q.eta) * e(b, q.lambda)).square();
+    (qq, c, rho)
+}
+
 /// The log-space iterates `L_s = log S^s` of YS22 eq. (6), s = 1…`steps`, as enclosures:
 /// `L ← log((b/n)e^{c}e^{L} + (1 − b/n)e^{ρL})` from L = 0, c = (α−1)αηS_g²/(4σ²b²),
 /// ρ = (1−ηλ)². The map is increasing, so the two ends are propagated as points (interval
@@ -1446,12 +1453,9 @@ pub fn thm4_3_step_below(theta: f64, ctx: &Ctx) -> Outcome {
 /// [`Ys22Params::thm4_3`]'s early stops.
 fn thm4_3_trajectory(q: &Ys22Params, alpha: f64, steps: u64, bits: u32) -> Vec<Enclosure> {
     let b = bits;
-    let qq = u(b, q.b) / u(b, q.n);
-    let c = e(b, alpha - 1.0) * e(b, alpha) * e(b, q.eta) * e(b, q.s_g).square()
-        / (e(b, 4.0) * e(b, q.sigma).square() * u(b, q.b).square());
+    let (qq, c, rho) = eq6_coefficients(q, alpha, b);
     let a0 = qq.clone().ln() + c;
     let a1 = (-qq).ln_1p();
-    let rho = (e(b, 1.0) - e(b, q.eta) * e(b, q.lambda)).square();
     let step = |lv: &rug::Float| -> Enclosure {
         let lp = Enclosure::from_float(lv);
         let x = a0.clone() + lp.clone();
@@ -1590,7 +1594,9 @@ pub fn naive_above_composition(factor: f64, ctx: &Ctx) -> Outcome {
 mod tests {
     use super::*;
     use crate::Status::{self, Fail, Pass};
-    use crate::outcome::testkit::{assert_statuses, assert_unique_prefixed, ctx_with, status};
+    use crate::outcome::testkit::{
+        assert_cases, assert_statuses, assert_unique_prefixed, ctx_with, status,
+    };
 
     fn ctx() -> Ctx {
         ctx_with(6)
@@ -1634,17 +1640,12 @@ mod tests {
 
     #[test]
     fn fc3_perturbed_baseline_constant_is_rejected() {
-        let c = ctx();
-        assert_statuses([(Pass, fig1_caption(4.0, &c)), (Fail, fig1_caption(3.2, &c))]);
+        assert_cases(fig1_caption, &ctx(), [(Pass, 4.0), (Fail, 3.2)]);
     }
 
     #[test]
     fn fc4_perturbed_rate_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, same_rate_small_k(4.0, &c)),
-            (Fail, same_rate_small_k(3.2, &c)),
-        ]);
+        assert_cases(same_rate_small_k, &ctx(), [(Pass, 4.0), (Fail, 3.2)]);
     }
 
     #[test]
@@ -1664,11 +1665,7 @@ mod tests {
 
     #[test]
     fn fc7_larger_lsi_constant_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, lsi_constant(1.0, &c)),
-            (Fail, lsi_constant(1.25, &c)),
-        ]);
+        assert_cases(lsi_constant, &ctx(), [(Pass, 1.0), (Fail, 1.25)]);
     }
 
     #[test]
@@ -1682,33 +1679,35 @@ mod tests {
 
     #[test]
     fn fc9_smaller_noise_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, thm4_calibration(4.0, 8.0, &c)),
-            // σ² × 0.8 in the RDP calibration: sup Cor 1 = 1.25 ε′
-            (Fail, thm4_calibration(3.2, 8.0, &c)),
-            // σ² × 0.8 in the DP calibration: Mironov at the printed α gives 1.125 ε
-            (Fail, thm4_calibration(4.0, 6.4, &c)),
-        ]);
+        assert_cases(
+            |(c_rdp, c_dp), c| thm4_calibration(c_rdp, c_dp, c),
+            &ctx(),
+            [
+                (Pass, (4.0, 8.0)),
+                // σ² × 0.8 in the RDP calibration: sup Cor 1 = 1.25 ε′
+                (Fail, (3.2, 8.0)),
+                // σ² × 0.8 in the DP calibration: Mironov at the printed α gives 1.125 ε
+                (Fail, (4.0, 6.4)),
+            ],
+        );
     }
 
     #[test]
     fn fy1_printed_footnote_fails_and_adopted_passes() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, footnote_4(Fn4Reading::Printed, &c)),
-            (Pass, footnote_4(Fn4Reading::Adopted, &c)),
-        ]);
+        assert_cases(
+            footnote_4,
+            &ctx(),
+            [(Fail, Fn4Reading::Printed), (Pass, Fn4Reading::Adopted)],
+        );
     }
 
     #[test]
     fn fy2_perturbed_approximation_is_rejected() {
-        let c = ctx();
-        assert_statuses([
-            (Pass, fig2_composition_approx(1.0, 0.02, &c)),
-            (Fail, fig2_composition_approx(1.25, 0.02, &c)),
-            (Fail, fig2_composition_approx(0.8, 0.02, &c)),
-        ]);
+        assert_cases(
+            |scale, c| fig2_composition_approx(scale, 0.02, c),
+            &ctx(),
+            [(Pass, 1.0), (Fail, 1.25), (Fail, 0.8)],
+        );
     }
 
     #[test]
@@ -1748,22 +1747,28 @@ mod tests {
 
     #[test]
     fn fy6_printed_factor_fails_adopted_passes() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, first_batch_factor(0.5, 2.0, &c)),
-            (Pass, first_batch_factor(1.0, f64::INFINITY, &c)),
-            // a factor (n/b)² is not a lower bound at every K either
-            (Fail, first_batch_factor(25.0, f64::INFINITY, &c)),
-        ]);
+        assert_cases(
+            |(lo, hi), c| first_batch_factor(lo, hi, c),
+            &ctx(),
+            [
+                (Fail, (0.5, 2.0)),
+                (Pass, (1.0, f64::INFINITY)),
+                // a factor (n/b)² is not a lower bound at every K either
+                (Fail, (25.0, f64::INFINITY)),
+            ],
+        );
     }
 
     #[test]
     fn fy7_printed_growth_fails_adopted_passes() {
-        let c = ctx();
-        assert_statuses([
-            (Fail, first_term_growth(GrowthReading::Printed, &c)),
-            (Pass, first_term_growth(GrowthReading::Adopted, &c)),
-        ]);
+        assert_cases(
+            first_term_growth,
+            &ctx(),
+            [
+                (Fail, GrowthReading::Printed),
+                (Pass, GrowthReading::Adopted),
+            ],
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod common;
 
 use proptest::prelude::*;
+use shiftdp::analysis::table1::table1_setting;
 use shiftdp::analysis::{Family, Outcome, Query, Scope, analyze_scope, bound};
 use shiftdp::bounds::BoundKind;
 use shiftdp::tradeoff::Gaussian;
@@ -16,22 +17,6 @@ fn run_from(entry: &str, seed: u64) -> Option<Setting> {
     let e = find(entry).ok()?;
     let p = (e.sample)(&mut SplitMix64::new(seed));
     Setting::new(e.algorithm, &raw_of(&p)).ok()
-}
-
-fn table1_run() -> Setting {
-    Setting::from_pairs(
-        Algorithm::Cgd,
-        &[
-            ("n", "60000"),
-            ("batch", "1500"),
-            ("epochs", "50"),
-            ("eta", "1"),
-            ("noise", "1"),
-            ("sensitivity", "1000"),
-            ("contraction", "0.9999"),
-        ],
-    )
-    .unwrap()
 }
 
 /// The best entry is the smallest certified value among eligible entries, and never an
@@ -63,7 +48,7 @@ fn assert_best_is_min(a: &shiftdp::Analysis) {
 #[test]
 fn table1_run_best_is_thm_4_5_with_every_paper_listed() {
     let a = analyze(
-        &table1_run(),
+        &table1_setting(50).unwrap(),
         &Query::epsilon_at("1e-5").unwrap(),
         Precision::F64,
     )
