@@ -136,15 +136,16 @@ impl Unit {
 
     /// The support `[first, last]` with `ln c` precomputed, for the aliasing bounds.
     fn support(&self) -> Support {
-        let lnc = if self.sum_up > 0.0 && self.last >= self.first {
-            self.c[self.first..=self.last]
-                .iter()
-                .map(|&v| if v > 0.0 { v.ln() } else { f64::NEG_INFINITY })
-                .collect()
+        let values = if self.sum_up > 0.0 && self.last >= self.first {
+            &self.c[self.first..=self.last]
         } else {
-            vec![]
+            &[]
         };
-        let blocks = Support::blocks_of(&lnc);
+        let lnc = values
+            .iter()
+            .map(|&v| if v > 0.0 { v.ln() } else { f64::NEG_INFINITY })
+            .collect();
+        let blocks = Support::blocks_of(values);
         Support {
             first: self.first,
             lnc,
@@ -186,22 +187,17 @@ struct Support {
 }
 
 impl Support {
-    /// The block summaries of `ln c` ([`Support::blocks`]).
-    fn blocks_of(lnc: &[f64]) -> Vec<(f64, f64)> {
-        lnc.chunks(BLOCK_LEN)
+    /// The block summaries ([`Support::blocks`]) of the values `c` of the support.
+    fn blocks_of(c: &[f64]) -> Vec<(f64, f64)> {
+        c.chunks(BLOCK_LEN)
             .enumerate()
             .filter_map(|(b, ch)| {
-                let mx = ch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                if mx == f64::NEG_INFINITY {
-                    return None;
-                }
                 let (mut s, mut s1) = (0.0, 0.0);
-                for (j, &l) in ch.iter().enumerate() {
-                    let w = (l - mx).exp();
-                    s += w;
-                    s1 += w * j as f64;
+                for (j, &v) in ch.iter().enumerate() {
+                    s += v;
+                    s1 += v * j as f64;
                 }
-                Some((mx + s.ln(), (b * BLOCK_LEN) as f64 + s1 / s))
+                (s > 0.0).then(|| (s.ln(), (b * BLOCK_LEN) as f64 + s1 / s))
             })
             .collect()
     }
@@ -1001,7 +997,7 @@ mod tests {
             .collect();
         let sup = Support {
             first,
-            blocks: Support::blocks_of(&lnc),
+            blocks: Support::blocks_of(&c),
             lnc,
             err: 0.0,
             rel: 0.0,
