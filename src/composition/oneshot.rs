@@ -775,13 +775,19 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     // aliasing (Chernoff), tilted units
     let t_above = (g.lo + m as i64) as f64 * g.h;
     let b_below = g.bottom();
-    let bound = |side: usize, theta: f64, at: f64| -> f64 {
-        // exp(Σ kᵢ Wᵢ(θ) − θ·at), rounded up; θ may be negative
+    // Σ kᵢ Wᵢ(θ) − θ·at over one side's factors, with `w` the certified log-MGF
+    // (`Support::log_mgf_up`) or its block estimate (`Support::log_mgf_estimate`)
+    let exponent = |side: usize, theta: f64, at: f64, w: fn(&Support, &Grid, f64) -> f64| {
         let mut e = -theta * at;
         for (a, b, k) in &units {
             let u = if side == 0 { a } else { b };
-            e += *k as f64 * u.log_mgf_up(&gs, theta);
+            e += *k as f64 * w(u, &gs, theta);
         }
+        e
+    };
+    let bound = |side: usize, theta: f64, at: f64| -> f64 {
+        // exp(Σ kᵢ Wᵢ(θ) − θ·at), rounded up; θ may be negative
+        let e = exponent(side, theta, at, Support::log_mgf_up);
         if e == f64::NEG_INFINITY {
             // an empty factor: nothing to alias
             return 0.0;
@@ -803,14 +809,6 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
     // the search's final bracket) and the certified search is skipped; otherwise
     // (atoms between the block means, a large θ) it runs as well and the smaller bound
     // is kept.
-    let estimate = |side: usize, theta: f64, at: f64| -> f64 {
-        let mut e = -theta * at;
-        for (a, b, k) in &units {
-            let u = if side == 0 { a } else { b };
-            e += *k as f64 * u.log_mgf_estimate(&gs, theta);
-        }
-        e
-    };
     let min_over = |side: usize, sign: f64, at: f64, lo: f64| -> (f64, f64) {
         let f = |lt: f64| bound(side, sign * lt.exp(), at);
         let (a, b) = (lo.max(1e-4).ln(), 1e3f64.ln());
@@ -818,7 +816,7 @@ pub(crate) fn power_product(factors: Vec<(Dist, u64)>, out_lo: i64) -> Dist {
             return (f(a), a.exp());
         }
         let est = crate::precision::search::golden_section_min(
-            |lt| estimate(side, sign * lt.exp(), at),
+            |lt| exponent(side, sign * lt.exp(), at, Support::log_mgf_estimate),
             a,
             b,
             12,
